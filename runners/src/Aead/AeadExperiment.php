@@ -1,0 +1,204 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Aead;
+
+use PhpCryptoBench\Experiment\Experiment;
+use PhpCryptoBench\Experiment\ExperimentContext;
+use PhpCryptoBench\Experiment\MeasurementResult;
+use PhpCryptoBench\Harness\BenchCase;
+use PhpCryptoBench\Harness\Profile;
+use PhpCryptoBench\Io\CsvTable;
+use PhpCryptoBench\Io\TableSchema;
+
+/** AES-GCM vs AES-CCM and the other AEADs PHP offers (seed 002: "GCM is 3x faster than CCM"). */
+final class AeadExperiment implements Experiment
+{
+    public const CSV = 'aead.csv';
+    public const NATIVE_CSV = 'native.csv';
+
+    /** 16 B, 1 KiB, 16 KiB, 1 MiB and the seed's 10 MiB. */
+    public const PAYLOADS = [16, 1024, 16384, 1048576, 10485760];
+    public const AAD_SIZES = [0, 64];
+    public const NATIVE_BLOCKS = [1024, 16384];
+
+    private const OPENSSL_CIPHERS = ['aes-128-gcm', 'aes-256-gcm', 'aes-128-ccm', 'aes-256-ccm', 'chacha20-poly1305'];
+    private const CCM_SHORT_TAGS = [8, 12];
+    private const SODIUM_CONSTRUCTIONS = ['aes256gcm', 'chacha20poly1305-ietf', 'xchacha20poly1305-ietf'];
+
+    public function __construct(
+        private readonly string $vectorDirectory,
+        private readonly TableSchema $schema,
+    ) {
+    }
+
+    public function name(): string
+    {
+        return 'aead';
+    }
+
+    public function description(): string
+    {
+        return 'AES-GCM vs AES-CCM, ChaCha20-Poly1305 (OpenSSL) and libsodium AEADs';
+    }
+
+    public function unavailableReason(): ?string
+    {
+        if (!extension_loaded('openssl')) {
+            return 'openssl extension not loaded';
+        }
+        return null;
+    }
+
+    /** @return list<AeadAlgorithm> every variant that is timed */
+    public function algorithms(): array
+    {
+        $available = openssl_get_cipher_methods();
+        $algorithms = [];
+        foreach (self::OPENSSL_CIPHERS as $cipher) {
+            if (in_array($cipher, $available, true)) {
+                $algorithms[] = new OpensslAead($cipher);
+            }
+        }
+        foreach (['aes-128-ccm', 'aes-256-ccm'] as $cipher) {
+            foreach (self::CCM_SHORT_TAGS as $tagBytes) {
+                if (in_array($cipher, $available, true)) {
+                    $algorithms[] = new OpensslAead($cipher, 12, $tagBytes);
+                }
+            }
+        }
+        if (extension_loaded('sodium')) {
+            foreach (self::SODIUM_CONSTRUCTIONS as $construction) {
+                if (SodiumAead::unavailableReason($construction) === null) {
+                    $algorithms[] = new SodiumAead($construction);
+                }
+            }
+        }
+        return $algorithms;
+    }
+
+    /** @return list<string> what this PHP cannot measure, with the reason */
+    public function gaps(): array
+    {
+        $gaps = [];
+        $available = openssl_get_cipher_methods();
+        foreach (self::OPENSSL_CIPHERS as $cipher) {
+            if (!in_array($cipher, $available, true)) {
+                $gaps[] = sprintf('%s: not offered by this OpenSSL (%s)', $cipher, OPENSSL_VERSION_TEXT);
+            }
+        }
+        foreach (self::SODIUM_CONSTRUCTIONS as $construction) {
+            $reason = extension_loaded('sodium') ? SodiumAead::unavailableReason($construction) : 'sodium extension not loaded';
+            if ($reason !== null) {
+                $gaps[] = sprintf('sodium-%s: %s', $construction, $reason);
+            }
+        }
+        return $gaps;
+    }
+
+    public function verify(): array
+    {
+        $suite = new WycheproofAeadSuite($this->vectorDirectory);
+        $reports = [];
+        foreach ($this->vectorPlan() as [$file, $label, $factory]) {
+            $reports[] = $suite->run($file, $label, $factory)->toArray();
+        }
+        $tamper = new TamperCheck();
+        $tamperChecks = [];
+        foreach ($this->algorithms() as $aead) {
+            $tamperChecks[sprintf('%s/%dB-tag', $aead->name(), $aead->tagBytes())] = $tamper->run($aead);
+        }
+        return [
+            'vectors' => $reports,
+            'vectors_passed' => array_sum(array_column($reports, 'passed')),
+            'vectors_skipped' => array_sum(array_column($reports, 'skipped')),
+            'tamper_checks' => $tamperChecks,
+            'raw_openssl_decrypt_accepts_truncated_gcm_tag' => TamperCheck::rawPhpAcceptsTruncatedGcmTag(),
+        ];
+    }
+
+    /** @return list<array{0: string, 1: string, 2: \Closure(int, int, int): ?AeadAlgorithm}> */
+    private function vectorPlan(): array
+    {
+        $openssl = static fn (string $mode): \Closure => static fn (int $key, int $nonce, int $tag): AeadAlgorithm
+            => new OpensslAead(sprintf('aes-%d-%s', $key, $mode), intdiv($nonce, 8), intdiv($tag, 8));
+        $plan = [
+            ['aes_gcm_test.json', 'openssl aes-*-gcm', $openssl('gcm')],
+            ['aes_ccm_test.json', 'openssl aes-*-ccm', $openssl('ccm')],
+        ];
+        if (in_array('chacha20-poly1305', openssl_get_cipher_methods(), true)) {
+            $plan[] = ['chacha20_poly1305_test.json', 'openssl chacha20-poly1305',
+                static fn (int $key, int $nonce, int $tag): AeadAlgorithm => new OpensslAead('chacha20-poly1305', intdiv($nonce, 8), intdiv($tag, 8))];
+        }
+        $sodium = static fn (string $construction, ?int $onlyKeyBits = null): \Closure
+            => static fn (int $key, int $nonce, int $tag): ?AeadAlgorithm
+                => $onlyKeyBits !== null && $key !== $onlyKeyBits ? null : SodiumAead::withLengths($construction, intdiv($nonce, 8), intdiv($tag, 8));
+        if (extension_loaded('sodium')) {
+            if (SodiumAead::unavailableReason('aes256gcm') === null) {
+                $plan[] = ['aes_gcm_test.json', 'sodium aes256gcm', $sodium('aes256gcm', 256)];
+            }
+            $plan[] = ['chacha20_poly1305_test.json', 'sodium chacha20poly1305-ietf', $sodium('chacha20poly1305-ietf')];
+            $plan[] = ['xchacha20_poly1305_test.json', 'sodium xchacha20poly1305-ietf', $sodium('xchacha20poly1305-ietf')];
+        }
+        return $plan;
+    }
+
+    public function caseCount(Profile $profile): int
+    {
+        return count($this->algorithms()) * count(self::PAYLOADS) * count(self::AAD_SIZES) * 2;
+    }
+
+    /** @return iterable<BenchCase> */
+    private function cases(): iterable
+    {
+        foreach ($this->algorithms() as $aead) {
+            foreach (self::PAYLOADS as $payload) {
+                foreach (self::AAD_SIZES as $aad) {
+                    yield new EncryptCase($aead, $payload, $aad);
+                    yield new DecryptCase($aead, $payload, $aad);
+                }
+            }
+        }
+    }
+
+    public function measure(ExperimentContext $context): MeasurementResult
+    {
+        $table = $this->schema->table(self::CSV);
+        $context->progress->begin($this->name(), $this->caseCount($context->profile));
+        foreach ($this->cases() as $case) {
+            foreach ($context->sampler->measure($case) as $sample) {
+                $table->add($case->key() + [
+                    'sample' => $sample->index,
+                    'iterations' => $sample->iterations,
+                    'elapsed_ns' => $sample->elapsedNs,
+                ]);
+            }
+            $context->progress->advance($case->label());
+        }
+        $gaps = $this->gaps();
+        $native = $this->measureNative($context, $gaps);
+        $table->writeTo($context->outputDirectory . '/' . self::CSV);
+        $native->writeTo($context->outputDirectory . '/' . self::NATIVE_CSV);
+        return new MeasurementResult([self::CSV, self::NATIVE_CSV], $gaps);
+    }
+
+    /** @param list<string> $gaps */
+    private function measureNative(ExperimentContext $context, array &$gaps): CsvTable
+    {
+        $table = $this->schema->table(self::NATIVE_CSV);
+        $version = $context->nativeSpeed->toolVersion();
+        $context->progress->message(sprintf('[%s] native limit: %s speed, %d s per figure', $this->name(), $version, $context->profile->nativeSeconds));
+        foreach (self::OPENSSL_CIPHERS as $cipher) {
+            foreach (self::NATIVE_BLOCKS as $block) {
+                $rate = $context->nativeSpeed->bytesPerSecond($cipher, $block);
+                if ($rate === null) {
+                    $gaps[] = sprintf('native %s at %d B: openssl speed gave no figure', $cipher, $block);
+                    continue;
+                }
+                $table->add(['algorithm' => $cipher, 'block_bytes' => $block, 'bytes_per_second' => $rate, 'tool_version' => $version]);
+            }
+        }
+        return $table;
+    }
+}

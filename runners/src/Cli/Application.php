@@ -1,0 +1,130 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Cli;
+
+use PhpCryptoBench\Aead\AeadExperiment;
+use PhpCryptoBench\Environment\EnvironmentProbe;
+use PhpCryptoBench\Exception\BenchException;
+use PhpCryptoBench\Exception\UsageError;
+use PhpCryptoBench\Experiment\ExperimentRegistry;
+use PhpCryptoBench\Harness\FakeTimer;
+use PhpCryptoBench\Harness\FakeWallClock;
+use PhpCryptoBench\Harness\HrTimer;
+use PhpCryptoBench\Harness\Profile;
+use PhpCryptoBench\Harness\Progress;
+use PhpCryptoBench\Harness\SystemWallClock;
+use PhpCryptoBench\Io\TableSchema;
+use PhpCryptoBench\Native\FixedNativeSpeed;
+use PhpCryptoBench\Native\OpensslSpeedCommand;
+use PhpCryptoBench\Run\Runner;
+
+/** `bench.php`: results on stdout, progress and errors on stderr; exit 0 ok, 1 failure, 2 usage. */
+final class Application
+{
+    public const EXIT_OK = 0;
+    public const EXIT_FAILED = 1;
+    public const EXIT_USAGE = 2;
+
+    private const USAGE = <<<'TXT'
+        Usage:
+          php runners/bench.php run [--profile quick|full] [--only LIST] [--out DIR] [--resume] [--fake-clock]
+          php runners/bench.php list
+          php runners/bench.php --help
+
+        run        verify, then measure the experiments into a run directory (default data/runs/<run-id>);
+                   prints that directory on stdout, progress and ETA on stderr
+          --profile  quick (7 samples per case, default) or full (25 samples)
+          --only     comma-separated experiment names (see list)
+          --out      the run directory to write
+          --resume   finish the experiments a killed run in --out did not record
+          --fake-clock  deterministic timings and timestamps, for tests (also PHPCB_FAKE_CLOCK=1)
+        list       the experiments, one per line
+        TXT;
+
+    private readonly ExperimentRegistry $registry;
+
+    /**
+     * @param resource $stdout
+     * @param resource $stderr
+     */
+    public function __construct(
+        private readonly string $repository,
+        private $stdout,
+        private $stderr,
+    ) {
+        $this->registry = new ExperimentRegistry(new AeadExperiment(
+            $repository . '/vectors/wycheproof',
+            TableSchema::load($repository . '/data/schema/tables.json'),
+        ));
+    }
+
+    /** @param list<string> $argv */
+    public function run(array $argv): int
+    {
+        $arguments = array_slice($argv, 1);
+        try {
+            return match ($arguments[0] ?? '--help') {
+                '--help', '-h', 'help' => $this->help(),
+                'list' => $this->list(array_slice($arguments, 1)),
+                'run' => $this->runExperiments(array_slice($arguments, 1)),
+                default => throw UsageError::unknownCommand($arguments[0]),
+            };
+        } catch (UsageError $e) {
+            fwrite($this->stderr, 'bench.php: ' . $e->getMessage() . PHP_EOL);
+            return self::EXIT_USAGE;
+        } catch (BenchException $e) {
+            fwrite($this->stderr, 'bench.php: ' . $e->getMessage() . PHP_EOL);
+            return self::EXIT_FAILED;
+        }
+    }
+
+    private function help(): int
+    {
+        fwrite($this->stdout, self::USAGE . PHP_EOL);
+        return self::EXIT_OK;
+    }
+
+    /** @param list<string> $arguments */
+    private function list(array $arguments): int
+    {
+        if ($arguments !== []) {
+            throw UsageError::unknownOption($arguments[0]);
+        }
+        foreach ($this->registry->names() as $name) {
+            fwrite($this->stdout, sprintf("%s\t%s\n", $name, $this->registry->get($name)->description()));
+        }
+        return self::EXIT_OK;
+    }
+
+    /** @param list<string> $arguments */
+    private function runExperiments(array $arguments): int
+    {
+        $options = RunOptions::parse($arguments, $this->registry->names(), getenv('PHPCB_FAKE_CLOCK') === '1');
+        $profile = Profile::named($options->profile);
+        $runner = new Runner(
+            $options->fakeClock ? new FakeTimer() : new HrTimer(),
+            $options->fakeClock ? new FakeWallClock() : new SystemWallClock(),
+            $options->fakeClock ? new FixedNativeSpeed() : new OpensslSpeedCommand($profile->nativeSeconds),
+            new EnvironmentProbe(),
+            new Progress($this->stderr),
+            $this->repository,
+        );
+        $experiments = $this->registry->select($options->only);
+        $directory = $options->out ?? $runner->defaultDirectory();
+        $manifest = $options->resume
+            ? $runner->resume($experiments, $directory)
+            : $runner->start($profile, $experiments, $directory);
+        fwrite($this->stdout, $directory . PHP_EOL);
+        $failed = array_keys(array_filter(
+            $manifest->toArray()['experiments'],
+            static fn (array $entry): bool => $entry['status'] === 'failed',
+        ));
+        if ($failed !== []) {
+            fwrite($this->stderr, sprintf('bench.php: experiment(s) failed: %s (see manifest.json)', implode(', ', $failed)) . PHP_EOL);
+            return self::EXIT_FAILED;
+        }
+        return self::EXIT_OK;
+    }
+}

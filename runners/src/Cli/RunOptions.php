@@ -1,0 +1,77 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Cli;
+
+use PhpCryptoBench\Exception\UsageError;
+
+/** Options of `bench.php run`, parsed strictly: anything unknown is an error, never ignored. */
+final class RunOptions
+{
+    /** @param list<string>|null $only */
+    private function __construct(
+        public readonly string $profile,
+        public readonly ?array $only,
+        public readonly ?string $out,
+        public readonly bool $resume,
+        public readonly bool $fakeClock,
+    ) {
+    }
+
+    /**
+     * @param list<string> $arguments the arguments after "run"
+     * @param list<string> $knownExperiments
+     */
+    public static function parse(array $arguments, array $knownExperiments, bool $fakeClockFromEnvironment): self
+    {
+        $profile = 'quick';
+        $only = null;
+        $out = null;
+        $resume = false;
+        $fakeClock = $fakeClockFromEnvironment;
+        while ($arguments !== []) {
+            $argument = array_shift($arguments);
+            [$name, $inline] = str_contains($argument, '=') && str_starts_with($argument, '--')
+                ? explode('=', $argument, 2)
+                : [$argument, null];
+            $value = static function () use ($name, $inline, &$arguments): string {
+                $given = $inline ?? array_shift($arguments);
+                if ($given === null || $given === '' || str_starts_with($given, '--')) {
+                    throw UsageError::missingValue($name);
+                }
+                return $given;
+            };
+            match ($name) {
+                '--profile' => $profile = $value(),
+                '--only' => $only = self::experimentList($value(), $knownExperiments),
+                '--out' => $out = $value(),
+                '--resume' => $resume = true,
+                '--fake-clock' => $fakeClock = true,
+                default => throw UsageError::unknownOption($argument),
+            };
+        }
+        if (!in_array($profile, ['quick', 'full'], true)) {
+            throw UsageError::invalidProfile($profile);
+        }
+        if ($resume && $out === null) {
+            throw UsageError::resumeWithoutOut();
+        }
+        return new self($profile, $only, $out, $resume, $fakeClock);
+    }
+
+    /**
+     * @param list<string> $known
+     * @return list<string>
+     */
+    private static function experimentList(string $list, array $known): array
+    {
+        $names = array_values(array_unique(array_filter(array_map('trim', explode(',', $list)), 'strlen')));
+        foreach ($names as $name) {
+            if (!in_array($name, $known, true)) {
+                throw UsageError::unknownExperiment($name, $known);
+            }
+        }
+        return $names;
+    }
+}

@@ -1,0 +1,112 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Environment;
+
+/** Everything about this machine and PHP build that changes the numbers, as manifest fields. */
+final class EnvironmentProbe
+{
+    /** CPU flags that decide which code paths OpenSSL and libsodium take. */
+    public const WATCHED_CPU_FLAGS = ['aes', 'pclmulqdq', 'avx', 'avx2', 'avx512f', 'vaes', 'vpclmulqdq', 'sha_ni'];
+
+    public function __construct(
+        private readonly string $cpuinfoPath = '/proc/cpuinfo',
+        private readonly string $meminfoPath = '/proc/meminfo',
+        private readonly string $osReleasePath = '/etc/os-release',
+    ) {
+    }
+
+    /** @return array<string, mixed> */
+    public function php(): array
+    {
+        $extensions = [];
+        foreach (['openssl', 'sodium', 'mcrypt', 'hash', 'Zend OPcache'] as $extension) {
+            $version = phpversion($extension);
+            $extensions[$extension] = $version === false ? null : $version;
+        }
+        return [
+            'version' => PHP_VERSION,
+            'sapi' => PHP_SAPI,
+            'opcache_cli' => filter_var(ini_get('opcache.enable_cli'), FILTER_VALIDATE_BOOLEAN) && extension_loaded('Zend OPcache'),
+            'jit' => (string) (ini_get('opcache.jit') ?: 'off') . ' buffer=' . (string) (ini_get('opcache.jit_buffer_size') ?: '0'),
+            'memory_limit' => (string) ini_get('memory_limit'),
+            'gc_enabled' => gc_enabled(),
+            'extensions' => $extensions,
+        ];
+    }
+
+    /** @return array<string, mixed> */
+    public function libraries(): array
+    {
+        return [
+            'openssl' => defined('OPENSSL_VERSION_TEXT') ? OPENSSL_VERSION_TEXT : null,
+            'sodium' => defined('SODIUM_LIBRARY_VERSION') ? SODIUM_LIBRARY_VERSION : null,
+            'mcrypt' => $this->libmcryptVersion(),
+            'argon2_provider' => defined('PASSWORD_ARGON2_PROVIDER') ? PASSWORD_ARGON2_PROVIDER : null,
+            'openssl_legacy_provider' => extension_loaded('openssl') && in_array('bf-cbc', openssl_get_cipher_methods(), true),
+        ];
+    }
+
+    /** ext-mcrypt reports libmcrypt's version only through phpinfo(). */
+    private function libmcryptVersion(): ?string
+    {
+        if (!extension_loaded('mcrypt')) {
+            return null;
+        }
+        ob_start();
+        phpinfo(INFO_MODULES);
+        $info = (string) ob_get_clean();
+        if (preg_match('/^mcrypt support.*?^Version => ([^\n]+)/ms', $info, $match) === 1) {
+            return trim($match[1]);
+        }
+        return 'unknown';
+    }
+
+    /** @return array{model: string, cores: int, flags: array<string, bool>} */
+    public function cpu(): array
+    {
+        $cpuinfo = (string) @file_get_contents($this->cpuinfoPath);
+        $model = preg_match('/^model name\s*:\s*(.+)$/m', $cpuinfo, $m) === 1 ? trim($m[1]) : php_uname('m');
+        $cores = preg_match_all('/^processor\s*:/m', $cpuinfo);
+        $present = preg_match('/^flags\s*:\s*(.+)$/m', $cpuinfo, $f) === 1 ? preg_split('/\s+/', trim($f[1])) : [];
+        $flags = [];
+        foreach (self::WATCHED_CPU_FLAGS as $flag) {
+            $flags[$flag] = in_array($flag, (array) $present, true);
+        }
+        return ['model' => $model, 'cores' => max(1, (int) $cores), 'flags' => $flags];
+    }
+
+    public function memoryBytes(): int
+    {
+        $meminfo = (string) @file_get_contents($this->meminfoPath);
+        return preg_match('/^MemTotal:\s*(\d+)\s*kB/m', $meminfo, $m) === 1 ? (int) $m[1] * 1024 : 0;
+    }
+
+    public function os(): string
+    {
+        $release = (string) @file_get_contents($this->osReleasePath);
+        if (preg_match('/^PRETTY_NAME="?([^"\n]+)"?$/m', $release, $m) === 1) {
+            return $m[1];
+        }
+        return PHP_OS_FAMILY;
+    }
+
+    public function kernel(): string
+    {
+        return php_uname('s') . ' ' . php_uname('r');
+    }
+
+    public function gitCommit(string $repository): ?string
+    {
+        $head = @shell_exec('git -C ' . escapeshellarg($repository) . ' rev-parse HEAD 2>/dev/null');
+        $commit = is_string($head) ? trim($head) : '';
+        return preg_match('/^[0-9a-f]{40}$/', $commit) === 1 ? $commit : null;
+    }
+
+    public function hostSlug(): string
+    {
+        $slug = trim((string) preg_replace('/[^a-z0-9]+/', '-', strtolower((string) gethostname())), '-');
+        return $slug === '' ? 'host' : substr($slug, 0, 40);
+    }
+}

@@ -1,0 +1,35 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Exception;
+
+use RuntimeException;
+
+final class IoError extends RuntimeException implements BenchException
+{
+    public static function cannotWrite(string $path, string $reason): self
+    {
+        return new self(sprintf('cannot write %s: %s', $path, $reason));
+    }
+
+    public static function cannotCreateDirectory(string $path): self
+    {
+        return new self(sprintf('cannot create directory %s', $path));
+    }
+
+    public static function cannotRead(string $path, string $reason): self
+    {
+        return new self(sprintf('cannot read %s: %s', $path, $reason));
+    }
+
+    public static function notAResumableRun(string $dir): self
+    {
+        return new self(sprintf('cannot resume %s: expected a manifest.json there, found none', $dir));
+    }
+
+    public static function runDirectoryNotEmpty(string $dir): self
+    {
+        return new self(sprintf('output directory %s already holds a run; pass --resume to finish it', $dir));
+    }
+}

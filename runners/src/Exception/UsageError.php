@@ -1,0 +1,41 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Exception;
+
+use InvalidArgumentException;
+
+final class UsageError extends InvalidArgumentException implements BenchException
+{
+    public static function unknownCommand(string $given): self
+    {
+        return new self(sprintf('unknown command "%s"; expected one of: run, list, --help', $given));
+    }
+
+    public static function unknownOption(string $given): self
+    {
+        return new self(sprintf('unknown option "%s"; see --help', $given));
+    }
+
+    public static function missingValue(string $option): self
+    {
+        return new self(sprintf('option %s expects a value, none given', $option));
+    }
+
+    public static function invalidProfile(string $given): self
+    {
+        return new self(sprintf('unknown profile "%s"; expected quick or full', $given));
+    }
+
+    /** @param list<string> $known */
+    public static function unknownExperiment(string $given, array $known): self
+    {
+        return new self(sprintf('unknown experiment "%s"; expected one of: %s', $given, implode(', ', $known)));
+    }
+
+    public static function resumeWithoutOut(): self
+    {
+        return new self('--resume needs --out DIR naming the run to finish');
+    }
+}

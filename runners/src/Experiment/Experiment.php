@@ -1,0 +1,32 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Experiment;
+
+use PhpCryptoBench\Exception\VerificationFailed;
+use PhpCryptoBench\Harness\Profile;
+
+/** One experiment: verified first, then measured into its CSV files. */
+interface Experiment
+{
+    public function name(): string;
+
+    public function description(): string;
+
+    /** Why this experiment cannot run on this PHP at all, or null. */
+    public function unavailableReason(): ?string;
+
+    /**
+     * Known answers, round trips, tamper checks. Nothing is timed unless this passes.
+     *
+     * @return array<string, mixed> what was checked, for the manifest
+     * @throws VerificationFailed
+     */
+    public function verify(): array;
+
+    public function caseCount(Profile $profile): int;
+
+    /** Measures every case and writes the experiment's files atomically. */
+    public function measure(ExperimentContext $context): MeasurementResult;
+}

@@ -1,0 +1,22 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Experiment;
+
+use PhpCryptoBench\Harness\Profile;
+use PhpCryptoBench\Harness\Progress;
+use PhpCryptoBench\Harness\Sampler;
+use PhpCryptoBench\Native\NativeSpeed;
+
+final class ExperimentContext
+{
+    public function __construct(
+        public readonly Profile $profile,
+        public readonly Sampler $sampler,
+        public readonly Progress $progress,
+        public readonly NativeSpeed $nativeSpeed,
+        public readonly string $outputDirectory,
+    ) {
+    }
+}

@@ -1,0 +1,46 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Io;
+
+use JsonException;
+use PhpCryptoBench\Exception\IoError;
+
+/** The column order of each CSV, read from data/schema/tables.json: declared once, for PHP and Python. */
+final class TableSchema
+{
+    /** @param array<string, list<string>> $columns table => column names */
+    private function __construct(private readonly array $columns)
+    {
+    }
+
+    public static function load(string $path): self
+    {
+        $json = @file_get_contents($path);
+        if ($json === false) {
+            throw IoError::cannotRead($path, 'schema file missing');
+        }
+        try {
+            $data = json_decode($json, true, 32, JSON_THROW_ON_ERROR);
+        } catch (JsonException $e) {
+            throw IoError::cannotRead($path, $e->getMessage());
+        }
+        $columns = [];
+        foreach ($data['tables'] as $table => $definition) {
+            $columns[$table] = array_column($definition['columns'], 'name');
+        }
+        return new self($columns);
+    }
+
+    public function table(string $name): CsvTable
+    {
+        return new CsvTable($this->columns[$name] ?? throw IoError::cannotRead($name, 'no such table in the schema'));
+    }
+
+    /** @return list<string> */
+    public function columns(string $name): array
+    {
+        return $this->columns[$name] ?? throw IoError::cannotRead($name, 'no such table in the schema');
+    }
+}

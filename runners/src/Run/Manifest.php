@@ -1,0 +1,82 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Run;
+
+use JsonException;
+use PhpCryptoBench\Exception\IoError;
+use PhpCryptoBench\Io\AtomicFile;
+
+/** manifest.json: what ran, where, with which libraries, and how each experiment ended. */
+final class Manifest
+{
+    public const SCHEMA_VERSION = 1;
+    public const FILE = 'manifest.json';
+
+    /** @param array<string, mixed> $data */
+    private function __construct(private array $data)
+    {
+    }
+
+    /** @param array<string, mixed> $fields everything but schema_version and experiments */
+    public static function start(array $fields): self
+    {
+        return new self(['schema_version' => self::SCHEMA_VERSION] + $fields + ['finished_utc' => null, 'experiments' => []]);
+    }
+
+    public static function load(string $directory): self
+    {
+        $path = $directory . '/' . self::FILE;
+        if (!is_file($path)) {
+            throw IoError::notAResumableRun($directory);
+        }
+        try {
+            $data = json_decode((string) file_get_contents($path), true, 64, JSON_THROW_ON_ERROR);
+        } catch (JsonException $e) {
+            throw IoError::cannotRead($path, $e->getMessage());
+        }
+        return new self($data);
+    }
+
+    public function runId(): string
+    {
+        return (string) $this->data['run_id'];
+    }
+
+    public function profile(): string
+    {
+        return (string) $this->data['profile'];
+    }
+
+    public function hasExperiment(string $name): bool
+    {
+        return isset($this->data['experiments'][$name]);
+    }
+
+    /** @param array<string, mixed> $outcome */
+    public function recordExperiment(string $name, array $outcome): void
+    {
+        $this->data['experiments'][$name] = $outcome;
+    }
+
+    public function finish(string $finishedUtc): void
+    {
+        $this->data['finished_utc'] = $finishedUtc;
+    }
+
+    /** @return array<string, mixed> */
+    public function toArray(): array
+    {
+        return $this->data;
+    }
+
+    public function save(string $directory): void
+    {
+        $data = $this->data;
+        // An object even when empty: the schema declares a map of experiments.
+        $data['experiments'] = (object) $data['experiments'];
+        $json = json_encode($data, JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES | JSON_THROW_ON_ERROR | JSON_PRESERVE_ZERO_FRACTION);
+        AtomicFile::write($directory . '/' . self::FILE, $json . "\n");
+    }
+}

@@ -1,0 +1,122 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Run;
+
+use PhpCryptoBench\Environment\EnvironmentProbe;
+use PhpCryptoBench\Exception\BenchException;
+use PhpCryptoBench\Exception\IoError;
+use PhpCryptoBench\Experiment\Experiment;
+use PhpCryptoBench\Experiment\ExperimentContext;
+use PhpCryptoBench\Harness\Profile;
+use PhpCryptoBench\Harness\Progress;
+use PhpCryptoBench\Harness\Sampler;
+use PhpCryptoBench\Harness\Timer;
+use PhpCryptoBench\Harness\WallClock;
+use PhpCryptoBench\Native\NativeSpeed;
+
+/**
+ * Runs experiments into one run directory. The manifest is rewritten (atomically) after each
+ * experiment, so a killed run can be resumed: experiments it does not list are run again.
+ */
+final class Runner
+{
+    public function __construct(
+        private readonly Timer $timer,
+        private readonly WallClock $clock,
+        private readonly NativeSpeed $nativeSpeed,
+        private readonly EnvironmentProbe $probe,
+        private readonly Progress $progress,
+        private readonly string $repository,
+    ) {
+    }
+
+    /** The directory a new run would get, under data/runs/ unless told otherwise. */
+    public function defaultDirectory(): string
+    {
+        $id = RunId::make($this->clock->now(), $this->probe->hostSlug(), PHP_VERSION);
+        return $this->repository . '/data/runs/' . $id;
+    }
+
+    /** @param list<Experiment> $experiments */
+    public function start(Profile $profile, array $experiments, string $directory): Manifest
+    {
+        if (is_file($directory . '/' . Manifest::FILE)) {
+            throw IoError::runDirectoryNotEmpty($directory);
+        }
+        $started = $this->clock->now();
+        $manifest = Manifest::start([
+            'run_id' => basename($directory),
+            'profile' => $profile->name,
+            'timer' => $this->timer->name(),
+            'started_utc' => $started->format('Y-m-d\TH:i:s\Z'),
+            'git_commit' => $this->probe->gitCommit($this->repository),
+            'php' => $this->probe->php(),
+            'libraries' => $this->probe->libraries(),
+            'cpu' => $this->probe->cpu(),
+            'memory_bytes' => $this->probe->memoryBytes(),
+            'os' => $this->probe->os(),
+            'kernel' => $this->probe->kernel(),
+        ]);
+        return $this->finishRun($manifest, $profile, $experiments, $directory);
+    }
+
+    /** @param list<Experiment> $experiments */
+    public function resume(array $experiments, string $directory): Manifest
+    {
+        $manifest = Manifest::load($directory);
+        $profile = Profile::named($manifest->profile());
+        $missing = array_values(array_filter($experiments, static fn (Experiment $e): bool => !$manifest->hasExperiment($e->name())));
+        $this->progress->message(sprintf('resuming %s: %d experiment(s) left', $manifest->runId(), count($missing)));
+        return $this->finishRun($manifest, $profile, $missing, $directory);
+    }
+
+    /** @param list<Experiment> $experiments */
+    private function finishRun(Manifest $manifest, Profile $profile, array $experiments, string $directory): Manifest
+    {
+        $manifest->save($directory);
+        $context = new ExperimentContext($profile, new Sampler($this->timer, $profile), $this->progress, $this->nativeSpeed, $directory);
+        foreach ($experiments as $experiment) {
+            $manifest->recordExperiment($experiment->name(), $this->runOne($experiment, $context));
+            $manifest->save($directory);
+        }
+        $manifest->finish($this->clock->now()->format('Y-m-d\TH:i:s\Z'));
+        $manifest->save($directory);
+        return $manifest;
+    }
+
+    /** @return array<string, mixed> the experiment's manifest entry */
+    private function runOne(Experiment $experiment, ExperimentContext $context): array
+    {
+        $startNs = hrtime(true);
+        $outcome = static fn (string $status, ?string $reason, array $files = [], array $verification = []): array => [
+            'status' => $status,
+            'reason' => $reason,
+            'duration_s' => round((hrtime(true) - $startNs) / 1e9, 3),
+            'files' => $files,
+            'verification' => $verification === [] ? null : $verification,
+        ];
+        $unavailable = $experiment->unavailableReason();
+        if ($unavailable !== null) {
+            $this->progress->message(sprintf('[%s] unavailable: %s', $experiment->name(), $unavailable));
+            return $outcome('unavailable', $unavailable);
+        }
+        try {
+            $this->progress->message(sprintf('[%s] verifying before timing', $experiment->name()));
+            $verification = $experiment->verify();
+        } catch (BenchException $e) {
+            $this->progress->message(sprintf('[%s] FAILED verification, nothing timed: %s', $experiment->name(), $e->getMessage()));
+            return $outcome('failed', 'verification failed: ' . $e->getMessage());
+        }
+        try {
+            $result = $experiment->measure($context);
+        } catch (BenchException $e) {
+            $this->progress->message(sprintf('[%s] FAILED: %s', $experiment->name(), $e->getMessage()));
+            return $outcome('failed', $e->getMessage(), [], $verification);
+        }
+        $status = $result->gaps === [] ? 'ok' : 'partial';
+        $this->progress->message(sprintf('[%s] %s', $experiment->name(), $status));
+        return $outcome($status, $result->gaps === [] ? null : implode('; ', $result->gaps), $result->files, $verification);
+    }
+}

@@ -1,0 +1,49 @@
+"""MkDocs hooks: generate the data-driven pages in memory on every build (and on `mkdocs serve`
+whenever data/, templates/ or scripts/ change), publish the run files, and ship Plotly.js."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = str(ROOT / "scripts")
+sys.path.insert(0, SCRIPTS)
+
+import plotly  # noqa: E402
+
+from phpcb import site  # noqa: E402
+
+PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+
+
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    # MkDocs restores sys.path after loading a hook; and under `mkdocs serve` the modules may have
+    # changed since the last build: drop them so the rebuild uses the new code.
+    if SCRIPTS not in sys.path:
+        sys.path.insert(0, SCRIPTS)
+    for name in [m for m in sys.modules if m == "phpcb" or m.startswith("phpcb.")]:
+        del sys.modules[name]
+    from phpcb import errors, site as fresh_site
+
+    try:
+        generated = fresh_site.build(ROOT)
+    except errors.BuildError as error:
+        raise PluginError(str(error)) from None
+    for uri, text in generated.pages.items():
+        files.append(File.generated(config, uri, content=text))
+    for uri, path in generated.files.items():
+        files.append(File.generated(config, uri, abs_src_path=str(path)))
+    files.append(File.generated(config, "assets/javascripts/plotly.min.js", abs_src_path=str(PLOTLY_JS)))
+    return files
+
+
+def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:
+    for path in site.Project(ROOT).watched:
+        server.watch(str(path))
+    return server

@@ -1,0 +1,1 @@
+"""The `aead` experiment, build side: analysis (statistics + findings), figures, page context."""

@@ -1,0 +1,220 @@
+"""AEAD numbers and findings from one run: per-case statistics, GCM vs CCM, fastest safe choice, fidelity."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..loader import Run
+from ..policy import AeadPolicy, Verdict
+from ..stats import Ratio, Summary, per_op_ns, ratio_of_medians, summarize
+
+HEADLINE_PAYLOAD = 10 * 1024 * 1024  # the seed's 10 MiB
+FIDELITY_BLOCK = 16384
+
+
+@dataclass(frozen=True)
+class CaseKey:
+    library: str
+    algorithm: str
+    operation: str
+    payload_bytes: int
+    aad_bytes: int
+    tag_bytes: int
+    nonce_bytes: int
+
+    @property
+    def variant(self) -> str:
+        """The algorithm with its tag length: what a reader picks."""
+        return self.algorithm if self.tag_bytes == 16 else f"{self.algorithm} ({self.tag_bytes}-byte tag)"
+
+
+@dataclass(frozen=True)
+class CaseStats:
+    key: CaseKey
+    summary: Summary
+    per_op_ns: np.ndarray
+
+    @property
+    def mb_per_s(self) -> float:
+        return self.summary.mb_per_s(self.key.payload_bytes)
+
+    @property
+    def mb_per_s_ci(self) -> tuple[float, float]:
+        return self.summary.mb_per_s_interval(self.key.payload_bytes)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """`subject` against `baseline` for one operation and payload: ratio = baseline time / subject time,
+    so a ratio above 1 means the subject is that many times faster."""
+
+    subject: str
+    baseline: str
+    operation: str
+    payload_bytes: int
+    ratio: Ratio
+
+
+@dataclass(frozen=True)
+class Fidelity:
+    algorithm: str
+    block_bytes: int
+    php_mb_per_s: float
+    native_mb_per_s: float
+
+    @property
+    def fraction(self) -> float:
+        return self.php_mb_per_s / self.native_mb_per_s
+
+
+@dataclass(frozen=True)
+class Pick:
+    """The fastest recommended variant at a payload size, and how it compares with the runner-up."""
+
+    payload_bytes: int
+    best: CaseStats
+    verdict: Verdict
+    runner_up: CaseStats | None
+    margin: Ratio | None
+
+
+@dataclass(frozen=True)
+class AeadAnalysis:
+    run: Run
+    cases: list[CaseStats]
+    gcm_vs_ccm: list[Comparison]
+    headline: Comparison | None
+    picks: list[Pick]
+    fidelity: list[Fidelity]
+    verdicts: dict[str, Verdict]
+
+    def case(self, variant: str, operation: str, payload_bytes: int, aad_bytes: int = 0) -> CaseStats | None:
+        for case in self.cases:
+            k = case.key
+            if (k.variant, k.operation, k.payload_bytes, k.aad_bytes) == (variant, operation, payload_bytes, aad_bytes):
+                return case
+        return None
+
+    @property
+    def variants(self) -> list[str]:
+        return list(dict.fromkeys(case.key.variant for case in self.cases))
+
+    @property
+    def payloads(self) -> list[int]:
+        return sorted({case.key.payload_bytes for case in self.cases})
+
+
+def case_statistics(rows: list[dict[str, Any]]) -> list[CaseStats]:
+    grouped: dict[CaseKey, list[tuple[int, int]]] = defaultdict(list)
+    for row in rows:
+        key = CaseKey(
+            library=str(row["library"]),
+            algorithm=str(row["algorithm"]),
+            operation=str(row["operation"]),
+            payload_bytes=int(row["payload_bytes"]),
+            aad_bytes=int(row["aad_bytes"]),
+            tag_bytes=int(row["tag_bytes"]),
+            nonce_bytes=int(row["nonce_bytes"]),
+        )
+        grouped[key].append((int(row["elapsed_ns"]), int(row["iterations"])))
+    cases = []
+    for key, samples in grouped.items():
+        elapsed, iterations = zip(*samples, strict=True)
+        values = per_op_ns(elapsed, iterations)
+        cases.append(CaseStats(key, summarize(values), values))
+    return cases
+
+
+def _compare(subject: CaseStats, baseline: CaseStats) -> Comparison:
+    return Comparison(
+        subject=subject.key.variant,
+        baseline=baseline.key.variant,
+        operation=subject.key.operation,
+        payload_bytes=subject.key.payload_bytes,
+        ratio=ratio_of_medians(baseline.per_op_ns, subject.per_op_ns),
+    )
+
+
+def gcm_vs_ccm(analysis_cases: list[CaseStats]) -> list[Comparison]:
+    """aes-N-gcm against aes-N-ccm (16-byte tags, no AAD) at every payload and operation."""
+    index = {(c.key.variant, c.key.operation, c.key.payload_bytes, c.key.aad_bytes): c for c in analysis_cases}
+    comparisons = []
+    for bits in (256, 128):
+        for operation in ("encrypt", "decrypt"):
+            for payload in sorted({c.key.payload_bytes for c in analysis_cases}):
+                gcm = index.get((f"aes-{bits}-gcm", operation, payload, 0))
+                ccm = index.get((f"aes-{bits}-ccm", operation, payload, 0))
+                if gcm is not None and ccm is not None:
+                    comparisons.append(_compare(gcm, ccm))
+    return comparisons
+
+
+def fastest_recommended(cases: list[CaseStats], verdicts: dict[str, Verdict]) -> list[Pick]:
+    picks = []
+    for payload in sorted({c.key.payload_bytes for c in cases}):
+        eligible = sorted(
+            (
+                c
+                for c in cases
+                if c.key.payload_bytes == payload
+                and c.key.operation == "encrypt"
+                and c.key.aad_bytes == 0
+                and verdicts[c.key.variant].recommendable
+            ),
+            key=lambda c: c.summary.median_ns,
+        )
+        if not eligible:
+            continue
+        best = eligible[0]
+        runner_up = eligible[1] if len(eligible) > 1 else None
+        margin = ratio_of_medians(runner_up.per_op_ns, best.per_op_ns) if runner_up else None
+        picks.append(Pick(payload, best, verdicts[best.key.variant], runner_up, margin))
+    return picks
+
+
+def php_vs_native(cases: list[CaseStats], native_rows: list[dict[str, Any]]) -> list[Fidelity]:
+    result = []
+    for row in native_rows:
+        algorithm, block = str(row["algorithm"]), int(row["block_bytes"])
+        php = next(
+            (
+                c
+                for c in cases
+                if c.key.algorithm == algorithm
+                and c.key.tag_bytes == 16
+                and c.key.operation == "encrypt"
+                and c.key.payload_bytes == block
+                and c.key.aad_bytes == 0
+            ),
+            None,
+        )
+        if php is not None:
+            result.append(Fidelity(algorithm, block, php.mb_per_s, float(row["bytes_per_second"]) / 1e6))
+    return result
+
+
+def analyse(run: Run, policy: AeadPolicy) -> AeadAnalysis:
+    cases = case_statistics(run.tables.get("aead.csv", []))
+    verdicts = {case.key.variant: policy.verdict(case.key.algorithm, case.key.tag_bytes) for case in cases}
+    comparisons = gcm_vs_ccm(cases)
+    headline = next(
+        (
+            c
+            for c in comparisons
+            if c.subject == "aes-256-gcm" and c.operation == "encrypt" and c.payload_bytes == HEADLINE_PAYLOAD
+        ),
+        None,
+    )
+    return AeadAnalysis(
+        run=run,
+        cases=cases,
+        gcm_vs_ccm=comparisons,
+        headline=headline,
+        picks=fastest_recommended(cases, verdicts),
+        fidelity=php_vs_native(cases, run.tables.get("native.csv", [])),
+        verdicts=verdicts,
+    )

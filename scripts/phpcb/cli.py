@@ -1,0 +1,73 @@
+"""`python -m phpcb check|pages`: validate data, or write the generated pages for inspection.
+
+A BuildError is caught once here and printed as one line; any other exception is a bug and
+keeps its traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import site
+from .aead import analysis as aead_analysis
+from .errors import BuildError
+from .loader import load_run
+from .policy import load_aead_policy
+from .schema import load_schemas
+
+FIDELITY_GOAL = 0.85
+FIDELITY_ALGORITHMS = ("aes-256-gcm", "aes-256-ccm")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m phpcb", description=__doc__)
+    parser.add_argument("--root", type=Path, default=Path.cwd(), help="repository root (default: .)")
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("check", help="validate every run under data/runs/ and render the pages in memory")
+    pages = commands.add_parser("pages", help="write the generated Markdown pages to a directory")
+    pages.add_argument("out", type=Path)
+    fidelity = commands.add_parser("fidelity", help="PHP throughput over openssl speed for one run directory")
+    fidelity.add_argument("run", type=Path)
+    return parser
+
+
+def fidelity_report(root: Path, run_dir: Path) -> str:
+    schemas = load_schemas(root / "data" / "schema")
+    run = load_run(run_dir.resolve(), schemas)
+    analysis = aead_analysis.analyse(run, load_aead_policy(root / "data" / "policy" / "aead.yaml"))
+    lines = [f"PHP / native (openssl speed), same run {run.run_id}; goal >= {FIDELITY_GOAL:.2f} at 16 KiB"]
+    for row in analysis.fidelity:
+        goal = ""
+        if row.algorithm in FIDELITY_ALGORITHMS and row.block_bytes == aead_analysis.FIDELITY_BLOCK:
+            goal = "  meets goal" if row.fraction >= FIDELITY_GOAL else "  BELOW goal"
+        lines.append(
+            f"{row.algorithm:<20} {row.block_bytes:>6} B  PHP {row.php_mb_per_s:9.1f} MB/s"
+            f"  native {row.native_mb_per_s:9.1f} MB/s  ratio {row.fraction:.3f}{goal}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    root = args.root.resolve()
+    if args.command == "fidelity":
+        try:
+            print(fidelity_report(root, args.run))
+        except BuildError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 1
+        return 0
+    try:
+        generated = site.build(root)
+    except BuildError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    if args.command == "pages":
+        for name, text in generated.pages.items():
+            target = args.out / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+    print(f"ok: {len(generated.pages)} pages, {len(generated.files)} data files")
+    return 0

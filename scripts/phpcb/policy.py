@@ -1,0 +1,77 @@
+"""Security policy tables (data/policy/*.yaml): what may be recommended, with references."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import DataError
+
+STATUSES = ("recommended", "acceptable", "not_recommended")
+
+
+@dataclass(frozen=True)
+class Reference:
+    key: str
+    title: str
+    url: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: str
+    notes: tuple[str, ...]
+    references: tuple[Reference, ...]
+
+    @property
+    def recommendable(self) -> bool:
+        return self.status == "recommended"
+
+
+@dataclass(frozen=True)
+class AeadPolicy:
+    references: dict[str, Reference]
+    entries: dict[str, dict[str, Any]]
+    minimum_tag_bytes: int
+    short_tag_note: str
+    short_tag_references: tuple[str, ...]
+
+    def verdict(self, algorithm: str, tag_bytes: int) -> Verdict:
+        entry = self.entries.get(algorithm)
+        if entry is None:
+            return Verdict("not_recommended", ("Not in the policy table: never recommended by default.",), ())
+        status = entry["status"]
+        notes = [entry["note"]]
+        refs = list(entry["references"])
+        if tag_bytes < self.minimum_tag_bytes:
+            status = "acceptable" if status == "recommended" else status
+            notes.append(self.short_tag_note)
+            refs.extend(self.short_tag_references)
+        unique = tuple(dict.fromkeys(refs))
+        return Verdict(status, tuple(notes), tuple(self.references[key] for key in unique))
+
+
+def load_aead_policy(path: Path) -> AeadPolicy:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as error:
+        raise DataError(path, f"not valid YAML: {error}") from None
+    references = {
+        key: Reference(key, str(value["title"]), str(value["url"])) for key, value in data["references"].items()
+    }
+    for name, entry in data["algorithms"].items():
+        if entry.get("status") not in STATUSES:
+            raise DataError(path, f"{name}: expected status in {STATUSES}, got {entry.get('status')!r}")
+        for key in entry.get("references", []):
+            if key not in references:
+                raise DataError(path, f"{name}: reference {key!r} is not defined under references")
+    return AeadPolicy(
+        references=references,
+        entries=data["algorithms"],
+        minimum_tag_bytes=int(data["minimum_recommended_tag_bytes"]),
+        short_tag_note=str(data["short_tag_note"]),
+        short_tag_references=tuple(data["short_tag_references"]),
+    )

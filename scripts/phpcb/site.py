@@ -1,0 +1,110 @@
+"""Everything the site generates from data: pages (Markdown), and files to publish (CSV, manifests)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import environment as env_rows
+from .aead import analysis as aead_analysis
+from .aead import figures as aead_figures
+from .errors import NoDataError
+from .loader import MANIFEST, Run, load_runs
+from .policy import load_aead_policy
+from .reference import figure as reference_figure
+from .reference import load_reference
+from .render import environment, render
+from .schema import load_schemas
+
+
+@dataclass(frozen=True)
+class Project:
+    """Where the build reads from, relative to the repository root."""
+
+    root: Path
+
+    @property
+    def runs(self) -> Path:
+        return self.root / "data" / "runs"
+
+    @property
+    def schema(self) -> Path:
+        return self.root / "data" / "schema"
+
+    @property
+    def templates(self) -> Path:
+        return self.root / "templates"
+
+    @property
+    def watched(self) -> list[Path]:
+        """What `mkdocs serve` watches to regenerate pages."""
+        return [self.root / "data", self.templates, self.root / "scripts"]
+
+
+@dataclass
+class GeneratedSite:
+    pages: dict[str, str] = field(default_factory=dict)
+    files: dict[str, Path] = field(default_factory=dict)
+
+
+def figure_json(figure: dict[str, Any]) -> str:
+    return json.dumps(figure, separators=(",", ":"), sort_keys=True)
+
+
+def newest_with(runs: list[Run], experiment: str) -> Run | None:
+    candidates = [run for run in runs if run.has_results(experiment)]
+    return candidates[-1] if candidates else None
+
+
+def csv_links(run: Run, experiment: str, page_depth: int) -> list[tuple[str, str]]:
+    entry = run.experiment(experiment) or {"files": []}
+    prefix = "../" * page_depth
+    return [(name, f"{prefix}runs/{run.run_id}/{name}") for name in entry["files"]]
+
+
+def aead_context(project: Project, runs: list[Run]) -> dict[str, Any]:
+    run = newest_with(runs, "aead")
+    reference = load_reference(project.root / "data" / "reference" / "aead.yaml")
+    context: dict[str, Any] = {"run": run, "reference": reference, "other_runs": []}
+    if run is None:
+        return context
+    analysis = aead_analysis.analyse(run, load_aead_policy(project.root / "data" / "policy" / "aead.yaml"))
+    figures = aead_figures.all_figures(analysis)
+    context.update(
+        analysis=analysis,
+        figures={name: figure_json(f) for name, f in figures.items()},
+        environment=env_rows.describe(run.manifest),
+        machine=env_rows.short(run.manifest),
+        entry=run.experiment("aead"),
+        then=reference_figure(reference, "gcm_vs_ccm_speedup"),
+        csv_links=csv_links(run, "aead", page_depth=1),
+        manifest_link=f"../runs/{run.run_id}/{MANIFEST}",
+        other_runs=[r.run_id for r in runs if r.has_results("aead") and r is not run],
+    )
+    return context
+
+
+def build(root: Path) -> GeneratedSite:
+    project = Project(root)
+    schemas = load_schemas(project.schema)
+    runs = load_runs(project.runs, schemas)
+    if not runs:
+        raise NoDataError(f"{project.runs}: no runs to build from; run `make bench` first")
+    templates = environment(project.templates)
+    site = GeneratedSite()
+    aead = aead_context(project, runs)
+    site.pages["experiments/aead.md"] = render(templates, "aead.md.j2", **aead)
+    site.pages["index.md"] = render(templates, "home.md.j2", aead=aead, runs=runs)
+    site.pages["runs.md"] = render(
+        templates,
+        "runs.md.j2",
+        runs=[(run, env_rows.describe(run.manifest)) for run in reversed(runs)],
+    )
+    for run in runs:
+        site.files[f"runs/{run.run_id}/{MANIFEST}"] = run.directory / MANIFEST
+        for entry in run.manifest["experiments"].values():
+            for name in entry["files"]:
+                site.files[f"runs/{run.run_id}/{name}"] = run.directory / name
+    return site
