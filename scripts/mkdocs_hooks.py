@@ -3,6 +3,7 @@ whenever data/, templates/ or scripts/ change), publish the run files, and ship 
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -11,8 +12,9 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
-ROOT = Path(__file__).resolve().parent.parent
-SCRIPTS = str(ROOT / "scripts")
+SCRIPTS = str(Path(__file__).resolve().parent)
+# Where data/ and templates/ are read from: this repository, or PHPCB_ROOT (tests build fixture projects).
+ROOT = Path(os.environ.get("PHPCB_ROOT", Path(__file__).resolve().parent.parent)).resolve()
 sys.path.insert(0, SCRIPTS)
 
 import plotly  # noqa: E402
@@ -29,7 +31,8 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         sys.path.insert(0, SCRIPTS)
     for name in [m for m in sys.modules if m == "phpcb" or m.startswith("phpcb.")]:
         del sys.modules[name]
-    from phpcb import errors, site as fresh_site
+    from phpcb import errors
+    from phpcb import site as fresh_site
 
     try:
         generated = fresh_site.build(ROOT)

@@ -7,6 +7,7 @@ keeps its traceback.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -23,7 +24,12 @@ FIDELITY_ALGORITHMS = ("aes-256-gcm", "aes-256-ccm")
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m phpcb", description=__doc__)
-    parser.add_argument("--root", type=Path, default=Path.cwd(), help="repository root (default: .)")
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=Path(os.environ.get("PHPCB_ROOT", Path.cwd())),
+        help="repository root (default: $PHPCB_ROOT, else .)",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("check", help="validate every run under data/runs/ and render the pages in memory")
     pages = commands.add_parser("pages", help="write the generated Markdown pages to a directory")

@@ -62,8 +62,7 @@ def upgrade_manifest(path: Path, manifest: Any, current: int) -> dict[str, Any]:
         if upgrade is None:
             raise SchemaVersionError(
                 path,
-                f"schema_version {version} cannot be upgraded to {current}: "
-                "re-run it with php runners/bench.php run",
+                f"schema_version {version} cannot be upgraded to {current}: re-run it with php runners/bench.php run",
             )
         manifest = upgrade(manifest)
         version = manifest["schema_version"]
@@ -87,7 +86,7 @@ def read_table(path: Path, schema: TableSchema) -> list[Row]:
                     raise DataError(path, f"expected {len(schema.columns)} fields, got {len(fields)}", number)
                 row = schema.convert(path, number, dict(zip(schema.columns, fields, strict=True)))
                 schema.validate(path, number, row)
-                identity = tuple(row[column] for column in schema.key) + (row.get("sample"),)
+                identity = (*(row[column] for column in schema.key), row.get("sample"))
                 if identity in seen:
                     raise DataError(path, "the same case and sample appear twice", number)
                 seen.add(identity)

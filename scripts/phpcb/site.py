@@ -67,7 +67,12 @@ def csv_links(run: Run, experiment: str, page_depth: int) -> list[tuple[str, str
 def aead_context(project: Project, runs: list[Run]) -> dict[str, Any]:
     run = newest_with(runs, "aead")
     reference = load_reference(project.root / "data" / "reference" / "aead.yaml")
-    context: dict[str, Any] = {"run": run, "reference": reference, "other_runs": []}
+    context: dict[str, Any] = {
+        "run": run,
+        "reference": reference,
+        "then": reference_figure(reference, "gcm_vs_ccm_speedup"),
+        "other_runs": [],
+    }
     if run is None:
         return context
     analysis = aead_analysis.analyse(run, load_aead_policy(project.root / "data" / "policy" / "aead.yaml"))
@@ -78,7 +83,6 @@ def aead_context(project: Project, runs: list[Run]) -> dict[str, Any]:
         environment=env_rows.describe(run.manifest),
         machine=env_rows.short(run.manifest),
         entry=run.experiment("aead"),
-        then=reference_figure(reference, "gcm_vs_ccm_speedup"),
         csv_links=csv_links(run, "aead", page_depth=1),
         manifest_link=f"../runs/{run.run_id}/{MANIFEST}",
         other_runs=[r.run_id for r in runs if r.has_results("aead") and r is not run],

@@ -22,7 +22,4 @@ def speedup(subject: str, baseline: str, ratio: Ratio) -> str:
         )
     if ratio.value >= 1:
         return f"{subject} is {times(ratio.value)} faster than {baseline} ({interval(ratio.low, ratio.high)})"
-    return (
-        f"{baseline} is {times(1 / ratio.value)} faster than {subject} "
-        f"({interval(1 / ratio.high, 1 / ratio.low)})"
-    )
+    return f"{baseline} is {times(1 / ratio.value)} faster than {subject} ({interval(1 / ratio.high, 1 / ratio.low)})"

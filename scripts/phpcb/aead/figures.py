@@ -14,8 +14,18 @@ from .analysis import AeadAnalysis, CaseStats
 ENCRYPT_DECRYPT_PAYLOAD = 1024 * 1024
 # Twelve distinguishable colours (Plotly's default cycle has ten, and there are twelve variants).
 COLORWAY = [
-    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
-    "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac", "#17becf", "#8c564b",
+    "#4e79a7",
+    "#f28e2b",
+    "#e15759",
+    "#76b7b2",
+    "#59a14f",
+    "#edc948",
+    "#b07aa1",
+    "#ff9da7",
+    "#9c755f",
+    "#bab0ac",
+    "#17becf",
+    "#8c564b",
 ]
 LEGEND_BELOW = {"orientation": "h", "yanchor": "top", "y": -0.25, "xanchor": "left", "x": 0}
 

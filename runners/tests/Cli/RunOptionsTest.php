@@ -1,0 +1,61 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Tests\Cli;
+
+use PhpCryptoBench\Cli\RunOptions;
+use PhpCryptoBench\Exception\UsageError;
+use PHPUnit\Framework\TestCase;
+
+final class RunOptionsTest extends TestCase
+{
+    private const KNOWN = ['aead', 'jwt'];
+
+    public function testDefaultsAreQuickEverythingAndTheRealClock(): void
+    {
+        $options = RunOptions::parse([], self::KNOWN, false);
+        self::assertSame('quick', $options->profile);
+        self::assertNull($options->only);
+        self::assertNull($options->out);
+        self::assertFalse($options->resume);
+        self::assertFalse($options->fakeClock);
+    }
+
+    public function testEveryOptionInBothSpellings(): void
+    {
+        $options = RunOptions::parse(['--profile=full', '--only', 'jwt,aead,jwt', '--out', '/tmp/x', '--resume', '--fake-clock'], self::KNOWN, false);
+        self::assertSame('full', $options->profile);
+        self::assertSame(['jwt', 'aead'], $options->only);
+        self::assertSame('/tmp/x', $options->out);
+        self::assertTrue($options->resume);
+        self::assertTrue($options->fakeClock);
+    }
+
+    public function testTheEnvironmentCanTurnOnTheFakeClock(): void
+    {
+        self::assertTrue(RunOptions::parse([], self::KNOWN, true)->fakeClock);
+    }
+
+    /** @return iterable<string, array{list<string>, string}> */
+    public static function badArguments(): iterable
+    {
+        yield 'unknown option' => [['--fast'], 'unknown option "--fast"; see --help'];
+        yield 'unknown experiment' => [['--only', 'aead,rot13'], 'unknown experiment "rot13"; expected one of: aead, jwt'];
+        yield 'missing value' => [['--out'], 'option --out expects a value, none given'];
+        yield 'option as value' => [['--profile', '--resume'], 'option --profile expects a value, none given'];
+        yield 'bad profile' => [['--profile', 'slow'], 'unknown profile "slow"; expected quick or full'];
+        yield 'resume without out' => [['--resume'], '--resume needs --out DIR naming the run to finish'];
+    }
+
+    /**
+     * @dataProvider badArguments
+     * @param list<string> $arguments
+     */
+    public function testBadArgumentsAreUsageErrorsThatSayWhatWasExpected(array $arguments, string $message): void
+    {
+        $this->expectException(UsageError::class);
+        $this->expectExceptionMessage($message);
+        RunOptions::parse($arguments, self::KNOWN, false);
+    }
+}

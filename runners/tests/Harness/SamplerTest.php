@@ -1,0 +1,67 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Tests\Harness;
+
+use PhpCryptoBench\Exception\VerificationFailed;
+use PhpCryptoBench\Harness\FakeTimer;
+use PhpCryptoBench\Harness\Profile;
+use PhpCryptoBench\Harness\Sampler;
+use PhpCryptoBench\Tests\Support\CountingCase;
+use PHPUnit\Framework\TestCase;
+
+final class SamplerTest extends TestCase
+{
+    public function testCalibratesToTheSmallestCountThatLastsTenMillisecondsOfFakeTime(): void
+    {
+        $timer = new FakeTimer(1_000, 0); // 1 µs per iteration, whatever the bytes
+        $sampler = new Sampler($timer, Profile::named('quick'));
+        $iterations = $sampler->calibrate(new CountingCase());
+        self::assertGreaterThanOrEqual(10_000, $iterations);
+        self::assertLessThan(12_000, $iterations, 'calibration overshoots by at most the 10 % margin');
+    }
+
+    public function testQuickProfileWritesSevenSamplesEachVerified(): void
+    {
+        $case = new CountingCase();
+        $samples = (new Sampler(new FakeTimer(), Profile::named('quick')))->measure($case);
+
+        self::assertCount(7, $samples);
+        self::assertSame(range(0, 6), array_map(static fn ($s) => $s->index, $samples));
+        self::assertSame($case->runs, $case->verifications, 'every timed run is verified');
+        $first = $samples[0];
+        foreach ($samples as $sample) {
+            self::assertSame($first->iterations, $sample->iterations);
+            self::assertGreaterThanOrEqual(10_000_000, $sample->elapsedNs);
+        }
+    }
+
+    public function testFullProfileTakesTwentyFiveSamples(): void
+    {
+        self::assertCount(25, (new Sampler(new FakeTimer(), Profile::named('full')))->measure(new CountingCase()));
+    }
+
+    public function testFakeTimeIsDeterministicAndScalesWithBytesAndAlgorithm(): void
+    {
+        $timer = new FakeTimer(1_000, 250);
+        $small = new CountingCase(16, null, 'aes-256-gcm');
+        $large = new CountingCase(16384, null, 'aes-256-gcm');
+        $factor = 1 + crc32('aes-256-gcm') % 4;
+        self::assertSame(1_000 + intdiv(16 * 250 * $factor, 1000), $timer->nsPerIteration($small));
+        self::assertSame(3 * (1_000 + intdiv(16384 * 250 * $factor, 1000)), $timer->time($large, 3));
+        self::assertSame(3, $large->iterationsRun, 'the fake clock still runs the work');
+    }
+
+    public function testAWrongOutputStopsTheMeasurementWithoutSamples(): void
+    {
+        $this->expectException(VerificationFailed::class);
+        (new Sampler(new FakeTimer(), Profile::named('quick')))->measure(new CountingCase(1024, 4));
+    }
+
+    public function testAnUnknownProfileIsAUsageError(): void
+    {
+        $this->expectExceptionMessage('unknown profile "fast"; expected quick or full');
+        Profile::named('fast');
+    }
+}

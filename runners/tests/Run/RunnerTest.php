@@ -1,0 +1,132 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Tests\Run;
+
+use PhpCryptoBench\Environment\EnvironmentProbe;
+use PhpCryptoBench\Exception\IoError;
+use PhpCryptoBench\Harness\FakeTimer;
+use PhpCryptoBench\Harness\FakeWallClock;
+use PhpCryptoBench\Harness\Profile;
+use PhpCryptoBench\Harness\Progress;
+use PhpCryptoBench\Native\FixedNativeSpeed;
+use PhpCryptoBench\Run\Manifest;
+use PhpCryptoBench\Run\Runner;
+use PhpCryptoBench\Tests\Support\StubExperiment;
+use PHPUnit\Framework\TestCase;
+
+final class RunnerTest extends TestCase
+{
+    private string $directory;
+
+    protected function setUp(): void
+    {
+        $this->directory = sys_get_temp_dir() . '/pcb-run-' . bin2hex(random_bytes(4)) . '/20260101T0000Z-test-php8.2';
+    }
+
+    protected function tearDown(): void
+    {
+        foreach (glob($this->directory . '/*') ?: [] as $file) {
+            unlink($file);
+        }
+        @rmdir($this->directory);
+        @rmdir(dirname($this->directory));
+    }
+
+    private function runner(): Runner
+    {
+        return new Runner(new FakeTimer(), new FakeWallClock(), new FixedNativeSpeed(), new EnvironmentProbe(), new Progress(fopen('php://memory', 'w')), REPOSITORY);
+    }
+
+    /** @return array<string, mixed> */
+    private function manifest(): array
+    {
+        return json_decode((string) file_get_contents($this->directory . '/manifest.json'), true, 64, JSON_THROW_ON_ERROR);
+    }
+
+    public function testAManifestHoldsEveryFieldTheSchemaRequires(): void
+    {
+        $this->runner()->start(Profile::named('quick'), [new StubExperiment()], $this->directory);
+        $schema = json_decode((string) file_get_contents(REPOSITORY . '/data/schema/manifest.schema.json'), true);
+        $manifest = $this->manifest();
+
+        self::assertSame([], array_values(array_diff($schema['required'], array_keys($manifest))));
+        self::assertSame([], array_values(array_diff(array_keys($manifest), array_keys($schema['properties']))));
+        self::assertSame(Manifest::SCHEMA_VERSION, $manifest['schema_version']);
+        self::assertSame('20260101T0000Z-test-php8.2', $manifest['run_id']);
+        self::assertSame('2026-01-01T00:00:00Z', $manifest['started_utc']);
+        self::assertSame('fake', $manifest['timer']);
+        self::assertSame(['aes', 'pclmulqdq', 'avx', 'avx2', 'avx512f', 'vaes', 'vpclmulqdq', 'sha_ni'], array_keys($manifest['cpu']['flags']));
+        self::assertNotNull($manifest['finished_utc']);
+    }
+
+    public function testAnExperimentThatVerifiesIsMeasuredAndListsItsFiles(): void
+    {
+        $stub = new StubExperiment();
+        $this->runner()->start(Profile::named('quick'), [$stub], $this->directory);
+        $entry = $this->manifest()['experiments']['stub'];
+
+        self::assertSame('ok', $entry['status']);
+        self::assertNull($entry['reason']);
+        self::assertSame(['stub.csv'], $entry['files']);
+        self::assertSame(['vectors_passed' => 3], $entry['verification']);
+        $lines = file($this->directory . '/stub.csv', FILE_IGNORE_NEW_LINES);
+        self::assertSame('sample,iterations,elapsed_ns', $lines[0]);
+        self::assertCount(8, $lines, 'a header and every one of the 7 quick samples');
+    }
+
+    public function testAFailedVerificationTimesNothingAndRecordsWhy(): void
+    {
+        $stub = new StubExperiment('stub', true);
+        $this->runner()->start(Profile::named('quick'), [$stub], $this->directory);
+        $entry = $this->manifest()['experiments']['stub'];
+
+        self::assertSame(0, $stub->measured);
+        self::assertSame('failed', $entry['status']);
+        self::assertSame('verification failed: stub.json tcId 7: expected rejection, got a decrypted plaintext', $entry['reason']);
+        self::assertSame([], $entry['files']);
+        self::assertFileDoesNotExist($this->directory . '/stub.csv');
+    }
+
+    public function testAnUnavailableExperimentIsDataNotACrash(): void
+    {
+        $this->runner()->start(Profile::named('quick'), [new StubExperiment('stub', false, 'mcrypt extension not loaded')], $this->directory);
+        $entry = $this->manifest()['experiments']['stub'];
+        self::assertSame('unavailable', $entry['status']);
+        self::assertSame('mcrypt extension not loaded', $entry['reason']);
+    }
+
+    public function testResumeRunsOnlyTheExperimentsTheManifestLacks(): void
+    {
+        $done = new StubExperiment('done');
+        $this->runner()->start(Profile::named('quick'), [$done], $this->directory);
+        // A run killed before its second experiment: no finish time, one experiment recorded.
+        $manifest = $this->manifest();
+        $manifest['finished_utc'] = null;
+        file_put_contents($this->directory . '/manifest.json', json_encode($manifest));
+
+        $doneAgain = new StubExperiment('done');
+        $missing = new StubExperiment('missing');
+        $this->runner()->resume([$doneAgain, $missing], $this->directory);
+
+        self::assertSame(0, $doneAgain->measured);
+        self::assertSame(1, $missing->measured);
+        self::assertSame(['done', 'missing'], array_keys($this->manifest()['experiments']));
+        self::assertNotNull($this->manifest()['finished_utc']);
+    }
+
+    public function testStartingOverAnExistingRunIsRefused(): void
+    {
+        $this->runner()->start(Profile::named('quick'), [new StubExperiment()], $this->directory);
+        $this->expectException(IoError::class);
+        $this->expectExceptionMessage('already holds a run; pass --resume to finish it');
+        $this->runner()->start(Profile::named('quick'), [new StubExperiment()], $this->directory);
+    }
+
+    public function testResumingADirectoryWithoutAManifestIsRefused(): void
+    {
+        $this->expectExceptionMessage('cannot resume /nonexistent: expected a manifest.json there, found none');
+        $this->runner()->resume([new StubExperiment()], '/nonexistent');
+    }
+}

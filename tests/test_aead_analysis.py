@@ -1,0 +1,105 @@
+"""Findings and recommendations from synthetic AEAD samples whose answer is known."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from phpcb.aead import analysis
+from phpcb.loader import Run
+from phpcb.policy import load_aead_policy
+
+from .conftest import ROOT
+
+POLICY = load_aead_policy(ROOT / "data" / "policy" / "aead.yaml")
+MIB10 = 10 * 1024 * 1024
+
+
+def rows_for(algorithm, ns_per_op, payload=MIB10, operation="encrypt", tag=16, library="openssl", seed=0):
+    rng = np.random.default_rng(seed)
+    return [
+        {
+            "library": library,
+            "algorithm": algorithm,
+            "operation": operation,
+            "payload_bytes": payload,
+            "aad_bytes": 0,
+            "tag_bytes": tag,
+            "nonce_bytes": 12,
+            "sample": sample,
+            "iterations": 10,
+            "elapsed_ns": int(10 * ns_per_op * rng.normal(1, 0.01)),
+        }
+        for sample in range(7)
+    ]
+
+
+def run_with(rows, native=()):
+    manifest = {"experiments": {"aead": {"status": "ok", "files": ["aead.csv", "native.csv"]}}}
+    return Run(
+        "20260101T0000Z-test-php8.2", Path("/nonexistent"), manifest, {"aead.csv": rows, "native.csv": list(native)}
+    )
+
+
+def test_ccm_three_times_slower_gives_the_seed_headline():
+    rows = rows_for("aes-256-gcm", 1_000_000, seed=1) + rows_for("aes-256-ccm", 3_000_000, seed=2)
+    result = analysis.analyse(run_with(rows), POLICY)
+    headline = result.headline
+    assert headline is not None
+    assert (headline.subject, headline.baseline, headline.payload_bytes) == ("aes-256-gcm", "aes-256-ccm", MIB10)
+    assert headline.ratio.value == pytest.approx(3.0, rel=0.03)
+    assert headline.ratio.significant
+
+
+def test_equal_speeds_make_no_claim():
+    rows = rows_for("aes-256-gcm", 1_000_000, seed=1) + rows_for("aes-256-ccm", 1_000_000, seed=2)
+    assert not analysis.analyse(run_with(rows), POLICY).headline.ratio.significant
+
+
+def test_a_short_tag_variant_is_never_recommended_however_fast():
+    rows = (
+        rows_for("aes-256-ccm", 10_000, tag=8, seed=1)
+        + rows_for("aes-256-gcm", 1_000_000, seed=2)
+        + rows_for("aes-128-ccm", 500_000, seed=3)
+    )
+    result = analysis.analyse(run_with(rows), POLICY)
+    (pick,) = result.picks
+    assert pick.best.key.variant == "aes-256-gcm"
+    assert result.verdicts["aes-256-ccm (8-byte tag)"].status == "acceptable"
+    assert result.verdicts["aes-128-ccm"].status == "acceptable"
+
+
+def test_an_algorithm_missing_from_the_policy_is_never_recommended():
+    rows = rows_for("aes-128-ocb", 1_000, seed=1) + rows_for("aes-128-gcm", 1_000_000, seed=2)
+    result = analysis.analyse(run_with(rows), POLICY)
+    assert result.verdicts["aes-128-ocb"].status == "not_recommended"
+    assert [p.best.key.variant for p in result.picks] == ["aes-128-gcm"]
+
+
+def test_every_pick_is_recommended_by_the_policy():
+    rows = []
+    for seed, algorithm in enumerate(["aes-128-gcm", "aes-128-ccm", "chacha20-poly1305", "des-ede3-cbc"]):
+        for payload in (16, 16384, MIB10):
+            rows += rows_for(algorithm, 1000 + seed * 100 - payload / 1e5, payload=payload, seed=seed)
+    result = analysis.analyse(run_with(rows), POLICY)
+    assert len(result.picks) == 3
+    assert all(result.verdicts[p.best.key.variant].recommendable for p in result.picks)
+
+
+def test_fidelity_divides_php_throughput_by_native():
+    rows = rows_for("aes-256-gcm", 10_000, payload=16384)
+    native = [{"algorithm": "aes-256-gcm", "block_bytes": 16384, "bytes_per_second": 2e9, "tool_version": "x"}]
+    (fidelity,) = analysis.analyse(run_with(rows, native), POLICY).fidelity
+    assert fidelity.php_mb_per_s == pytest.approx(1638.4, rel=0.02)
+    assert fidelity.native_mb_per_s == 2000.0
+    assert fidelity.fraction == pytest.approx(0.8192, rel=0.02)
+
+
+def test_gcm_vs_ccm_covers_each_key_size_operation_and_payload():
+    rows = []
+    for algorithm in ("aes-128-gcm", "aes-128-ccm", "aes-256-gcm", "aes-256-ccm"):
+        for operation in ("encrypt", "decrypt"):
+            for payload in (16, MIB10):
+                rows += rows_for(algorithm, 1000, payload=payload, operation=operation)
+    comparisons = analysis.analyse(run_with(rows), POLICY).gcm_vs_ccm
+    assert len(comparisons) == 2 * 2 * 2

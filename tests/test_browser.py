@@ -1,0 +1,89 @@
+"""Every page in headless Chromium (Debian's, never a downloaded one): charts render, no console
+errors, no request leaves the site, and the charts follow the light/dark palette toggle."""
+
+import functools
+import http.server
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, sync_playwright
+
+from .test_site_build import mkdocs_build
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PAGES = ["", "experiments/aead/", "runs/", "methodology/", "contributing/"]
+
+pytestmark = pytest.mark.browser
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    out = tmp_path_factory.mktemp("browser") / "site"
+    result = mkdocs_build(out)
+    assert result.returncode == 0, result.stderr
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(out)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    assert Path(CHROMIUM).exists(), "Debian's chromium is missing: run `make setup`"
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_page_loads_without_console_errors_or_outside_requests(browser, base_url, path):
+    page = browser.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    page.on("request", lambda r: None if r.url.startswith(base_url) else problems.append(f"outside request: {r.url}"))
+    response = page.goto(base_url + path, wait_until="networkidle")
+    assert response is not None
+    assert response.status == 200
+    assert page.locator("h1").count() == 1
+    assert problems == []
+    page.close()
+
+
+def test_aead_charts_render_and_follow_the_palette(browser, base_url):
+    page = browser.new_page(color_scheme="light")
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(base_url + "experiments/aead/", wait_until="networkidle")
+    page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=2', timeout=15_000)
+    assert page.locator(".pcb-chart .main-svg").count() >= 3
+    assert page.locator(".pcb-chart").first.locator(".scatterlayer .trace").count() >= 8
+
+    font_color = "() => document.querySelector('.pcb-chart')._fullLayout.font.color"
+    light = page.evaluate(font_color)
+    page.locator("label.md-header__button[for='__palette_1']").click()
+    page.wait_for_function("document.body.getAttribute('data-md-color-scheme') === 'slate'")
+    page.wait_for_function(f"({font_color})() !== {light!r}")
+    dark = page.evaluate(font_color)
+    assert light != dark
+    assert errors == []
+    page.close()

@@ -1,0 +1,113 @@
+"""Runner (fake clock) → CSV → build → page: the numbers on the page are the ones the fake clock implies."""
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+import zlib
+
+import pytest
+
+from phpcb import formatting, site
+from phpcb.loader import load_run
+from phpcb.schema import load_schemas
+
+from .conftest import ROOT
+from .test_site_build import mkdocs_build
+
+pytestmark = pytest.mark.slow
+
+RUN_ID = "20260101T0000Z-e2e-php8.2"
+MIB10 = 10 * 1024 * 1024
+
+
+def fake_ns_per_op(algorithm: str, payload: int) -> int:
+    """FakeTimer's model (runners/src/Harness/FakeTimer.php): 1 µs per call + 0.25 ns/byte × (1 + crc32 % 4)."""
+    factor = 1 + zlib.crc32(algorithm.encode()) % 4
+    return 1000 + payload * 250 * factor // 1000
+
+
+@pytest.fixture(scope="module")
+def e2e_project(tmp_path_factory):
+    root = tmp_path_factory.mktemp("e2e")
+    for name in ("schema", "policy", "reference"):
+        shutil.copytree(ROOT / "data" / name, root / "data" / name)
+    shutil.copytree(ROOT / "templates", root / "templates")
+    out = root / "data" / "runs" / RUN_ID
+    result = subprocess.run(
+        ["php", str(ROOT / "runners" / "bench.php"), "run", "--profile", "quick", "--only", "aead", "--out", str(out)],
+        env={**os.environ, "PHPCB_FAKE_CLOCK": "1"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"{out}\n", "stdout carries only the result: the run directory"
+    assert "ETA" in result.stderr
+    return root
+
+
+def test_the_run_is_valid_and_complete(e2e_project):
+    run = load_run(e2e_project / "data" / "runs" / RUN_ID, load_schemas(ROOT / "data" / "schema"))
+    assert run.manifest["timer"] == "fake"
+    assert run.manifest["started_utc"] == "2026-01-01T00:00:00Z"
+    assert run.experiment("aead")["status"] == "ok"
+    assert run.experiment("aead")["verification"]["vectors_passed"] > 1800
+    rows = run.tables["aead.csv"]
+    assert len(rows) == 240 * 7
+    row = next(r for r in rows if r["algorithm"] == "aes-256-gcm" and r["payload_bytes"] == 16384)
+    assert row["elapsed_ns"] == row["iterations"] * fake_ns_per_op("aes-256-gcm", 16384)
+    assert row["elapsed_ns"] >= 10_000_000
+
+
+def test_the_page_shows_the_numbers_the_clock_implies(e2e_project):
+    page = site.build(e2e_project).pages["experiments/aead.md"]
+    for algorithm in ("aes-256-gcm", "aes-128-ccm", "chacha20-poly1305"):
+        expected = formatting.rate(16384 * 1e3 / fake_ns_per_op(algorithm, 16384))
+        row = next(line for line in page.splitlines() if line.startswith(f"| `{algorithm}` | "))
+        assert expected in row, (algorithm, expected, row)
+
+    gcm, ccm = fake_ns_per_op("aes-256-gcm", MIB10), fake_ns_per_op("aes-256-ccm", MIB10)
+    headline = re.search(r"At 10 MiB, encrypting: \*\*(.+)\*\*", page)
+    assert headline is not None
+    if abs(ccm / gcm - 1) <= 0.02:
+        assert headline.group(1).startswith("no measurable difference between aes-256-gcm and aes-256-ccm")
+    elif ccm > gcm:
+        assert headline.group(1).startswith(f"aes-256-gcm is {ccm / gcm:.2f}× faster than aes-256-ccm")
+    else:
+        assert headline.group(1).startswith(f"aes-256-ccm is {gcm / ccm:.2f}× faster than aes-256-gcm")
+
+
+def test_the_built_html_shows_them_too(e2e_project, tmp_path):
+    result = mkdocs_build(tmp_path / "site", phpcb_root=e2e_project)
+    assert result.returncode == 0, result.stderr
+    html = (tmp_path / "site" / "experiments" / "aead" / "index.html").read_text(encoding="utf-8")
+    assert formatting.rate(16384 * 1e3 / fake_ns_per_op("aes-256-gcm", 16384)) in html
+    assert RUN_ID in html
+
+
+def test_a_killed_run_leaves_no_partial_csv_and_resume_finishes_it(tmp_path):
+    out = tmp_path / RUN_ID
+    command = ["php", str(ROOT / "runners" / "bench.php"), "run", "--fake-clock", "--only", "aead", "--out", str(out)]
+    with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) as process:
+        assert process.stderr is not None
+        for line in process.stderr:
+            if "/240 " in line and int(line.split("/240")[0].rsplit(" ", 1)[-1]) >= 20:
+                break
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    visible = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
+    assert visible == ["manifest.json"], "only the manifest, rewritten whole, exists mid-run"
+    manifest = (out / "manifest.json").read_text()
+    assert '"finished_utc": null' in manifest
+
+    started = time.monotonic()
+    resumed = subprocess.run([*command, "--resume"], capture_output=True, text=True, check=False)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "resuming " + RUN_ID + ": 1 experiment(s) left" in resumed.stderr
+    run = load_run(out, load_schemas(ROOT / "data" / "schema"))
+    assert run.experiment("aead")["status"] == "ok"
+    assert len(run.tables["aead.csv"]) == 240 * 7
+    assert time.monotonic() - started < 300

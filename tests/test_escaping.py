@@ -1,0 +1,50 @@
+"""Text from data reaches the page escaped: a hostile manifest cannot inject HTML."""
+
+import json
+
+from phpcb import site
+
+from .conftest import FIXTURE_RUN
+
+HOSTILE = '<img src=x onerror="alert(1)"> | x'
+
+
+def hostile_project(make_project):
+    root = make_project(FIXTURE_RUN)
+    manifest_path = root / "data" / "runs" / FIXTURE_RUN.name / "manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    manifest["cpu"]["model"] = HOSTILE
+    manifest["os"] = "<script>alert(2)</script>"
+    manifest["experiments"]["aead"]["verification"]["vectors"][0]["skip_reasons"] = {"<b>bold</b>": 1}
+    manifest_path.write_text(json.dumps(manifest))
+    return root
+
+
+def test_hostile_manifest_text_is_escaped_in_every_page(make_project):
+    generated = site.build(hostile_project(make_project))
+    for name, text in generated.pages.items():
+        assert "<img" not in text, name
+        assert "<script" not in text, name
+        assert "<b>bold" not in text, name
+    aead = generated.pages["experiments/aead.md"]
+    assert "&lt;img src=x onerror=&#34;alert(1)&#34;&gt; &#124; x" in aead
+    assert "&lt;script&gt;alert(2)&lt;/script&gt;" in aead
+
+
+def test_a_run_without_aead_results_gives_a_page_that_says_so(make_project):
+    root = make_project(FIXTURE_RUN)
+    manifest_path = root / "data" / "runs" / FIXTURE_RUN.name / "manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    manifest["experiments"]["aead"] = {
+        "status": "unavailable",
+        "reason": "openssl extension not loaded",
+        "duration_s": 0.0,
+        "files": [],
+        "verification": None,
+    }
+    manifest_path.write_text(json.dumps(manifest))
+    generated = site.build(root)
+    assert (
+        "No run under `data/runs/` has results for the `aead` experiment yet" in generated.pages["experiments/aead.md"]
+    )
+    assert "openssl extension not loaded" in generated.pages["runs.md"]

@@ -1,0 +1,29 @@
+import pytest
+
+from phpcb.errors import DataError
+from phpcb.policy import load_aead_policy
+
+from .conftest import ROOT
+
+POLICY_FILE = ROOT / "data" / "policy" / "aead.yaml"
+
+
+def test_every_policy_entry_cites_a_defined_reference():
+    policy = load_aead_policy(POLICY_FILE)
+    for name, entry in policy.entries.items():
+        assert entry["references"], name
+        verdict = policy.verdict(name, 16)
+        assert all(ref.url.startswith("https://") for ref in verdict.references)
+
+
+def test_a_short_tag_downgrades_a_recommended_algorithm_and_says_why():
+    verdict = load_aead_policy(POLICY_FILE).verdict("aes-256-gcm", 12)
+    assert verdict.status == "acceptable"
+    assert any("forgery" in note for note in verdict.notes)
+
+
+def test_an_unknown_status_in_the_policy_is_a_data_error(tmp_path):
+    bad = tmp_path / "aead.yaml"
+    bad.write_text(POLICY_FILE.read_text().replace("status: recommended", "status: fastest", 1))
+    with pytest.raises(DataError, match="expected status in"):
+        load_aead_policy(bad)

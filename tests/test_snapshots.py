@@ -1,0 +1,46 @@
+"""The generated AEAD page and its figure JSON, pinned. Rewrite with UPDATE_SNAPSHOTS=1 and review the diff."""
+
+import json
+import os
+from pathlib import Path
+
+from phpcb import site
+from phpcb.aead import analysis, figures
+from phpcb.loader import load_run
+from phpcb.policy import load_aead_policy
+from phpcb.schema import load_schemas
+
+from .conftest import FIXTURE_RUN, ROOT, SNAPSHOTS
+
+
+def assert_snapshot(name: str, actual: str) -> None:
+    path = SNAPSHOTS / name
+    if os.environ.get("UPDATE_SNAPSHOTS") == "1":
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(actual, encoding="utf-8")
+    assert path.exists(), f"no snapshot {path}: run with UPDATE_SNAPSHOTS=1 and review it"
+    assert actual == path.read_text(encoding="utf-8"), (
+        f"{name} changed: rerun with UPDATE_SNAPSHOTS=1 and review the diff"
+    )
+
+
+def test_aead_page_snapshot(make_project):
+    generated = site.build(make_project(FIXTURE_RUN))
+    assert_snapshot("aead.md", generated.pages["experiments/aead.md"])
+
+
+def test_aead_figures_snapshot():
+    run = load_run(FIXTURE_RUN, load_schemas(ROOT / "data" / "schema"))
+    result = analysis.analyse(run, load_aead_policy(ROOT / "data" / "policy" / "aead.yaml"))
+    text = json.dumps(figures.all_figures(result), indent=1, sort_keys=True) + "\n"
+    assert_snapshot("aead-figures.json", text)
+
+
+def test_generated_site_lists_pages_and_publishes_every_run_file(make_project):
+    root: Path = make_project(FIXTURE_RUN)
+    generated = site.build(root)
+    assert set(generated.pages) == {"index.md", "experiments/aead.md", "runs.md"}
+    run_id = FIXTURE_RUN.name
+    assert set(generated.files) == {f"runs/{run_id}/{name}" for name in ("manifest.json", "aead.csv", "native.csv")}
+    assert f"[aead.csv](../runs/{run_id}/aead.csv)" in generated.pages["experiments/aead.md"]
+    assert run_id in generated.pages["runs.md"]

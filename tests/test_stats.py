@@ -1,0 +1,88 @@
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from phpcb import stats
+
+
+def order_statistic_ci(values: np.ndarray, confidence: float = 0.95) -> tuple[float, float]:
+    """The textbook distribution-free CI of the median: ranks from the Binomial(n, 1/2) tails."""
+    x = np.sort(values)
+    n = x.size
+    alpha = 1 - confidence
+    k = 0
+    while sps.binom.cdf(k, n, 0.5) <= alpha / 2:
+        k += 1
+    # x[k-1] and x[n-k] (0-based) cover the median with probability >= confidence
+    return float(x[k - 1]), float(x[n - k])
+
+
+@pytest.mark.parametrize("n", [7, 25, 101])
+def test_summary_matches_numpy_and_scipy(n):
+    values = np.random.default_rng(n).lognormal(mean=10, sigma=0.2, size=n)
+    summary = stats.summarize(values)
+    assert summary.n == n
+    assert summary.median_ns == pytest.approx(np.median(values))
+    assert summary.iqr_ns == pytest.approx(sps.iqr(values))
+    assert summary.cv == pytest.approx(sps.variation(values, ddof=1))
+    assert summary.min_ns == values.min()
+    assert (summary.ci_low_ns, summary.ci_high_ns) == pytest.approx(order_statistic_ci(values))
+
+
+def test_with_seven_samples_the_ci_is_the_sample_range():
+    values = np.array([5.0, 3, 4, 8, 6, 7, 2])
+    summary = stats.summarize(values)
+    assert (summary.ci_low_ns, summary.ci_high_ns) == (2.0, 8.0)
+
+
+def test_with_five_samples_no_finite_95_percent_ci_exists():
+    summary = stats.summarize(np.array([1.0, 2, 3, 4, 5]))
+    assert summary.ci_low_ns == -np.inf or summary.ci_high_ns == np.inf
+
+
+def test_per_op_time_and_throughput():
+    values = stats.per_op_ns([20_000_000, 30_000_000], [2_000, 3_000])
+    assert list(values) == [10_000.0, 10_000.0]
+    summary = stats.summarize(np.array([10_000.0] * 7))
+    assert summary.ops_per_s == pytest.approx(100_000)
+    assert summary.mb_per_s(16384) == pytest.approx(1638.4)
+    assert summary.mb_per_s_interval(16384) == pytest.approx((1638.4, 1638.4))
+
+
+def test_no_samples_is_an_error():
+    with pytest.raises(ValueError, match="zero samples"):
+        stats.summarize(np.array([]))
+
+
+def test_a_threefold_difference_is_significant_and_its_ci_covers_three():
+    rng = np.random.default_rng(1)
+    fast = rng.normal(1000, 20, 25)
+    slow = rng.normal(3000, 60, 25)
+    ratio = stats.ratio_of_medians(slow, fast)
+    assert ratio.value == pytest.approx(np.median(slow) / np.median(fast))
+    assert ratio.low < 3.0 < ratio.high
+    assert ratio.significant
+
+
+def test_two_samples_of_one_distribution_show_no_measurable_difference():
+    rng = np.random.default_rng(2)
+    ratio = stats.ratio_of_medians(rng.normal(1000, 30, 25), rng.normal(1000, 30, 25))
+    assert ratio.low < 1.0 < ratio.high
+    assert not ratio.significant
+
+
+def test_a_one_percent_difference_is_below_the_noise_threshold():
+    assert not stats.Ratio(1.01, 1.005, 1.015).significant
+    assert stats.Ratio(1.05, 1.03, 1.07).significant
+    assert stats.Ratio(0.9, 0.85, 0.95).significant
+
+
+def test_the_bootstrap_is_reproducible():
+    rng = np.random.default_rng(3)
+    a, b = rng.normal(2000, 100, 7), rng.normal(1000, 50, 7)
+    assert stats.ratio_of_medians(a, b) == stats.ratio_of_medians(a, b)
+
+
+def test_constant_samples_give_a_point_interval():
+    ratio = stats.ratio_of_medians(np.full(7, 3000.0), np.full(7, 1000.0))
+    assert (ratio.value, ratio.low, ratio.high) == (3.0, 3.0, 3.0)

@@ -1,0 +1,35 @@
+import pytest
+
+from phpcb import formatting, wording
+from phpcb.stats import Ratio
+
+
+def test_a_significant_speedup_is_stated_with_its_ci():
+    assert wording.speedup("GCM", "CCM", Ratio(3.1, 2.9, 3.3)) == "GCM is 3.10× faster than CCM (95% CI 2.90–3.30×)"
+
+
+def test_a_slower_subject_is_turned_around():
+    assert wording.speedup("GCM", "CCM", Ratio(0.5, 0.4, 0.625)) == "CCM is 2.00× faster than GCM (95% CI 1.60–2.50×)"
+
+
+def test_no_claim_without_significance():
+    text = wording.speedup("GCM", "CCM", Ratio(1.01, 0.97, 1.05))
+    assert text == "no measurable difference between GCM and CCM (ratio 1.01, 95% CI 0.97–1.05)"
+
+
+@pytest.mark.parametrize(
+    ("n_bytes", "text"),
+    [(16, "16 B"), (1024, "1 KiB"), (16384, "16 KiB"), (10485760, "10 MiB"), (1000, "1000 B"), (1536, "1536 B")],
+)
+def test_sizes(n_bytes, text):
+    assert formatting.size(n_bytes) == text
+
+
+def test_rates_and_durations():
+    assert formatting.rate(1638.4) == "1,638 MB/s"
+    assert formatting.rate(15.94) == "15.9 MB/s"
+    assert formatting.rate(1.234) == "1.23 MB/s"
+    assert formatting.duration(10_000) == "10 µs"
+    assert formatting.duration(1_500_000) == "1.5 ms"
+    assert formatting.duration(999) == "999 ns"
+    assert formatting.percent(0.8531) == "85.3 %"
