@@ -72,8 +72,8 @@ bench-fidelity: setup
 
 publish: venv
 	@test -n "$(VERSION)" || { echo "error: VERSION is required, e.g. make publish VERSION=0.1" >&2; exit 2; }
-	$(VENV)/bin/mike deploy --config-file mkdocs.publish.yml --update-aliases $(VERSION) latest
-	$(VENV)/bin/mike set-default --config-file mkdocs.publish.yml latest
+	PATH="$(abspath $(VENV))/bin:$$PATH" mike deploy --config-file mkdocs.publish.yml --update-aliases $(VERSION) latest
+	PATH="$(abspath $(VENV))/bin:$$PATH" mike set-default --config-file mkdocs.publish.yml latest
 	@echo "Published $(VERSION) (alias latest) to the gh-pages branch; preview: $(VENV)/bin/mike serve --config-file mkdocs.publish.yml"
 
 clean:

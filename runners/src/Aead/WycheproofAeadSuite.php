@@ -64,7 +64,8 @@ final class WycheproofAeadSuite
         }
         if ($aead === null) {
             // The algorithm refused these lengths: right for an invalid vector, untestable for a valid one.
-            return $result === 'invalid' ? null : 'valid vector with lengths the API refuses: ' . $refusal;
+            // Grouped by rule, not by each refused length, so the report stays readable.
+            return $result === 'invalid' ? null : 'valid, but the API refuses its lengths: ' . preg_replace('/, got \d+$/', '', (string) $refusal);
         }
         [$key, $nonce, $aad, $msg, $ct, $tag] = array_map(
             static fn (string $field): string => (string) hex2bin((string) $test[$field]),

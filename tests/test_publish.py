@@ -1,0 +1,46 @@
+"""`make publish VERSION=x.y`: mike deploys a version with the `latest` alias to the local gh-pages branch."""
+
+import json
+import os
+import shutil
+import subprocess
+
+from .conftest import ROOT
+
+GIT_IDENTITY = {
+    "GIT_AUTHOR_NAME": "phpcrypto-bench tests",
+    "GIT_AUTHOR_EMAIL": "tests@invalid",
+    "GIT_COMMITTER_NAME": "phpcrypto-bench tests",
+    "GIT_COMMITTER_EMAIL": "tests@invalid",
+}
+SKIP = shutil.ignore_patterns(".git", ".venv", "site", "site.tmp", "tests", "__pycache__", ".pytest_cache")
+
+
+def test_publish_deploys_a_version_with_the_latest_alias(tmp_path):
+    clone = tmp_path / "repo"
+    shutil.copytree(ROOT, clone, ignore=SKIP)
+    env = {**os.environ, **GIT_IDENTITY, "NO_MKDOCS_2_WARNING": "1", "VENV": str(ROOT / ".venv")}
+
+    def run(*command: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(command, cwd=clone, env=env, capture_output=True, text=True, check=False)
+
+    assert run("git", "init", "-q", "-b", "main").returncode == 0
+    assert run("git", "add", "-A").returncode == 0
+    assert run("git", "commit", "-qm", "snapshot").returncode == 0
+
+    refused = run("make", "--no-print-directory", f"VENV={ROOT / '.venv'}", "publish")
+    assert refused.returncode != 0
+    assert "VERSION is required" in refused.stderr
+
+    published = run("make", "--no-print-directory", f"VENV={ROOT / '.venv'}", "publish", "VERSION=0.1")
+    assert published.returncode == 0, published.stderr
+
+    versions = json.loads(run("git", "show", "gh-pages:versions.json").stdout)
+    assert versions == [{"version": "0.1", "title": "0.1", "aliases": ["latest"]}]
+    listing = run("git", "ls-tree", "-r", "--name-only", "gh-pages").stdout.splitlines()
+    assert "0.1/experiments/aead/index.html" in listing
+    assert "0.1/assets/javascripts/plotly.min.js" in listing
+    assert "index.html" in listing, "the default version redirect"
+    page = run("git", "show", "gh-pages:0.1/experiments/aead/index.html").stdout
+    assert "pcb-chart" in page
+    assert run("git", "rev-parse", "--abbrev-ref", "HEAD").stdout.strip() == "main"
