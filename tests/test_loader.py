@@ -65,15 +65,18 @@ def test_a_malformed_run_is_refused_naming_file_row_and_column(case, error, file
     assert message in str(caught.value)
 
 
-def test_the_cli_prints_one_line_and_exits_non_zero(make_project):
-    root = make_project(MALFORMED / "bad-integer" / RUN_ID)
-    result = subprocess.run(
+def phpcb_check(root):
+    return subprocess.run(
         [sys.executable, "-m", "phpcb", "--root", str(root), "check"],
         capture_output=True,
         text=True,
         env={"PYTHONPATH": str(ROOT / "scripts")},
         check=False,
     )
+
+
+def test_the_cli_prints_one_line_and_exits_non_zero(make_project):
+    result = phpcb_check(make_project(MALFORMED / "bad-integer" / RUN_ID))
     assert result.returncode == 1
     assert result.stdout == ""
     lines = result.stderr.splitlines()
@@ -83,13 +86,6 @@ def test_the_cli_prints_one_line_and_exits_non_zero(make_project):
 
 
 def test_the_cli_says_what_to_do_when_there_is_no_run(make_project):
-    root = make_project()
-    result = subprocess.run(
-        [sys.executable, "-m", "phpcb", "--root", str(root), "check"],
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": str(ROOT / "scripts")},
-        check=False,
-    )
+    result = phpcb_check(make_project())
     assert result.returncode == 1
     assert "no runs to build from; run `make bench` first" in result.stderr

@@ -165,7 +165,9 @@ final class AeadExperiment implements Experiment
     public function measure(ExperimentContext $context): MeasurementResult
     {
         $table = $this->schema->table(self::CSV);
-        $context->progress->begin($this->name(), $this->caseCount($context->profile));
+        $cases = $this->caseCount($context->profile);
+        $nativeSeconds = count(self::OPENSSL_CIPHERS) * count(self::NATIVE_BLOCKS) * $context->profile->nativeSeconds;
+        $context->progress->begin($this->name(), $cases, $context->profile->estimatedSeconds($cases) + $nativeSeconds);
         foreach ($this->cases() as $case) {
             foreach ($context->sampler->measure($case) as $sample) {
                 $table->add($case->key() + [

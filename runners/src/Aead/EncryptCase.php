@@ -5,41 +5,25 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Aead;
 
 use PhpCryptoBench\Exception\VerificationFailed;
-use PhpCryptoBench\Harness\BenchCase;
 
 /** Encrypts one payload again and again, each time under a fresh nonce. */
-final class EncryptCase implements BenchCase
+final class EncryptCase extends AeadCase
 {
-    private readonly string $key;
-    private readonly string $plaintext;
-    private readonly string $aad;
     private readonly string $noncePrefix;
     private int $counter = 0;
     private ?Sealed $lastSealed = null;
     private string $lastNonce = '';
 
-    public function __construct(private readonly AeadAlgorithm $aead, int $payloadBytes, int $aadBytes)
+    public function __construct(AeadAlgorithm $aead, int $payloadBytes, int $aadBytes)
     {
-        $this->key = random_bytes($aead->keyBytes());
-        $this->plaintext = $payloadBytes > 0 ? random_bytes($payloadBytes) : '';
-        $this->aad = $aadBytes > 0 ? random_bytes($aadBytes) : '';
+        parent::__construct($aead, $payloadBytes, $aadBytes);
         // SP 800-38D 8.2.1 style: a random fixed field and a 64-bit counter, so no nonce repeats under this key.
         $this->noncePrefix = random_bytes($aead->nonceBytes() - 8);
     }
 
-    public function key(): array
+    protected function operation(): string
     {
-        return AeadCaseKey::of($this->aead, 'encrypt', strlen($this->plaintext), strlen($this->aad));
-    }
-
-    public function label(): string
-    {
-        return AeadCaseKey::label($this->key());
-    }
-
-    public function bytesPerIteration(): int
-    {
-        return strlen($this->plaintext);
+        return 'encrypt';
     }
 
     public function run(int $iterations): void

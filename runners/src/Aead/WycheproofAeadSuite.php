@@ -5,10 +5,9 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Aead;
 
 use Closure;
-use JsonException;
 use PhpCryptoBench\Exception\InvalidAeadParameter;
-use PhpCryptoBench\Exception\IoError;
 use PhpCryptoBench\Exception\VerificationFailed;
+use PhpCryptoBench\Io\JsonFile;
 
 /**
  * Runs Wycheproof AEAD vectors through an AeadAlgorithm: valid vectors must encrypt to the
@@ -98,16 +97,6 @@ final class WycheproofAeadSuite
     /** @return array{testGroups: list<array<string, mixed>>} */
     private function load(string $file): array
     {
-        $path = $this->vectorDirectory . '/' . $file;
-        $json = @file_get_contents($path);
-        if ($json === false) {
-            throw IoError::cannotRead($path, 'vector file missing');
-        }
-        try {
-            $data = json_decode($json, true, 64, JSON_THROW_ON_ERROR);
-        } catch (JsonException $e) {
-            throw IoError::cannotRead($path, $e->getMessage());
-        }
-        return $data;
+        return JsonFile::read($this->vectorDirectory . '/' . $file, 'vector file missing');
     }
 }

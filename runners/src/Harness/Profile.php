@@ -18,6 +18,15 @@ final class Profile
     ) {
     }
 
+    /**
+     * A lower bound for $cases cases: warm-up and calibration take about four sample lengths,
+     * and no sample is shorter than the minimum (slow cases take longer).
+     */
+    public function estimatedSeconds(int $cases): float
+    {
+        return $cases * ($this->samples + 4) * $this->minSampleNs / 1e9;
+    }
+
     public static function named(string $name): self
     {
         return match ($name) {

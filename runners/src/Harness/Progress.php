@@ -22,13 +22,15 @@ final class Progress
         fwrite($this->stream, $text . PHP_EOL);
     }
 
-    public function begin(string $experiment, int $total): void
+    /** @param float $estimateSeconds a lower bound, printed before the work starts */
+    public function begin(string $experiment, int $total, float $estimateSeconds = 0.0): void
     {
         $this->experiment = $experiment;
         $this->total = $total;
         $this->done = 0;
         $this->startNs = hrtime(true);
-        $this->message(sprintf('[%s] %d cases', $experiment, $total));
+        $estimate = $estimateSeconds > 0 ? sprintf(', estimated at least %s', self::clock($estimateSeconds)) : '';
+        $this->message(sprintf('[%s] %d cases%s', $experiment, $total, $estimate));
     }
 
     public function advance(string $label): void

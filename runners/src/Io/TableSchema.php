@@ -4,7 +4,6 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Io;
 
-use JsonException;
 use PhpCryptoBench\Exception\IoError;
 
 /** The column order of each CSV, read from data/schema/tables.json: declared once, for PHP and Python. */
@@ -17,15 +16,7 @@ final class TableSchema
 
     public static function load(string $path): self
     {
-        $json = @file_get_contents($path);
-        if ($json === false) {
-            throw IoError::cannotRead($path, 'schema file missing');
-        }
-        try {
-            $data = json_decode($json, true, 32, JSON_THROW_ON_ERROR);
-        } catch (JsonException $e) {
-            throw IoError::cannotRead($path, $e->getMessage());
-        }
+        $data = JsonFile::read($path, 'schema file missing');
         $columns = [];
         foreach ($data['tables'] as $table => $definition) {
             $columns[$table] = array_column($definition['columns'], 'name');

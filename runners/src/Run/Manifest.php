@@ -4,9 +4,9 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Run;
 
-use JsonException;
 use PhpCryptoBench\Exception\IoError;
 use PhpCryptoBench\Io\AtomicFile;
+use PhpCryptoBench\Io\JsonFile;
 
 /** manifest.json: what ran, where, with which libraries, and how each experiment ended. */
 final class Manifest
@@ -31,12 +31,7 @@ final class Manifest
         if (!is_file($path)) {
             throw IoError::notAResumableRun($directory);
         }
-        try {
-            $data = json_decode((string) file_get_contents($path), true, 64, JSON_THROW_ON_ERROR);
-        } catch (JsonException $e) {
-            throw IoError::cannotRead($path, $e->getMessage());
-        }
-        return new self($data);
+        return new self(JsonFile::read($path));
     }
 
     public function runId(): string

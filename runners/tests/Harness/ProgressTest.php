@@ -13,12 +13,12 @@ final class ProgressTest extends TestCase
     {
         $stream = fopen('php://memory', 'w+b');
         $progress = new Progress($stream);
-        $progress->begin('aead', 4);
+        $progress->begin('aead', 4, 125.0);
         $progress->advance('first case');
         rewind($stream);
         $lines = explode("\n", trim((string) stream_get_contents($stream)));
 
-        self::assertSame('[aead] 4 cases', $lines[0]);
+        self::assertSame('[aead] 4 cases, estimated at least 2:05', $lines[0]);
         self::assertMatchesRegularExpression('#^\[aead\] 1/4 first case  elapsed \d+:\d\d  ETA \d+:\d\d$#', $lines[1]);
     }
 

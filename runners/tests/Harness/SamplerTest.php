@@ -59,6 +59,12 @@ final class SamplerTest extends TestCase
         (new Sampler(new FakeTimer(), Profile::named('quick')))->measure(new CountingCase(1024, 4));
     }
 
+    public function testTheEstimateCountsSamplesPlusWarmUpAtTheMinimumSampleLength(): void
+    {
+        self::assertEqualsWithDelta(240 * 11 * 0.01, Profile::named('quick')->estimatedSeconds(240), 1e-9);
+        self::assertEqualsWithDelta(240 * 29 * 0.01, Profile::named('full')->estimatedSeconds(240), 1e-9);
+    }
+
     public function testAnUnknownProfileIsAUsageError(): void
     {
         $this->expectExceptionMessage('unknown profile "fast"; expected quick or full');

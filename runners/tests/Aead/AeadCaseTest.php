@@ -1,0 +1,64 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Tests\Aead;
+
+use PhpCryptoBench\Aead\DecryptCase;
+use PhpCryptoBench\Aead\EncryptCase;
+use PhpCryptoBench\Aead\OpensslAead;
+use PhpCryptoBench\Exception\VerificationFailed;
+use PhpCryptoBench\Tests\Support\CorruptsPlaintext;
+use PHPUnit\Framework\TestCase;
+
+final class AeadCaseTest extends TestCase
+{
+    public function testKeyColumnsAreTheSchemaKeyInOrder(): void
+    {
+        $tables = json_decode((string) file_get_contents(REPOSITORY . '/data/schema/tables.json'), true);
+        $case = new EncryptCase(new OpensslAead('aes-128-ccm', 12, 8), 1024, 64);
+        self::assertSame($tables['tables']['aead.csv']['key'], array_keys($case->key()));
+        self::assertSame(
+            ['library' => 'openssl', 'algorithm' => 'aes-128-ccm', 'operation' => 'encrypt', 'payload_bytes' => 1024, 'aad_bytes' => 64, 'tag_bytes' => 8, 'nonce_bytes' => 12],
+            $case->key(),
+        );
+        self::assertSame('aes-128-ccm/8B-tag encrypt 1024 B (aad 64 B)', $case->label());
+        self::assertSame(1024, $case->bytesPerIteration());
+    }
+
+    public function testEncryptAndDecryptCasesVerifyTheirLastOutput(): void
+    {
+        foreach ([new EncryptCase(new OpensslAead('aes-256-gcm'), 16, 0), new DecryptCase(new OpensslAead('aes-256-gcm'), 16, 0)] as $case) {
+            $case->run(5);
+            $case->verifyLastRun();
+        }
+        $this->expectNotToPerformAssertions();
+    }
+
+    public function testAnUnverifiedEncryptCaseFailsVerification(): void
+    {
+        $this->expectException(VerificationFailed::class);
+        $this->expectExceptionMessage('aes-256-gcm/16B-tag encrypt 16 B (aad 0 B): round trip expected the 16-byte plaintext back, got 0 bytes that differ');
+        (new EncryptCase(new OpensslAead('aes-256-gcm'), 16, 0))->verifyLastRun();
+    }
+
+    /** @return iterable<string, array{class-string}> */
+    public static function caseKinds(): iterable
+    {
+        yield 'encrypt' => [EncryptCase::class];
+        yield 'decrypt' => [DecryptCase::class];
+    }
+
+    /**
+     * @dataProvider caseKinds
+     * @param class-string<EncryptCase|DecryptCase> $kind
+     */
+    public function testAWrongPlaintextAfterTheTimedRunFailsVerification(string $kind): void
+    {
+        $case = new $kind(new CorruptsPlaintext(new OpensslAead('aes-128-gcm')), 32, 0);
+        $case->run(2);
+        $this->expectException(VerificationFailed::class);
+        $this->expectExceptionMessage('round trip expected the 32-byte plaintext back, got 32 bytes that differ');
+        $case->verifyLastRun();
+    }
+}
