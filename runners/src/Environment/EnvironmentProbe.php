@@ -57,7 +57,7 @@ final class EnvironmentProbe
         ob_start();
         phpinfo(INFO_MODULES);
         $info = (string) ob_get_clean();
-        if (preg_match('/^mcrypt support.*?^Version => ([^\n]+)/ms', $info, $match) === 1) {
+        if (preg_match('/^mcrypt support.*?^Library version => ([^\n]+)/ms', $info, $match) === 1) {
             return trim($match[1]);
         }
         return 'unknown';
