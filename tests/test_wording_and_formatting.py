@@ -33,3 +33,4 @@ def test_rates_and_durations():
     assert formatting.duration(1_500_000) == "1.5 ms"
     assert formatting.duration(999) == "999 ns"
     assert formatting.percent(0.8531) == "85.3 %"
+    assert formatting.memory(24684096 * 1024) == "23.5 GiB"

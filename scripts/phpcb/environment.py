@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .formatting import size
+from .formatting import memory
 
 
 def _yes_no(value: object) -> str:
@@ -22,7 +22,7 @@ def describe(manifest: dict[str, Any]) -> list[tuple[str, str]]:
         ("Measured", f"{manifest['started_utc']} → {manifest['finished_utc']}"),
         ("CPU", f"{cpu['model']}, {cpu['cores']} cores"),
         ("CPU flags", flags),
-        ("Memory", size(manifest["memory_bytes"]) if manifest["memory_bytes"] else "unknown"),
+        ("Memory", memory(manifest["memory_bytes"]) if manifest["memory_bytes"] else "unknown"),
         ("OS", f"{manifest['os']}, {manifest['kernel']}"),
         ("PHP", f"{php['version']} ({php['sapi']}), opcache CLI {_yes_no(php['opcache_cli'])}, JIT {php['jit']}"),
         ("PHP memory_limit / GC", f"{php['memory_limit']} / GC {_yes_no(php['gc_enabled'])}"),

@@ -14,6 +14,11 @@ def size(n_bytes: int) -> str:
     return f"{n_bytes} B"
 
 
+def memory(n_bytes: int) -> str:
+    """Installed memory: never a whole unit (the kernel keeps some), so one decimal in GiB."""
+    return f"{n_bytes / 1024**3:.1f} GiB"
+
+
 def rate(mb_per_s: float) -> str:
     if mb_per_s >= 100:
         return f"{mb_per_s:,.0f} MB/s"
