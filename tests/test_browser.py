@@ -22,7 +22,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-PAGES = ["", "experiments/aead/", "runs/", "methodology/", "contributing/"]
+PAGES = ["", "experiments/aead/", "experiments/symmetric/", "runs/", "methodology/", "contributing/"]
 
 pytestmark = pytest.mark.browser
 
@@ -86,4 +86,19 @@ def test_aead_charts_render_and_follow_the_palette(browser, base_url):
     dark = page.evaluate(font_color)
     assert light != dark
     assert errors == []
+    page.close()
+
+
+def test_symmetric_charts_render_and_the_ranking_legend_filters(browser, base_url):
+    page = browser.new_page()
+    page.goto(base_url + "experiments/symmetric/", wait_until="networkidle")
+    page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=2', timeout=15_000)
+    ranking = page.locator(".pcb-chart").nth(2)
+    bars = "(el) => el.querySelectorAll('.barlayer .point').length"
+    before = ranking.evaluate(bars)
+    ranking.locator(".legendtoggle").last.click()
+    page.wait_for_function(
+        f"(document.querySelectorAll('.pcb-chart')[2].querySelectorAll('.barlayer .point').length) < {before}"
+    )
+    assert ranking.evaluate(bars) < before
     page.close()

@@ -23,6 +23,9 @@ def test_the_fixture_run_loads_with_typed_rows():
     assert isinstance(rows[0]["elapsed_ns"], int)
     assert run.tables["native.csv"][0]["bytes_per_second"] == 500_000_000.0
     assert run.has_results("aead")
+    assert run.has_results("symmetric")
+    assert all(row["verified"] is True for row in run.tables["symmetric.csv"])
+    assert len(run.tables["cipher_inventory.csv"]) > 100
 
 
 def test_the_committed_runs_all_load():

@@ -35,7 +35,8 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_strict_build_writes_every_page(built_site):
-    for page in ("index.html", "experiments/aead/index.html", "runs/index.html", "methodology/index.html"):
+    pages = ("index.html", "experiments/aead/index.html", "experiments/symmetric/index.html", "runs/index.html")
+    for page in (*pages, "methodology/index.html"):
         assert (built_site / page).is_file(), page
 
 
@@ -48,11 +49,14 @@ def test_plotly_is_served_from_the_site_and_nothing_from_a_cdn(built_site):
         assert external == [], f"{html}: {external}"
 
 
-def test_the_aead_page_has_three_charts_and_links_its_csv(built_site):
-    text = (built_site / "experiments" / "aead" / "index.html").read_text(encoding="utf-8")
+@pytest.mark.parametrize("experiment", ["aead", "symmetric"])
+def test_each_experiment_page_has_three_charts_and_links_its_csv(built_site, experiment):
+    text = (built_site / "experiments" / experiment / "index.html").read_text(encoding="utf-8")
     assert text.count('class="pcb-chart"') == 3
-    for link in re.findall(r'href="(\.\./\.\./runs/[^"]+\.(?:csv|json))"', text):
-        assert (built_site / "experiments" / "aead" / link).resolve().is_file(), link
+    links = re.findall(r'href="(\.\./\.\./runs/[^"]+\.(?:csv|json))"', text)
+    assert len(links) >= 2
+    for link in links:
+        assert (built_site / "experiments" / experiment / link).resolve().is_file(), link
 
 
 def test_malformed_data_stops_the_build_with_the_file_row_and_column(tmp_path, make_project):

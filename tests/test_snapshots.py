@@ -7,8 +7,10 @@ from pathlib import Path
 from phpcb import site
 from phpcb.aead import analysis, figures
 from phpcb.loader import load_run
-from phpcb.policy import load_aead_policy
+from phpcb.policy import load_aead_policy, load_symmetric_policy
 from phpcb.schema import load_schemas
+from phpcb.symmetric import analysis as symmetric_analysis
+from phpcb.symmetric import figures as symmetric_figures
 
 from .conftest import FIXTURE_RUN, ROOT, SNAPSHOTS
 
@@ -29,6 +31,18 @@ def test_aead_page_snapshot(make_project):
     assert_snapshot("aead.md", generated.pages["experiments/aead.md"])
 
 
+def test_symmetric_page_snapshot(make_project):
+    generated = site.build(make_project(FIXTURE_RUN))
+    assert_snapshot("symmetric.md", generated.pages["experiments/symmetric.md"])
+
+
+def test_symmetric_figures_snapshot():
+    run = load_run(FIXTURE_RUN, load_schemas(ROOT / "data" / "schema"))
+    result = symmetric_analysis.analyse(run, load_symmetric_policy(ROOT / "data" / "policy" / "symmetric.yaml"))
+    text = json.dumps(symmetric_figures.all_figures(result), indent=1, sort_keys=True) + "\n"
+    assert_snapshot("symmetric-figures.json", text)
+
+
 def test_aead_figures_snapshot():
     run = load_run(FIXTURE_RUN, load_schemas(ROOT / "data" / "schema"))
     result = analysis.analyse(run, load_aead_policy(ROOT / "data" / "policy" / "aead.yaml"))
@@ -39,8 +53,9 @@ def test_aead_figures_snapshot():
 def test_generated_site_lists_pages_and_publishes_every_run_file(make_project):
     root: Path = make_project(FIXTURE_RUN)
     generated = site.build(root)
-    assert set(generated.pages) == {"index.md", "experiments/aead.md", "runs.md"}
+    assert set(generated.pages) == {"index.md", "experiments/aead.md", "experiments/symmetric.md", "runs.md"}
     run_id = FIXTURE_RUN.name
-    assert set(generated.files) == {f"runs/{run_id}/{name}" for name in ("manifest.json", "aead.csv", "native.csv")}
+    published = ("manifest.json", "aead.csv", "native.csv", "symmetric.csv", "cipher_inventory.csv")
+    assert set(generated.files) == {f"runs/{run_id}/{name}" for name in published}
     assert f"[aead.csv](../runs/{run_id}/aead.csv)" in generated.pages["experiments/aead.md"]
     assert run_id in generated.pages["runs.md"]

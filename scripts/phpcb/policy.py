@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -75,3 +76,53 @@ def load_aead_policy(path: Path) -> AeadPolicy:
         short_tag_note=str(data["short_tag_note"]),
         short_tag_references=tuple(data["short_tag_references"]),
     )
+
+
+@dataclass(frozen=True)
+class SymmetricPolicy:
+    """data/policy/symmetric.yaml: ordered rules matched against a cipher name; first match wins."""
+
+    references: dict[str, Reference]
+    rules: tuple[dict[str, Any], ...]
+    default: dict[str, Any]
+    engines: dict[str, dict[str, Any]]
+
+    def _verdict(self, entry: dict[str, Any]) -> Verdict:
+        return Verdict(
+            str(entry["status"]),
+            (str(entry["reason"]),),
+            tuple(self.references[key] for key in entry.get("references", [])),
+        )
+
+    def verdict(self, cipher: str) -> Verdict:
+        for rule in self.rules:
+            if re.search(rule["match"], cipher.lower()):
+                return self._verdict(rule)
+        return self._verdict(self.default)
+
+    def engine(self, engine: str) -> Verdict | None:
+        entry = self.engines.get(engine)
+        return None if entry is None else self._verdict(entry)
+
+
+def load_symmetric_policy(path: Path) -> SymmetricPolicy:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as error:
+        raise DataError(path, f"not valid YAML: {error}") from None
+    references = {
+        key: Reference(key, str(value["title"]), str(value["url"])) for key, value in data["references"].items()
+    }
+    entries = [*data["rules"], data["default"], *data["engines"].values()]
+    for entry in entries:
+        if entry.get("status") not in STATUSES:
+            raise DataError(path, f"expected status in {STATUSES}, got {entry.get('status')!r}")
+        for key in entry.get("references", []):
+            if key not in references:
+                raise DataError(path, f"reference {key!r} is not defined under references")
+    for rule in data["rules"]:
+        try:
+            re.compile(rule["match"])
+        except re.error as error:
+            raise DataError(path, f"rule {rule['match']!r} is not a valid pattern: {error}") from None
+    return SymmetricPolicy(references, tuple(data["rules"]), data["default"], data["engines"])

@@ -10,16 +10,16 @@ import yaml
 from .errors import DataError
 
 
-def load_reference(path: Path) -> dict[str, Any]:
+def load_reference(path: Path, required: tuple[str, ...] = ("source", "environment", "figures")) -> dict[str, Any]:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise DataError(path, "file missing") from None
     except yaml.YAMLError as error:
         raise DataError(path, f"not valid YAML: {error}") from None
-    for required in ("source", "environment", "figures"):
-        if required not in data:
-            raise DataError(path, f"expected a top-level {required!r} entry")
+    for key in required:
+        if key not in data:
+            raise DataError(path, f"expected a top-level {key!r} entry")
     return dict(data)
 
 

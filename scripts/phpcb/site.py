@@ -12,11 +12,14 @@ from .aead import analysis as aead_analysis
 from .aead import figures as aead_figures
 from .errors import NoDataError
 from .loader import MANIFEST, Run, load_runs
-from .policy import load_aead_policy
+from .policy import load_aead_policy, load_symmetric_policy
 from .reference import figure as reference_figure
 from .reference import load_reference
 from .render import environment, render
 from .schema import load_schemas
+from .symmetric import analysis as symmetric_analysis
+from .symmetric import figures as symmetric_figures
+from .symmetric import page as symmetric_page
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,27 @@ def aead_context(project: Project, runs: list[Run]) -> dict[str, Any]:
     return context
 
 
+def symmetric_context(project: Project, runs: list[Run]) -> dict[str, Any]:
+    run = newest_with(runs, "symmetric")
+    reference = load_reference(project.root / "data" / "reference" / "symmetric.yaml", required=("sources", "claims"))
+    context: dict[str, Any] = {"run": run, "reference": reference}
+    if run is None:
+        return context
+    policy = load_symmetric_policy(project.root / "data" / "policy" / "symmetric.yaml")
+    analysis = symmetric_analysis.analyse(run, policy)
+    context.update(
+        analysis=analysis,
+        figures={name: figure_json(f) for name, f in symmetric_figures.all_figures(analysis).items()},
+        environment=env_rows.describe(run.manifest),
+        machine=env_rows.short(run.manifest),
+        entry=run.experiment("symmetric"),
+        csv_links=csv_links(run, "symmetric", page_depth=1),
+        manifest_link=f"../runs/{run.run_id}/{MANIFEST}",
+        **symmetric_page.context(analysis, reference, policy),
+    )
+    return context
+
+
 def build(root: Path) -> GeneratedSite:
     project = Project(root)
     schemas = load_schemas(project.schema)
@@ -100,7 +124,9 @@ def build(root: Path) -> GeneratedSite:
     site = GeneratedSite()
     aead = aead_context(project, runs)
     site.pages["experiments/aead.md"] = render(templates, "aead.md.j2", **aead)
-    site.pages["index.md"] = render(templates, "home.md.j2", aead=aead, runs=runs)
+    symmetric = symmetric_context(project, runs)
+    site.pages["experiments/symmetric.md"] = render(templates, "symmetric.md.j2", **symmetric)
+    site.pages["index.md"] = render(templates, "home.md.j2", aead=aead, symmetric=symmetric, runs=runs)
     site.pages["runs.md"] = render(
         templates,
         "runs.md.j2",

@@ -144,6 +144,11 @@ final class AeadExperiment implements Experiment
         return $plan;
     }
 
+    public function processEnvironment(): array
+    {
+        return [];
+    }
+
     public function caseCount(Profile $profile): int
     {
         return count($this->algorithms()) * count(self::PAYLOADS) * count(self::AAD_SIZES) * 2;

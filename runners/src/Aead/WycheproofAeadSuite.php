@@ -8,6 +8,7 @@ use Closure;
 use PhpCryptoBench\Exception\InvalidAeadParameter;
 use PhpCryptoBench\Exception\VerificationFailed;
 use PhpCryptoBench\Io\JsonFile;
+use PhpCryptoBench\Verification\VectorReport;
 
 /**
  * Runs Wycheproof AEAD vectors through an AeadAlgorithm: valid vectors must encrypt to the

@@ -18,7 +18,9 @@ use PhpCryptoBench\Harness\SystemWallClock;
 use PhpCryptoBench\Io\TableSchema;
 use PhpCryptoBench\Native\FixedNativeSpeed;
 use PhpCryptoBench\Native\OpensslSpeedCommand;
+use PhpCryptoBench\Run\ChildProcessLauncher;
 use PhpCryptoBench\Run\Runner;
+use PhpCryptoBench\Symmetric\SymmetricExperiment;
 
 /** `bench.php`: results on stdout, progress and errors on stderr; exit 0 ok, 1 failure, 2 usage. */
 final class Application
@@ -41,6 +43,9 @@ final class Application
           --resume   finish the experiments a killed run in --out did not record
           --fake-clock  deterministic timings and timestamps, for tests (also PHPCB_FAKE_CLOCK=1)
         list       the experiments, one per line
+        child NAME --profile P --out DIR [--fake-clock]
+                   internal: run one experiment of a parent run (in the environment it needs) and
+                   print its manifest entry as JSON
         TXT;
 
     private readonly ExperimentRegistry $registry;
@@ -54,10 +59,11 @@ final class Application
         private $stdout,
         private $stderr,
     ) {
-        $this->registry = new ExperimentRegistry(new AeadExperiment(
-            $repository . '/vectors/wycheproof',
-            TableSchema::load($repository . '/data/schema/tables.json'),
-        ));
+        $schema = TableSchema::load($repository . '/data/schema/tables.json');
+        $this->registry = new ExperimentRegistry(
+            new AeadExperiment($repository . '/vectors/wycheproof', $schema),
+            new SymmetricExperiment($repository, $schema),
+        );
     }
 
     /** @param list<string> $argv */
@@ -69,6 +75,7 @@ final class Application
                 '--help', '-h', 'help' => $this->help(),
                 'list' => $this->list(array_slice($arguments, 1)),
                 'run' => $this->runExperiments(array_slice($arguments, 1)),
+                'child' => $this->runChild(array_slice($arguments, 1)),
                 default => throw UsageError::unknownCommand($arguments[0]),
             };
         } catch (UsageError $e) {
@@ -98,19 +105,46 @@ final class Application
         return self::EXIT_OK;
     }
 
-    /** @param list<string> $arguments */
-    private function runExperiments(array $arguments): int
+    private static function profile(RunOptions $options): Profile
     {
-        $options = RunOptions::parse($arguments, $this->registry->names(), getenv('PHPCB_FAKE_CLOCK') === '1');
         $profile = Profile::named($options->profile);
-        $runner = new Runner(
+        return $options->fakeClock ? $profile->forFakeClock() : $profile;
+    }
+
+    private function runner(RunOptions $options, Profile $profile): Runner
+    {
+        return new Runner(
             $options->fakeClock ? new FakeTimer() : new HrTimer(),
             $options->fakeClock ? new FakeWallClock() : new SystemWallClock(),
             $options->fakeClock ? new FixedNativeSpeed() : new OpensslSpeedCommand($profile->nativeSeconds),
             new EnvironmentProbe(),
             new Progress($this->stderr),
             $this->repository,
+            new ChildProcessLauncher($this->repository . '/runners/bench.php', $this->stderr),
         );
+    }
+
+    /** @param list<string> $arguments */
+    private function runChild(array $arguments): int
+    {
+        $name = array_shift($arguments) ?? throw UsageError::missingValue('child');
+        $experiment = $this->registry->get($name);
+        $options = RunOptions::parse($arguments, $this->registry->names(), getenv('PHPCB_FAKE_CLOCK') === '1');
+        if ($options->out === null) {
+            throw UsageError::missingValue('--out');
+        }
+        $profile = self::profile($options);
+        $entry = $this->runner($options, $profile)->runExperimentHere($experiment, $profile, $options->out);
+        fwrite($this->stdout, json_encode($entry, JSON_UNESCAPED_SLASHES | JSON_PRESERVE_ZERO_FRACTION | JSON_THROW_ON_ERROR) . PHP_EOL);
+        return self::EXIT_OK;
+    }
+
+    /** @param list<string> $arguments */
+    private function runExperiments(array $arguments): int
+    {
+        $options = RunOptions::parse($arguments, $this->registry->names(), getenv('PHPCB_FAKE_CLOCK') === '1');
+        $profile = self::profile($options);
+        $runner = $this->runner($options, $profile);
         $experiments = $this->registry->select($options->only);
         $directory = $options->out ?? $runner->defaultDirectory();
         $manifest = $options->resume

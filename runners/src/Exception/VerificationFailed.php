@@ -14,6 +14,17 @@ final class VerificationFailed extends RuntimeException implements BenchExceptio
         return new self(sprintf('%s tcId %d: expected %s, got %s', $source, $tcId, $expected, $actual));
     }
 
+    public static function enginesDisagree(string $pair, int $plaintextBytes, int $leftBytes, int $rightBytes): self
+    {
+        return new self(sprintf(
+            '%s: expected equal ciphertexts for a %d-byte plaintext, got %d and %d bytes that differ',
+            $pair,
+            $plaintextBytes,
+            $leftBytes,
+            $rightBytes,
+        ));
+    }
+
     public static function tamperAccepted(string $algorithm, string $tampering): self
     {
         return new self(sprintf('%s: expected rejection of %s, but decryption succeeded', $algorithm, $tampering));

@@ -27,6 +27,15 @@ interface Experiment
 
     public function caseCount(Profile $profile): int;
 
+    /**
+     * Environment variables the experiment must start its PHP process with (e.g. OPENSSL_CONF,
+     * which OpenSSL reads once, at start-up). When the current process lacks them, the runner
+     * runs this experiment in a child process that has them. Empty: runs in-process.
+     *
+     * @return array<string, string>
+     */
+    public function processEnvironment(): array;
+
     /** Measures every case and writes the experiment's files atomically. */
     public function measure(ExperimentContext $context): MeasurementResult;
 }

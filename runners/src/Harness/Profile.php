@@ -15,7 +15,21 @@ final class Profile
         public readonly int $minSampleNs,
         public readonly int $maxIterations,
         public readonly int $nativeSeconds,
+        public readonly int $slowCaseSamples,
+        public readonly int $caseBudgetNs,
     ) {
+    }
+
+    /**
+     * Samples for a case whose single sample takes $sampleNs: all of them, unless they would blow
+     * the per-case budget, then as many as fit but never fewer than $slowCaseSamples.
+     */
+    public function samplesFor(int $sampleNs): int
+    {
+        if ($sampleNs * $this->samples <= $this->caseBudgetNs) {
+            return $this->samples;
+        }
+        return max($this->slowCaseSamples, min($this->samples, intdiv($this->caseBudgetNs, max($sampleNs, 1))));
     }
 
     /**
@@ -27,12 +41,22 @@ final class Profile
         return $cases * ($this->samples + 4) * $this->minSampleNs / 1e9;
     }
 
+    /**
+     * For the fake clock: one iteration per sample. Calibrating against modelled time would run
+     * slow ciphers hundreds of times for nothing; the numbers are deterministic either way.
+     */
+    public function forFakeClock(): self
+    {
+        return new self($this->name, $this->samples, 1, $this->maxIterations, $this->nativeSeconds, $this->slowCaseSamples, $this->caseBudgetNs);
+    }
+
     public static function named(string $name): self
     {
         return match ($name) {
-            // 7 samples: the smallest odd count whose order-statistic 95% CI of the median is finite.
-            'quick' => new self('quick', 7, 10_000_000, 1_000_000, 1),
-            'full' => new self('full', 25, 10_000_000, 10_000_000, 3),
+            // 7 samples, 6 at least for slow cases: 6 is the smallest count whose order-statistic
+            // 95% CI of the median is finite.
+            'quick' => new self('quick', 7, 10_000_000, 1_000_000, 1, 6, 2_000_000_000),
+            'full' => new self('full', 25, 10_000_000, 10_000_000, 3, 20, 60_000_000_000),
             default => throw UsageError::invalidProfile($name),
         };
     }

@@ -19,9 +19,10 @@ final class Sampler
     public function measure(BenchCase $case): array
     {
         $this->timedAndVerified($case, 1); // warm-up: caches, lazy initialisation, first allocation
-        $iterations = $this->calibrate($case);
+        [$iterations, $sampleNs] = $this->calibrated($case);
         $samples = [];
-        for ($index = 0; $index < $this->profile->samples; $index++) {
+        $count = $this->profile->samplesFor($sampleNs);
+        for ($index = 0; $index < $count; $index++) {
             $samples[] = new Sample($index, $iterations, $this->timedAndVerified($case, $iterations));
         }
         return $samples;
@@ -30,18 +31,25 @@ final class Sampler
     /** The smallest iteration count (within the cap) whose run lasts at least the profile's minimum. */
     public function calibrate(BenchCase $case): int
     {
+        return $this->calibrated($case)[0];
+    }
+
+    /** @return array{int, int} the iteration count, and how long a run of that many took */
+    private function calibrated(BenchCase $case): array
+    {
         $target = $this->profile->minSampleNs;
         $iterations = 1;
+        $elapsed = 0;
         while ($iterations < $this->profile->maxIterations) {
             $elapsed = $this->timedAndVerified($case, $iterations);
             if ($elapsed >= $target) {
-                break;
+                return [$iterations, $elapsed];
             }
             // Aim 10 % past the target so noise does not leave the next try just short of it.
             $predicted = (int) ceil($iterations * 1.1 * $target / max($elapsed, 1));
             $iterations = min($this->profile->maxIterations, max($iterations * 2, $predicted));
         }
-        return $iterations;
+        return [$iterations, $elapsed];
     }
 
     private function timedAndVerified(BenchCase $case, int $iterations): int

@@ -29,6 +29,7 @@ final class Runner
         private readonly EnvironmentProbe $probe,
         private readonly Progress $progress,
         private readonly string $repository,
+        private readonly ?ExperimentLauncher $launcher = null,
     ) {
     }
 
@@ -88,6 +89,63 @@ final class Runner
 
     /** @return array<string, mixed> the experiment's manifest entry */
     private function runOne(Experiment $experiment, ExperimentContext $context): array
+    {
+        $environment = $experiment->processEnvironment();
+        if ($environment !== [] && !self::hasEnvironment($environment) && $this->launcher !== null) {
+            $this->progress->message(sprintf('[%s] running in a child process with %s', $experiment->name(), self::describe($environment)));
+            return $this->launcher->launch(
+                $experiment->name(),
+                $context->profile->name,
+                $context->outputDirectory,
+                $this->timer->name() === 'fake',
+                $environment,
+            );
+        }
+        return $this->runHere($experiment, $context);
+    }
+
+    /** @param array<string, string> $environment */
+    private static function hasEnvironment(array $environment): bool
+    {
+        foreach ($environment as $name => $value) {
+            if (getenv($name) !== $value) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** @param array<string, string> $environment */
+    private static function describe(array $environment): string
+    {
+        return implode(' ', array_map(static fn (string $k, string $v): string => "$k=$v", array_keys($environment), $environment));
+    }
+
+    /**
+     * Verify, then measure, in this process: for `bench.php child`, which runs one experiment
+     * for a parent run and prints the entry.
+     *
+     * @return array<string, mixed>
+     */
+    public function runExperimentHere(Experiment $experiment, Profile $profile, string $directory): array
+    {
+        $context = new ExperimentContext($profile, new Sampler($this->timer, $profile), $this->progress, $this->nativeSpeed, $directory);
+        return $this->runHere($experiment, $context);
+    }
+
+    /** @return array<string, mixed> */
+    private function runHere(Experiment $experiment, ExperimentContext $context): array
+    {
+        $entry = $this->verifyAndMeasure($experiment, $context);
+        $environment = $experiment->processEnvironment();
+        if ($environment !== []) {
+            $entry['settings'] = ['environment' => $environment];
+        }
+        return $entry;
+    }
+
+    /** @return array<string, mixed> */
+    private function verifyAndMeasure(Experiment $experiment, ExperimentContext $context): array
     {
         $startNs = hrtime(true);
         $outcome = static fn (string $status, ?string $reason, array $files = [], array $verification = []): array => [

@@ -45,6 +45,11 @@ final class StubExperiment implements Experiment
         return ['vectors_passed' => 3];
     }
 
+    public function processEnvironment(): array
+    {
+        return [];
+    }
+
     public function caseCount(Profile $profile): int
     {
         return 1;

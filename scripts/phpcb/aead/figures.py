@@ -3,47 +3,15 @@
 from __future__ import annotations
 
 import html
-import json
 from typing import Any
 
 import plotly.graph_objects as go
 
 from ..formatting import size
-from .analysis import AeadAnalysis, CaseStats
+from ..plotting import plain, throughput_error_bars
+from .analysis import AeadAnalysis
 
 ENCRYPT_DECRYPT_PAYLOAD = 1024 * 1024
-# Twelve distinguishable colours (Plotly's default cycle has ten, and there are twelve variants).
-COLORWAY = [
-    "#4e79a7",
-    "#f28e2b",
-    "#e15759",
-    "#76b7b2",
-    "#59a14f",
-    "#edc948",
-    "#b07aa1",
-    "#ff9da7",
-    "#9c755f",
-    "#bab0ac",
-    "#17becf",
-    "#8c564b",
-]
-LEGEND_BELOW = {"orientation": "h", "yanchor": "top", "y": -0.25, "xanchor": "left", "x": 0}
-
-
-def _error_bars(cases: list[CaseStats]) -> dict[str, Any]:
-    return {
-        "type": "data",
-        "symmetric": False,
-        "array": [round(c.mb_per_s_ci[1] - c.mb_per_s, 3) for c in cases],
-        "arrayminus": [round(c.mb_per_s - c.mb_per_s_ci[0], 3) for c in cases],
-    }
-
-
-def _plain(figure: go.Figure) -> dict[str, Any]:
-    figure.update_layout(colorway=COLORWAY, legend=LEGEND_BELOW, height=520)
-    data: dict[str, Any] = json.loads(figure.to_json())
-    data["layout"].pop("template", None)  # colours come from the site's palette, in the browser
-    return data
 
 
 def throughput_vs_payload(analysis: AeadAnalysis) -> dict[str, Any]:
@@ -54,7 +22,7 @@ def throughput_vs_payload(analysis: AeadAnalysis) -> dict[str, Any]:
             go.Scatter(
                 x=[c.key.payload_bytes for c in cases],
                 y=[round(c.mb_per_s, 3) for c in cases],
-                error_y=_error_bars(cases),
+                error_y=throughput_error_bars(cases),
                 mode="lines+markers",
                 name=html.escape(variant),
                 hovertemplate="%{fullData.name}<br>%{x} B: %{y:,.1f} MB/s<extra></extra>",
@@ -70,7 +38,7 @@ def throughput_vs_payload(analysis: AeadAnalysis) -> dict[str, Any]:
         },
         yaxis={"type": "log", "title": "MB/s (log)"},
     )
-    return _plain(figure)
+    return plain(figure)
 
 
 def encrypt_vs_decrypt(analysis: AeadAnalysis) -> dict[str, Any]:
@@ -82,7 +50,7 @@ def encrypt_vs_decrypt(analysis: AeadAnalysis) -> dict[str, Any]:
             go.Bar(
                 x=[html.escape(c.key.variant) for c in cases],
                 y=[round(c.mb_per_s, 3) for c in cases],
-                error_y=_error_bars(cases),
+                error_y=throughput_error_bars(cases),
                 name=operation,
             )
         )
@@ -91,7 +59,7 @@ def encrypt_vs_decrypt(analysis: AeadAnalysis) -> dict[str, Any]:
         barmode="group",
         yaxis={"title": "MB/s"},
     )
-    return _plain(figure)
+    return plain(figure)
 
 
 def php_vs_native(analysis: AeadAnalysis) -> dict[str, Any]:
@@ -117,7 +85,7 @@ def php_vs_native(analysis: AeadAnalysis) -> dict[str, Any]:
         barmode="group",
         yaxis={"title": "MB/s"},
     )
-    return _plain(figure)
+    return plain(figure)
 
 
 def all_figures(analysis: AeadAnalysis) -> dict[str, dict[str, Any]]:

@@ -2,7 +2,7 @@
 
 declare(strict_types=1);
 
-namespace PhpCryptoBench\Aead;
+namespace PhpCryptoBench\Verification;
 
 /** What one vector file proved: how many vectors ran and passed, and why the rest were skipped. */
 final class VectorReport

@@ -1,0 +1,15 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Run;
+
+/** Runs one experiment in a child PHP process with the environment it needs. */
+interface ExperimentLauncher
+{
+    /**
+     * @param array<string, string> $environment
+     * @return array<string, mixed> the experiment's manifest entry
+     */
+    public function launch(string $experiment, string $profile, string $directory, bool $fakeClock, array $environment): array;
+}

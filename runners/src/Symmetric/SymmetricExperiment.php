@@ -1,0 +1,249 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Symmetric;
+
+use PhpCryptoBench\Exception\InvalidPadding;
+use PhpCryptoBench\Exception\VerificationFailed;
+use PhpCryptoBench\Experiment\Experiment;
+use PhpCryptoBench\Experiment\ExperimentContext;
+use PhpCryptoBench\Experiment\MeasurementResult;
+use PhpCryptoBench\Harness\Profile;
+use PhpCryptoBench\Io\TableSchema;
+
+/**
+ * mcrypt vs OpenSSL (seeds 000 and 001): AES-CBC with PKCS#7, Blowfish, and every cipher
+ * openssl_get_cipher_methods() offers with and without OpenSSL's legacy provider.
+ */
+final class SymmetricExperiment implements Experiment
+{
+    public const CSV = 'symmetric.csv';
+    public const INVENTORY_CSV = 'cipher_inventory.csv';
+
+    /** Seed 001's 1-4 B and 1-4 KiB strings, 200 KiB, and its 20 MiB in the full profile (2 MiB in quick). */
+    public const AES_PAYLOADS = ['quick' => [3, 1024, 4096, 204800, 2097152], 'full' => [3, 1024, 4096, 204800, 2097152, 20971520]];
+    public const AES_KEY_BITS = [128, 192, 256];
+    /** mcrypt's 8-bit CFB takes seconds on 20 MiB: that size only in the full profile. */
+    public const BLOWFISH_PAYLOADS = ['quick' => [3, 4096, 204800], 'full' => [3, 4096, 204800, 20971520]];
+    public const INVENTORY_PAYLOADS = ['quick' => [204800], 'full' => [204800, 2097152]];
+    private const BLOWFISH_KEY_BYTES = 16;
+
+    public function __construct(
+        private readonly string $repository,
+        private readonly TableSchema $schema,
+    ) {
+    }
+
+    public function name(): string
+    {
+        return 'symmetric';
+    }
+
+    public function description(): string
+    {
+        return 'mcrypt vs OpenSSL (AES-CBC, Blowfish) and every cipher OpenSSL offers';
+    }
+
+    public function unavailableReason(): ?string
+    {
+        if (!extension_loaded('openssl')) {
+            return 'openssl extension not loaded';
+        }
+        if (!function_exists('yaml_parse_file')) {
+            return 'yaml extension not loaded (Debian: apt-get install php8.2-yaml): it reads data/policy/symmetric.yaml';
+        }
+        return null;
+    }
+
+    public function processEnvironment(): array
+    {
+        return ['OPENSSL_CONF' => $this->repository . '/runners/openssl-legacy.cnf'];
+    }
+
+    private function policy(): SecurityPolicy
+    {
+        return SecurityPolicy::load($this->repository . '/data/policy/symmetric.yaml');
+    }
+
+    public static function mcryptMissingReason(): ?string
+    {
+        return extension_loaded('mcrypt') ? null
+            : 'mcrypt extension not loaded: mcrypt left PHP in 7.2; install the PECL extension (Debian: php8.2-mcrypt) to measure it';
+    }
+
+    public static function legacyMissingReason(): ?string
+    {
+        return in_array('bf-cbc', openssl_get_cipher_methods(), true) ? null
+            : "OpenSSL's legacy provider is not loaded (OPENSSL_CONF=runners/openssl-legacy.cnf): no OpenSSL Blowfish";
+    }
+
+    /** @return list<array{0: SymmetricCipher, 1: SymmetricCipher|null}> mcrypt or null, and OpenSSL, per AES key size */
+    private function aesPairs(): array
+    {
+        $pairs = [];
+        foreach (self::AES_KEY_BITS as $bits) {
+            $mcrypt = self::mcryptMissingReason() === null ? new McryptCipher('rijndael-128', 'cbc', intdiv($bits, 8)) : null;
+            $pairs[] = [new OpensslCipher(sprintf('aes-%d-cbc', $bits)), $mcrypt];
+        }
+        return $pairs;
+    }
+
+    /** @return list<SymmetricCipher> */
+    private function blowfishCiphers(): array
+    {
+        $ciphers = [];
+        if (self::mcryptMissingReason() === null) {
+            $ciphers[] = new McryptCipher('blowfish', 'ncfb', self::BLOWFISH_KEY_BYTES);
+            $ciphers[] = new McryptCipher('blowfish', 'cfb', self::BLOWFISH_KEY_BYTES);
+        }
+        if (self::legacyMissingReason() === null) {
+            $ciphers[] = new OpensslCipher('bf-cfb', 'legacy');
+            $ciphers[] = new OpensslCipher('bf-cbc', 'legacy');
+        }
+        return $ciphers;
+    }
+
+    public function verify(): array
+    {
+        $this->checkPkcs7();
+        $suite = new WycheproofCbcSuite($this->repository . '/vectors/wycheproof');
+        $vectors = [$suite->run('openssl aes-*-cbc', static fn (int $bits): SymmetricCipher => new OpensslCipher("aes-$bits-cbc"))->toArray()];
+        if (self::mcryptMissingReason() === null) {
+            $vectors[] = $suite->run('mcrypt rijndael-128 cbc + PKCS#7', static fn (int $bits): SymmetricCipher => new McryptCipher('rijndael-128', 'cbc', intdiv($bits, 8)))->toArray();
+        }
+        $check = new CrossEngineCheck();
+        $equal = [];
+        foreach ($this->aesPairs() as [$openssl, $mcrypt]) {
+            if ($mcrypt !== null) {
+                $equal[sprintf('AES-%d-CBC mcrypt = OpenSSL', $openssl->keyBits())] = $check->run($mcrypt, $openssl);
+            }
+        }
+        if (self::mcryptMissingReason() === null && self::legacyMissingReason() === null) {
+            $equal['Blowfish mcrypt ncfb = OpenSSL bf-cfb'] = $check->run(new McryptCipher('blowfish', 'ncfb', self::BLOWFISH_KEY_BYTES), new OpensslCipher('bf-cfb', 'legacy'));
+            $equal['Blowfish mcrypt cbc + PKCS#7 = OpenSSL bf-cbc'] = $check->run(new McryptCipher('blowfish', 'cbc', self::BLOWFISH_KEY_BYTES), new OpensslCipher('bf-cbc', 'legacy'));
+        }
+        foreach ($this->blowfishCiphers() as $cipher) {
+            $mismatch = InventoryProbe::roundTripMismatch($cipher, 1000);
+            if ($mismatch !== null) {
+                throw VerificationFailed::operationFailed($cipher->cipher() . '-' . $cipher->mode() . ' round trip', $mismatch);
+            }
+        }
+        return [
+            'vectors' => $vectors,
+            'vectors_passed' => array_sum(array_column($vectors, 'passed')),
+            'vectors_skipped' => array_sum(array_column($vectors, 'skipped')),
+            'cross_engine_equal' => (object) $equal,
+            'pkcs7_self_test' => 'ok',
+        ];
+    }
+
+    /** Known answers for the padding, and the three ways a padding can be bad. */
+    private function checkPkcs7(): void
+    {
+        $cases = ['' => str_repeat("\x10", 16), 'abc' => 'abc' . str_repeat("\x0d", 13), str_repeat('x', 16) => str_repeat('x', 16) . str_repeat("\x10", 16)];
+        foreach ($cases as $data => $padded) {
+            if (Pkcs7::pad((string) $data, 16) !== $padded || Pkcs7::unpad($padded, 16) !== (string) $data) {
+                throw VerificationFailed::roundTripMismatch('PKCS#7 known answer', strlen((string) $data), strlen(Pkcs7::pad((string) $data, 16)));
+            }
+        }
+        foreach (['', str_repeat('a', 15) . "\x00", str_repeat('a', 15) . "\x11", str_repeat('a', 14) . "\x01\x02", str_repeat('a', 17)] as $bad) {
+            try {
+                Pkcs7::unpad($bad, 16);
+            } catch (InvalidPadding) {
+                continue;
+            }
+            throw VerificationFailed::vectorMismatch('PKCS#7 self-test', strlen($bad), 'a padding error', 'a plaintext');
+        }
+    }
+
+    public function caseCount(Profile $profile): int
+    {
+        $aes = count(self::AES_KEY_BITS) * count(self::AES_PAYLOADS[$profile->name]) * 2 * (self::mcryptMissingReason() === null ? 2 : 1);
+        return $aes + count($this->blowfishCiphers()) * count(self::BLOWFISH_PAYLOADS[$profile->name]) * 2;
+    }
+
+    /** @return list<string> what cannot be measured here, and why */
+    public function gaps(): array
+    {
+        return array_values(array_filter([self::mcryptMissingReason(), self::legacyMissingReason()]));
+    }
+
+    /**
+     * Cipher names the default provider alone offers, listed by a PHP started with a config that
+     * loads nothing else; every other name needs the legacy provider.
+     *
+     * @return list<string>
+     */
+    private function defaultProviderCiphers(): array
+    {
+        $environment = ['OPENSSL_CONF' => $this->repository . '/runners/openssl-default.cnf'] + getenv();
+        $process = proc_open([PHP_BINARY, '-r', 'echo json_encode(openssl_get_cipher_methods());'], [1 => ['pipe', 'w']], $pipes, null, $environment);
+        $list = is_resource($process) ? json_decode((string) stream_get_contents($pipes[1]), true) : null;
+        if (is_resource($process)) {
+            fclose($pipes[1]);
+            proc_close($process);
+        }
+        return is_array($list) ? $list : openssl_get_cipher_methods();
+    }
+
+    /** @return list<InventoryEntry> */
+    private function inventory(): array
+    {
+        $probe = new InventoryProbe($this->policy());
+        $default = $this->defaultProviderCiphers();
+        return array_map(
+            static fn (string $name): InventoryEntry => $probe->classify($name, in_array($name, $default, true) ? 'default' : 'legacy'),
+            openssl_get_cipher_methods(),
+        );
+    }
+
+    public function measure(ExperimentContext $context): MeasurementResult
+    {
+        $profile = $context->profile;
+        $inventory = $this->inventory();
+        $cases = [];
+        foreach ($this->aesPairs() as $pair) {
+            foreach (array_filter($pair) as $cipher) {
+                foreach (self::AES_PAYLOADS[$profile->name] as $payload) {
+                    $cases[] = ['aes_cbc', $cipher, SymmetricCase::ENCRYPT, $payload];
+                    $cases[] = ['aes_cbc', $cipher, SymmetricCase::DECRYPT, $payload];
+                }
+            }
+        }
+        foreach ($this->blowfishCiphers() as $cipher) {
+            foreach (self::BLOWFISH_PAYLOADS[$profile->name] as $payload) {
+                $cases[] = ['blowfish', $cipher, SymmetricCase::ENCRYPT, $payload];
+                $cases[] = ['blowfish', $cipher, SymmetricCase::DECRYPT, $payload];
+            }
+        }
+        foreach ($inventory as $entry) {
+            if ($entry->measurable()) {
+                foreach (self::INVENTORY_PAYLOADS[$profile->name] as $payload) {
+                    $cases[] = ['inventory', new OpensslCipher($entry->cipher, $entry->provider), SymmetricCase::ROUNDTRIP, $payload];
+                }
+            }
+        }
+        $context->progress->begin($this->name(), count($cases), $profile->estimatedSeconds(count($cases)));
+        $table = $this->schema->table(self::CSV);
+        foreach ($cases as [$suite, $cipher, $operation, $payload]) {
+            $case = new SymmetricCase($suite, $cipher, $operation, $payload);
+            foreach ($context->sampler->measure($case) as $sample) {
+                $table->add($case->key() + [
+                    'sample' => $sample->index,
+                    'iterations' => $sample->iterations,
+                    'elapsed_ns' => $sample->elapsedNs,
+                    'verified' => true,
+                ]);
+            }
+            $context->progress->advance($case->label());
+        }
+        $inventoryTable = $this->schema->table(self::INVENTORY_CSV);
+        foreach ($inventory as $entry) {
+            $inventoryTable->add($entry->toRow());
+        }
+        $table->writeTo($context->outputDirectory . '/' . self::CSV);
+        $inventoryTable->writeTo($context->outputDirectory . '/' . self::INVENTORY_CSV);
+        return new MeasurementResult([self::CSV, self::INVENTORY_CSV], $this->gaps());
+    }
+}

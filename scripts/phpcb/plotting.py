@@ -1,0 +1,56 @@
+"""What every figure shares: JSON-ready data without Plotly's template, twelve distinct colours."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import plotly.graph_objects as go
+
+# Twelve distinguishable colours (Plotly's default cycle has ten, and there are twelve variants).
+COLORWAY = [
+    "#4e79a7",
+    "#f28e2b",
+    "#e15759",
+    "#76b7b2",
+    "#59a14f",
+    "#edc948",
+    "#b07aa1",
+    "#ff9da7",
+    "#9c755f",
+    "#bab0ac",
+    "#17becf",
+    "#8c564b",
+]
+LEGEND_BELOW = {"orientation": "h", "yanchor": "top", "y": -0.25, "xanchor": "left", "x": 0}
+
+
+class HasThroughput(Protocol):
+    @property
+    def mb_per_s(self) -> float: ...
+
+    @property
+    def mb_per_s_ci(self) -> tuple[float, float]: ...
+
+
+def throughput_error_bars(cases: Sequence[HasThroughput]) -> dict[str, Any]:
+    """Asymmetric error bars from each case's throughput CI."""
+    return {
+        "type": "data",
+        "symmetric": False,
+        "array": [round(c.mb_per_s_ci[1] - c.mb_per_s, 3) for c in cases],
+        "arrayminus": [round(c.mb_per_s - c.mb_per_s_ci[0], 3) for c in cases],
+    }
+
+
+def plain(figure: go.Figure, legend_below: bool = True) -> dict[str, Any]:
+    """The figure as JSON-ready data, without Plotly's template: colours come from the site's palette."""
+    figure.update_layout(colorway=COLORWAY)
+    if legend_below:
+        figure.update_layout(legend=LEGEND_BELOW)
+    if figure.layout.height is None:
+        figure.update_layout(height=520)
+    data: dict[str, Any] = json.loads(figure.to_json())
+    data["layout"].pop("template", None)
+    return data

@@ -1,0 +1,1 @@
+"""The `symmetric` experiment, build side: analysis (statistics + findings), figures."""

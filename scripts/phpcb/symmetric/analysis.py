@@ -1,0 +1,225 @@
+"""mcrypt vs OpenSSL and every OpenSSL cipher, from one run: statistics, comparisons, ranking, recommendation."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..loader import Run
+from ..policy import SymmetricPolicy, Verdict
+from ..stats import Ratio, Summary, per_op_ns, ratio_of_medians, summarize
+
+RANKING_PAYLOAD = 204800
+KEY_COLUMNS = ("suite", "engine", "provider", "cipher", "mode", "key_bits", "padding", "operation", "payload_bytes")
+
+
+@dataclass(frozen=True)
+class SymKey:
+    suite: str
+    engine: str
+    provider: str
+    cipher: str
+    mode: str
+    key_bits: int
+    padding: str
+    operation: str
+    payload_bytes: int
+
+    @property
+    def label(self) -> str:
+        return f"mcrypt {self.cipher} {self.mode}" if self.engine == "mcrypt" else f"openssl {self.cipher}"
+
+
+@dataclass(frozen=True)
+class SymCase:
+    key: SymKey
+    summary: Summary
+    per_op_ns: np.ndarray
+
+    @property
+    def mb_per_s(self) -> float:
+        bytes_per_op = self.key.payload_bytes * (2 if self.key.operation == "roundtrip" else 1)
+        return self.summary.mb_per_s(bytes_per_op)
+
+    @property
+    def mb_per_s_ci(self) -> tuple[float, float]:
+        bytes_per_op = self.key.payload_bytes * (2 if self.key.operation == "roundtrip" else 1)
+        return self.summary.mb_per_s_interval(bytes_per_op)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """ratio = baseline time / subject time: how many times faster the subject is."""
+
+    subject: SymCase
+    baseline: SymCase
+    ratio: Ratio
+
+
+@dataclass(frozen=True)
+class InventoryRow:
+    cipher: str
+    provider: str
+    status: str
+    detail: str
+    verdict: Verdict
+    case: SymCase | None
+
+
+@dataclass(frozen=True)
+class SymmetricAnalysis:
+    run: Run
+    cases: list[SymCase]
+    engines: list[Comparison]
+    key_length: list[Comparison]
+    blowfish: list[SymCase]
+    cfb_modes: list[Comparison]
+    inventory: list[InventoryRow]
+    ranking: list[InventoryRow]
+    recommendation: InventoryRow | None
+    recommendation_margin: Comparison | None
+    cfb1: list[Comparison]
+    mcrypt_verdict: Verdict | None
+
+    @property
+    def payloads(self) -> list[int]:
+        return sorted({c.key.payload_bytes for c in self.cases if c.key.suite == "aes_cbc"})
+
+    def engine_comparison(self, key_bits: int, operation: str, payload: int) -> Comparison | None:
+        for comparison in self.engines:
+            k = comparison.subject.key
+            if (k.key_bits, k.operation, k.payload_bytes) == (key_bits, operation, payload):
+                return comparison
+        return None
+
+    @property
+    def headline(self) -> Comparison | None:
+        """OpenSSL over mcrypt, AES-256-CBC decryption at the largest payload."""
+        largest = max(self.payloads, default=0)
+        return self.engine_comparison(256, "decrypt", largest)
+
+    @property
+    def status_counts(self) -> dict[str, int]:
+        counts: dict[str, int] = defaultdict(int)
+        for row in self.inventory:
+            counts[row.status] += 1
+        return dict(sorted(counts.items()))
+
+
+def case_statistics(rows: list[dict[str, Any]]) -> list[SymCase]:
+    grouped: dict[SymKey, list[tuple[int, int]]] = defaultdict(list)
+    for row in rows:
+        grouped[SymKey(**{column: row[column] for column in KEY_COLUMNS})].append(
+            (int(row["elapsed_ns"]), int(row["iterations"]))
+        )
+    cases = []
+    for key, samples in grouped.items():
+        elapsed, iterations = zip(*samples, strict=True)
+        values = per_op_ns(elapsed, iterations)
+        cases.append(SymCase(key, summarize(values), values))
+    return cases
+
+
+def compare(subject: SymCase, baseline: SymCase) -> Comparison:
+    return Comparison(subject, baseline, ratio_of_medians(baseline.per_op_ns, subject.per_op_ns))
+
+
+def engine_comparisons(cases: list[SymCase]) -> list[Comparison]:
+    """OpenSSL aes-N-cbc against mcrypt rijndael-128 with an N-bit key, same operation and payload."""
+    mcrypt = {
+        (c.key.key_bits, c.key.operation, c.key.payload_bytes): c
+        for c in cases
+        if c.key.suite == "aes_cbc" and c.key.engine == "mcrypt"
+    }
+    result = []
+    for case in cases:
+        k = case.key
+        if k.suite == "aes_cbc" and k.engine == "openssl" and (k.key_bits, k.operation, k.payload_bytes) in mcrypt:
+            result.append(compare(case, mcrypt[(k.key_bits, k.operation, k.payload_bytes)]))
+    return sorted(result, key=lambda c: (c.subject.key.key_bits, c.subject.key.operation, c.subject.key.payload_bytes))
+
+
+def key_length_comparisons(cases: list[SymCase]) -> list[Comparison]:
+    """AES-128 against AES-256 for each engine, operation and payload: the seed's key-length claim."""
+    index = {
+        (c.key.engine, c.key.key_bits, c.key.operation, c.key.payload_bytes): c
+        for c in cases
+        if c.key.suite == "aes_cbc"
+    }
+    result = []
+    for (engine, bits, operation, payload), case in sorted(index.items()):
+        longer = index.get((engine, 256, operation, payload))
+        if bits == 128 and longer is not None:
+            result.append(compare(case, longer))
+    return result
+
+
+def cfb_mode_comparisons(cases: list[SymCase]) -> list[Comparison]:
+    """mcrypt Blowfish ncfb (full-block CFB) against cfb (8-bit CFB), per operation and payload."""
+    index = {
+        (c.key.mode, c.key.operation, c.key.payload_bytes): c
+        for c in cases
+        if c.key.suite == "blowfish" and c.key.engine == "mcrypt"
+    }
+    return [
+        compare(case, index[("cfb", operation, payload)])
+        for (mode, operation, payload), case in sorted(index.items())
+        if mode == "ncfb" and ("cfb", operation, payload) in index
+    ]
+
+
+def cfb1_comparisons(ranking: list[InventoryRow]) -> list[Comparison]:
+    """Each *-cfb1 cipher against its full-block *-cfb sibling: what one cipher call per bit costs."""
+    by_name = {row.cipher: row.case for row in ranking if row.case is not None}
+    result = []
+    for name, case in sorted(by_name.items()):
+        sibling = by_name.get(name.removesuffix("1")) if name.endswith("-cfb1") else None
+        if sibling is not None and case is not None:
+            result.append(compare(sibling, case))
+    return result
+
+
+def inventory_rows(run: Run, cases: list[SymCase], policy: SymmetricPolicy) -> list[InventoryRow]:
+    timed = {c.key.cipher: c for c in cases if c.key.suite == "inventory" and c.key.payload_bytes == RANKING_PAYLOAD}
+    return [
+        InventoryRow(
+            cipher=str(row["cipher"]),
+            provider=str(row["provider"]),
+            status=str(row["status"]),
+            detail=str(row["detail"]),
+            verdict=policy.verdict(str(row["cipher"])),
+            case=timed.get(str(row["cipher"])),
+        )
+        for row in run.tables.get("cipher_inventory.csv", [])
+    ]
+
+
+def analyse(run: Run, policy: SymmetricPolicy) -> SymmetricAnalysis:
+    cases = case_statistics(run.tables.get("symmetric.csv", []))
+    inventory = inventory_rows(run, cases, policy)
+    ranking = sorted((row for row in inventory if row.case is not None), key=lambda row: row.case.summary.median_ns)  # type: ignore[union-attr]
+    allowed = [row for row in ranking if row.verdict.status != "not_recommended"]
+    best = allowed[0] if allowed else None
+    margin = (
+        compare(best.case, allowed[1].case) if best and len(allowed) > 1 and best.case and allowed[1].case else None
+    )
+    return SymmetricAnalysis(
+        run=run,
+        cases=cases,
+        engines=engine_comparisons(cases),
+        key_length=key_length_comparisons(cases),
+        blowfish=sorted(
+            (c for c in cases if c.key.suite == "blowfish"),
+            key=lambda c: (c.key.payload_bytes, c.key.label, c.key.operation),
+        ),
+        cfb_modes=cfb_mode_comparisons(cases),
+        inventory=inventory,
+        ranking=ranking,
+        recommendation=best,
+        recommendation_margin=margin,
+        cfb1=cfb1_comparisons(ranking),
+        mcrypt_verdict=policy.engine("mcrypt"),
+    )

@@ -1,0 +1,105 @@
+"""What the symmetric page needs beyond the analysis: the seeds' figures set against ours."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..formatting import duration
+from ..policy import SymmetricPolicy, Verdict
+from .analysis import RANKING_PAYLOAD, SymCase, SymmetricAnalysis
+
+# Ciphers whose verdict the security table spells out, when the run lists them.
+POLICY_EXAMPLES = (
+    "aes-256-cbc",
+    "aes-256-ctr",
+    "aes-128-cfb1",
+    "aes-256-ecb",
+    "aes-256-xts",
+    "aes-256-wrap",
+    "chacha20",
+    "des-ede3-cbc",
+    "des-cbc",
+    "bf-cbc",
+    "cast5-cbc",
+    "rc4",
+    "seed-cbc",
+    "aes-128-cbc-hmac-sha1",
+)
+
+
+def _seed000_ratio(reference: dict[str, Any], operation: str) -> float:
+    rows = {
+        (r["engine"], r["key_bits"], r["text"], r["operation"]): r["ops_per_s"] for r in reference["aes_cbc_ops_per_s"]
+    }
+    return float(rows[("openssl", 256, "long", operation)] / rows[("mcrypt", 256, "long", operation)])
+
+
+def _lookup(analysis: SymmetricAnalysis) -> Callable[[str, str, int, str], SymCase | None]:
+    index = {
+        (c.key.engine, c.key.cipher, c.key.mode, c.key.key_bits, c.key.operation, c.key.payload_bytes): c
+        for c in analysis.cases
+    }
+
+    def find(engine: str, cipher: str, operation: str, payload: int) -> SymCase | None:
+        for (e, name, mode, _bits, op, size), case in index.items():
+            label = f"{name} {mode}" if e == "mcrypt" else name
+            if (e, label, op, size) == (engine, cipher, operation, payload):
+                return case
+        return None
+
+    return find
+
+
+def _now(analysis: SymmetricAnalysis, test: str, payload: int) -> str:
+    """Today's median for one of seed 001's tests, in seconds, or why there is none."""
+    find = _lookup(analysis)
+    engine, cipher = {
+        "mcrypt blowfish cfb": ("mcrypt", "blowfish cfb"),
+        "openssl aes-256-cfb": ("openssl", "aes-256-cfb"),
+        "openssl aes-128-cbc": ("openssl", "aes-128-cbc"),
+    }[test.split(",")[0]]
+    both = test.endswith("encrypt + decrypt")
+    cases: list[SymCase | None]
+    if both:
+        roundtrip = find(engine, cipher, "roundtrip", payload)
+        cases = (
+            [roundtrip]
+            if roundtrip
+            else [find(engine, cipher, "encrypt", payload), find(engine, cipher, "decrypt", payload)]
+        )
+    else:
+        cases = [find(engine, cipher, "encrypt", payload)]
+    if any(case is None for case in cases):
+        return "not measured in this profile"
+    return duration(sum(case.summary.median_ns for case in cases if case is not None))
+
+
+def context(analysis: SymmetricAnalysis, reference: dict[str, Any], policy: SymmetricPolicy) -> dict[str, Any]:
+    claims = {claim["id"]: claim for claim in reference["claims"]}
+    examples: list[tuple[str, Verdict]] = []
+    if analysis.mcrypt_verdict is not None:
+        examples.append(("mcrypt (the engine)", analysis.mcrypt_verdict))
+    listed = {row.cipher for row in analysis.inventory}
+    examples += [(name, policy.verdict(name)) for name in POLICY_EXAMPLES if name in listed]
+    entry = analysis.run.experiment("symmetric") or {}
+    reason = entry.get("reason") or ""
+    return {
+        "claim": claims.__getitem__,
+        "then": {
+            "seed000_enc": _seed000_ratio(reference, "encrypt"),
+            "seed000_dec": _seed000_ratio(reference, "decrypt"),
+            "blowfish_rows": [
+                {**row, "now": _now(analysis, row["test"], row["payload_bytes"])}
+                for row in reference["blowfish_vs_aes_seconds"]
+            ],
+            "fastest_2013": [row["cipher"] for row in reference["fastest_2mb_seconds"][:5]],
+        },
+        "legacy_count": sum(1 for row in analysis.inventory if row.provider == "legacy"),
+        "cfb1_rows": [row for row in analysis.inventory if row.cipher.endswith("-cfb1")],
+        "cfb1_all_ok": all(row.status == "ok" for row in analysis.inventory if row.cipher.endswith("-cfb1")),
+        "inventory_sorted": sorted(analysis.inventory, key=lambda row: (row.status != "ok", row.status, row.cipher)),
+        "policy_rows": examples,
+        "ranking_payload": RANKING_PAYLOAD,
+        "mcrypt_gap": next((part.strip() for part in reason.split(";") if "mcrypt extension not loaded" in part), ""),
+    }
