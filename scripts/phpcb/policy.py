@@ -55,7 +55,8 @@ class AeadPolicy:
         return Verdict(status, tuple(notes), tuple(self.references[key] for key in unique))
 
 
-def load_aead_policy(path: Path) -> AeadPolicy:
+def _read(path: Path) -> tuple[dict[str, Any], dict[str, Reference]]:
+    """The YAML document and its reference list."""
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as error:
@@ -63,12 +64,21 @@ def load_aead_policy(path: Path) -> AeadPolicy:
     references = {
         key: Reference(key, str(value["title"]), str(value["url"])) for key, value in data["references"].items()
     }
+    return data, references
+
+
+def _check_entry(path: Path, name: str, entry: dict[str, Any], references: dict[str, Reference]) -> None:
+    if entry.get("status") not in STATUSES:
+        raise DataError(path, f"{name}: expected status in {STATUSES}, got {entry.get('status')!r}")
+    for key in entry.get("references", []):
+        if key not in references:
+            raise DataError(path, f"{name}: reference {key!r} is not defined under references")
+
+
+def load_aead_policy(path: Path) -> AeadPolicy:
+    data, references = _read(path)
     for name, entry in data["algorithms"].items():
-        if entry.get("status") not in STATUSES:
-            raise DataError(path, f"{name}: expected status in {STATUSES}, got {entry.get('status')!r}")
-        for key in entry.get("references", []):
-            if key not in references:
-                raise DataError(path, f"{name}: reference {key!r} is not defined under references")
+        _check_entry(path, name, entry, references)
     return AeadPolicy(
         references=references,
         entries=data["algorithms"],
@@ -106,20 +116,12 @@ class SymmetricPolicy:
 
 
 def load_symmetric_policy(path: Path) -> SymmetricPolicy:
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as error:
-        raise DataError(path, f"not valid YAML: {error}") from None
-    references = {
-        key: Reference(key, str(value["title"]), str(value["url"])) for key, value in data["references"].items()
-    }
-    entries = [*data["rules"], data["default"], *data["engines"].values()]
-    for entry in entries:
-        if entry.get("status") not in STATUSES:
-            raise DataError(path, f"expected status in {STATUSES}, got {entry.get('status')!r}")
-        for key in entry.get("references", []):
-            if key not in references:
-                raise DataError(path, f"reference {key!r} is not defined under references")
+    data, references = _read(path)
+    for rule in data["rules"]:
+        _check_entry(path, f"rule {rule.get('match')!r}", rule, references)
+    _check_entry(path, "default", data["default"], references)
+    for name, entry in data["engines"].items():
+        _check_entry(path, f"engine {name}", entry, references)
     for rule in data["rules"]:
         try:
             re.compile(rule["match"])

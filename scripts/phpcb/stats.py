@@ -6,11 +6,14 @@ A sample is `iterations` operations timed together; its per-operation time is el
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import numpy as np
 from scipy import stats
+
+K = TypeVar("K")
 
 CONFIDENCE = 0.95
 # A difference smaller than this is not claimed even when its CI excludes 1: below it,
@@ -52,6 +55,16 @@ class Summary:
 
 def per_op_ns(elapsed_ns: Sequence[int], iterations: Sequence[int]) -> np.ndarray:
     return np.asarray(elapsed_ns, dtype=float) / np.asarray(iterations, dtype=float)
+
+
+def per_op_by_case(rows: Sequence[Mapping[str, Any]], key: Callable[[Mapping[str, Any]], K]) -> dict[K, np.ndarray]:
+    """Each case's per-operation times, the case named by `key(row)`; rows keep their order."""
+    grouped: dict[K, tuple[list[int], list[int]]] = {}
+    for row in rows:
+        elapsed, iterations = grouped.setdefault(key(row), ([], []))
+        elapsed.append(int(row["elapsed_ns"]))
+        iterations.append(int(row["iterations"]))
+    return {case: per_op_ns(elapsed, iterations) for case, (elapsed, iterations) in grouped.items()}
 
 
 def median_ci(values: np.ndarray, confidence: float = CONFIDENCE) -> tuple[float, float]:

@@ -8,7 +8,7 @@ use PhpCryptoBench\Aead\DecryptCase;
 use PhpCryptoBench\Aead\EncryptCase;
 use PhpCryptoBench\Aead\OpensslAead;
 use PhpCryptoBench\Exception\VerificationFailed;
-use PhpCryptoBench\Tests\Support\CorruptsPlaintext;
+use PhpCryptoBench\Tests\Support\TamperedDecryption;
 use PHPUnit\Framework\TestCase;
 
 final class AeadCaseTest extends TestCase
@@ -55,7 +55,7 @@ final class AeadCaseTest extends TestCase
      */
     public function testAWrongPlaintextAfterTheTimedRunFailsVerification(string $kind): void
     {
-        $case = new $kind(new CorruptsPlaintext(new OpensslAead('aes-128-gcm')), 32, 0);
+        $case = new $kind(TamperedDecryption::corruptingPlaintext(new OpensslAead('aes-128-gcm')), 32, 0);
         $case->run(2);
         $this->expectException(VerificationFailed::class);
         $this->expectExceptionMessage('round trip expected the 32-byte plaintext back, got 32 bytes that differ');

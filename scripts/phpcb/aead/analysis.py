@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,7 +10,7 @@ import numpy as np
 
 from ..loader import Run
 from ..policy import AeadPolicy, Verdict
-from ..stats import Ratio, Summary, per_op_ns, ratio_of_medians, summarize
+from ..stats import Ratio, Summary, per_op_by_case, ratio_of_medians, summarize
 
 HEADLINE_PAYLOAD = 10 * 1024 * 1024  # the seed's 10 MiB
 FIDELITY_BLOCK = 16384
@@ -109,9 +109,8 @@ class AeadAnalysis:
 
 
 def case_statistics(rows: list[dict[str, Any]]) -> list[CaseStats]:
-    grouped: dict[CaseKey, list[tuple[int, int]]] = defaultdict(list)
-    for row in rows:
-        key = CaseKey(
+    def key(row: Mapping[str, Any]) -> CaseKey:
+        return CaseKey(
             library=str(row["library"]),
             algorithm=str(row["algorithm"]),
             operation=str(row["operation"]),
@@ -120,13 +119,8 @@ def case_statistics(rows: list[dict[str, Any]]) -> list[CaseStats]:
             tag_bytes=int(row["tag_bytes"]),
             nonce_bytes=int(row["nonce_bytes"]),
         )
-        grouped[key].append((int(row["elapsed_ns"]), int(row["iterations"])))
-    cases = []
-    for key, samples in grouped.items():
-        elapsed, iterations = zip(*samples, strict=True)
-        values = per_op_ns(elapsed, iterations)
-        cases.append(CaseStats(key, summarize(values), values))
-    return cases
+
+    return [CaseStats(k, summarize(values), values) for k, values in per_op_by_case(rows, key).items()]
 
 
 def _compare(subject: CaseStats, baseline: CaseStats) -> Comparison:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,7 +11,7 @@ import numpy as np
 
 from ..loader import Run
 from ..policy import SymmetricPolicy, Verdict
-from ..stats import Ratio, Summary, per_op_ns, ratio_of_medians, summarize
+from ..stats import Ratio, Summary, per_op_by_case, ratio_of_medians, summarize
 
 RANKING_PAYLOAD = 204800
 KEY_COLUMNS = ("suite", "engine", "provider", "cipher", "mode", "key_bits", "padding", "operation", "payload_bytes")
@@ -110,17 +111,10 @@ class SymmetricAnalysis:
 
 
 def case_statistics(rows: list[dict[str, Any]]) -> list[SymCase]:
-    grouped: dict[SymKey, list[tuple[int, int]]] = defaultdict(list)
-    for row in rows:
-        grouped[SymKey(**{column: row[column] for column in KEY_COLUMNS})].append(
-            (int(row["elapsed_ns"]), int(row["iterations"]))
-        )
-    cases = []
-    for key, samples in grouped.items():
-        elapsed, iterations = zip(*samples, strict=True)
-        values = per_op_ns(elapsed, iterations)
-        cases.append(SymCase(key, summarize(values), values))
-    return cases
+    def key(row: Mapping[str, Any]) -> SymKey:
+        return SymKey(**{column: row[column] for column in KEY_COLUMNS})
+
+    return [SymCase(k, summarize(values), values) for k, values in per_op_by_case(rows, key).items()]
 
 
 def compare(subject: SymCase, baseline: SymCase) -> Comparison:
