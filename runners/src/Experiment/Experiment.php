@@ -25,6 +25,10 @@ interface Experiment
      */
     public function verify(): array;
 
+    /**
+     * The cases known before measuring starts, for the start-up estimate. An experiment that
+     * finds more while measuring (symmetric probes every OpenSSL cipher first) counts only these.
+     */
     public function caseCount(Profile $profile): int;
 
     /**

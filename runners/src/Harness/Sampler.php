@@ -40,8 +40,10 @@ final class Sampler
         $target = $this->profile->minSampleNs;
         $iterations = 1;
         $elapsed = 0;
+        $timedIterations = 1;
         while ($iterations < $this->profile->maxIterations) {
             $elapsed = $this->timedAndVerified($case, $iterations);
+            $timedIterations = $iterations;
             if ($elapsed >= $target) {
                 return [$iterations, $elapsed];
             }
@@ -49,7 +51,8 @@ final class Sampler
             $predicted = (int) ceil($iterations * 1.1 * $target / max($elapsed, 1));
             $iterations = min($this->profile->maxIterations, max($iterations * 2, $predicted));
         }
-        return [$iterations, $elapsed];
+        // Capped before reaching the target: the last timing was of fewer iterations, so scale it.
+        return [$iterations, intdiv($elapsed * $iterations, $timedIterations)];
     }
 
     private function timedAndVerified(BenchCase $case, int $iterations): int

@@ -22,6 +22,13 @@ final class SamplerTest extends TestCase
         self::assertLessThan(12_000, $iterations, 'calibration overshoots by at most the 10 % margin');
     }
 
+    public function testCalibrationStopsAtTheProfilesIterationCap(): void
+    {
+        // 1 ns per iteration would need 10 million iterations; the quick profile caps at a million.
+        $sampler = new Sampler(new FakeTimer(1, 0), Profile::named('quick'));
+        self::assertSame(1_000_000, $sampler->calibrate(new CountingCase()));
+    }
+
     public function testQuickProfileWritesSevenSamplesEachVerified(): void
     {
         $case = new CountingCase();
