@@ -22,7 +22,15 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-PAGES = ["", "experiments/aead/", "experiments/symmetric/", "runs/", "methodology/", "contributing/"]
+PAGES = [
+    "",
+    "experiments/aead/",
+    "experiments/symmetric/",
+    "experiments/ec_keygen/",
+    "runs/",
+    "methodology/",
+    "contributing/",
+]
 
 pytestmark = pytest.mark.browser
 
@@ -101,4 +109,21 @@ def test_symmetric_charts_render_and_the_ranking_legend_filters(browser, base_ur
         f"(document.querySelectorAll('.pcb-chart')[2].querySelectorAll('.barlayer .point').length) < {before}"
     )
     assert ranking.evaluate(bars) < before
+    page.close()
+
+
+def test_ec_keygen_charts_render_and_hover_names_the_curve(browser, base_url):
+    page = browser.new_page()
+    page.goto(base_url + "experiments/ec_keygen/", wait_until="networkidle")
+    page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=3', timeout=15_000)
+    scatter = page.locator(".pcb-chart").first
+    points = "(el) => el.querySelectorAll('.scatterlayer .point').length"
+    before = scatter.evaluate(points)
+    assert before >= 79, "one point per timed curve"
+    names = scatter.evaluate("(el) => el.data.flatMap((trace) => trace.text)")
+    assert "prime256v1" in names
+    scatter.locator(".legendtoggle").first.click()
+    page.wait_for_function(
+        f"document.querySelector('.pcb-chart').querySelectorAll('.scatterlayer .point').length < {before}"
+    )
     page.close()

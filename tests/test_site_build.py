@@ -35,7 +35,13 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_strict_build_writes_every_page(built_site):
-    pages = ("index.html", "experiments/aead/index.html", "experiments/symmetric/index.html", "runs/index.html")
+    pages = (
+        "index.html",
+        "experiments/aead/index.html",
+        "experiments/symmetric/index.html",
+        "experiments/ec_keygen/index.html",
+        "runs/index.html",
+    )
     for page in (*pages, "methodology/index.html"):
         assert (built_site / page).is_file(), page
 
@@ -49,10 +55,10 @@ def test_plotly_is_served_from_the_site_and_nothing_from_a_cdn(built_site):
         assert external == [], f"{html}: {external}"
 
 
-@pytest.mark.parametrize("experiment", ["aead", "symmetric"])
-def test_each_experiment_page_has_three_charts_and_links_its_csv(built_site, experiment):
+@pytest.mark.parametrize(("experiment", "charts"), [("aead", 3), ("symmetric", 3), ("ec_keygen", 4)])
+def test_each_experiment_page_has_its_charts_and_links_its_csv(built_site, experiment, charts):
     text = (built_site / "experiments" / experiment / "index.html").read_text(encoding="utf-8")
-    assert text.count('class="pcb-chart"') == 3
+    assert text.count('class="pcb-chart"') == charts
     links = re.findall(r'href="(\.\./\.\./runs/[^"]+\.(?:csv|json))"', text)
     assert len(links) >= 2
     for link in links:

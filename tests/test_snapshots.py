@@ -6,8 +6,11 @@ from pathlib import Path
 
 from phpcb import site
 from phpcb.aead import analysis, figures
+from phpcb.ec_keygen import analysis as ec_analysis
+from phpcb.ec_keygen import figures as ec_figures
 from phpcb.loader import load_run
-from phpcb.policy import load_aead_policy, load_symmetric_policy
+from phpcb.policy import load_aead_policy, load_key_scheme_policy, load_symmetric_policy
+from phpcb.reference import load_reference
 from phpcb.schema import load_schemas
 from phpcb.symmetric import analysis as symmetric_analysis
 from phpcb.symmetric import figures as symmetric_figures
@@ -50,12 +53,42 @@ def test_aead_figures_snapshot():
     assert_snapshot("aead-figures.json", text)
 
 
+def test_ec_keygen_page_snapshot(make_project):
+    generated = site.build(make_project(FIXTURE_RUN))
+    assert_snapshot("ec_keygen.md", generated.pages["experiments/ec_keygen.md"])
+
+
+def test_ec_keygen_figures_snapshot():
+    run = load_run(FIXTURE_RUN, load_schemas(ROOT / "data" / "schema"))
+    result = ec_analysis.analyse(
+        run,
+        load_key_scheme_policy(ROOT / "data" / "policy" / "ec_keygen.yaml"),
+        load_reference(ROOT / "data" / "reference" / "ec_keygen.yaml"),
+    )
+    text = json.dumps(ec_figures.all_figures(result), indent=1, sort_keys=True) + "\n"
+    assert_snapshot("ec_keygen-figures.json", text)
+
+
 def test_generated_site_lists_pages_and_publishes_every_run_file(make_project):
     root: Path = make_project(FIXTURE_RUN)
     generated = site.build(root)
-    assert set(generated.pages) == {"index.md", "experiments/aead.md", "experiments/symmetric.md", "runs.md"}
+    assert set(generated.pages) == {
+        "index.md",
+        "experiments/aead.md",
+        "experiments/symmetric.md",
+        "experiments/ec_keygen.md",
+        "runs.md",
+    }
     run_id = FIXTURE_RUN.name
-    published = ("manifest.json", "aead.csv", "native.csv", "symmetric.csv", "cipher_inventory.csv")
+    published = (
+        "manifest.json",
+        "aead.csv",
+        "native.csv",
+        "symmetric.csv",
+        "cipher_inventory.csv",
+        "ec_keygen.csv",
+        "ec_curves.csv",
+    )
     assert set(generated.files) == {f"runs/{run_id}/{name}" for name in published}
     assert f"[aead.csv](../runs/{run_id}/aead.csv)" in generated.pages["experiments/aead.md"]
     assert run_id in generated.pages["runs.md"]

@@ -86,3 +86,23 @@ def test_the_bootstrap_is_reproducible():
 def test_constant_samples_give_a_point_interval():
     ratio = stats.ratio_of_medians(np.full(7, 3000.0), np.full(7, 1000.0))
     assert (ratio.value, ratio.low, ratio.high) == (3.0, 3.0, 3.0)
+
+
+def test_mean_of_medians_weights_each_groups_median_and_its_ci_covers_the_truth():
+    rng = np.random.default_rng(3)
+    groups = [rng.normal(10, 0.5, 25), rng.normal(40, 2, 25)]
+    estimate = stats.mean_of_medians(groups, [0.1, 0.05])
+    expected = np.mean([np.median(groups[0]) * 0.1, np.median(groups[1]) * 0.05])
+    assert estimate.value == pytest.approx(expected)
+    assert estimate.low < 1.5 < estimate.high  # (10 × 0.1 + 40 × 0.05) / 2
+    assert estimate.high - estimate.low < 0.2
+
+
+def test_mean_of_medians_needs_one_weight_per_group():
+    with pytest.raises(ValueError, match="one weight per group"):
+        stats.mean_of_medians([np.ones(7)], [1.0, 2.0])
+
+
+def test_mean_of_medians_of_constant_samples_is_a_point():
+    estimate = stats.mean_of_medians([np.full(7, 4.0), np.full(7, 8.0)], [1.0, 0.5])
+    assert (estimate.value, estimate.low, estimate.high) == (4.0, 4.0, 4.0)

@@ -128,3 +128,45 @@ def load_symmetric_policy(path: Path) -> SymmetricPolicy:
         except re.error as error:
             raise DataError(path, f"rule {rule['match']!r} is not a valid pattern: {error}") from None
     return SymmetricPolicy(references, tuple(data["rules"]), data["default"], data["engines"])
+
+
+@dataclass(frozen=True)
+class KeySchemePolicy:
+    """data/policy/ec_keygen.yaml: strength floor first, then the scheme's own entry, its family, the default."""
+
+    references: dict[str, Reference]
+    minimum_security_bits: int
+    below_minimum: dict[str, Any]
+    schemes: dict[str, dict[str, Any]]
+    families: dict[str, dict[str, Any]]
+    default: dict[str, Any]
+
+    def _verdict(self, entry: dict[str, Any]) -> Verdict:
+        return Verdict(
+            str(entry["status"]),
+            (str(entry["reason"]),),
+            tuple(self.references[key] for key in entry.get("references", [])),
+        )
+
+    def verdict(self, scheme: str, family: str, security_bits: int) -> Verdict:
+        if security_bits < self.minimum_security_bits:
+            return self._verdict(self.below_minimum)
+        entry = self.schemes.get(scheme) or self.families.get(family) or self.default
+        return self._verdict(entry)
+
+
+def load_key_scheme_policy(path: Path) -> KeySchemePolicy:
+    data, references = _read(path)
+    _check_entry(path, "below_minimum", data["below_minimum"], references)
+    _check_entry(path, "default", data["default"], references)
+    for section in ("schemes", "families"):
+        for name, entry in data[section].items():
+            _check_entry(path, f"{section[:-1]} {name}", entry, references)
+    return KeySchemePolicy(
+        references=references,
+        minimum_security_bits=int(data["minimum_security_bits"]),
+        below_minimum=data["below_minimum"],
+        schemes=data["schemes"],
+        families=data["families"],
+        default=data["default"],
+    )

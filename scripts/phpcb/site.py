@@ -10,9 +10,12 @@ from typing import Any
 from . import environment as env_rows
 from .aead import analysis as aead_analysis
 from .aead import figures as aead_figures
+from .ec_keygen import analysis as ec_analysis
+from .ec_keygen import figures as ec_figures
+from .ec_keygen import page as ec_page
 from .errors import NoDataError
 from .loader import MANIFEST, Run, load_runs
-from .policy import load_aead_policy, load_symmetric_policy
+from .policy import load_aead_policy, load_key_scheme_policy, load_symmetric_policy
 from .reference import figure as reference_figure
 from .reference import load_reference
 from .render import environment, render
@@ -114,6 +117,27 @@ def symmetric_context(project: Project, runs: list[Run]) -> dict[str, Any]:
     return context
 
 
+def ec_keygen_context(project: Project, runs: list[Run]) -> dict[str, Any]:
+    run = newest_with(runs, "ec_keygen")
+    reference = load_reference(project.root / "data" / "reference" / "ec_keygen.yaml")
+    context: dict[str, Any] = {"run": run, "reference": reference}
+    if run is None:
+        return context
+    policy = load_key_scheme_policy(project.root / "data" / "policy" / "ec_keygen.yaml")
+    analysis = ec_analysis.analyse(run, policy, reference)
+    context.update(
+        analysis=analysis,
+        figures={name: figure_json(f) for name, f in ec_figures.all_figures(analysis).items()},
+        environment=env_rows.describe(run.manifest),
+        machine=env_rows.short(run.manifest),
+        entry=run.experiment("ec_keygen"),
+        csv_links=csv_links(run, "ec_keygen", page_depth=1),
+        manifest_link=f"../runs/{run.run_id}/{MANIFEST}",
+        **ec_page.context(analysis, reference),
+    )
+    return context
+
+
 def build(root: Path) -> GeneratedSite:
     project = Project(root)
     schemas = load_schemas(project.schema)
@@ -126,7 +150,11 @@ def build(root: Path) -> GeneratedSite:
     site.pages["experiments/aead.md"] = render(templates, "aead.md.j2", **aead)
     symmetric = symmetric_context(project, runs)
     site.pages["experiments/symmetric.md"] = render(templates, "symmetric.md.j2", **symmetric)
-    site.pages["index.md"] = render(templates, "home.md.j2", aead=aead, symmetric=symmetric, runs=runs)
+    ec_keygen = ec_keygen_context(project, runs)
+    site.pages["experiments/ec_keygen.md"] = render(templates, "ec_keygen.md.j2", **ec_keygen)
+    site.pages["index.md"] = render(
+        templates, "home.md.j2", aead=aead, symmetric=symmetric, ec_keygen=ec_keygen, runs=runs
+    )
     site.pages["runs.md"] = render(
         templates,
         "runs.md.j2",

@@ -132,3 +132,45 @@ def ratio_of_medians(a: np.ndarray, b: np.ndarray, confidence: float = CONFIDENC
         rng=np.random.default_rng(BOOTSTRAP_SEED),
     )
     return Ratio(value, float(result.confidence_interval.low), float(result.confidence_interval.high))
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A statistic of several cases' samples, with a bootstrap CI."""
+
+    value: float
+    low: float
+    high: float
+
+
+def _weighted_mean_of_medians(weights: np.ndarray) -> Callable[..., np.ndarray]:
+    def statistic(*samples: np.ndarray, axis: int = -1) -> np.ndarray:
+        medians = np.stack([np.median(sample, axis=axis) for sample in samples], axis=-1)
+        return np.mean(medians * weights, axis=-1)
+
+    return statistic
+
+
+def mean_of_medians(groups: Sequence[np.ndarray], weights: Sequence[float], confidence: float = CONFIDENCE) -> Estimate:
+    """mean_i(median(groups[i]) × weights[i]), e.g. a family's average of time-per-bit ratios.
+
+    The CI resamples each group independently (percentile bootstrap, fixed seed).
+    """
+    if not groups or len(groups) != len(weights):
+        raise ValueError("expected one weight per group, and at least one group")
+    w = np.asarray(weights, dtype=float)
+    statistic = _weighted_mean_of_medians(w)
+    value = float(statistic(*groups))
+    if all(np.ptp(group) == 0 for group in groups):
+        return Estimate(value, value, value)
+    result = stats.bootstrap(
+        tuple(groups),
+        statistic,
+        paired=False,
+        vectorized=True,
+        n_resamples=BOOTSTRAP_RESAMPLES,
+        confidence_level=confidence,
+        method="percentile",
+        rng=np.random.default_rng(BOOTSTRAP_SEED),
+    )
+    return Estimate(value, float(result.confidence_interval.low), float(result.confidence_interval.high))

@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Cli;
 
 use PhpCryptoBench\Aead\AeadExperiment;
+use PhpCryptoBench\EcKeygen\EcKeygenExperiment;
 use PhpCryptoBench\Environment\EnvironmentProbe;
 use PhpCryptoBench\Exception\BenchException;
 use PhpCryptoBench\Exception\UsageError;
@@ -63,6 +64,7 @@ final class Application
         $this->registry = new ExperimentRegistry(
             new AeadExperiment($repository . '/vectors/wycheproof', $schema),
             new SymmetricExperiment($repository, $schema),
+            new EcKeygenExperiment($repository . '/vectors/wycheproof', $schema),
         );
     }
 

@@ -15,13 +15,18 @@ final class Sampler
     ) {
     }
 
-    /** @return list<Sample> */
-    public function measure(BenchCase $case): array
+    /**
+     * @param int $minimumOperations operations all samples together must time at least (e.g. the
+     *                               paper's 100 keys per curve); more iterations per sample if needed
+     * @return list<Sample>
+     */
+    public function measure(BenchCase $case, int $minimumOperations = 0): array
     {
         $this->timedAndVerified($case, 1); // warm-up: caches, lazy initialisation, first allocation
         [$iterations, $sampleNs] = $this->calibrated($case);
         $samples = [];
         $count = $this->profile->samplesFor($sampleNs);
+        $iterations = max($iterations, (int) ceil($minimumOperations / $count));
         for ($index = 0; $index < $count; $index++) {
             $samples[] = new Sample($index, $iterations, $this->timedAndVerified($case, $iterations));
         }

@@ -31,7 +31,10 @@ final class Manifest
         if (!is_file($path)) {
             throw IoError::notAResumableRun($directory);
         }
-        return new self(JsonFile::read($path));
+        $data = JsonFile::readForRewrite($path);
+        // The experiments map is edited as an array; inside the entries, empty objects stay objects.
+        $data['experiments'] = (array) ($data['experiments'] ?? []);
+        return new self($data);
     }
 
     public function runId(): string

@@ -29,6 +29,18 @@ final class SamplerTest extends TestCase
         self::assertSame(1_000_000, $sampler->calibrate(new CountingCase()));
     }
 
+    public function testAMinimumOperationCountRaisesTheIterationsPerSample(): void
+    {
+        // Under the fake clock's profile one iteration per sample suffices; 100 keys over 7 samples need 15.
+        $profile = Profile::named('quick')->forFakeClock();
+        $samples = (new Sampler(new FakeTimer(), $profile))->measure(new CountingCase(), 100);
+
+        self::assertCount(7, $samples);
+        self::assertSame(15, $samples[0]->iterations);
+        self::assertGreaterThanOrEqual(100, array_sum(array_map(static fn ($s) => $s->iterations, $samples)));
+        self::assertSame(1, (new Sampler(new FakeTimer(), $profile))->measure(new CountingCase())[0]->iterations);
+    }
+
     public function testQuickProfileWritesSevenSamplesEachVerified(): void
     {
         $case = new CountingCase();

@@ -116,6 +116,33 @@ final class RunnerTest extends TestCase
         self::assertNotNull($this->manifest()['finished_utc']);
     }
 
+    public function testAResumedFakeClockRunKeepsTheFakeClocksOneIterationSamples(): void
+    {
+        $this->runner()->start(Profile::named('quick')->forFakeClock(), [new StubExperiment('done')], $this->directory);
+        $missing = new StubExperiment('missing');
+        $this->runner()->resume([$missing], $this->directory);
+
+        self::assertSame(1, $missing->profileSeen?->minSampleNs);
+        self::assertSame('quick', $missing->profileSeen?->name);
+    }
+
+    public function testResumingRewritesRecordedEntriesUnchangedAndFromAnEmptyExperimentMap(): void
+    {
+        (new Runner(new FakeTimer(), new FakeWallClock(), new FixedNativeSpeed(), new EnvironmentProbe(), new Progress(fopen('php://memory', 'w')), REPOSITORY))
+            ->start(Profile::named('quick'), [], $this->directory);
+        self::assertStringContainsString('"experiments": {}', (string) file_get_contents($this->directory . '/manifest.json'));
+        $this->runner()->resume([new StubExperiment('first')], $this->directory);
+        $manifest = json_decode((string) file_get_contents($this->directory . '/manifest.json'), true);
+        $manifest['experiments']['first']['verification']['skip_reasons'] = new \stdClass();
+        file_put_contents($this->directory . '/manifest.json', json_encode($manifest, JSON_PRETTY_PRINT));
+
+        $this->runner()->resume([new StubExperiment('second')], $this->directory);
+
+        $text = (string) file_get_contents($this->directory . '/manifest.json');
+        self::assertStringContainsString('"skip_reasons": {}', $text, 'an empty object recorded earlier stays an object');
+        self::assertSame(['first', 'second'], array_keys($this->manifest()['experiments']));
+    }
+
     public function testStartingOverAnExistingRunIsRefused(): void
     {
         $this->runner()->start(Profile::named('quick'), [new StubExperiment()], $this->directory);

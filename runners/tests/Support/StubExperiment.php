@@ -14,6 +14,7 @@ use PhpCryptoBench\Io\CsvTable;
 final class StubExperiment implements Experiment
 {
     public int $measured = 0;
+    public ?Profile $profileSeen = null;
 
     public function __construct(
         private readonly string $name = 'stub',
@@ -58,6 +59,7 @@ final class StubExperiment implements Experiment
     public function measure(ExperimentContext $context): MeasurementResult
     {
         $this->measured++;
+        $this->profileSeen = $context->profile;
         $table = new CsvTable(['sample', 'iterations', 'elapsed_ns']);
         foreach ($context->sampler->measure(new CountingCase()) as $sample) {
             $table->add(['sample' => $sample->index, 'iterations' => $sample->iterations, 'elapsed_ns' => $sample->elapsedNs]);

@@ -1,0 +1,129 @@
+"""What the ec_keygen page needs beyond the analysis: the article's figures set against ours."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..policy import Verdict
+from ..stats import NOISE_THRESHOLD
+from .analysis import Comparison, EcAnalysis, FamilyRow, SchemeResult, faster_of
+
+# Schemes whose verdict the security table spells out, when the run has them.
+POLICY_EXAMPLES = (
+    "prime256v1",
+    "Ed25519",
+    "X25519",
+    "secp384r1",
+    "secp521r1",
+    "RSA-2048",
+    "RSA-3072",
+    "brainpoolP256r1",
+    "secp256k1",
+    "secp224r1",
+    "prime239v1",
+    "sect571r1",
+    "c2pnb163v1",
+    "secp160r1",
+    "wap-wsg-idm-ecid-wtls12",
+    "SM2",
+)
+
+
+@dataclass(frozen=True)
+class ThenNow:
+    table: int
+    family: str
+    curve: str
+    paper_bits: int
+    paper_ms: float
+    paper_ratio: float
+    now: SchemeResult | None
+
+    @property
+    def speedup(self) -> float | None:
+        return self.paper_ms * 1e6 / self.now.keygen.summary.median_ns if self.now else None
+
+
+@dataclass(frozen=True)
+class Growth:
+    """Within one family: the largest curve against the one nearest half its size."""
+
+    family: str
+    comparison: Comparison
+
+    @property
+    def size_ratio(self) -> float:
+        return self.comparison.slower.scheme.field_bits / self.comparison.faster.scheme.field_bits
+
+    @property
+    def shape(self) -> str:
+        """How time grew against the bits, claimed only when the whole CI is past the noise threshold."""
+        ratio = self.comparison.ratio
+        if ratio.low > self.size_ratio * (1 + NOISE_THRESHOLD):
+            return "faster than the key length"
+        if ratio.high < self.size_ratio / (1 + NOISE_THRESHOLD):
+            return "slower than the key length"
+        return "in proportion to the key length, within the noise"
+
+
+def growth(row: FamilyRow) -> Growth | None:
+    if len(row.curves) < 2:
+        return None
+    largest = row.curves[-1]
+    others = [c for c in row.curves if c.scheme.field_bits <= largest.scheme.field_bits * 0.75]
+    if not others:
+        return None
+    half = min(others, key=lambda c: (abs(c.scheme.field_bits * 2 - largest.scheme.field_bits), c.scheme.curve))
+    return Growth(row.family, faster_of(half, largest))
+
+
+def then_now(analysis: EcAnalysis, reference: dict[str, Any]) -> list[ThenNow]:
+    rows = next(entry["rows"] for entry in reference["figures"] if entry["id"] == "keygen_ms")
+    return [
+        ThenNow(
+            table=int(row["table"]),
+            family=str(row["family"]),
+            curve=str(row["curve"]),
+            paper_bits=int(row["key_bits"]),
+            paper_ms=float(row["ms"]),
+            paper_ratio=float(row["ratio_percent"]),
+            now=analysis.find(str(row["curve"])),
+        )
+        for row in rows
+    ]
+
+
+def context(analysis: EcAnalysis, reference: dict[str, Any]) -> dict[str, Any]:
+    claims = {claim["id"]: claim for claim in reference["claims"]}
+    examples: list[tuple[str, Verdict]] = []
+    for name in POLICY_EXAMPLES:
+        row = next((r for r in analysis.inventory if r.curve == name), None)
+        result = analysis.find(name)
+        if row is not None:
+            examples.append((name, row.verdict))
+        elif result is not None:
+            examples.append((name, result.verdict))
+    growths = [g for g in (growth(row) for row in analysis.families) if g is not None]
+    paper_ranking = sorted(
+        (row for row in analysis.families if row.paper_average is not None), key=lambda r: r.paper_average or 0
+    )
+    best_by_ratio = min(analysis.curves, key=lambda r: (r.ratio_percent, r.scheme.curve), default=None)
+    return {
+        "claim": claims.__getitem__,
+        "then_now": then_now(analysis, reference),
+        "growths": sorted(growths, key=lambda g: -g.comparison.ratio.value),
+        "paper_family_order": [row.family for row in paper_ranking],
+        "our_family_order": [row.family for row in analysis.families if row.paper_average is not None],
+        "best_by_ratio": best_by_ratio,
+        "p256": analysis.find("prime256v1"),
+        "policy_rows": examples,
+        "bracket_disagreements": [
+            b for b in analysis.brackets if b.by_ratio and b.by_time and b.by_ratio.scheme != b.by_time.scheme
+        ],
+        "inventory_sorted": sorted(
+            analysis.inventory, key=lambda r: (r.status != "ok", r.status, r.family, r.field_bits, r.curve)
+        ),
+        "shrinking_families": [row.family for row in analysis.families if row.slope is not None and row.slope < 0],
+        "level_128": next((level for level in analysis.levels if level.security_bits == 128), None),
+    }
