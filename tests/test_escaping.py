@@ -48,3 +48,26 @@ def test_a_run_without_aead_results_gives_a_page_that_says_so(make_project):
         "No run under `data/runs/` has results for the `aead` experiment yet" in generated.pages["experiments/aead.md"]
     )
     assert "openssl extension not loaded" in generated.pages["runs.md"]
+
+
+def test_hostile_curve_detail_text_is_escaped_on_the_curve_page(make_project):
+    root = make_project(FIXTURE_RUN)
+    curves = root / "data" / "runs" / FIXTURE_RUN.name / "ec_curves.csv"
+    text = curves.read_text()
+    curves.write_text(text.replace("missing OID", "<script>alert(3)</script> | 'quoted'", 1))
+    page = site.build(root).pages["experiments/ec_keygen.md"]
+    assert "<script" not in page
+    assert "&lt;script&gt;alert(3)&lt;/script&gt; &#124; &#39;quoted&#39;" in page
+
+
+def test_a_run_without_ec_keygen_results_gives_a_page_that_says_so(make_project):
+    root = make_project(FIXTURE_RUN)
+    manifest_path = root / "data" / "runs" / FIXTURE_RUN.name / "manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    del manifest["experiments"]["ec_keygen"]
+    manifest_path.write_text(json.dumps(manifest))
+    for name in ("ec_keygen.csv", "ec_curves.csv"):
+        (root / "data" / "runs" / FIXTURE_RUN.name / name).unlink()
+    generated = site.build(root)
+    assert "has results for the `ec_keygen` experiment yet" in generated.pages["experiments/ec_keygen.md"]
+    assert "Elliptic curves" not in generated.pages["index.md"].split("## Experiments")[0]

@@ -106,3 +106,14 @@ def test_mean_of_medians_needs_one_weight_per_group():
 def test_mean_of_medians_of_constant_samples_is_a_point():
     estimate = stats.mean_of_medians([np.full(7, 4.0), np.full(7, 8.0)], [1.0, 0.5])
     assert (estimate.value, estimate.low, estimate.high) == (4.0, 4.0, 4.0)
+
+
+@pytest.mark.parametrize("n", [5, 6, 7, 20, 25, 101])
+def test_the_cached_ranks_give_scipys_own_interval(n):
+    values = np.random.default_rng(n).lognormal(0, 0.3, n)
+    interval = sps.quantile_test(values, q=float(np.median(values)), p=0.5).confidence_interval(0.95)
+    expected = (
+        -np.inf if np.isnan(interval.low) else interval.low,
+        np.inf if np.isnan(interval.high) else interval.high,
+    )
+    assert stats.median_ci(values) == expected

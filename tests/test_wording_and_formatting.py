@@ -17,6 +17,12 @@ def test_no_claim_without_significance():
     assert text == "no measurable difference between GCM and CCM (ratio 1.01, 95% CI 0.97–1.05)"
 
 
+def test_a_margin_cell_names_only_the_runner_up():
+    assert wording.margin("P-384", Ratio(2.4, 2.3, 4.4)) == "2.40× faster than P-384 (95% CI 2.30–4.40×)"
+    assert wording.margin("P-384", Ratio(0.5, 0.4, 0.625)) == "2.00× slower than P-384 (95% CI 1.60–2.50×)"
+    assert wording.margin("P-384", Ratio(1.01, 0.97, 1.05)) == "no measurable difference from P-384"
+
+
 @pytest.mark.parametrize(
     ("n_bytes", "text"),
     [(16, "16 B"), (1024, "1 KiB"), (16384, "16 KiB"), (10485760, "10 MiB"), (1000, "1000 B"), (1536, "1536 B")],

@@ -5,6 +5,7 @@ A sample is `iterations` operations timed together; its per-operation time is el
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -67,14 +68,28 @@ def per_op_by_case(rows: Sequence[Mapping[str, Any]], key: Callable[[Mapping[str
     return {case: per_op_ns(elapsed, iterations) for case, (elapsed, iterations) in grouped.items()}
 
 
+@functools.lru_cache(maxsize=256)
+def _median_ci_ranks(n: int, confidence: float) -> tuple[int | None, int | None]:
+    """The 0-based ranks bounding the median's CI for n samples, from scipy's quantile test.
+
+    The interval is made of order statistics whose ranks depend on n alone, so scipy is asked once
+    per n, with the ranks themselves as the data. None: no finite bound at this confidence.
+    """
+    interval = stats.quantile_test(np.arange(n, dtype=float), q=n / 2, p=0.5).confidence_interval(confidence)
+    low = None if math.isnan(interval.low) else int(interval.low)
+    high = None if math.isnan(interval.high) else int(interval.high)
+    return low, high
+
+
 def median_ci(values: np.ndarray, confidence: float = CONFIDENCE) -> tuple[float, float]:
     """Distribution-free CI of the median from order statistics (scipy's quantile test).
 
     Too few samples for the confidence asked (n < 6 at 95 %) give an infinite bound.
     """
-    interval = stats.quantile_test(values, q=float(np.median(values)), p=0.5).confidence_interval(confidence)
-    low = float(interval.low) if not math.isnan(interval.low) else -math.inf
-    high = float(interval.high) if not math.isnan(interval.high) else math.inf
+    low_rank, high_rank = _median_ci_ranks(int(values.size), confidence)
+    ordered = np.sort(values)
+    low = float(ordered[low_rank]) if low_rank is not None else -math.inf
+    high = float(ordered[high_rank]) if high_rank is not None else math.inf
     return low, high
 
 

@@ -143,8 +143,9 @@ def sign_verify(analysis: EcAnalysis) -> dict[str, Any]:
     figure.update_layout(
         title="Sign, verify and derive per scheme (weakest at the bottom)",
         xaxis={"title": "ms per operation (log)", "type": "log"},
-        yaxis={"categoryorder": "array", "categoryarray": names, "automargin": True},
-        height=max(500, 14 * len(names) + 160),
+        # dtick 1: a label on every row; Plotly would otherwise skip every other curve's name.
+        yaxis={"categoryorder": "array", "categoryarray": names, "automargin": True, "dtick": 1},
+        height=max(500, 16 * len(names) + 160),
     )
     return plain(figure, legend_below=False)
 
