@@ -8,8 +8,10 @@ from phpcb import site
 from phpcb.aead import analysis, figures
 from phpcb.ec_keygen import analysis as ec_analysis
 from phpcb.ec_keygen import figures as ec_figures
+from phpcb.jwt import analysis as jwt_analysis
+from phpcb.jwt import figures as jwt_figures
 from phpcb.loader import load_run
-from phpcb.policy import load_aead_policy, load_key_scheme_policy, load_symmetric_policy
+from phpcb.policy import load_aead_policy, load_jwt_policy, load_key_scheme_policy, load_symmetric_policy
 from phpcb.reference import load_reference
 from phpcb.schema import load_schemas
 from phpcb.symmetric import analysis as symmetric_analysis
@@ -69,6 +71,19 @@ def test_ec_keygen_figures_snapshot():
     assert_snapshot("ec_keygen-figures.json", text)
 
 
+def test_jwt_page_snapshot(make_project):
+    generated = site.build(make_project(FIXTURE_RUN))
+    assert_snapshot("jwt.md", generated.pages["experiments/jwt.md"])
+
+
+def test_jwt_figures_snapshot():
+    run = load_run(FIXTURE_RUN, load_schemas(ROOT / "data" / "schema"))
+    result = jwt_analysis.analyse(run, load_jwt_policy(ROOT / "data" / "policy" / "jwt.yaml"))
+    limits = load_reference(ROOT / "data" / "reference" / "jwt.yaml")["limits"]
+    text = json.dumps(jwt_figures.all_figures(result, limits), indent=1, sort_keys=True) + "\n"
+    assert_snapshot("jwt-figures.json", text)
+
+
 def test_generated_site_lists_pages_and_publishes_every_run_file(make_project):
     root: Path = make_project(FIXTURE_RUN)
     generated = site.build(root)
@@ -77,6 +92,7 @@ def test_generated_site_lists_pages_and_publishes_every_run_file(make_project):
         "experiments/aead.md",
         "experiments/symmetric.md",
         "experiments/ec_keygen.md",
+        "experiments/jwt.md",
         "runs.md",
     }
     run_id = FIXTURE_RUN.name
@@ -88,6 +104,9 @@ def test_generated_site_lists_pages_and_publishes_every_run_file(make_project):
         "cipher_inventory.csv",
         "ec_keygen.csv",
         "ec_curves.csv",
+        "jwt.csv",
+        "jwt_tokens.csv",
+        "jwt_keys.csv",
     )
     assert set(generated.files) == {f"runs/{run_id}/{name}" for name in published}
     assert f"[aead.csv](../runs/{run_id}/aead.csv)" in generated.pages["experiments/aead.md"]

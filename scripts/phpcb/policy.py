@@ -170,3 +170,31 @@ def load_key_scheme_policy(path: Path) -> KeySchemePolicy:
         families=data["families"],
         default=data["default"],
     )
+
+
+@dataclass(frozen=True)
+class JwtPolicy:
+    """data/policy/jwt.yaml: one entry per JWS algorithm; unknown algorithms are never recommended."""
+
+    references: dict[str, Reference]
+    entries: dict[str, dict[str, Any]]
+
+    def verdict(self, algorithm: str) -> Verdict:
+        entry = self.entries.get(algorithm)
+        if entry is None:
+            return Verdict("not_recommended", ("Not in the policy table: never recommended by default.",), ())
+        return Verdict(
+            str(entry["status"]),
+            (str(entry["note"]),),
+            tuple(self.references[key] for key in entry["references"]),
+        )
+
+    def asymmetric(self, algorithm: str) -> bool:
+        return bool(self.entries.get(algorithm, {}).get("asymmetric", False))
+
+
+def load_jwt_policy(path: Path) -> JwtPolicy:
+    data, references = _read(path)
+    for name, entry in data["algorithms"].items():
+        _check_entry(path, name, entry, references)
+    return JwtPolicy(references, data["algorithms"])

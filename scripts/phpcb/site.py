@@ -14,8 +14,11 @@ from .ec_keygen import analysis as ec_analysis
 from .ec_keygen import figures as ec_figures
 from .ec_keygen import page as ec_page
 from .errors import NoDataError
+from .jwt import analysis as jwt_analysis
+from .jwt import figures as jwt_figures
+from .jwt import page as jwt_page
 from .loader import MANIFEST, Run, load_runs
-from .policy import load_aead_policy, load_key_scheme_policy, load_symmetric_policy
+from .policy import load_aead_policy, load_jwt_policy, load_key_scheme_policy, load_symmetric_policy
 from .reference import figure as reference_figure
 from .reference import load_reference
 from .render import environment, render
@@ -138,6 +141,28 @@ def ec_keygen_context(project: Project, runs: list[Run]) -> dict[str, Any]:
     return context
 
 
+def jwt_context(project: Project, runs: list[Run]) -> dict[str, Any]:
+    run = newest_with(runs, "jwt")
+    reference = load_reference(project.root / "data" / "reference" / "jwt.yaml")
+    context: dict[str, Any] = {"run": run, "reference": reference}
+    if run is None:
+        return context
+    analysis = jwt_analysis.analyse(run, load_jwt_policy(project.root / "data" / "policy" / "jwt.yaml"))
+    headline = jwt_analysis.headline_payload(analysis.payloads)
+    context.update(
+        analysis=analysis,
+        headline_payload=headline,
+        figures={name: figure_json(f) for name, f in jwt_figures.all_figures(analysis, reference["limits"]).items()},
+        environment=env_rows.describe(run.manifest),
+        machine=env_rows.short(run.manifest),
+        entry=run.experiment("jwt"),
+        csv_links=csv_links(run, "jwt", page_depth=1),
+        manifest_link=f"../runs/{run.run_id}/{MANIFEST}",
+        **jwt_page.context(analysis, reference, headline),
+    )
+    return context
+
+
 def build(root: Path) -> GeneratedSite:
     project = Project(root)
     schemas = load_schemas(project.schema)
@@ -152,8 +177,10 @@ def build(root: Path) -> GeneratedSite:
     site.pages["experiments/symmetric.md"] = render(templates, "symmetric.md.j2", **symmetric)
     ec_keygen = ec_keygen_context(project, runs)
     site.pages["experiments/ec_keygen.md"] = render(templates, "ec_keygen.md.j2", **ec_keygen)
+    jwt = jwt_context(project, runs)
+    site.pages["experiments/jwt.md"] = render(templates, "jwt.md.j2", **jwt)
     site.pages["index.md"] = render(
-        templates, "home.md.j2", aead=aead, symmetric=symmetric, ec_keygen=ec_keygen, runs=runs
+        templates, "home.md.j2", aead=aead, symmetric=symmetric, ec_keygen=ec_keygen, jwt=jwt, runs=runs
     )
     site.pages["runs.md"] = render(
         templates,

@@ -11,6 +11,7 @@ use PhpCryptoBench\Exception\BenchException;
 use PhpCryptoBench\Exception\UsageError;
 use PhpCryptoBench\Experiment\ExperimentRegistry;
 use PhpCryptoBench\Harness\FakeTimer;
+use PhpCryptoBench\Jwt\JwtExperiment;
 use PhpCryptoBench\Harness\FakeWallClock;
 use PhpCryptoBench\Harness\HrTimer;
 use PhpCryptoBench\Harness\Profile;
@@ -65,6 +66,7 @@ final class Application
             new AeadExperiment($repository . '/vectors/wycheproof', $schema),
             new SymmetricExperiment($repository, $schema),
             new EcKeygenExperiment($repository . '/vectors/wycheproof', $schema),
+            new JwtExperiment($repository . '/vectors/wycheproof', $schema),
         );
     }
 

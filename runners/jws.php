@@ -1,0 +1,35 @@
+<?php
+
+declare(strict_types=1);
+
+/*
+ * A small command line to this project's JWS code, for interoperability tests with other libraries:
+ *   php runners/jws.php sign ALG    < {"jwk": {private JWK}, "payload": "text"}   prints the token
+ *   php runners/jws.php verify ALG  < {"jwk": {public JWK}, "token": "..."}      prints the payload
+ * A refused token or key: its reason on stderr, exit code 1. Bad usage: exit code 2.
+ */
+
+require __DIR__ . '/bootstrap.php';
+
+use PhpCryptoBench\Exception\BenchException;
+use PhpCryptoBench\Jws\Algorithms;
+use PhpCryptoBench\Jws\CompactJws;
+use PhpCryptoBench\Jws\Jwk;
+use PhpCryptoBench\Jws\Key;
+
+[$command, $alg] = [$argv[1] ?? '', $argv[2] ?? ''];
+$input = json_decode((string) stream_get_contents(STDIN), true);
+if (!in_array($command, ['sign', 'verify'], true) || !is_array($input) || !is_array($input['jwk'] ?? null)) {
+    fwrite(STDERR, "usage: php runners/jws.php sign|verify ALG < {\"jwk\": {...}, \"payload\"|\"token\": \"...\"}\n");
+    exit(2);
+}
+try {
+    $algorithm = Algorithms::named($alg);
+    $material = Jwk::import($input['jwk']);
+    echo $command === 'sign'
+        ? CompactJws::sign(Key::forSigning($algorithm, $material), (string) ($input['payload'] ?? ''), ['typ' => 'JWT'])
+        : CompactJws::verify((string) ($input['token'] ?? ''), Key::forVerification($algorithm, $material))->payload;
+} catch (BenchException $e) {
+    fwrite(STDERR, $e->getMessage() . "\n");
+    exit(1);
+}

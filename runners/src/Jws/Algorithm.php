@@ -1,0 +1,27 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Jws;
+
+use PhpCryptoBench\Exception\SignatureRejected;
+use PhpCryptoBench\Exception\WeakKey;
+
+/** One JWS signature algorithm (RFC 7518, RFC 8037): its key rules, signing and verification. */
+interface Algorithm
+{
+    /** The `alg` header value, e.g. ES256. */
+    public function name(): string;
+
+    /**
+     * @param bool $forSigning a private key (signing) or a public one (verification)
+     * @throws WeakKey when the key does not fit this algorithm
+     */
+    public function checkKey(mixed $key, bool $forSigning): void;
+
+    /** @throws SignatureRejected when signing fails */
+    public function sign(mixed $key, string $input): string;
+
+    /** @throws SignatureRejected when the signature has the wrong length for this algorithm */
+    public function verify(mixed $key, string $input, string $signature): bool;
+}

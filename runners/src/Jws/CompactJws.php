@@ -1,0 +1,118 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Jws;
+
+use JsonException;
+use PhpCryptoBench\Exception\AlgorithmNotAllowed;
+use PhpCryptoBench\Exception\ClaimRejected;
+use PhpCryptoBench\Exception\MalformedToken;
+use PhpCryptoBench\Exception\SignatureRejected;
+use PhpCryptoBench\Exception\WeakKey;
+use PhpCryptoBench\Harness\WallClock;
+use stdClass;
+
+/**
+ * JWS compact serialization (RFC 7515 section 7.1) with strict verification (RFC 8725): the
+ * algorithm comes from the key, never from the token; `none`, a mismatched `alg`, unknown `crit`
+ * extensions, non-canonical base64url and signatures of the wrong length are all refused.
+ */
+final class CompactJws
+{
+    /** @param array<string, mixed> $header extra header members; `alg` is always the key's */
+    public static function sign(Key $key, string $payload, array $header = []): string
+    {
+        if (!$key->signs) {
+            throw WeakKey::wrongType($key->algorithm->name(), 'a signing key', 'a verification key');
+        }
+        $header = ['alg' => $key->algorithm->name()] + $header;
+        $input = Base64Url::encode(self::json($header)) . '.' . Base64Url::encode($payload);
+        return $input . '.' . Base64Url::encode($key->algorithm->sign($key->material, $input));
+    }
+
+    /** @param array<string, mixed> $claims */
+    public static function signClaims(Key $key, array $claims, array $header = ['typ' => 'JWT']): string
+    {
+        return self::sign($key, self::json($claims), $header);
+    }
+
+    /**
+     * @throws MalformedToken|AlgorithmNotAllowed|SignatureRejected
+     */
+    public static function verify(string $token, Key $key): VerifiedToken
+    {
+        $parts = explode('.', $token);
+        if (count($parts) !== 3) {
+            throw MalformedToken::partCount(count($parts));
+        }
+        [$encodedHeader, $encodedPayload, $encodedSignature] = $parts;
+        $header = self::object(Base64Url::decode($encodedHeader, 'header'), MalformedToken::headerNotObject(...));
+        $alg = $header['alg'] ?? null;
+        if (!is_string($alg)) {
+            throw AlgorithmNotAllowed::missing();
+        }
+        if ($alg === 'none') {
+            throw AlgorithmNotAllowed::none();
+        }
+        if ($alg !== $key->algorithm->name()) {
+            throw AlgorithmNotAllowed::mismatch($key->algorithm->name(), $alg);
+        }
+        if (array_key_exists('crit', $header)) {
+            throw AlgorithmNotAllowed::criticalHeader(json_encode($header['crit']) ?: 'an unreadable value');
+        }
+        $payload = Base64Url::decode($encodedPayload, 'payload');
+        $signature = Base64Url::decode($encodedSignature, 'signature');
+        if (!$key->algorithm->verify($key->material, $encodedHeader . '.' . $encodedPayload, $signature)) {
+            throw SignatureRejected::mismatch($alg);
+        }
+        return new VerifiedToken($header, $payload);
+    }
+
+    /**
+     * A JWT: a verified JWS whose payload is a claims set, with `exp` and `nbf` checked against the clock.
+     *
+     * @throws MalformedToken|AlgorithmNotAllowed|SignatureRejected|ClaimRejected
+     */
+    public static function verifyJwt(string $token, Key $key, WallClock $clock): VerifiedToken
+    {
+        $verified = self::verify($token, $key);
+        $claims = self::object($verified->payload, MalformedToken::claimsNotObject(...));
+        $now = $clock->now()->getTimestamp();
+        foreach (['exp', 'nbf'] as $name) {
+            if (array_key_exists($name, $claims) && !is_int($claims[$name])) {
+                throw ClaimRejected::notANumber($name, get_debug_type($claims[$name]));
+            }
+        }
+        if (isset($claims['exp']) && $now >= $claims['exp']) {
+            throw ClaimRejected::expired($claims['exp'], $now);
+        }
+        if (isset($claims['nbf']) && $now < $claims['nbf']) {
+            throw ClaimRejected::notYetValid($claims['nbf'], $now);
+        }
+        return new VerifiedToken($verified->header, $verified->payload, $claims);
+    }
+
+    /**
+     * @param callable(string): MalformedToken $error
+     * @return array<string, mixed>
+     */
+    private static function object(string $json, callable $error): array
+    {
+        try {
+            $value = json_decode($json, false, 64, JSON_THROW_ON_ERROR | JSON_BIGINT_AS_STRING);
+        } catch (JsonException) {
+            throw $error('text that is not JSON');
+        }
+        if (!$value instanceof stdClass) {
+            throw $error(get_debug_type($value));
+        }
+        return (array) json_decode($json, true, 64, JSON_BIGINT_AS_STRING);
+    }
+
+    /** @param array<string, mixed> $value */
+    private static function json(array $value): string
+    {
+        return json_encode($value, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_THROW_ON_ERROR);
+    }
+}

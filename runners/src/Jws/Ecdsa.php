@@ -1,0 +1,81 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Jws;
+
+use OpenSSLAsymmetricKey;
+use PhpCryptoBench\Exception\MalformedToken;
+use PhpCryptoBench\Exception\SignatureRejected;
+use PhpCryptoBench\Exception\WeakKey;
+
+/** ES256, ES384, ES512 (RFC 7518 section 3.4): ECDSA on P-256, P-384 and P-521 (not P-512) with R‖S signatures. */
+final class Ecdsa implements Algorithm
+{
+    private function __construct(
+        private readonly string $name,
+        private readonly string $curve,
+        private readonly string $hash,
+        public readonly int $coordinateBytes,
+    ) {
+    }
+
+    public static function es256(): self
+    {
+        return new self('ES256', 'prime256v1', 'sha256', 32);
+    }
+
+    public static function es384(): self
+    {
+        return new self('ES384', 'secp384r1', 'sha384', 48);
+    }
+
+    public static function es512(): self
+    {
+        return new self('ES512', 'secp521r1', 'sha512', 66);
+    }
+
+    public function name(): string
+    {
+        return $this->name;
+    }
+
+    public function curve(): string
+    {
+        return $this->curve;
+    }
+
+    public function checkKey(mixed $key, bool $forSigning): void
+    {
+        $details = OpensslKeys::details($this->name, $key, OPENSSL_KEYTYPE_EC, 'an EC key on ' . $this->curve);
+        $curve = (string) ($details['ec']['curve_name'] ?? 'an unnamed curve');
+        if ($curve !== $this->curve) {
+            // ES256 with a P-384 key verifies nothing an attacker could not also forge elsewhere: refuse.
+            throw WeakKey::wrongType($this->name, 'a key on ' . $this->curve, 'a key on ' . $curve);
+        }
+        if ($forSigning && !OpensslKeys::isPrivate($details)) {
+            throw WeakKey::wrongType($this->name, 'a private key to sign with', 'a public key');
+        }
+    }
+
+    public function sign(mixed $key, string $input): string
+    {
+        $der = '';
+        if (!$key instanceof OpenSSLAsymmetricKey || !openssl_sign($input, $der, $key, $this->hash)) {
+            throw SignatureRejected::signingFailed($this->name, (string) openssl_error_string());
+        }
+        return EcdsaSignature::derToRaw($der, $this->coordinateBytes);
+    }
+
+    public function verify(mixed $key, string $input, string $signature): bool
+    {
+        $der = EcdsaSignature::rawToDer($signature, $this->coordinateBytes, $this->name);
+        try {
+            return $key instanceof OpenSSLAsymmetricKey && openssl_verify($input, $der, $key, $this->hash) === 1;
+        } finally {
+            while (openssl_error_string() !== false) {
+                // A rejected signature leaves errors queued; they would be blamed on the next call.
+            }
+        }
+    }
+}

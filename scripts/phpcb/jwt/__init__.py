@@ -1,0 +1,1 @@
+"""Experiment jwt: token size, sign/verify and key generation per JWS algorithm."""

@@ -1,0 +1,152 @@
+"""JWT token size and timing from one run: statistics, the sign/verify asymmetry, recommendations."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..loader import Run
+from ..policy import JwtPolicy, Verdict
+from ..stats import Ratio, Summary, per_op_by_case, ratio_of_medians, summarize
+
+ALGORITHMS = (
+    "ES256",
+    "ES384",
+    "ES512",
+    "EdDSA",
+    "PS256",
+    "PS384",
+    "PS512",
+    "RS256",
+    "RS384",
+    "RS512",
+    "HS256",
+    "HS384",
+    "HS512",
+)
+HEADLINE_PAYLOAD = 100
+
+
+@dataclass(frozen=True)
+class JwtCase:
+    alg: str
+    key_type: str
+    key_bits: int
+    operation: str
+    payload_chars: int
+    token_bytes: int
+    summary: Summary
+    per_op_ns: np.ndarray
+
+
+@dataclass(frozen=True)
+class AlgorithmResult:
+    alg: str
+    key_type: str
+    key_bits: int
+    verdict: Verdict
+    asymmetric: bool
+    cases: dict[tuple[str, int], JwtCase]
+
+    def case(self, operation: str, payload: int) -> JwtCase | None:
+        return self.cases.get((operation, payload))
+
+    @property
+    def keygen(self) -> JwtCase | None:
+        return self.cases.get(("keygen", 0))
+
+    def token_bytes(self, payload: int) -> int | None:
+        case = self.case("sign", payload)
+        return case.token_bytes if case else None
+
+    def asymmetry(self, payload: int) -> Ratio | None:
+        """Sign time over verify time: above 1, verifying is the cheap side."""
+        sign, verify = self.case("sign", payload), self.case("verify", payload)
+        return ratio_of_medians(sign.per_op_ns, verify.per_op_ns) if sign and verify else None
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The fastest recommended asymmetric algorithm for one operation, and its margin over the next."""
+
+    purpose: str
+    operation: str
+    best: AlgorithmResult | None
+    runner_up: AlgorithmResult | None
+    ratio: Ratio | None
+
+
+@dataclass(frozen=True)
+class JwtAnalysis:
+    run: Run
+    algorithms: list[AlgorithmResult]
+    payloads: list[int]
+    choices: list[Choice]
+
+    def find(self, alg: str) -> AlgorithmResult | None:
+        return next((a for a in self.algorithms if a.alg == alg), None)
+
+    @property
+    def largest_token(self) -> tuple[AlgorithmResult, int, int] | None:
+        sizes = [(a, p, a.token_bytes(p) or 0) for a in self.algorithms for p in self.payloads]
+        return max(sizes, key=lambda item: item[2], default=None)
+
+
+def case_rows(rows: list[dict[str, Any]]) -> list[JwtCase]:
+    def key(row: Mapping[str, Any]) -> tuple[Any, ...]:
+        return tuple(row[c] for c in ("alg", "key_type", "key_bits", "operation", "payload_chars", "token_bytes"))
+
+    return [
+        JwtCase(*identity, summary=summarize(values), per_op_ns=values)
+        for identity, values in per_op_by_case(rows, key).items()
+    ]
+
+
+def choose(algorithms: list[AlgorithmResult], purpose: str, operation: str, payload: int) -> Choice:
+    candidates = [
+        a for a in algorithms if a.verdict.recommendable and a.asymmetric and a.case(operation, payload) is not None
+    ]
+    ranked = sorted(candidates, key=lambda a: (a.case(operation, payload).summary.median_ns, a.alg))  # type: ignore[union-attr]
+    if not ranked:
+        return Choice(purpose, operation, None, None, None)
+    best = ranked[0]
+    runner = ranked[1] if len(ranked) > 1 else None
+    best_case = best.case(operation, payload)
+    runner_case = runner.case(operation, payload) if runner else None
+    ratio = ratio_of_medians(runner_case.per_op_ns, best_case.per_op_ns) if best_case and runner_case else None
+    return Choice(purpose, operation, best, runner, ratio)
+
+
+def headline_payload(payloads: list[int]) -> int:
+    """The payload the page's answer speaks of: the seed's 100 characters when measured."""
+    return HEADLINE_PAYLOAD if HEADLINE_PAYLOAD in payloads else (payloads[0] if payloads else 0)
+
+
+def analyse(run: Run, policy: JwtPolicy) -> JwtAnalysis:
+    cases = case_rows(run.tables.get("jwt.csv", []))
+    algorithms = []
+    for alg in ALGORITHMS:
+        mine = [c for c in cases if c.alg == alg]
+        if not mine:
+            continue
+        algorithms.append(
+            AlgorithmResult(
+                alg=alg,
+                key_type=mine[0].key_type,
+                key_bits=mine[0].key_bits,
+                verdict=policy.verdict(alg),
+                asymmetric=policy.asymmetric(alg),
+                cases={(c.operation, c.payload_chars): c for c in mine},
+            )
+        )
+    payloads = sorted({c.payload_chars for c in cases if c.operation != "keygen"})
+    headline = headline_payload(payloads)
+    choices = [
+        choose(algorithms, "many verifiers (an API gateway checking every request)", "verify", headline),
+        choose(algorithms, "many signers (a login service issuing tokens)", "sign", headline),
+        choose(algorithms, "frequent key rotation", "keygen", 0),
+    ]
+    return JwtAnalysis(run, algorithms, payloads, choices)

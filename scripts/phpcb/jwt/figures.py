@@ -1,0 +1,103 @@
+"""Plotly figures for the jwt page, as plain JSON-ready dicts (the page script applies the palette)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import plotly.graph_objects as go
+
+from ..plotting import plain
+from .analysis import JwtAnalysis, JwtCase, headline_payload
+
+
+def _ms(ns: float) -> float:
+    return round(ns / 1e6, 6)
+
+
+def _bars(cases: list[JwtCase]) -> dict[str, Any]:
+    return {
+        "type": "data",
+        "symmetric": False,
+        "array": [_ms(c.summary.ci_high_ns - c.summary.median_ns) for c in cases],
+        "arrayminus": [_ms(c.summary.median_ns - c.summary.ci_low_ns) for c in cases],
+    }
+
+
+def sign_verify(analysis: JwtAnalysis, payload: int) -> dict[str, Any]:
+    figure = go.Figure()
+    for operation in ("sign", "verify"):
+        pairs = [(a.alg, a.case(operation, payload)) for a in analysis.algorithms]
+        present = [(alg, case) for alg, case in pairs if case is not None]
+        figure.add_trace(
+            go.Bar(
+                x=[alg for alg, _ in present],
+                y=[_ms(case.summary.median_ns) for _, case in present],
+                error_y=_bars([case for _, case in present]),
+                name=operation,
+            )
+        )
+    figure.update_layout(
+        title=f"Sign and verify time per algorithm, {payload}-character payload (error bars: 95% CI)",
+        barmode="group",
+        xaxis={"title": "algorithm", "type": "category"},
+        yaxis={"title": "ms per operation (log)", "type": "log"},
+    )
+    return plain(figure)
+
+
+def token_sizes(analysis: JwtAnalysis, limits: dict[str, int]) -> dict[str, Any]:
+    figure = go.Figure()
+    for payload in analysis.payloads:
+        figure.add_trace(
+            go.Bar(
+                x=[a.alg for a in analysis.algorithms],
+                y=[a.token_bytes(payload) for a in analysis.algorithms],
+                name=f"{payload}-character payload",
+            )
+        )
+    for label, key in (("4 KiB: a cookie's limit", "cookie_bytes"), ("8 KiB: a common header limit", "header_bytes")):
+        figure.add_hline(y=limits[key], line_dash="dash", annotation_text=label, annotation_position="top left")
+    figure.update_layout(
+        title="Token size per algorithm and payload, against cookie and header limits",
+        barmode="group",
+        xaxis={"title": "algorithm", "type": "category"},
+        yaxis={"title": "bytes"},
+    )
+    return plain(figure)
+
+
+def asymmetry(analysis: JwtAnalysis, payload: int) -> dict[str, Any]:
+    rows = [(a.alg, a.asymmetry(payload)) for a in analysis.algorithms]
+    present = [(alg, ratio) for alg, ratio in rows if ratio is not None]
+    figure = go.Figure(
+        go.Bar(
+            x=[alg for alg, _ in present],
+            y=[round(r.value, 4) for _, r in present],
+            error_y={
+                "type": "data",
+                "symmetric": False,
+                "array": [round(r.high - r.value, 4) for _, r in present],
+                "arrayminus": [round(r.value - r.low, 4) for _, r in present],
+            },
+            name="sign time ÷ verify time",
+        )
+    )
+    figure.add_hline(y=1, line_dash="dot")
+    figure.update_layout(
+        title="Sign/verify asymmetry: above 1, verifying is cheaper than signing (95% CI)",
+        xaxis={"title": "algorithm", "type": "category"},
+        yaxis={"title": "sign ÷ verify (log)", "type": "log"},
+        showlegend=False,
+    )
+    return plain(figure, legend_below=False)
+
+
+def all_figures(analysis: JwtAnalysis, limits: dict[str, int]) -> dict[str, dict[str, Any]]:
+    if not analysis.algorithms:
+        return {}
+    payload = headline_payload(analysis.payloads)
+    return {
+        "jwt-sign-verify": sign_verify(analysis, payload),
+        "jwt-token-size": token_sizes(analysis, limits),
+        "jwt-asymmetry": asymmetry(analysis, payload),
+    }
