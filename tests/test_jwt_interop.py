@@ -101,3 +101,19 @@ def test_php_refuses_a_pyjwt_token_whose_algorithm_is_not_the_keys():
     )
     assert refused.returncode == 1
     assert 'expected "HS384", the algorithm bound to this key, got "HS256"' in refused.stderr
+
+
+def test_the_published_evidence_of_a_run_verifies_in_pyjwt():
+    """Every token a run writes verifies in PyJWT with the JWK the run publishes beside it."""
+    from phpcb.loader import load_run
+    from phpcb.schema import load_schemas
+
+    from .conftest import FIXTURE_RUN
+
+    run = load_run(FIXTURE_RUN, load_schemas(ROOT / "data" / "schema"))
+    keys = {row["alg"]: json.loads(row["jwk"]) for row in run.tables["jwt_keys.csv"]}
+    for row in run.tables["jwt_tokens.csv"]:
+        key = jwt.PyJWK(keys[row["alg"]], algorithm=row["alg"])
+        # The tokens live a week; the signature, not the expiry, is what this checks.
+        claims = jwt.decode(row["token"], key, algorithms=[row["alg"]], options={"verify_exp": False})
+        assert len(claims["data"]) == row["payload_chars"]

@@ -77,6 +77,14 @@ final class CompactJwsTest extends TestCase
         CompactJws::verify($header . '.' . Base64Url::encode(Base64Url::decode($payload) . ' ') . '.' . $signature, $key);
     }
 
+    public function testRfc7515AppendixA5UnsecuredJwsIsRefused(): void
+    {
+        [, $verifier] = self::es256();
+        $this->expectException(AlgorithmNotAllowed::class);
+        $this->expectExceptionMessage('header alg: expected a signature algorithm, got "none"');
+        CompactJws::verify('eyJhbGciOiJub25lIn0.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ.', $verifier);
+    }
+
     public function testWycheproofVectorsGiveTheExpectedResultThroughTheSignatureLayer(): void
     {
         $reports = (new WycheproofSignatureSuite(REPOSITORY . '/vectors/wycheproof'))->runAll();
