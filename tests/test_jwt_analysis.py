@@ -80,3 +80,12 @@ def test_no_unsigned_or_unknown_algorithm_is_recommended():
     assert POLICY.verdict("none").status == "not_recommended"
     assert POLICY.verdict("HS1").status == "not_recommended"
     assert not POLICY.asymmetric("HS256")
+
+
+def test_key_labels_are_short_names():
+    result = analysis.analyse(synthetic(), POLICY)
+    assert [result.find(alg).key_label for alg in ("RS256", "ES256", "HS256")] == [
+        "RSA-2048",
+        "P-256",
+        "256-bit secret",
+    ]

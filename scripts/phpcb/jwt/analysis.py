@@ -51,6 +51,14 @@ class AlgorithmResult:
     asymmetric: bool
     cases: dict[tuple[str, int], JwtCase]
 
+    @property
+    def key_label(self) -> str:
+        """A short name for the key: P-256, RSA-2048, Ed25519, or a 256-bit secret."""
+        curves = {"EC prime256v1": "P-256", "EC secp384r1": "P-384", "EC secp521r1": "P-521", "OKP Ed25519": "Ed25519"}
+        if self.key_type in curves:
+            return curves[self.key_type]
+        return f"RSA-{self.key_bits}" if self.key_type == "RSA" else f"{self.key_bits}-bit secret"
+
     def case(self, operation: str, payload: int) -> JwtCase | None:
         return self.cases.get((operation, payload))
 
