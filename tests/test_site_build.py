@@ -41,6 +41,7 @@ def test_strict_build_writes_every_page(built_site):
         "experiments/symmetric/index.html",
         "experiments/ec_keygen/index.html",
         "experiments/jwt/index.html",
+        "experiments/argon2/index.html",
         "runs/index.html",
     )
     for page in (*pages, "methodology/index.html"):
@@ -56,7 +57,9 @@ def test_plotly_is_served_from_the_site_and_nothing_from_a_cdn(built_site):
         assert external == [], f"{html}: {external}"
 
 
-@pytest.mark.parametrize(("experiment", "charts"), [("aead", 3), ("symmetric", 3), ("ec_keygen", 4), ("jwt", 3)])
+@pytest.mark.parametrize(
+    ("experiment", "charts"), [("aead", 3), ("symmetric", 3), ("ec_keygen", 4), ("jwt", 3), ("argon2", 3)]
+)
 def test_each_experiment_page_has_its_charts_and_links_its_csv(built_site, experiment, charts):
     text = (built_site / "experiments" / experiment / "index.html").read_text(encoding="utf-8")
     assert text.count('class="pcb-chart"') == charts

@@ -6,6 +6,8 @@ from pathlib import Path
 
 from phpcb import site
 from phpcb.aead import analysis, figures
+from phpcb.argon2 import analysis as argon2_analysis
+from phpcb.argon2 import figures as argon2_figures
 from phpcb.ec_keygen import analysis as ec_analysis
 from phpcb.ec_keygen import figures as ec_figures
 from phpcb.jwt import analysis as jwt_analysis
@@ -84,6 +86,17 @@ def test_jwt_figures_snapshot():
     assert_snapshot("jwt-figures.json", text)
 
 
+def test_argon2_page_snapshot(make_project):
+    generated = site.build(make_project(FIXTURE_RUN))
+    assert_snapshot("argon2.md", generated.pages["experiments/argon2.md"])
+
+
+def test_argon2_figures_snapshot():
+    run = load_run(FIXTURE_RUN, load_schemas(ROOT / "data" / "schema"))
+    text = json.dumps(argon2_figures.all_figures(argon2_analysis.analyse(run)), indent=1, sort_keys=True) + "\n"
+    assert_snapshot("argon2-figures.json", text)
+
+
 def test_generated_site_lists_pages_and_publishes_every_run_file(make_project):
     root: Path = make_project(FIXTURE_RUN)
     generated = site.build(root)
@@ -93,6 +106,7 @@ def test_generated_site_lists_pages_and_publishes_every_run_file(make_project):
         "experiments/symmetric.md",
         "experiments/ec_keygen.md",
         "experiments/jwt.md",
+        "experiments/argon2.md",
         "runs.md",
     }
     run_id = FIXTURE_RUN.name
@@ -107,6 +121,7 @@ def test_generated_site_lists_pages_and_publishes_every_run_file(make_project):
         "jwt.csv",
         "jwt_tokens.csv",
         "jwt_keys.csv",
+        "argon2.csv",
     )
     assert set(generated.files) == {f"runs/{run_id}/{name}" for name in published}
     assert f"[aead.csv](../runs/{run_id}/aead.csv)" in generated.pages["experiments/aead.md"]

@@ -10,6 +10,9 @@ from typing import Any
 from . import environment as env_rows
 from .aead import analysis as aead_analysis
 from .aead import figures as aead_figures
+from .argon2 import analysis as argon2_analysis
+from .argon2 import figures as argon2_figures
+from .argon2 import page as argon2_page
 from .ec_keygen import analysis as ec_analysis
 from .ec_keygen import figures as ec_figures
 from .ec_keygen import page as ec_page
@@ -163,6 +166,26 @@ def jwt_context(project: Project, runs: list[Run]) -> dict[str, Any]:
     return context
 
 
+def argon2_context(project: Project, runs: list[Run]) -> dict[str, Any]:
+    run = newest_with(runs, "argon2")
+    reference = load_reference(project.root / "data" / "reference" / "argon2.yaml")
+    context: dict[str, Any] = {"run": run, "reference": reference, "claim": reference["claims"][0]}
+    if run is None:
+        return context
+    analysis = argon2_analysis.analyse(run)
+    context.update(
+        analysis=analysis,
+        figures={name: figure_json(f) for name, f in argon2_figures.all_figures(analysis).items()},
+        environment=env_rows.describe(run.manifest),
+        machine=env_rows.short(run.manifest),
+        entry=run.experiment("argon2"),
+        csv_links=csv_links(run, "argon2", page_depth=1),
+        manifest_link=f"../runs/{run.run_id}/{MANIFEST}",
+        **argon2_page.context(analysis, reference),
+    )
+    return context
+
+
 def build(root: Path) -> GeneratedSite:
     project = Project(root)
     schemas = load_schemas(project.schema)
@@ -179,8 +202,10 @@ def build(root: Path) -> GeneratedSite:
     site.pages["experiments/ec_keygen.md"] = render(templates, "ec_keygen.md.j2", **ec_keygen)
     jwt = jwt_context(project, runs)
     site.pages["experiments/jwt.md"] = render(templates, "jwt.md.j2", **jwt)
+    argon2 = argon2_context(project, runs)
+    site.pages["experiments/argon2.md"] = render(templates, "argon2.md.j2", **argon2)
     site.pages["index.md"] = render(
-        templates, "home.md.j2", aead=aead, symmetric=symmetric, ec_keygen=ec_keygen, jwt=jwt, runs=runs
+        templates, "home.md.j2", aead=aead, symmetric=symmetric, ec_keygen=ec_keygen, jwt=jwt, argon2=argon2, runs=runs
     )
     site.pages["runs.md"] = render(
         templates,

@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Cli;
 
 use PhpCryptoBench\Aead\AeadExperiment;
+use PhpCryptoBench\Argon2\Argon2Experiment;
 use PhpCryptoBench\EcKeygen\EcKeygenExperiment;
 use PhpCryptoBench\Environment\EnvironmentProbe;
 use PhpCryptoBench\Exception\BenchException;
@@ -67,6 +68,7 @@ final class Application
             new SymmetricExperiment($repository, $schema),
             new EcKeygenExperiment($repository . '/vectors/wycheproof', $schema),
             new JwtExperiment($repository . '/vectors/wycheproof', $schema),
+            new Argon2Experiment($repository, $schema),
         );
     }
 

@@ -17,6 +17,8 @@ final class ExperimentContext
         public readonly Progress $progress,
         public readonly NativeSpeed $nativeSpeed,
         public readonly string $outputDirectory,
+        /** Deterministic timings: experiments that time outside the Sampler (Argon2's child processes) model theirs. */
+        public readonly bool $fakeClock = false,
     ) {
     }
 }

@@ -80,7 +80,7 @@ final class Runner
     private function finishRun(Manifest $manifest, Profile $profile, array $experiments, string $directory): Manifest
     {
         $manifest->save($directory);
-        $context = new ExperimentContext($profile, new Sampler($this->timer, $profile), $this->progress, $this->nativeSpeed, $directory);
+        $context = new ExperimentContext($profile, new Sampler($this->timer, $profile), $this->progress, $this->nativeSpeed, $directory, $this->timer->name() === 'fake');
         foreach ($experiments as $experiment) {
             $manifest->recordExperiment($experiment->name(), $this->runOne($experiment, $context));
             $manifest->save($directory);
@@ -132,7 +132,7 @@ final class Runner
      */
     public function runExperimentHere(Experiment $experiment, Profile $profile, string $directory): array
     {
-        $context = new ExperimentContext($profile, new Sampler($this->timer, $profile), $this->progress, $this->nativeSpeed, $directory);
+        $context = new ExperimentContext($profile, new Sampler($this->timer, $profile), $this->progress, $this->nativeSpeed, $directory, $this->timer->name() === 'fake');
         return $this->runHere($experiment, $context);
     }
 

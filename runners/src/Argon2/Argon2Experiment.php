@@ -1,0 +1,154 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Argon2;
+
+use PhpCryptoBench\Experiment\Experiment;
+use PhpCryptoBench\Experiment\ExperimentContext;
+use PhpCryptoBench\Experiment\MeasurementResult;
+use PhpCryptoBench\Harness\Profile;
+use PhpCryptoBench\Io\TableSchema;
+
+/**
+ * Argon2 over memory × threads × time cost (seed 003, part 2), through password_hash, sodium and
+ * the reference CLI. Each cell runs in a child process (wall, CPU, peak RSS); a cell that fails
+ * (memory it cannot allocate, parameters an interface refuses) is recorded and the grid goes on.
+ */
+final class Argon2Experiment implements Experiment
+{
+    public const CSV = 'argon2.csv';
+    public const GRID = [
+        'quick' => ['memory_mib' => [16, 64], 'threads' => [1, 2], 'time_cost' => [1, 3]],
+        'full' => ['memory_mib' => [16, 32, 64, 128, 256, 512, 1024], 'threads' => [1, 2, 4, 8], 'time_cost' => [1, 3, 6]],
+    ];
+    /**
+     * Samples per cell (6: the fewest with a finite 95% CI of the median), and the per-cell budget in
+     * ms after which a slow cell stops (never under 3 samples).
+     */
+    public const SAMPLING = ['quick' => [6, 1_000], 'full' => [10, 8_000]];
+    /** The interfaces and variants measured: the paper's CLI Argon2d and Argon2i, PHP's two, sodium's two. */
+    public const VARIANTS = [['password_hash', 'argon2id'], ['password_hash', 'argon2i'], ['sodium', 'argon2id'], ['sodium', 'argon2i'], ['cli', 'argon2d'], ['cli', 'argon2i']];
+
+    public function __construct(
+        private readonly string $repository,
+        private readonly TableSchema $schema,
+    ) {
+    }
+
+    public function name(): string
+    {
+        return 'argon2';
+    }
+
+    public function description(): string
+    {
+        return 'Argon2 over memory × threads × time cost: password_hash, sodium and the argon2 CLI';
+    }
+
+    public function unavailableReason(): ?string
+    {
+        if (Argon2Cell::provider() === null && !extension_loaded('sodium')) {
+            return 'neither PHP\'s Argon2 (PASSWORD_ARGON2_PROVIDER) nor the sodium extension is available';
+        }
+        return null;
+    }
+
+    public function processEnvironment(): array
+    {
+        return [];
+    }
+
+    public function verify(): array
+    {
+        $reference = '$argon2i$v=19$m=65536,t=2,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG';
+        if (!password_verify('password', $reference) || password_verify('passwore', $reference)) {
+            throw \PhpCryptoBench\Exception\VerificationFailed::vectorMismatch('phc-winner-argon2 README example', 0, 'password_verify to accept "password" only', 'another answer');
+        }
+        $runner = new CellRunner($this->repository . '/runners/argon2-cell.php');
+        $checked = [];
+        foreach (self::VARIANTS as [$interface, $variant]) {
+            $cell = Argon2Cell::of($interface, $variant, 1024, 1, 3);
+            $result = $runner->measure($cell, 1, 0);
+            if ($result['status'] !== 'ok' || $result['verified'] === false) {
+                throw \PhpCryptoBench\Exception\VerificationFailed::operationFailed("$interface $variant self-test", $result['detail'] ?: 'its hash did not verify');
+            }
+            $checked[] = "$interface $variant: " . ($result['verified'] === true ? 'password_verify accepts its hash' : 'hashes (no second Argon2d implementation in PHP; argon2-cffi checks it in the test suite)');
+        }
+        return [
+            'known_answers' => ['phc-winner-argon2 README: $argon2i$v=19$m=65536,t=2,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG verifies for "password", not for "passwore"'],
+            'self_tests' => $checked,
+            'provider' => Argon2Cell::provider(),
+        ];
+    }
+
+    /** @return list<Argon2Cell> */
+    public function cells(Profile $profile): array
+    {
+        $grid = self::GRID[$profile->name];
+        $cells = [];
+        foreach (self::VARIANTS as [$interface, $variant]) {
+            foreach ($grid['time_cost'] as $time) {
+                foreach ($grid['threads'] as $threads) {
+                    if ($interface === 'sodium' && $threads > 1) {
+                        continue; // sodium has no threads parameter: 1 is its only value
+                    }
+                    foreach ($grid['memory_mib'] as $mib) {
+                        $cells[] = Argon2Cell::of($interface, $variant, $mib * 1024, $threads, $time);
+                    }
+                }
+            }
+        }
+        return $cells;
+    }
+
+    public function caseCount(Profile $profile): int
+    {
+        return count($this->cells($profile));
+    }
+
+    /**
+     * Seconds the grid should take, from one timed probe: Argon2 costs about the same per
+     * MiB-pass at every size, and each hash is verified once more.
+     */
+    public function estimatedSeconds(Profile $profile, float $secondsPerMibPass): float
+    {
+        [$samples, $budgetMs] = self::SAMPLING[$profile->name];
+        $total = 0.0;
+        foreach ($this->cells($profile) as $cell) {
+            $hash = $secondsPerMibPass * $cell->memoryKib / 1024 * $cell->timeCost / min($cell->threads, 2) * ($cell->threads > 1 ? 1.2 : 1.0);
+            $count = max(min(3, $samples), min($samples, (int) floor($budgetMs / 1000 / max($hash * 2, 1e-3))));
+            $total += $count * $hash * 2;
+        }
+        return $total;
+    }
+
+    public function measure(ExperimentContext $context): MeasurementResult
+    {
+        $profile = $context->profile;
+        [$samples, $budgetMs] = self::SAMPLING[$profile->name];
+        $runner = new CellRunner($this->repository . '/runners/argon2-cell.php', $context->fakeClock);
+        $probe = $runner->measure(Argon2Cell::of('password_hash', 'argon2id', 16 * 1024, 1, 1), 1, 0);
+        $perMibPass = ($probe['samples'][0]['wall_ns'] ?? 50_000_000) / 1e9 / 16;
+        $cells = $this->cells($profile);
+        $context->progress->begin($this->name(), count($cells), $this->estimatedSeconds($profile, $perMibPass));
+        $cores = $context->fakeClock ? 2 : max(1, (int) trim((string) @shell_exec('nproc')));
+        $provider = Argon2Cell::provider();
+        $table = $this->schema->table(self::CSV);
+        foreach ($cells as $cell) {
+            $refusal = $cell->refusal($provider);
+            $result = $refusal === null ? $runner->measure($cell, $samples, $budgetMs) : null;
+            $base = $cell->key() + ['oversubscribed' => $cell->threads > $cores];
+            if ($result === null || $result['status'] !== 'ok') {
+                $table->add($base + ['sample' => 0, 'wall_ns' => 0, 'cpu_ns' => 0, 'max_rss_kib' => $result['max_rss_kib'] ?? 0, 'status' => $result === null ? 'refused' : 'failed', 'detail' => substr($refusal ?? (string) $result['detail'], 0, 300), 'verified' => false]);
+            } else {
+                foreach ($result['samples'] as $index => $sample) {
+                    $table->add($base + ['sample' => $index, 'wall_ns' => $sample['wall_ns'], 'cpu_ns' => $sample['cpu_ns'], 'max_rss_kib' => $result['max_rss_kib'], 'status' => 'ok', 'detail' => $result['verified'] === null ? 'no second Argon2d implementation in PHP' : 'password_verify accepts every hash', 'verified' => $result['verified'] === true]);
+                }
+            }
+            $context->progress->advance(sprintf('%s %s m=%d MiB p=%d t=%d', $cell->interface, $cell->variant, $cell->memoryKib / 1024, $cell->threads, $cell->timeCost));
+        }
+        $table->writeTo($context->outputDirectory . '/' . self::CSV);
+        return new MeasurementResult([self::CSV]);
+    }
+}

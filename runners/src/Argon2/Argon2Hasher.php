@@ -1,0 +1,82 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Argon2;
+
+use RuntimeException;
+
+/**
+ * Hashes one password with one cell's parameters, and checks the result with a second
+ * implementation where there is one: password_verify() (libargon2, or libsodium when that is
+ * PHP's Argon2 provider) checks sodium's and the CLI's Argon2i/Argon2id hashes as PHC strings.
+ */
+final class Argon2Hasher
+{
+    public const PASSWORD = 'correct horse battery staple';
+    private const HASH_BYTES = 32;
+
+    public function __construct(private readonly string $cliBinary = 'argon2')
+    {
+    }
+
+    /** @throws RuntimeException when the implementation fails (e.g. memory it cannot allocate) */
+    public function hash(Argon2Cell $cell): string
+    {
+        return match ($cell->interface) {
+            'password_hash' => $this->passwordHash($cell),
+            'sodium' => $this->sodium($cell),
+            default => $this->cli($cell, random_bytes(16)),
+        };
+    }
+
+    /** Whether a second look at the hash agrees: null when no second implementation exists (Argon2d). */
+    public function verify(Argon2Cell $cell, string $hash): ?bool
+    {
+        if ($cell->variant === 'argon2d') {
+            return null;
+        }
+        return password_verify(self::PASSWORD, $hash);
+    }
+
+    private function passwordHash(Argon2Cell $cell): string
+    {
+        $algorithm = $cell->variant === 'argon2i' ? PASSWORD_ARGON2I : PASSWORD_ARGON2ID;
+        return password_hash(self::PASSWORD, $algorithm, ['memory_cost' => $cell->memoryKib, 'time_cost' => $cell->timeCost, 'threads' => $cell->threads]);
+    }
+
+    private function sodium(Argon2Cell $cell): string
+    {
+        $salt = random_bytes(SODIUM_CRYPTO_PWHASH_SALTBYTES);
+        $algorithm = $cell->variant === 'argon2i' ? SODIUM_CRYPTO_PWHASH_ALG_ARGON2I13 : SODIUM_CRYPTO_PWHASH_ALG_ARGON2ID13;
+        // sodium takes memory in bytes, not KiB.
+        $raw = sodium_crypto_pwhash(self::HASH_BYTES, self::PASSWORD, $salt, $cell->timeCost, $cell->memoryKib * 1024, $algorithm);
+        return sprintf('$%s$v=19$m=%d,t=%d,p=1$%s$%s', $cell->variant, $cell->memoryKib, $cell->timeCost, self::b64($salt), self::b64($raw));
+    }
+
+    private function cli(Argon2Cell $cell, string $saltBytes): string
+    {
+        $flag = ['argon2i' => '-i', 'argon2id' => '-id', 'argon2d' => '-d'][$cell->variant];
+        $command = [$this->cliBinary, self::b64($saltBytes), $flag, '-t', (string) $cell->timeCost, '-k', (string) $cell->memoryKib, '-p', (string) $cell->threads, '-l', (string) self::HASH_BYTES, '-e'];
+        $process = @proc_open($command, [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+        if (!is_resource($process)) {
+            throw new RuntimeException('could not start ' . $this->cliBinary);
+        }
+        fwrite($pipes[0], self::PASSWORD);
+        fclose($pipes[0]);
+        $out = trim((string) stream_get_contents($pipes[1]));
+        $err = trim((string) stream_get_contents($pipes[2]));
+        fclose($pipes[1]);
+        fclose($pipes[2]);
+        $status = proc_close($process);
+        if ($status !== 0 || !str_starts_with($out, '$' . $cell->variant . '$')) {
+            throw new RuntimeException(sprintf('argon2 CLI exited %d: %s', $status, $err !== '' ? $err : $out));
+        }
+        return $out;
+    }
+
+    private static function b64(string $bytes): string
+    {
+        return rtrim(base64_encode($bytes), '=');
+    }
+}

@@ -1,0 +1,83 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Tests\Argon2;
+
+use PhpCryptoBench\Argon2\Argon2Cell;
+use PhpCryptoBench\Argon2\CellRunner;
+use PhpCryptoBench\Exception\InvalidArgon2Parameter;
+use PHPUnit\Framework\TestCase;
+
+final class Argon2CellTest extends TestCase
+{
+    /** @return iterable<string, array{string, string, int, int, int, string}> */
+    public static function invalid(): iterable
+    {
+        yield 'an unknown interface' => ['bcrypt', 'argon2i', 1024, 1, 1, 'interface: expected password_hash, sodium, cli, got "bcrypt"'];
+        yield 'Argon2d outside the CLI' => ['password_hash', 'argon2d', 1024, 1, 1, 'variant: expected argon2i, argon2id for password_hash, got "argon2d"'];
+        yield 'no threads' => ['cli', 'argon2id', 1024, 0, 1, 'threads: expected 1 to 2^24 - 1, got 0'];
+        yield 'under 8 KiB per thread' => ['cli', 'argon2id', 31, 4, 1, 'memory_kib: expected at least 8 KiB per thread (32) and under 4 TiB, got 31'];
+        yield 'no passes' => ['cli', 'argon2id', 1024, 1, 0, 'time_cost: expected at least 1, got 0'];
+    }
+
+    /** @dataProvider invalid */
+    public function testInvalidParametersAreRefusedWithTheLimit(string $interface, string $variant, int $memory, int $threads, int $time, string $message): void
+    {
+        $this->expectException(InvalidArgon2Parameter::class);
+        $this->expectExceptionMessage($message);
+        Argon2Cell::of($interface, $variant, $memory, $threads, $time);
+    }
+
+    public function testWhatAnInterfaceRefusesIsARecordedReasonNotAnError(): void
+    {
+        self::assertStringContainsString('libsodium always uses 1 thread', (string) Argon2Cell::of('sodium', 'argon2id', 16384, 2, 1)->refusal('standard'));
+        self::assertStringContainsString('OPSLIMIT_MIN', (string) Argon2Cell::of('sodium', 'argon2i', 16384, 1, 1)->refusal('standard'));
+        self::assertStringContainsString('refuses threads > 1', (string) Argon2Cell::of('password_hash', 'argon2id', 16384, 4, 1)->refusal('sodium'));
+        self::assertNull(Argon2Cell::of('password_hash', 'argon2id', 16384, 4, 1)->refusal('standard'));
+        self::assertNotNull(Argon2Cell::of('password_hash', 'argon2id', 16384, 1, 1)->refusal(null));
+    }
+
+    public function testTheProviderIsReadFromPhp(): void
+    {
+        self::assertSame(defined('PASSWORD_ARGON2_PROVIDER') ? PASSWORD_ARGON2_PROVIDER : null, Argon2Cell::provider());
+        self::assertContains(Argon2Cell::provider(), ['standard', 'sodium', null]);
+    }
+
+    public function testTheReferenceImplementationsPublishedHashVerifies(): void
+    {
+        // The phc-winner-argon2 README's example: "password", salt "somesalt", t=2, m=2^16 KiB, p=4, 24 bytes.
+        self::assertTrue(password_verify('password', '$argon2i$v=19$m=65536,t=2,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG'));
+        self::assertFalse(password_verify('passwore', '$argon2i$v=19$m=65536,t=2,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG'));
+    }
+
+    /** @return iterable<string, array{Argon2Cell, bool|null}> */
+    public static function cells(): iterable
+    {
+        yield 'password_hash Argon2id, 2 threads' => [Argon2Cell::of('password_hash', 'argon2id', 8192, 2, 1), true];
+        yield 'sodium Argon2i (memory in bytes)' => [Argon2Cell::of('sodium', 'argon2i', 8192, 1, 3), true];
+        yield 'CLI Argon2d: nothing else can verify it' => [Argon2Cell::of('cli', 'argon2d', 8192, 2, 1), null];
+    }
+
+    /** @dataProvider cells */
+    public function testAChildProcessMeasuresWallCpuAndPeakMemoryAndVerifies(Argon2Cell $cell, ?bool $verified): void
+    {
+        $result = (new CellRunner(REPOSITORY . '/runners/argon2-cell.php'))->measure($cell, 2, 0);
+        self::assertSame('ok', $result['status'], $result['detail']);
+        self::assertCount(2, $result['samples']);
+        self::assertGreaterThan(0, $result['samples'][0]['wall_ns']);
+        self::assertGreaterThan(0, $result['samples'][0]['cpu_ns']);
+        self::assertGreaterThan(8192, $result['max_rss_kib'], 'the 8 MiB of Argon2 memory shows in the peak');
+        self::assertSame($verified, $result['verified']);
+        self::assertStringStartsWith('$' . $cell->variant . '$v=19$m=8192,t=' . $cell->timeCost, $result['hashes'][0]);
+    }
+
+    public function testAFailingCellIsRecordedAndTheCallerCarriesOn(): void
+    {
+        // libsodium refuses Argon2i with one pass: the child reports it as a failed cell.
+        $result = (new CellRunner(REPOSITORY . '/runners/argon2-cell.php'))->measure(Argon2Cell::of('sodium', 'argon2i', 8192, 1, 1), 2, 0);
+        self::assertSame('failed', $result['status']);
+        self::assertStringContainsString('SodiumException', $result['detail']);
+        self::assertSame([], $result['samples']);
+    }
+}

@@ -1,0 +1,72 @@
+"""argon2: cell statistics and the latency-budget choice, from rows whose answer is known."""
+
+from pathlib import Path
+
+import numpy as np
+
+from phpcb.argon2 import analysis
+from phpcb.loader import Run
+
+
+def rows(interface, variant, mib, threads, time_cost, ms, status="ok", oversubscribed=False, samples=6):
+    rng = np.random.default_rng(mib * 100 + threads * 10 + time_cost)
+    if status != "ok":
+        samples = 1
+    return [
+        {
+            "interface": interface,
+            "variant": variant,
+            "memory_kib": mib * 1024,
+            "threads": threads,
+            "time_cost": time_cost,
+            "oversubscribed": oversubscribed,
+            "sample": sample,
+            "wall_ns": int(ms * 1e6 * rng.normal(1, 0.01)) if status == "ok" else 0,
+            "cpu_ns": int(ms * 1e6 * min(threads, 2) * 0.9) if status == "ok" else 0,
+            "max_rss_kib": mib * 1024 + 20000,
+            "status": status,
+            "detail": "" if status == "ok" else "libsodium refuses it",
+            "verified": status == "ok",
+        }
+        for sample in range(samples)
+    ]
+
+
+def synthetic():
+    data = [
+        *rows("password_hash", "argon2id", 16, 1, 1, 40),
+        *rows("password_hash", "argon2id", 64, 1, 3, 400),
+        *rows("password_hash", "argon2id", 64, 2, 3, 220),
+        *rows("password_hash", "argon2id", 64, 4, 3, 90, oversubscribed=True),
+        *rows("password_hash", "argon2id", 256, 2, 1, 300),
+        *rows("password_hash", "argon2i", 1024, 2, 1, 90),
+        *rows("sodium", "argon2i", 16, 1, 1, 0, status="refused"),
+    ]
+    manifest = {
+        "run_id": "20260101T0000Z-t-php8.2",
+        "experiments": {"argon2": {"status": "ok", "files": ["argon2.csv"]}},
+    }
+    return Run(manifest["run_id"], Path("/nonexistent"), manifest, {"argon2.csv": data})
+
+
+def test_the_budget_choice_is_the_most_memory_times_passes_that_fits():
+    result = analysis.analyse(synthetic())
+    choices = {c.budget_ms: c.cell.key.label if c.cell else None for c in analysis.budget_choices(result)}
+    assert choices[100] == "m=16 MiB, t=1, p=1", "only Argon2id counts, and oversubscribed threads are left out"
+    assert choices[250] == "m=64 MiB, t=3, p=2"
+    assert choices[500] == "m=256 MiB, t=1, p=2", "256 MiB × 1 pass beats 64 MiB × 3 passes"
+
+
+def test_a_refused_cell_keeps_its_reason_and_has_no_timing():
+    result = analysis.analyse(synthetic())
+    refused = result.find("sodium", "argon2i", 16, 1, 1)
+    assert refused.status == "refused"
+    assert refused.wall is None
+    assert refused.detail == "libsodium refuses it"
+    assert result.not_ok == [refused]
+
+
+def test_cpu_over_wall_shows_parallel_work():
+    result = analysis.analyse(synthetic())
+    assert result.find("password_hash", "argon2id", 64, 2, 3).cpu_over_wall > 1.7
+    assert result.find("password_hash", "argon2id", 64, 1, 3).cpu_over_wall < 1
