@@ -51,7 +51,8 @@ def heatmaps(analysis: Argon2Analysis) -> dict[str, Any]:
     ]
     figure.update_layout(
         title="Median time per hash over memory × threads (pick interface, variant and time cost)",
-        updatemenus=[{"buttons": buttons, "direction": "down", "x": 0, "xanchor": "left", "y": 1.12, "yanchor": "top"}],
+        updatemenus=[{"buttons": buttons, "direction": "down", "x": 0, "xanchor": "left", "y": 1.2, "yanchor": "top"}],
+        margin={"t": 130},
         xaxis={"title": "memory", "type": "category"},
         yaxis={"title": "threads", "type": "category"},
     )
