@@ -44,6 +44,32 @@ def throughput_error_bars(cases: Sequence[HasThroughput]) -> dict[str, Any]:
     }
 
 
+class HasSummary(Protocol):
+    @property
+    def median_ns(self) -> float: ...
+
+    @property
+    def ci_low_ns(self) -> float: ...
+
+    @property
+    def ci_high_ns(self) -> float: ...
+
+
+def ms(ns: float) -> float:
+    """Nanoseconds as milliseconds for a chart axis, to the nanosecond."""
+    return round(ns / 1e6, 6)
+
+
+def time_error_bars(summaries: Sequence[HasSummary]) -> dict[str, Any]:
+    """Asymmetric error bars in ms from each summary's CI of the median."""
+    return {
+        "type": "data",
+        "symmetric": False,
+        "array": [ms(s.ci_high_ns - s.median_ns) for s in summaries],
+        "arrayminus": [ms(s.median_ns - s.ci_low_ns) for s in summaries],
+    }
+
+
 def plain(figure: go.Figure, legend_below: bool = True) -> dict[str, Any]:
     """The figure as JSON-ready data, without Plotly's template: colours come from the site's palette."""
     figure.update_layout(colorway=COLORWAY)

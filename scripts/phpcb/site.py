@@ -76,6 +76,18 @@ def csv_links(run: Run, experiment: str, page_depth: int) -> list[tuple[str, str
     return [(name, f"{prefix}runs/{run.run_id}/{name}") for name in entry["files"]]
 
 
+def run_details(run: Run, experiment: str, figures: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """What every experiment page shows of the run it comes from: figures, machine, status, downloads."""
+    return {
+        "figures": {name: figure_json(f) for name, f in figures.items()},
+        "environment": env_rows.describe(run.manifest),
+        "machine": env_rows.short(run.manifest),
+        "entry": run.experiment(experiment),
+        "csv_links": csv_links(run, experiment, page_depth=1),
+        "manifest_link": f"../runs/{run.run_id}/{MANIFEST}",
+    }
+
+
 def aead_context(project: Project, runs: list[Run]) -> dict[str, Any]:
     run = newest_with(runs, "aead")
     reference = load_reference(project.root / "data" / "reference" / "aead.yaml")
@@ -91,12 +103,7 @@ def aead_context(project: Project, runs: list[Run]) -> dict[str, Any]:
     figures = aead_figures.all_figures(analysis)
     context.update(
         analysis=analysis,
-        figures={name: figure_json(f) for name, f in figures.items()},
-        environment=env_rows.describe(run.manifest),
-        machine=env_rows.short(run.manifest),
-        entry=run.experiment("aead"),
-        csv_links=csv_links(run, "aead", page_depth=1),
-        manifest_link=f"../runs/{run.run_id}/{MANIFEST}",
+        **run_details(run, "aead", figures),
         other_runs=[r.run_id for r in runs if r.has_results("aead") and r is not run],
     )
     return context
@@ -112,12 +119,7 @@ def symmetric_context(project: Project, runs: list[Run]) -> dict[str, Any]:
     analysis = symmetric_analysis.analyse(run, policy)
     context.update(
         analysis=analysis,
-        figures={name: figure_json(f) for name, f in symmetric_figures.all_figures(analysis).items()},
-        environment=env_rows.describe(run.manifest),
-        machine=env_rows.short(run.manifest),
-        entry=run.experiment("symmetric"),
-        csv_links=csv_links(run, "symmetric", page_depth=1),
-        manifest_link=f"../runs/{run.run_id}/{MANIFEST}",
+        **run_details(run, "symmetric", symmetric_figures.all_figures(analysis)),
         **symmetric_page.context(analysis, reference, policy),
     )
     return context
@@ -133,12 +135,7 @@ def ec_keygen_context(project: Project, runs: list[Run]) -> dict[str, Any]:
     analysis = ec_analysis.analyse(run, policy, reference)
     context.update(
         analysis=analysis,
-        figures={name: figure_json(f) for name, f in ec_figures.all_figures(analysis).items()},
-        environment=env_rows.describe(run.manifest),
-        machine=env_rows.short(run.manifest),
-        entry=run.experiment("ec_keygen"),
-        csv_links=csv_links(run, "ec_keygen", page_depth=1),
-        manifest_link=f"../runs/{run.run_id}/{MANIFEST}",
+        **run_details(run, "ec_keygen", ec_figures.all_figures(analysis)),
         **ec_page.context(analysis, reference),
     )
     return context
@@ -155,12 +152,7 @@ def jwt_context(project: Project, runs: list[Run]) -> dict[str, Any]:
     context.update(
         analysis=analysis,
         headline_payload=headline,
-        figures={name: figure_json(f) for name, f in jwt_figures.all_figures(analysis, reference["limits"]).items()},
-        environment=env_rows.describe(run.manifest),
-        machine=env_rows.short(run.manifest),
-        entry=run.experiment("jwt"),
-        csv_links=csv_links(run, "jwt", page_depth=1),
-        manifest_link=f"../runs/{run.run_id}/{MANIFEST}",
+        **run_details(run, "jwt", jwt_figures.all_figures(analysis, reference["limits"])),
         **jwt_page.context(analysis, reference, headline),
     )
     return context
@@ -175,12 +167,7 @@ def argon2_context(project: Project, runs: list[Run]) -> dict[str, Any]:
     analysis = argon2_analysis.analyse(run)
     context.update(
         analysis=analysis,
-        figures={name: figure_json(f) for name, f in argon2_figures.all_figures(analysis).items()},
-        environment=env_rows.describe(run.manifest),
-        machine=env_rows.short(run.manifest),
-        entry=run.experiment("argon2"),
-        csv_links=csv_links(run, "argon2", page_depth=1),
-        manifest_link=f"../runs/{run.run_id}/{MANIFEST}",
+        **run_details(run, "argon2", argon2_figures.all_figures(analysis)),
         **argon2_page.context(analysis, reference),
     )
     return context

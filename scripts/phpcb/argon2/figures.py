@@ -6,12 +6,8 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from ..plotting import plain
+from ..plotting import ms, plain
 from .analysis import Argon2Analysis
-
-
-def _ms(ns: float) -> float:
-    return round(ns / 1e6, 3)
 
 
 def heatmaps(analysis: Argon2Analysis) -> dict[str, Any]:
@@ -26,7 +22,7 @@ def heatmaps(analysis: Argon2Analysis) -> dict[str, Any]:
                 row, row_text = [], []
                 for m in memories:
                     cell = analysis.find(interface, variant, m // 1024, p, time_cost)
-                    row.append(_ms(cell.wall.median_ns) if cell and cell.wall else None)
+                    row.append(ms(cell.wall.median_ns) if cell and cell.wall else None)
                     mark = " (more threads than cores)" if cell and cell.oversubscribed else ""
                     row_text.append(f"{cell.status}{mark}" if cell else "not measured")
                 z.append(row)
@@ -73,7 +69,7 @@ def time_vs_memory(analysis: Argon2Analysis) -> dict[str, Any]:
         figure.add_trace(
             go.Scatter(
                 x=[c.key.memory_mib for c in cells],
-                y=[_ms(c.wall.median_ns) for c in cells if c.wall],
+                y=[ms(c.wall.median_ns) for c in cells if c.wall],
                 mode="lines+markers",
                 name=f"{interface} {variant}",
             )

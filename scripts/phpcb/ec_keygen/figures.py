@@ -7,24 +7,15 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from ..plotting import plain
+from ..plotting import ms, plain, time_error_bars
 from .analysis import EcAnalysis, Operation, SchemeResult
 
 OPERATION_SYMBOLS = {"sign": "circle", "verify": "diamond", "derive": "square"}
 KINDS = {"ECC (OpenSSL curves)": "curve", "RSA (OpenSSL)": "rsa", "Curve25519 (sodium)": "sodium"}
 
 
-def _ms(ns: float) -> float:
-    return round(ns / 1e6, 6)
-
-
 def _error_bars(operations: list[Operation]) -> dict[str, Any]:
-    return {
-        "type": "data",
-        "symmetric": False,
-        "array": [_ms(o.summary.ci_high_ns - o.summary.median_ns) for o in operations],
-        "arrayminus": [_ms(o.summary.median_ns - o.summary.ci_low_ns) for o in operations],
-    }
+    return time_error_bars([o.summary for o in operations])
 
 
 def _kind(result: SchemeResult) -> str:
@@ -41,7 +32,7 @@ def keygen_vs_size(analysis: EcAnalysis) -> dict[str, Any]:
         figure.add_trace(
             go.Scatter(
                 x=[r.scheme.field_bits for r in members],
-                y=[_ms(r.keygen.summary.median_ns) for r in members],
+                y=[ms(r.keygen.summary.median_ns) for r in members],
                 error_y=_error_bars([r.keygen for r in members]),
                 mode="markers",
                 name=html.escape(family),
@@ -98,7 +89,7 @@ def equal_security(analysis: EcAnalysis) -> dict[str, Any]:
         figure.add_trace(
             go.Scatter(
                 x=[f"{r.scheme.security_bits}-bit" for r in members],
-                y=[_ms(r.keygen.summary.median_ns) for r in members],
+                y=[ms(r.keygen.summary.median_ns) for r in members],
                 error_y=_error_bars([r.keygen for r in members]),
                 mode="markers",
                 marker={"size": 10},
@@ -133,7 +124,7 @@ def sign_verify(analysis: EcAnalysis) -> dict[str, Any]:
         figure.add_trace(
             go.Scatter(
                 y=[html.escape(r.scheme.curve) for r in members],
-                x=[_ms(r.operations[operation].summary.median_ns) for r in members],
+                x=[ms(r.operations[operation].summary.median_ns) for r in members],
                 mode="markers",
                 marker={"symbol": symbol, "size": 8},
                 name=operation,

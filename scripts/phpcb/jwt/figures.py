@@ -6,21 +6,12 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from ..plotting import plain
+from ..plotting import ms, plain, time_error_bars
 from .analysis import JwtAnalysis, JwtCase, headline_payload
 
 
-def _ms(ns: float) -> float:
-    return round(ns / 1e6, 6)
-
-
 def _bars(cases: list[JwtCase]) -> dict[str, Any]:
-    return {
-        "type": "data",
-        "symmetric": False,
-        "array": [_ms(c.summary.ci_high_ns - c.summary.median_ns) for c in cases],
-        "arrayminus": [_ms(c.summary.median_ns - c.summary.ci_low_ns) for c in cases],
-    }
+    return time_error_bars([c.summary for c in cases])
 
 
 def sign_verify(analysis: JwtAnalysis, payload: int) -> dict[str, Any]:
@@ -31,7 +22,7 @@ def sign_verify(analysis: JwtAnalysis, payload: int) -> dict[str, Any]:
         figure.add_trace(
             go.Bar(
                 x=[alg for alg, _ in present],
-                y=[_ms(case.summary.median_ns) for _, case in present],
+                y=[ms(case.summary.median_ns) for _, case in present],
                 error_y=_bars([case for _, case in present]),
                 name=operation,
             )
