@@ -94,16 +94,21 @@ def test_the_built_html_shows_them_too(e2e_project, tmp_path):
     assert RUN_ID in html
 
 
-def test_a_killed_run_leaves_no_partial_csv_and_resume_finishes_it(tmp_path):
-    out = tmp_path / RUN_ID
-    command = ["php", str(ROOT / "runners" / "bench.php"), "run", "--fake-clock", "--only", "aead", "--out", str(out)]
+def run_until(command, done_marker, at_least):
+    """Starts a run and SIGKILLs it once its progress shows `at_least` cases done out of `done_marker` ("/40 ")."""
     with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) as process:
         assert process.stderr is not None
         for line in process.stderr:
-            if "/240 " in line and int(line.split("/240")[0].rsplit(" ", 1)[-1]) >= 20:
+            if done_marker in line and int(line.split(done_marker)[0].rsplit(" ", 1)[-1]) >= at_least:
                 break
         process.send_signal(signal.SIGKILL)
         process.wait()
+
+
+def test_a_killed_run_leaves_no_partial_csv_and_resume_finishes_it(tmp_path):
+    out = tmp_path / RUN_ID
+    command = ["php", str(ROOT / "runners" / "bench.php"), "run", "--fake-clock", "--only", "aead", "--out", str(out)]
+    run_until(command, "/240 ", 20)
     visible = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
     assert visible == ["manifest.json"], "only the manifest, rewritten whole, exists mid-run"
     manifest = (out / "manifest.json").read_text()
@@ -117,6 +122,24 @@ def test_a_killed_run_leaves_no_partial_csv_and_resume_finishes_it(tmp_path):
     assert run.experiment("aead")["status"] == "ok"
     assert len(run.tables["aead.csv"]) == 240 * 7
     assert time.monotonic() - started < 300
+
+
+def test_a_killed_argon2_grid_resumes_from_its_last_cell_with_the_same_result(tmp_path):
+    out = tmp_path / RUN_ID
+    command = ["php", str(ROOT / "runners" / "bench.php"), "run", "--fake-clock", "--only", "argon2", "--out", str(out)]
+    run_until(command, "/40 ", 12)
+    checkpoint = out / ".argon2.checkpoint.csv"
+    assert not (out / "argon2.csv").exists()
+    measured = {tuple(line.split(",")[:5]) for line in checkpoint.read_text().splitlines()[1:]}
+    assert len(measured) >= 12, "every cell reported done is in the checkpoint"
+
+    resumed = subprocess.run([*command, "--resume"], capture_output=True, text=True, check=False)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"[argon2] resuming: {len(measured)} of 40 cells were measured before the run stopped" in resumed.stderr
+    assert f"[argon2] {40 - len(measured)} cases, estimated " in resumed.stderr, "only the cells left are measured"
+    assert not checkpoint.exists()
+    uninterrupted = ROOT / "tests" / "fixtures" / "runs" / "20260101T0000Z-fixture-php8.2" / "argon2.csv"
+    assert (out / "argon2.csv").read_text() == uninterrupted.read_text(), "same rows, same order, as a run never killed"
 
 
 def test_symmetric_runs_in_a_legacy_provider_child_and_its_page_shows_the_numbers(tmp_path):

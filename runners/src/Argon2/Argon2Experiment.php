@@ -108,14 +108,16 @@ final class Argon2Experiment implements Experiment
     }
 
     /**
-     * Seconds the grid should take, from one timed probe: Argon2 costs about the same per
+     * Seconds these cells should take, from one timed probe: Argon2 costs about the same per
      * MiB-pass at every size, and each hash is verified once more.
+     *
+     * @param list<Argon2Cell> $cells
      */
-    public function estimatedSeconds(Profile $profile, float $secondsPerMibPass): float
+    public function estimatedSeconds(Profile $profile, array $cells, float $secondsPerMibPass): float
     {
         [$samples, $budgetMs] = self::SAMPLING[$profile->name];
         $total = 0.0;
-        foreach ($this->cells($profile) as $cell) {
+        foreach ($cells as $cell) {
             $hash = $secondsPerMibPass * $cell->memoryKib / 1024 * $cell->timeCost / min($cell->threads, 2) * ($cell->threads > 1 ? 1.2 : 1.0);
             $count = max(min(3, $samples), min($samples, (int) floor($budgetMs / 1000 / max($hash * 2, 1e-3))));
             $total += $count * $hash * 2;
@@ -127,28 +129,45 @@ final class Argon2Experiment implements Experiment
     {
         $profile = $context->profile;
         [$samples, $budgetMs] = self::SAMPLING[$profile->name];
+        $grid = $this->cells($profile);
+        $checkpoint = CellCheckpoint::open($context->outputDirectory, $this->schema->columns(self::CSV), $grid);
+        $left = array_values(array_filter($grid, static fn (Argon2Cell $cell): bool => !$checkpoint->has($cell)));
+        if ($checkpoint->cellsDone() > 0) {
+            $context->progress->message(sprintf('[%s] resuming: %d of %d cells were measured before the run stopped (%s)', $this->name(), $checkpoint->cellsDone(), count($grid), CellCheckpoint::FILE));
+        }
         $runner = new CellRunner($this->repository . '/runners/argon2-cell.php', $context->fakeClock);
         $probe = $runner->measure(Argon2Cell::of('password_hash', 'argon2id', 16 * 1024, 1, 1), 1, 0);
         $perMibPass = ($probe['samples'][0]['wall_ns'] ?? 50_000_000) / 1e9 / 16;
-        $cells = $this->cells($profile);
-        $context->progress->begin($this->name(), count($cells), $this->estimatedSeconds($profile, $perMibPass));
+        $context->progress->begin($this->name(), count($left), $this->estimatedSeconds($profile, $left, $perMibPass), false);
         $cores = $context->fakeClock ? 2 : max(1, (int) trim((string) @shell_exec('nproc')));
         $provider = Argon2Cell::provider();
-        $table = $this->schema->table(self::CSV);
-        foreach ($cells as $cell) {
+        foreach ($left as $cell) {
             $refusal = $cell->refusal($provider);
             $result = $refusal === null ? $runner->measure($cell, $samples, $budgetMs) : null;
-            $base = $cell->key() + ['oversubscribed' => $cell->threads > $cores];
-            if ($result === null || $result['status'] !== 'ok') {
-                $table->add($base + ['sample' => 0, 'wall_ns' => 0, 'cpu_ns' => 0, 'max_rss_kib' => $result['max_rss_kib'] ?? 0, 'status' => $result === null ? 'refused' : 'failed', 'detail' => substr($refusal ?? (string) $result['detail'], 0, 300), 'verified' => false]);
-            } else {
-                foreach ($result['samples'] as $index => $sample) {
-                    $table->add($base + ['sample' => $index, 'wall_ns' => $sample['wall_ns'], 'cpu_ns' => $sample['cpu_ns'], 'max_rss_kib' => $result['max_rss_kib'], 'status' => 'ok', 'detail' => $result['verified'] === null ? 'no second Argon2d implementation in PHP' : 'password_verify accepts every hash', 'verified' => $result['verified'] === true]);
-                }
-            }
+            $checkpoint->record($cell, self::rows($cell, $cell->threads > $cores, $refusal, $result));
             $context->progress->advance(sprintf('%s %s m=%d MiB p=%d t=%d', $cell->interface, $cell->variant, $cell->memoryKib / 1024, $cell->threads, $cell->timeCost));
         }
-        $table->writeTo($context->outputDirectory . '/' . self::CSV);
+        $checkpoint->complete($context->outputDirectory . '/' . self::CSV);
         return new MeasurementResult([self::CSV]);
+    }
+
+    /**
+     * The CSV rows of one cell: a sample per row, or one row saying why there are none.
+     *
+     * @param array{samples: list<array{wall_ns: int, cpu_ns: int}>, verified: bool|null, status: string, detail: string, max_rss_kib: int}|null $result
+     * @return list<array<string, bool|int|string>>
+     */
+    private static function rows(Argon2Cell $cell, bool $oversubscribed, ?string $refusal, ?array $result): array
+    {
+        $base = $cell->key() + ['oversubscribed' => $oversubscribed];
+        if ($result === null || $result['status'] !== 'ok') {
+            return [$base + ['sample' => 0, 'wall_ns' => 0, 'cpu_ns' => 0, 'max_rss_kib' => $result['max_rss_kib'] ?? 0, 'status' => $result === null ? 'refused' : 'failed', 'detail' => substr($refusal ?? (string) $result['detail'], 0, 300), 'verified' => false]];
+        }
+        $detail = $result['verified'] === null ? 'no second Argon2d implementation in PHP' : 'password_verify accepts every hash';
+        $rows = [];
+        foreach ($result['samples'] as $index => $sample) {
+            $rows[] = $base + ['sample' => $index, 'wall_ns' => $sample['wall_ns'], 'cpu_ns' => $sample['cpu_ns'], 'max_rss_kib' => $result['max_rss_kib'], 'status' => 'ok', 'detail' => $detail, 'verified' => $result['verified'] === true];
+        }
+        return $rows;
     }
 }

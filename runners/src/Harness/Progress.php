@@ -22,14 +22,17 @@ final class Progress
         fwrite($this->stream, $text . PHP_EOL);
     }
 
-    /** @param float $estimateSeconds a lower bound, printed before the work starts */
-    public function begin(string $experiment, int $total, float $estimateSeconds = 0.0): void
+    /**
+     * @param float $estimateSeconds printed before the work starts
+     * @param bool $lowerBound whether the estimate counts only the least work (minimum samples), or models it all
+     */
+    public function begin(string $experiment, int $total, float $estimateSeconds = 0.0, bool $lowerBound = true): void
     {
         $this->experiment = $experiment;
         $this->total = $total;
         $this->done = 0;
         $this->startNs = hrtime(true);
-        $estimate = $estimateSeconds > 0 ? sprintf(', estimated at least %s', self::clock($estimateSeconds)) : '';
+        $estimate = $estimateSeconds > 0 ? sprintf(', estimated %s%s', $lowerBound ? 'at least ' : '', self::clock($estimateSeconds)) : '';
         $this->message(sprintf('[%s] %d cases%s', $experiment, $total, $estimate));
     }
 

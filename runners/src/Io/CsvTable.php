@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Io;
 
 use LogicException;
+use PhpCryptoBench\Exception\IoError;
 
 /** A CSV with a fixed header; every row must give exactly the declared columns. */
 final class CsvTable
@@ -59,6 +60,34 @@ final class CsvTable
         $csv = (string) stream_get_contents($stream);
         fclose($stream);
         return $csv;
+    }
+
+    /**
+     * Rows of a CSV this class wrote, checked against the columns it must have.
+     *
+     * @param list<string> $columns
+     * @return list<array<string, string>>
+     * @throws IoError when the file cannot be read or its header is not $columns
+     */
+    public static function read(string $path, array $columns): array
+    {
+        $handle = @fopen($path, 'rb') ?: throw IoError::cannotRead($path, error_get_last()['message'] ?? 'cannot open');
+        try {
+            $header = fgetcsv($handle, null, ',', '"', '');
+            if ($header !== $columns) {
+                throw IoError::cannotRead($path, sprintf('expected columns [%s], found [%s]', implode(',', $columns), implode(',', is_array($header) ? $header : [])));
+            }
+            $rows = [];
+            while (($fields = fgetcsv($handle, null, ',', '"', '')) !== false) {
+                if (count($fields) !== count($columns)) {
+                    throw IoError::cannotRead($path, sprintf('row %d has %d fields, expected %d', count($rows) + 2, count($fields), count($columns)));
+                }
+                $rows[] = array_combine($columns, array_map('strval', $fields));
+            }
+            return $rows;
+        } finally {
+            fclose($handle);
+        }
     }
 
     public function writeTo(string $path): void

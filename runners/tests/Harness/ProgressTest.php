@@ -22,6 +22,15 @@ final class ProgressTest extends TestCase
         self::assertMatchesRegularExpression('#^\[aead\] 1/4 first case  elapsed \d+:\d\d  ETA \d+:\d\d$#', $lines[1]);
     }
 
+    public function testAModelledEstimateIsNotCalledALowerBound(): void
+    {
+        $stream = fopen('php://memory', 'w+b');
+        (new Progress($stream))->begin('argon2', 378, 3245.0, false);
+        rewind($stream);
+
+        self::assertSame("[argon2] 378 cases, estimated 54:05\n", stream_get_contents($stream));
+    }
+
     public function testClockFormatsMinutesAndSeconds(): void
     {
         self::assertSame('0:00', Progress::clock(0.2));
