@@ -4,7 +4,7 @@ from pathlib import Path
 
 import numpy as np
 
-from phpcb.argon2 import analysis
+from phpcb.argon2 import analysis, figures
 from phpcb.loader import Run
 
 
@@ -70,3 +70,8 @@ def test_cpu_over_wall_shows_parallel_work():
     result = analysis.analyse(synthetic())
     assert result.find("password_hash", "argon2id", 64, 2, 3).cpu_over_wall > 1.7
     assert result.find("password_hash", "argon2id", 64, 1, 3).cpu_over_wall < 1
+
+
+def test_the_heatmap_axis_marks_thread_counts_above_the_cores():
+    figure = figures.heatmaps(analysis.analyse(synthetic()))
+    assert figure["data"][0]["y"] == ["p=1", "p=2", "p=4 > cores"]

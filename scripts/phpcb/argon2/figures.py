@@ -13,6 +13,9 @@ from .analysis import Argon2Analysis
 def heatmaps(analysis: Argon2Analysis) -> dict[str, Any]:
     """Median time over memory × threads, one heatmap per interface, variant and time cost; a menu picks one."""
     memories, threads = analysis.axis("memory_kib"), analysis.axis("threads")
+    # Oversubscription is a property of the machine, so the axis says it, not only the hover text.
+    oversubscribed = {c.key.threads for c in analysis.cells if c.oversubscribed}
+    rows = [f"p={p} > cores" if p in oversubscribed else f"p={p}" for p in threads]
     figure = go.Figure()
     labels = []
     for interface, variant in analysis.series:
@@ -31,7 +34,7 @@ def heatmaps(analysis: Argon2Analysis) -> dict[str, Any]:
             figure.add_trace(
                 go.Heatmap(
                     x=[f"{m // 1024} MiB" for m in memories],
-                    y=[f"p={p}" for p in threads],
+                    y=rows,
                     z=z,
                     text=text,
                     colorscale="Viridis",
