@@ -8,11 +8,12 @@ PY := $(VENV)/bin/python
 PROFILE ?= quick
 ONLY ?=
 VERSION ?=
+RUNS ?= 10 50 200
 export PYTHONPATH := $(CURDIR)/scripts
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: help report setup system-packages venv bench site serve test lint test-php test-python \
-        bench-fidelity publish clean
+        bench-fidelity bench-site upgrade-runs publish clean
 
 help:
 	@echo "make report          install what is missing, run the quick benchmark, build the site"
@@ -21,6 +22,8 @@ help:
 	@echo "make serve           mkdocs serve; pages regenerate when data/, templates/ or scripts/ change"
 	@echo "make bench PROFILE=full [ONLY=aead]   measure this machine into data/runs/<run-id>/"
 	@echo "make bench-fidelity  PHP throughput over openssl speed, same run (aes-256-gcm/ccm, 16 KiB)"
+	@echo "make bench-site [RUNS='10 50 200']   time make site on that many synthetic runs"
+	@echo "make upgrade-runs    rewrite runs under data/runs/ written under an older schema version"
 	@echo "make publish VERSION=x.y   deploy the site with mike to the local gh-pages branch (alias latest)"
 
 report: setup bench site
@@ -56,7 +59,7 @@ serve: venv
 test: setup lint test-php test-python
 
 lint: venv
-	@for f in $$(find runners -name '*.php'); do php -l "$$f" >/dev/null || exit 1; done
+	@for f in $$(find runners tests/fixtures -name '*.php'); do php -l "$$f" >/dev/null || exit 1; done
 	$(VENV)/bin/ruff check scripts tests
 	$(VENV)/bin/ruff format --check scripts tests
 
@@ -69,6 +72,12 @@ test-python: venv
 bench-fidelity: setup
 	@dir=$$(mktemp -d)/$$(date -u +%Y%m%dT%H%MZ)-fidelity-php$$(php -r 'echo PHP_MAJOR_VERSION.".".PHP_MINOR_VERSION;'); \
 	  php runners/bench.php run --only aead --out "$$dir" >/dev/null && $(PY) -m phpcb fidelity "$$dir"
+
+bench-site: venv
+	scripts/bench-site.sh $(RUNS)
+
+upgrade-runs: venv
+	$(PY) -m phpcb upgrade data/runs/*/
 
 publish: venv
 	@test -n "$(VERSION)" || { echo "error: VERSION is required, e.g. make publish VERSION=0.1" >&2; exit 2; }

@@ -2,7 +2,7 @@
 # Installs the Debian packages the project needs, only those missing. Needs root when any is missing.
 set -euo pipefail
 
-packages=(php8.2-cli php8.2-mcrypt php8.2-yaml argon2 phpunit chromium python3-venv git make openssl)
+packages=(php8.2-cli php8.2-mcrypt argon2 phpunit chromium python3-venv git make openssl)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -1,7 +1,5 @@
 """Findings and recommendations from synthetic AEAD samples whose answer is known."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -36,9 +34,7 @@ def rows_for(algorithm, ns_per_op, payload=MIB10, operation="encrypt", tag=16, l
 
 def run_with(rows, native=()):
     manifest = {"experiments": {"aead": {"status": "ok", "files": ["aead.csv", "native.csv"]}}}
-    return Run(
-        "20260101T0000Z-test-php8.2", Path("/nonexistent"), manifest, {"aead.csv": rows, "native.csv": list(native)}
-    )
+    return Run.from_rows("20260101T0000Z-test-php8.2", manifest, {"aead.csv": rows, "native.csv": list(native)})
 
 
 def test_ccm_three_times_slower_gives_the_seed_headline():

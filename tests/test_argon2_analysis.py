@@ -1,7 +1,5 @@
 """argon2: cell statistics and the latency-budget choice, from rows whose answer is known."""
 
-from pathlib import Path
-
 import numpy as np
 
 from phpcb.argon2 import analysis, figures
@@ -46,12 +44,14 @@ def synthetic():
         "run_id": "20260101T0000Z-t-php8.2",
         "experiments": {"argon2": {"status": "ok", "files": ["argon2.csv"]}},
     }
-    return Run(manifest["run_id"], Path("/nonexistent"), manifest, {"argon2.csv": data})
+    return Run.from_rows(manifest["run_id"], manifest, {"argon2.csv": data})
 
 
 def test_the_budget_choice_is_the_most_memory_times_passes_that_fits():
     result = analysis.analyse(synthetic())
-    choices = {c.budget_ms: c.cell.key.label if c.cell else None for c in analysis.budget_choices(result)}
+    choices = {
+        c.budget_ms: c.cell.key.label if c.cell else None for c in analysis.budget_choices(result, ("argon2id",))
+    }
     assert choices[100] == "m=16 MiB, t=1, p=1", "only Argon2id counts, and oversubscribed threads are left out"
     assert choices[250] == "m=64 MiB, t=3, p=2"
     assert choices[500] == "m=256 MiB, t=1, p=2", "256 MiB × 1 pass beats 64 MiB × 3 passes"

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
+from phpcb import registry
+
 from .test_site_build import mkdocs_build
 
 CHROMIUM = "/usr/bin/chromium"
@@ -22,15 +24,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-PAGES = [
-    "",
-    "experiments/aead/",
-    "experiments/symmetric/",
-    "experiments/ec_keygen/",
-    "runs/",
-    "methodology/",
-    "contributing/",
-]
+PAGES = ["", *(f"experiments/{e.name}/" for e in registry.discover()), "runs/", "methodology/", "contributing/"]
 
 pytestmark = pytest.mark.browser
 
@@ -63,7 +57,7 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.mark.parametrize("path", PAGES)
-def test_page_loads_without_console_errors_or_outside_requests(browser, base_url, path):
+def test_page_loads_and_draws_its_charts_without_console_errors_or_outside_requests(browser, base_url, path):
     page = browser.new_page()
     problems: list[str] = []
     page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
@@ -73,6 +67,10 @@ def test_page_loads_without_console_errors_or_outside_requests(browser, base_url
     assert response is not None
     assert response.status == 200
     assert page.locator("h1").count() == 1
+    page.wait_for_function(
+        "[...document.querySelectorAll('.pcb-chart')].every((chart) => chart.dataset.rendered === 'true')",
+        timeout=20_000,
+    )
     assert problems == []
     page.close()
 

@@ -1,21 +1,19 @@
 """ec_keygen: the article's own arithmetic against its printed rows, and findings from samples whose answer is known."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from phpcb.ec_keygen import analysis, paper
 from phpcb.loader import Run
 from phpcb.policy import load_key_scheme_policy
-from phpcb.reference import figure, load_reference
+from phpcb.reference import load_reference
 
 from .conftest import ROOT
 
 POLICY = load_key_scheme_policy(ROOT / "data" / "policy" / "ec_keygen.yaml")
 REFERENCE = load_reference(ROOT / "data" / "reference" / "ec_keygen.yaml")
-PAPER_ROWS = figure(REFERENCE, "keygen_ms")["rows"]
-PAPER_AVERAGES = {row["family"]: row["ratio_percent"] for row in figure(REFERENCE, "group_average_ratio")["rows"]}
+PAPER_ROWS = REFERENCE.rows("keygen_ms")
+PAPER_AVERAGES = {row["family"]: row["ratio_percent"] for row in REFERENCE.rows("group_average_ratio")}
 
 
 def test_prime256v1s_ratio_is_the_articles_1_11_percent():
@@ -35,7 +33,7 @@ def test_every_group_average_is_the_mean_of_the_groups_printed_ratios(family):
 
 
 def test_bracket_selection_by_ratio_reproduces_the_articles_table_11():
-    expected = {row["bracket"]: row["curves"] for row in figure(REFERENCE, "best_per_bracket")["rows"]}
+    expected = {row["bracket"]: row["curves"] for row in REFERENCE.rows("best_per_bracket")}
     for bracket in paper.BRACKETS:
         best = paper.best_in_bracket(PAPER_ROWS, bracket, lambda r: r["key_bits"], lambda r: r["ratio_percent"])
         assert sorted(r["curve"] for r in best) == sorted(expected[bracket.label.replace("–", "-")]), bracket.label
@@ -89,7 +87,7 @@ def make_run(*groups):
         "run_id": "20260101T0000Z-t-php8.2",
         "experiments": {"ec_keygen": {"status": "ok", "files": ["ec_keygen.csv"]}},
     }
-    return Run(manifest["run_id"], Path("/nonexistent"), manifest, {"ec_keygen.csv": rows})
+    return Run.from_rows(manifest["run_id"], manifest, {"ec_keygen.csv": rows})
 
 
 SIGN = ("keygen", "sign", "verify")

@@ -1,7 +1,5 @@
 """jwt findings from samples whose answer is known, the fixture run's evidence files, and the policy."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -46,7 +44,7 @@ def synthetic():
         *rows("HS256", "verify", 0.01, seed=7),
     ]
     manifest = {"run_id": "20260101T0000Z-t-php8.2", "experiments": {"jwt": {"status": "ok", "files": ["jwt.csv"]}}}
-    return Run(manifest["run_id"], Path("/nonexistent"), manifest, {"jwt.csv": data})
+    return Run.from_rows(manifest["run_id"], manifest, {"jwt.csv": data})
 
 
 def test_hmac_is_never_chosen_for_many_verifiers_however_fast():

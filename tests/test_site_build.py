@@ -1,5 +1,6 @@
 """`mkdocs build --strict` of the real site, and of a project whose data is malformed."""
 
+import json
 import os
 import re
 import subprocess
@@ -7,7 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from phpcb import registry, site
+
 from .conftest import MALFORMED, ROOT
+
+EXPERIMENTS = registry.discover()
 
 MKDOCS = str(Path(os.environ.get("VIRTUAL_ENV", ROOT / ".venv")) / "bin" / "mkdocs")
 
@@ -27,6 +32,11 @@ def mkdocs_build(out: Path, phpcb_root: Path | None = None) -> subprocess.Comple
 
 
 @pytest.fixture(scope="module")
+def repository_site() -> site.GeneratedSite:
+    return site.build(ROOT)
+
+
+@pytest.fixture(scope="module")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("site") / "site"
     result = mkdocs_build(out)
@@ -34,18 +44,17 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def test_strict_build_writes_every_page(built_site):
-    pages = (
-        "index.html",
-        "experiments/aead/index.html",
-        "experiments/symmetric/index.html",
-        "experiments/ec_keygen/index.html",
-        "experiments/jwt/index.html",
-        "experiments/argon2/index.html",
-        "runs/index.html",
-    )
-    for page in (*pages, "methodology/index.html"):
+def test_strict_build_writes_every_page_and_lists_every_experiment_in_the_nav(built_site):
+    pages = ["index.html", "runs/index.html", "methodology/index.html", "contributing/index.html"]
+    pages += [f"experiments/{e.name}/index.html" for e in EXPERIMENTS]
+    for page in pages:
         assert (built_site / page).is_file(), page
+    home = (built_site / "index.html").read_text(encoding="utf-8")
+    link = (
+        r'<a href="(experiments/[a-z0-9_]+/)" class="md-nav__link">\s*<span class="md-ellipsis">\s*([^<]+?)\s*</span>'
+    )
+    nav = [(title, href) for href, title in re.findall(link, home)]
+    assert nav == [(e.title, f"experiments/{e.name}/") for e in EXPERIMENTS], "the nav lists the registry, in its order"
 
 
 def test_plotly_is_served_from_the_site_and_nothing_from_a_cdn(built_site):
@@ -57,16 +66,25 @@ def test_plotly_is_served_from_the_site_and_nothing_from_a_cdn(built_site):
         assert external == [], f"{html}: {external}"
 
 
-@pytest.mark.parametrize(
-    ("experiment", "charts"), [("aead", 3), ("symmetric", 3), ("ec_keygen", 4), ("jwt", 3), ("argon2", 3)]
-)
-def test_each_experiment_page_has_its_charts_and_links_its_csv(built_site, experiment, charts):
-    text = (built_site / "experiments" / experiment / "index.html").read_text(encoding="utf-8")
-    assert text.count('class="pcb-chart"') == charts
+@pytest.mark.parametrize("experiment", EXPERIMENTS, ids=lambda e: e.name)
+def test_each_experiment_page_has_its_charts_and_links_its_csv(built_site, repository_site, experiment):
+    text = (built_site / "experiments" / experiment.name / "index.html").read_text(encoding="utf-8")
+    page = next(p for p in repository_site.experiments if p.experiment is experiment)
+    assert text.count('class="pcb-chart"') == len(page.figures) > 0
     links = re.findall(r'href="(\.\./\.\./runs/[^"]+\.(?:csv|json))"', text)
     assert len(links) >= 2
     for link in links:
-        assert (built_site / "experiments" / experiment / link).resolve().is_file(), link
+        assert (built_site / "experiments" / experiment.name / link).resolve().is_file(), link
+
+
+def test_each_published_run_has_a_data_package_naming_its_files(built_site):
+    for run in (ROOT / "data" / "runs").iterdir():
+        package = json.loads((built_site / "runs" / run.name / "datapackage.json").read_text(encoding="utf-8"))
+        manifest = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
+        files = [name for entry in manifest["experiments"].values() for name in entry["files"]]
+        assert [resource["path"] for resource in package["resources"]] == files
+        for name in files:
+            assert (built_site / "runs" / run.name / name).is_file()
 
 
 def test_malformed_data_stops_the_build_with_the_file_row_and_column(tmp_path, make_project):

@@ -1,128 +1,114 @@
-"""The generated AEAD page and its figure JSON, pinned. Rewrite with UPDATE_SNAPSHOTS=1 and review the diff."""
+"""Every generated page and figure of the fixture run, pinned as files a reviewer can read.
+
+tests/snapshots/<experiment>/page.md is the page with `@figures/<name>.json` where each chart's
+JSON goes; tests/snapshots/<experiment>/<name>.json is that figure, pretty-printed. Rewrite them
+with UPDATE_SNAPSHOTS=1 and review the diff.
+"""
 
 import json
 import os
 from pathlib import Path
 
-from phpcb import site
-from phpcb.aead import analysis, figures
-from phpcb.argon2 import analysis as argon2_analysis
-from phpcb.argon2 import figures as argon2_figures
-from phpcb.ec_keygen import analysis as ec_analysis
-from phpcb.ec_keygen import figures as ec_figures
-from phpcb.jwt import analysis as jwt_analysis
-from phpcb.jwt import figures as jwt_figures
-from phpcb.loader import load_run
-from phpcb.policy import load_aead_policy, load_jwt_policy, load_key_scheme_policy, load_symmetric_policy
-from phpcb.reference import load_reference
-from phpcb.schema import load_schemas
-from phpcb.symmetric import analysis as symmetric_analysis
-from phpcb.symmetric import figures as symmetric_figures
+import pytest
+from markupsafe import escape
 
-from .conftest import FIXTURE_RUN, ROOT, SNAPSHOTS
+from phpcb import registry, site
+
+from .conftest import FIXTURE_RUN, SNAPSHOTS
+
+EXPERIMENTS = registry.discover()
+UPDATING = os.environ.get("UPDATE_SNAPSHOTS") == "1"
 
 
-def assert_snapshot(name: str, actual: str) -> None:
-    path = SNAPSHOTS / name
-    if os.environ.get("UPDATE_SNAPSHOTS") == "1":
+def assert_snapshot(path: Path, actual: str) -> None:
+    if UPDATING:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(actual, encoding="utf-8")
     assert path.exists(), f"no snapshot {path}: run with UPDATE_SNAPSHOTS=1 and review it"
     assert actual == path.read_text(encoding="utf-8"), (
-        f"{name} changed: rerun with UPDATE_SNAPSHOTS=1 and review the diff"
+        f"{path.relative_to(SNAPSHOTS)} changed: rerun with UPDATE_SNAPSHOTS=1 and review the diff"
     )
 
 
-def test_aead_page_snapshot(make_project):
-    generated = site.build(make_project(FIXTURE_RUN))
-    assert_snapshot("aead.md", generated.pages["experiments/aead.md"])
+def placeholder(name: str) -> str:
+    return f"@figures/{name}.json"
 
 
-def test_symmetric_page_snapshot(make_project):
-    generated = site.build(make_project(FIXTURE_RUN))
-    assert_snapshot("symmetric.md", generated.pages["experiments/symmetric.md"])
+@pytest.fixture(scope="module")
+def fixture_site(tmp_path_factory):
+    from .conftest import project_with
+
+    return site.build(project_with(tmp_path_factory.mktemp("snapshots"), FIXTURE_RUN))
 
 
-def test_symmetric_figures_snapshot():
-    run = load_run(FIXTURE_RUN, load_schemas(ROOT / "data" / "schema"))
-    result = symmetric_analysis.analyse(run, load_symmetric_policy(ROOT / "data" / "policy" / "symmetric.yaml"))
-    text = json.dumps(symmetric_figures.all_figures(result), indent=1, sort_keys=True) + "\n"
-    assert_snapshot("symmetric-figures.json", text)
+def page_of(generated: site.GeneratedSite, name: str) -> site.ExperimentPage:
+    return next(page for page in generated.experiments if page.experiment.name == name)
 
 
-def test_aead_figures_snapshot():
-    run = load_run(FIXTURE_RUN, load_schemas(ROOT / "data" / "schema"))
-    result = analysis.analyse(run, load_aead_policy(ROOT / "data" / "policy" / "aead.yaml"))
-    text = json.dumps(figures.all_figures(result), indent=1, sort_keys=True) + "\n"
-    assert_snapshot("aead-figures.json", text)
+@pytest.mark.parametrize("experiment", EXPERIMENTS, ids=lambda e: e.name)
+def test_the_page_and_each_figure_match_their_snapshots(fixture_site, experiment):
+    page = page_of(fixture_site, experiment.name)
+    assert page.figures, "the fixture run has data for every experiment, so every page has charts"
+    text = page.text
+    expected_files = {"page.md"}
+    for name, figure in page.figures.items():
+        inline = str(escape(site.figure_json(figure)))
+        assert text.count(inline) == 1, f"figure {name} appears once on the page, as data-figure"
+        text = text.replace(inline, placeholder(name))
+        assert_snapshot(
+            SNAPSHOTS / experiment.name / f"{name}.json", json.dumps(figure, indent=2, sort_keys=True) + "\n"
+        )
+        expected_files.add(f"{name}.json")
+    assert_snapshot(SNAPSHOTS / experiment.name / "page.md", text)
+    folder = SNAPSHOTS / experiment.name
+    stale = {p.name for p in folder.iterdir()} - expected_files
+    if UPDATING:
+        for name in stale:
+            (folder / name).unlink()
+    else:
+        assert not stale, f"snapshots of figures the page no longer has: {sorted(stale)}"
 
 
-def test_ec_keygen_page_snapshot(make_project):
-    generated = site.build(make_project(FIXTURE_RUN))
-    assert_snapshot("ec_keygen.md", generated.pages["experiments/ec_keygen.md"])
+def test_the_home_page_matches_its_snapshot(fixture_site):
+    assert_snapshot(SNAPSHOTS / "index.md", fixture_site.pages["index.md"])
 
 
-def test_ec_keygen_figures_snapshot():
-    run = load_run(FIXTURE_RUN, load_schemas(ROOT / "data" / "schema"))
-    result = ec_analysis.analyse(
-        run,
-        load_key_scheme_policy(ROOT / "data" / "policy" / "ec_keygen.yaml"),
-        load_reference(ROOT / "data" / "reference" / "ec_keygen.yaml"),
-    )
-    text = json.dumps(ec_figures.all_figures(result), indent=1, sort_keys=True) + "\n"
-    assert_snapshot("ec_keygen-figures.json", text)
+def error_bars(figure):
+    for trace in figure["data"]:
+        for axis in ("error_x", "error_y"):
+            bars = trace.get(axis)
+            if bars and bars.get("type") == "data":
+                yield from (bar for bar in bars.get("array", []) if bar is not None)
+                yield from (bar for bar in bars.get("arrayminus", []) if bar is not None)
 
 
-def test_jwt_page_snapshot(make_project):
-    generated = site.build(make_project(FIXTURE_RUN))
-    assert_snapshot("jwt.md", generated.pages["experiments/jwt.md"])
+@pytest.mark.parametrize("experiment", EXPERIMENTS, ids=lambda e: e.name)
+def test_the_fixture_run_has_real_spread_so_error_bars_are_not_all_zero(fixture_site, experiment):
+    """The fake clock jitters each sample: a confidence interval that came out zero would be a bug."""
+    figures = page_of(fixture_site, experiment.name).figures
+    with_bars = {name: list(error_bars(figure)) for name, figure in figures.items()}
+    with_bars = {name: bars for name, bars in with_bars.items() if bars}
+    assert with_bars, "every experiment has a chart with confidence intervals"
+    for name, bars in with_bars.items():
+        assert all(bar >= 0 for bar in bars), name
+        assert sum(bar > 0 for bar in bars) > len(bars) / 2, f"{name}: most error bars should be above zero"
 
 
-def test_jwt_figures_snapshot():
-    run = load_run(FIXTURE_RUN, load_schemas(ROOT / "data" / "schema"))
-    result = jwt_analysis.analyse(run, load_jwt_policy(ROOT / "data" / "policy" / "jwt.yaml"))
-    limits = load_reference(ROOT / "data" / "reference" / "jwt.yaml")["limits"]
-    text = json.dumps(jwt_figures.all_figures(result, limits), indent=1, sort_keys=True) + "\n"
-    assert_snapshot("jwt-figures.json", text)
+def test_every_time_summary_of_the_fixture_brackets_its_median(fixture_site):
+    cases = page_of(fixture_site, "aead").context["analysis"].cases
+    assert cases
+    for case in cases:
+        s = case.summary
+        assert s.ci_low_ns < s.median_ns < s.ci_high_ns, case.key
 
 
-def test_argon2_page_snapshot(make_project):
-    generated = site.build(make_project(FIXTURE_RUN))
-    assert_snapshot("argon2.md", generated.pages["experiments/argon2.md"])
-
-
-def test_argon2_figures_snapshot():
-    run = load_run(FIXTURE_RUN, load_schemas(ROOT / "data" / "schema"))
-    text = json.dumps(argon2_figures.all_figures(argon2_analysis.analyse(run)), indent=1, sort_keys=True) + "\n"
-    assert_snapshot("argon2-figures.json", text)
-
-
-def test_generated_site_lists_pages_and_publishes_every_run_file(make_project):
-    root: Path = make_project(FIXTURE_RUN)
-    generated = site.build(root)
-    assert set(generated.pages) == {
-        "index.md",
-        "experiments/aead.md",
-        "experiments/symmetric.md",
-        "experiments/ec_keygen.md",
-        "experiments/jwt.md",
-        "experiments/argon2.md",
-        "runs.md",
-    }
+def test_the_site_publishes_every_run_file_and_a_data_package_per_run(fixture_site):
     run_id = FIXTURE_RUN.name
-    published = (
-        "manifest.json",
-        "aead.csv",
-        "native.csv",
-        "symmetric.csv",
-        "cipher_inventory.csv",
-        "ec_keygen.csv",
-        "ec_curves.csv",
-        "jwt.csv",
-        "jwt_tokens.csv",
-        "jwt_keys.csv",
-        "argon2.csv",
-    )
-    assert set(generated.files) == {f"runs/{run_id}/{name}" for name in published}
-    assert f"[aead.csv](../runs/{run_id}/aead.csv)" in generated.pages["experiments/aead.md"]
-    assert run_id in generated.pages["runs.md"]
+    manifest = json.loads((FIXTURE_RUN / "manifest.json").read_text())
+    files = [name for entry in manifest["experiments"].values() for name in entry["files"]]
+    assert set(fixture_site.files) == {f"runs/{run_id}/{name}" for name in ("manifest.json", *files)}
+    package = json.loads(fixture_site.contents[f"runs/{run_id}/datapackage.json"])
+    assert [resource["path"] for resource in package["resources"]] == files
+    assert set(fixture_site.pages) == {"index.md", "runs.md", *(e.page for e in EXPERIMENTS)}
+    assert f"[aead.csv](../runs/{run_id}/aead.csv)" in fixture_site.pages["experiments/aead.md"]
+    assert run_id in fixture_site.pages["runs.md"]

@@ -1,7 +1,5 @@
 """Symmetric findings from synthetic samples whose answer is known, and the policy that gates them."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -37,16 +35,13 @@ def rows(suite, engine, cipher, mode, key_bits, operation, payload, ns_per_op, s
 
 
 def inventory(*entries):
-    return [
-        {"cipher": name, "provider": "default", "status": status, "detail": "", "security": POLICY.verdict(name).status}
-        for name, status in entries
-    ]
+    return [{"cipher": name, "provider": "default", "status": status, "detail": ""} for name, status in entries]
 
 
 def run_with(samples, inventory_rows=()):
     manifest = {"experiments": {"symmetric": {"status": "ok", "files": ["symmetric.csv", "cipher_inventory.csv"]}}}
     tables = {"symmetric.csv": samples, "cipher_inventory.csv": list(inventory_rows)}
-    return Run("20260101T0000Z-test-php8.2", Path("/nonexistent"), manifest, tables)
+    return Run.from_rows("20260101T0000Z-test-php8.2", manifest, tables)
 
 
 def test_openssl_thirty_times_faster_than_mcrypt_is_found_with_its_ci():

@@ -1,4 +1,6 @@
-"""`python -m phpcb check|pages`: validate data, or write the generated pages for inspection.
+"""`python -m phpcb check|pages|fidelity|upgrade|synthesize`: validate data and render the pages,
+write the generated pages for inspection, compare PHP with `openssl speed`, rewrite old runs under
+the current schema, or make synthetic runs for benchmarking the build.
 
 A BuildError is caught once here and printed as one line; any other exception is a bug and
 keeps its traceback.
@@ -16,7 +18,9 @@ from .aead import analysis as aead_analysis
 from .errors import BuildError
 from .loader import load_run
 from .policy import load_aead_policy
+from .rewrite import upgrade_on_disk
 from .schema import load_schemas
+from .synthetic import synthesize
 
 FIDELITY_GOAL = 0.85
 FIDELITY_ALGORITHMS = ("aes-256-gcm", "aes-256-ccm")
@@ -36,6 +40,13 @@ def _parser() -> argparse.ArgumentParser:
     pages.add_argument("out", type=Path)
     fidelity = commands.add_parser("fidelity", help="PHP throughput over openssl speed for one run directory")
     fidelity.add_argument("run", type=Path)
+    upgrade = commands.add_parser("upgrade", help="rewrite run directories written under an older schema version")
+    upgrade.add_argument("runs", type=Path, nargs="+")
+    synthesize = commands.add_parser(
+        "synthesize", help="make COUNT valid synthetic runs from the committed ones, in OUT/data/runs/ (for benchmarks)"
+    )
+    synthesize.add_argument("count", type=int)
+    synthesize.add_argument("out", type=Path)
     return parser
 
 
@@ -55,25 +66,39 @@ def fidelity_report(root: Path, run_dir: Path) -> str:
     return "\n".join(lines)
 
 
+def upgrade_runs(root: Path, runs: list[Path]) -> str:
+    schemas = load_schemas(root / "data" / "schema")
+    lines = []
+    for run in runs:
+        version = upgrade_on_disk(run.resolve(), schemas)
+        state = "already current" if version is None else f"upgraded from schema version {version}"
+        lines.append(f"{run}: {state} (version {schemas.version})")
+    return "\n".join(lines)
+
+
+def build_pages(root: Path, out: Path | None) -> str:
+    generated = site.build(root)
+    if out is not None:
+        for name, text in generated.pages.items():
+            target = out / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+    return f"ok: {len(generated.pages)} pages, {len(generated.files)} data files"
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     root = args.root.resolve()
-    if args.command == "fidelity":
-        try:
-            print(fidelity_report(root, args.run))
-        except BuildError as error:
-            print(f"error: {error}", file=sys.stderr)
-            return 1
-        return 0
+    commands = {
+        "check": lambda: build_pages(root, None),
+        "pages": lambda: build_pages(root, args.out),
+        "fidelity": lambda: fidelity_report(root, args.run),
+        "upgrade": lambda: upgrade_runs(root, args.runs),
+        "synthesize": lambda: synthesize(root, args.count, args.out),
+    }
     try:
-        generated = site.build(root)
+        print(commands[args.command]())
     except BuildError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    if args.command == "pages":
-        for name, text in generated.pages.items():
-            target = args.out / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
-    print(f"ok: {len(generated.pages)} pages, {len(generated.files)} data files")
     return 0

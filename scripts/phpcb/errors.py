@@ -29,6 +29,10 @@ class DataError(BuildError):
         super().__init__(f"{where}: {message}")
 
 
+class SchemaError(DataError):
+    """A file under data/schema/ is malformed: the contract itself, not a run, is at fault."""
+
+
 class SchemaVersionError(DataError):
     """A manifest written under a schema version this build cannot read or upgrade."""
 

@@ -1,31 +1,69 @@
-"""Load every run under data/runs/, validated against data/schema/, into typed rows."""
+"""Load every run under data/runs/: manifests checked against their JSON Schema, CSVs read as typed
+Arrow tables (table_reader), runs of older schema versions upgraded on the way in (upgrade)."""
 
 from __future__ import annotations
 
-import csv
-import json
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
+
+from . import upgrade
+from .datafile import read_json
 from .errors import DataError, IncompleteRunError, SchemaVersionError
-from .schema import Cell, Schemas, TableSchema
+from .schema import Schemas
+from .table_reader import RawTable, read_raw, typed
 
 MANIFEST = "manifest.json"
 
-# Upgraders turn a manifest of version N into N+1. None exist yet: version 1 is the first.
-UPGRADERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
-
+Cell = str | int | float | bool
 Row = dict[str, Cell]
 
 
-@dataclass(frozen=True)
+class RowTables(Mapping[str, list[Row]]):
+    """A run's tables as lists of dict rows, converted on first use: most runs' rows are never needed."""
+
+    def __init__(self, frames: Mapping[str, pa.Table]) -> None:
+        self._frames = frames
+        self._rows: dict[str, list[Row]] = {}
+
+    def __getitem__(self, name: str) -> list[Row]:
+        if name not in self._rows:
+            self._rows[name] = self._frames[name].to_pylist()
+        return self._rows[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._frames)
+
+    def __len__(self) -> int:
+        return len(self._frames)
+
+
+@dataclass(frozen=True, eq=False)
 class Run:
     run_id: str
     directory: Path
     manifest: dict[str, Any]
-    tables: dict[str, list[Row]]
+    frames: dict[str, pa.Table] = field(repr=False)
+    # The schema version the files on disk were written under; older runs are upgraded on load.
+    source_version: int = 0
+
+    @classmethod
+    def from_rows(cls, run_id: str, manifest: dict[str, Any], tables: Mapping[str, list[Row]]) -> Run:
+        """A run built in memory from dict rows (unit tests of an analysis), not read from disk."""
+        frames = {name: pa.Table.from_pylist(list(rows)) for name, rows in tables.items()}
+        return cls(run_id, Path("/nonexistent"), manifest, frames, int(manifest.get("schema_version", 0)))
+
+    @property
+    def upgraded(self) -> bool:
+        return self.source_version != self.manifest.get("schema_version")
+
+    @cached_property
+    def tables(self) -> RowTables:
+        return RowTables(self.frames)
 
     def experiment(self, name: str) -> dict[str, Any] | None:
         experiments: dict[str, Any] = self.manifest["experiments"]
@@ -36,73 +74,44 @@ class Run:
         return entry is not None and entry["status"] in ("ok", "partial")
 
 
-def _read_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataError(path, "file missing") from None
-    except json.JSONDecodeError as error:
-        raise DataError(path, f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})") from None
-    except UnicodeDecodeError:
-        raise DataError(path, "not UTF-8") from None
-
-
-def upgrade_manifest(path: Path, manifest: Any, current: int) -> dict[str, Any]:
+def upgrade_path(path: Path, manifest: Any, current: int) -> list[upgrade.Upgrader]:
+    """The upgraders that bring this manifest's run to the current schema version (none when current)."""
     if not isinstance(manifest, dict):
         raise DataError(path, f"expected a JSON object, got {type(manifest).__name__}")
     version = manifest.get("schema_version")
-    if not isinstance(version, int):
+    if not isinstance(version, int) or isinstance(version, bool):
         raise SchemaVersionError(path, f"expected an integer schema_version, got {version!r}")
     if version > current:
         raise SchemaVersionError(
             path, f"schema_version {version} is newer than this build reads ({current}): update your checkout"
         )
-    while version < current:
-        upgrade = UPGRADERS.get(version)
-        if upgrade is None:
-            raise SchemaVersionError(
-                path,
-                f"schema_version {version} cannot be upgraded to {current}: re-run it with php runners/bench.php run",
-            )
-        manifest = upgrade(manifest)
-        version = manifest["schema_version"]
-    return manifest
+    steps = upgrade.chain(version, current)
+    if steps is None:
+        raise SchemaVersionError(
+            path,
+            f"schema_version {version} cannot be upgraded to {current}: re-run it with php runners/bench.php run",
+        )
+    return steps
 
 
-def read_table(path: Path, schema: TableSchema) -> list[Row]:
-    """Rows of one CSV, typed and validated; row numbers are file lines (the header is row 1)."""
-    try:
-        with path.open(encoding="utf-8", newline="") as handle:
-            reader = csv.reader(handle, strict=True)
-            header = next(reader, None)
-            if header is None:
-                raise DataError(path, "empty file: expected a header row", 1)
-            if tuple(header) != schema.columns:
-                raise DataError(path, f"expected header {list(schema.columns)}, got {header}", 1)
-            rows: list[Row] = []
-            seen: set[tuple[Cell, ...]] = set()
-            for number, fields in enumerate(reader, start=2):
-                if len(fields) != len(schema.columns):
-                    raise DataError(path, f"expected {len(schema.columns)} fields, got {len(fields)}", number)
-                row = schema.convert(path, number, dict(zip(schema.columns, fields, strict=True)))
-                schema.validate(path, number, row)
-                identity = (*(row[column] for column in schema.key), row.get("sample"))
-                if identity in seen:
-                    raise DataError(path, "the same case and sample appear twice", number)
-                seen.add(identity)
-                rows.append(row)
-    except FileNotFoundError:
-        raise DataError(path, "file missing: the manifest lists it") from None
-    except UnicodeDecodeError:
-        raise DataError(path, "not UTF-8") from None
-    except csv.Error as error:
-        raise DataError(path, f"malformed CSV: {error}") from None
-    return rows
+@dataclass(frozen=True)
+class RawRun:
+    """A run as read from disk, upgraded to the current version but not yet typed."""
+
+    directory: Path
+    manifest: dict[str, Any]
+    tables: dict[str, RawTable]
+    steps: list[upgrade.Upgrader]
+    source_version: int
 
 
-def load_run(directory: Path, schemas: Schemas) -> Run:
+def read_run(directory: Path, schemas: Schemas) -> RawRun:
     path = directory / MANIFEST
-    manifest = upgrade_manifest(path, _read_json(path), schemas.version)
+    manifest = read_json(path)
+    steps = upgrade_path(path, manifest, schemas.version)
+    source_version = int(manifest["schema_version"])
+    for step in steps:
+        manifest = step.manifest(manifest)
     schemas.validate_manifest(path, manifest)
     if manifest["finished_utc"] is None:
         raise IncompleteRunError(
@@ -110,17 +119,37 @@ def load_run(directory: Path, schemas: Schemas) -> Run:
         )
     if manifest["run_id"] != directory.name:
         raise DataError(path, f"expected run_id {directory.name!r} (the directory name), got {manifest['run_id']!r}")
-    tables: dict[str, list[Row]] = {}
+    tables: dict[str, RawTable] = {}
     for entry in manifest["experiments"].values():
         for file_name in entry["files"]:
             table_path = directory / file_name
-            tables[file_name] = read_table(table_path, schemas.table(file_name, table_path))
-    return Run(run_id=manifest["run_id"], directory=directory, manifest=manifest, tables=tables)
+            schema = schemas.table(file_name, table_path)
+            raw = read_raw(table_path, upgrade.old_header(steps, file_name, schema.columns))
+            for step in steps:
+                raw = RawTable(raw.path, step.table(file_name, raw.table), raw.broken_row)
+            tables[file_name] = raw
+    return RawRun(directory, manifest, tables, steps, source_version)
+
+
+def load_run(directory: Path, schemas: Schemas) -> Run:
+    raw = read_run(directory, schemas)
+    frames = {name: typed(table, schemas.table(name, table.path)) for name, table in raw.tables.items()}
+    return Run(
+        run_id=raw.manifest["run_id"],
+        directory=directory,
+        manifest=raw.manifest,
+        frames=frames,
+        source_version=raw.source_version,
+    )
+
+
+def run_directories(runs_dir: Path) -> list[Path]:
+    """Every run directory, oldest first (run ids sort by time); hidden ones are work in progress."""
+    if not runs_dir.is_dir():
+        return []
+    return sorted(p for p in runs_dir.iterdir() if p.is_dir() and not p.name.startswith("."))
 
 
 def load_runs(runs_dir: Path, schemas: Schemas) -> list[Run]:
-    """Every run, oldest first (run ids sort by time)."""
-    if not runs_dir.is_dir():
-        return []
-    directories = sorted(p for p in runs_dir.iterdir() if p.is_dir() and not p.name.startswith("."))
-    return [load_run(directory, schemas) for directory in directories]
+    """Every run, oldest first."""
+    return [load_run(directory, schemas) for directory in run_directories(runs_dir)]

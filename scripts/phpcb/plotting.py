@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -26,6 +27,11 @@ COLORWAY = [
 LEGEND_BELOW = {"orientation": "h", "yanchor": "top", "y": -0.25, "xanchor": "left", "x": 0}
 
 
+def asymmetric_error_bars(above: Sequence[float | None], below: Sequence[float | None]) -> dict[str, Any]:
+    """Plotly error bars from the distance of each CI's ends to its point (None: no bar)."""
+    return {"type": "data", "symmetric": False, "array": list(above), "arrayminus": list(below)}
+
+
 class HasThroughput(Protocol):
     @property
     def mb_per_s(self) -> float: ...
@@ -35,13 +41,11 @@ class HasThroughput(Protocol):
 
 
 def throughput_error_bars(cases: Sequence[HasThroughput]) -> dict[str, Any]:
-    """Asymmetric error bars from each case's throughput CI."""
-    return {
-        "type": "data",
-        "symmetric": False,
-        "array": [round(c.mb_per_s_ci[1] - c.mb_per_s, 3) for c in cases],
-        "arrayminus": [round(c.mb_per_s - c.mb_per_s_ci[0], 3) for c in cases],
-    }
+    """Error bars from each case's throughput CI."""
+    return asymmetric_error_bars(
+        [round(c.mb_per_s_ci[1] - c.mb_per_s, 3) for c in cases],
+        [round(c.mb_per_s - c.mb_per_s_ci[0], 3) for c in cases],
+    )
 
 
 class HasSummary(Protocol):
@@ -55,19 +59,46 @@ class HasSummary(Protocol):
     def ci_high_ns(self) -> float: ...
 
 
+def significant(value: float, digits: int = 4) -> float:
+    """Rounded to significant digits, not decimals: a ratio of 0.0004 keeps its error bar."""
+    return float(f"{value:.{digits}g}") if value and math.isfinite(value) else value
+
+
 def ms(ns: float) -> float:
     """Nanoseconds as milliseconds for a chart axis, to the nanosecond."""
     return round(ns / 1e6, 6)
 
 
+def _bar(ns: float) -> float | None:
+    """A CI side in ms; None (no bar) where too few samples leave the CI unbounded."""
+    return ms(ns) if math.isfinite(ns) else None
+
+
 def time_error_bars(summaries: Sequence[HasSummary]) -> dict[str, Any]:
-    """Asymmetric error bars in ms from each summary's CI of the median."""
-    return {
-        "type": "data",
-        "symmetric": False,
-        "array": [ms(s.ci_high_ns - s.median_ns) for s in summaries],
-        "arrayminus": [ms(s.median_ns - s.ci_low_ns) for s in summaries],
-    }
+    """Error bars in ms from each summary's CI of the median."""
+    return asymmetric_error_bars(
+        [_bar(s.ci_high_ns - s.median_ns) for s in summaries],
+        [_bar(s.median_ns - s.ci_low_ns) for s in summaries],
+    )
+
+
+class HasInterval(Protocol):
+    @property
+    def value(self) -> float: ...
+
+    @property
+    def low(self) -> float: ...
+
+    @property
+    def high(self) -> float: ...
+
+
+def interval_error_bars(intervals: Sequence[HasInterval]) -> dict[str, Any]:
+    """Error bars from each estimate's CI (a ratio of medians, a group average)."""
+    return asymmetric_error_bars(
+        [significant(i.high - i.value) for i in intervals],
+        [significant(i.value - i.low) for i in intervals],
+    )
 
 
 def plain(figure: go.Figure, legend_below: bool = True) -> dict[str, Any]:

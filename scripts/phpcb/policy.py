@@ -1,4 +1,8 @@
-"""Security policy tables (data/policy/*.yaml): what may be recommended, with references."""
+"""Security policy tables (data/policy/*.yaml): what may be recommended, with references.
+
+Every verdict the site prints comes from these files, applied here once. A malformed file stops
+the build with a DataError naming the file and the entry at fault.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from .datafile import YamlFile
 from .errors import DataError
 
 STATUSES = ("recommended", "acceptable", "not_recommended")
@@ -32,59 +35,77 @@ class Verdict:
         return self.status == "recommended"
 
 
+UNLISTED = Verdict("not_recommended", ("Not in the policy table: never recommended by default.",), ())
+
+
+class _Policy:
+    """A policy file: its reference list, and entries that each carry a status, a reason and references."""
+
+    def __init__(self, path: Path) -> None:
+        self.file = YamlFile.load(path)
+        self.references: dict[str, Reference] = {}
+        for key, value in self.file.mapping(self.file.data, "references", "(top level)").items():
+            entry = self.file.expect_mapping(value, f"references/{key}")
+            where = f"references/{key}"
+            self.references[key] = Reference(
+                key, self.file.text(entry, "title", where), self.file.text(entry, "url", where)
+            )
+
+    def verdict(self, entry: Any, where: str, reason_key: str = "reason") -> Verdict:
+        """An entry `{status, reason, references}` checked and turned into a Verdict."""
+        entry = self.file.expect_mapping(entry, where)
+        status = self.file.text(entry, "status", where)
+        if status not in STATUSES:
+            raise DataError(self.file.path, f"{where}: expected status in {STATUSES}, got {status!r}")
+        keys = self.file.sequence(entry, "references", where) if "references" in entry else []
+        for key in keys:
+            if key not in self.references:
+                raise DataError(self.file.path, f"{where}: reference {key!r} is not defined under references")
+        return Verdict(status, (self.file.text(entry, reason_key, where),), tuple(self.references[k] for k in keys))
+
+
+def load_verdicts(path: Path, section: str) -> dict[str, Verdict]:
+    """A policy that is one table of `{status, reason, references}` entries under `section`."""
+    policy = _Policy(path)
+    entries = policy.file.mapping(policy.file.data, section, "(top level)")
+    return {name: policy.verdict(entry, f"{section}/{name}") for name, entry in entries.items()}
+
+
 @dataclass(frozen=True)
 class AeadPolicy:
-    references: dict[str, Reference]
-    entries: dict[str, dict[str, Any]]
+    verdicts: dict[str, Verdict]
     minimum_tag_bytes: int
-    short_tag_note: str
-    short_tag_references: tuple[str, ...]
+    short_tag: Verdict
 
     def verdict(self, algorithm: str, tag_bytes: int) -> Verdict:
-        entry = self.entries.get(algorithm)
-        if entry is None:
-            return Verdict("not_recommended", ("Not in the policy table: never recommended by default.",), ())
-        status = entry["status"]
-        notes = [entry["note"]]
-        refs = list(entry["references"])
-        if tag_bytes < self.minimum_tag_bytes:
-            status = "acceptable" if status == "recommended" else status
-            notes.append(self.short_tag_note)
-            refs.extend(self.short_tag_references)
-        unique = tuple(dict.fromkeys(refs))
-        return Verdict(status, tuple(notes), tuple(self.references[key] for key in unique))
-
-
-def _read(path: Path) -> tuple[dict[str, Any], dict[str, Reference]]:
-    """The YAML document and its reference list."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as error:
-        raise DataError(path, f"not valid YAML: {error}") from None
-    references = {
-        key: Reference(key, str(value["title"]), str(value["url"])) for key, value in data["references"].items()
-    }
-    return data, references
-
-
-def _check_entry(path: Path, name: str, entry: dict[str, Any], references: dict[str, Reference]) -> None:
-    if entry.get("status") not in STATUSES:
-        raise DataError(path, f"{name}: expected status in {STATUSES}, got {entry.get('status')!r}")
-    for key in entry.get("references", []):
-        if key not in references:
-            raise DataError(path, f"{name}: reference {key!r} is not defined under references")
+        base = self.verdicts.get(algorithm)
+        if base is None:
+            return UNLISTED
+        if tag_bytes >= self.minimum_tag_bytes:
+            return base
+        status = "acceptable" if base.status == "recommended" else base.status
+        references = tuple(dict.fromkeys((*base.references, *self.short_tag.references)))
+        return Verdict(status, (*base.notes, *self.short_tag.notes), references)
 
 
 def load_aead_policy(path: Path) -> AeadPolicy:
-    data, references = _read(path)
-    for name, entry in data["algorithms"].items():
-        _check_entry(path, name, entry, references)
+    policy = _Policy(path)
+    data = policy.file.data
+    algorithms = policy.file.mapping(data, "algorithms", "(top level)")
+    short_tag_keys = policy.file.sequence(data, "short_tag_references", "(top level)")
+    short_tag = policy.verdict(
+        {
+            "status": "acceptable",
+            "note": policy.file.text(data, "short_tag_note", "(top level)"),
+            "references": short_tag_keys,
+        },
+        "short_tag_note",
+        reason_key="note",
+    )
     return AeadPolicy(
-        references=references,
-        entries=data["algorithms"],
-        minimum_tag_bytes=int(data["minimum_recommended_tag_bytes"]),
-        short_tag_note=str(data["short_tag_note"]),
-        short_tag_references=tuple(data["short_tag_references"]),
+        verdicts={name: policy.verdict(entry, f"algorithms/{name}", "note") for name, entry in algorithms.items()},
+        minimum_tag_bytes=policy.file.integer(data, "minimum_recommended_tag_bytes", "(top level)"),
+        short_tag=short_tag,
     )
 
 
@@ -92,83 +113,70 @@ def load_aead_policy(path: Path) -> AeadPolicy:
 class SymmetricPolicy:
     """data/policy/symmetric.yaml: ordered rules matched against a cipher name; first match wins."""
 
-    references: dict[str, Reference]
-    rules: tuple[dict[str, Any], ...]
-    default: dict[str, Any]
-    engines: dict[str, dict[str, Any]]
-
-    def _verdict(self, entry: dict[str, Any]) -> Verdict:
-        return Verdict(
-            str(entry["status"]),
-            (str(entry["reason"]),),
-            tuple(self.references[key] for key in entry.get("references", [])),
-        )
+    rules: tuple[tuple[re.Pattern[str], Verdict], ...]
+    default: Verdict
+    engines: dict[str, Verdict]
 
     def verdict(self, cipher: str) -> Verdict:
-        for rule in self.rules:
-            if re.search(rule["match"], cipher.lower()):
-                return self._verdict(rule)
-        return self._verdict(self.default)
+        for pattern, verdict in self.rules:
+            if pattern.search(cipher.lower()):
+                return verdict
+        return self.default
 
     def engine(self, engine: str) -> Verdict | None:
-        entry = self.engines.get(engine)
-        return None if entry is None else self._verdict(entry)
+        return self.engines.get(engine)
 
 
 def load_symmetric_policy(path: Path) -> SymmetricPolicy:
-    data, references = _read(path)
-    for rule in data["rules"]:
-        _check_entry(path, f"rule {rule.get('match')!r}", rule, references)
-    _check_entry(path, "default", data["default"], references)
-    for name, entry in data["engines"].items():
-        _check_entry(path, f"engine {name}", entry, references)
-    for rule in data["rules"]:
+    policy = _Policy(path)
+    data = policy.file.data
+    rules = []
+    for index, rule in enumerate(policy.file.sequence(data, "rules", "(top level)")):
+        where = f"rules/{index}"
+        match = policy.file.text(policy.file.expect_mapping(rule, where), "match", where)
         try:
-            re.compile(rule["match"])
+            pattern = re.compile(match)
         except re.error as error:
-            raise DataError(path, f"rule {rule['match']!r} is not a valid pattern: {error}") from None
-    return SymmetricPolicy(references, tuple(data["rules"]), data["default"], data["engines"])
+            raise DataError(path, f"{where}: {match!r} is not a valid pattern: {error}") from None
+        rules.append((pattern, policy.verdict(rule, f"{where} ({match})")))
+    engines = policy.file.mapping(data, "engines", "(top level)")
+    return SymmetricPolicy(
+        rules=tuple(rules),
+        default=policy.verdict(data.get("default"), "default"),
+        engines={name: policy.verdict(entry, f"engines/{name}") for name, entry in engines.items()},
+    )
 
 
 @dataclass(frozen=True)
 class KeySchemePolicy:
     """data/policy/ec_keygen.yaml: strength floor first, then the scheme's own entry, its family, the default."""
 
-    references: dict[str, Reference]
     minimum_security_bits: int
-    below_minimum: dict[str, Any]
-    schemes: dict[str, dict[str, Any]]
-    families: dict[str, dict[str, Any]]
-    default: dict[str, Any]
-
-    def _verdict(self, entry: dict[str, Any]) -> Verdict:
-        return Verdict(
-            str(entry["status"]),
-            (str(entry["reason"]),),
-            tuple(self.references[key] for key in entry.get("references", [])),
-        )
+    below_minimum: Verdict
+    schemes: dict[str, Verdict]
+    families: dict[str, Verdict]
+    default: Verdict
 
     def verdict(self, scheme: str, family: str, security_bits: int) -> Verdict:
         if security_bits < self.minimum_security_bits:
-            return self._verdict(self.below_minimum)
-        entry = self.schemes.get(scheme) or self.families.get(family) or self.default
-        return self._verdict(entry)
+            return self.below_minimum
+        return self.schemes.get(scheme) or self.families.get(family) or self.default
 
 
 def load_key_scheme_policy(path: Path) -> KeySchemePolicy:
-    data, references = _read(path)
-    _check_entry(path, "below_minimum", data["below_minimum"], references)
-    _check_entry(path, "default", data["default"], references)
-    for section in ("schemes", "families"):
-        for name, entry in data[section].items():
-            _check_entry(path, f"{section[:-1]} {name}", entry, references)
+    policy = _Policy(path)
+    data = policy.file.data
+
+    def section(name: str) -> dict[str, Verdict]:
+        entries = policy.file.mapping(data, name, "(top level)")
+        return {key: policy.verdict(entry, f"{name}/{key}") for key, entry in entries.items()}
+
     return KeySchemePolicy(
-        references=references,
-        minimum_security_bits=int(data["minimum_security_bits"]),
-        below_minimum=data["below_minimum"],
-        schemes=data["schemes"],
-        families=data["families"],
-        default=data["default"],
+        minimum_security_bits=policy.file.integer(data, "minimum_security_bits", "(top level)"),
+        below_minimum=policy.verdict(data.get("below_minimum"), "below_minimum"),
+        schemes=section("schemes"),
+        families=section("families"),
+        default=policy.verdict(data.get("default"), "default"),
     )
 
 
@@ -176,25 +184,80 @@ def load_key_scheme_policy(path: Path) -> KeySchemePolicy:
 class JwtPolicy:
     """data/policy/jwt.yaml: one entry per JWS algorithm; unknown algorithms are never recommended."""
 
-    references: dict[str, Reference]
-    entries: dict[str, dict[str, Any]]
+    verdicts: dict[str, Verdict]
+    asymmetric_algorithms: frozenset[str]
 
     def verdict(self, algorithm: str) -> Verdict:
-        entry = self.entries.get(algorithm)
-        if entry is None:
-            return Verdict("not_recommended", ("Not in the policy table: never recommended by default.",), ())
-        return Verdict(
-            str(entry["status"]),
-            (str(entry["note"]),),
-            tuple(self.references[key] for key in entry["references"]),
-        )
+        return self.verdicts.get(algorithm, UNLISTED)
 
     def asymmetric(self, algorithm: str) -> bool:
-        return bool(self.entries.get(algorithm, {}).get("asymmetric", False))
+        return algorithm in self.asymmetric_algorithms
 
 
 def load_jwt_policy(path: Path) -> JwtPolicy:
-    data, references = _read(path)
-    for name, entry in data["algorithms"].items():
-        _check_entry(path, name, entry, references)
-    return JwtPolicy(references, data["algorithms"])
+    policy = _Policy(path)
+    algorithms = policy.file.mapping(policy.file.data, "algorithms", "(top level)")
+    asymmetric = set()
+    for name, entry in algorithms.items():
+        flag = policy.file.expect_mapping(entry, f"algorithms/{name}").get("asymmetric", False)
+        if not isinstance(flag, bool):
+            raise DataError(path, f"algorithms/{name}: expected asymmetric to be true or false, got {flag!r}")
+        if flag:
+            asymmetric.add(name)
+    return JwtPolicy(
+        verdicts={name: policy.verdict(entry, f"algorithms/{name}", "note") for name, entry in algorithms.items()},
+        asymmetric_algorithms=frozenset(asymmetric),
+    )
+
+
+@dataclass(frozen=True)
+class ParameterSet:
+    """A published Argon2 recommendation, to look up in a run's grid."""
+
+    name: str
+    memory_mib: int
+    time_cost: int
+    threads: int
+    references: tuple[Reference, ...]
+
+
+@dataclass(frozen=True)
+class Argon2Policy:
+    """data/policy/argon2.yaml: a verdict per variant and the parameter sets readers compare against."""
+
+    variants: dict[str, Verdict]
+    parameter_sets: tuple[ParameterSet, ...]
+
+    def verdict(self, variant: str) -> Verdict:
+        return self.variants.get(variant, UNLISTED)
+
+    @property
+    def recommended_variants(self) -> tuple[str, ...]:
+        return tuple(name for name, verdict in self.variants.items() if verdict.recommendable)
+
+
+def load_argon2_policy(path: Path) -> Argon2Policy:
+    policy = _Policy(path)
+    data = policy.file.data
+    variants = policy.file.mapping(data, "variants", "(top level)")
+    sets = []
+    for index, entry in enumerate(policy.file.sequence(data, "parameter_sets", "(top level)")):
+        where = f"parameter_sets/{index}"
+        entry = policy.file.expect_mapping(entry, where)
+        keys = policy.file.sequence(entry, "references", where)
+        unknown = [key for key in keys if key not in policy.references]
+        if unknown:
+            raise DataError(path, f"{where}: references {unknown} are not defined under references")
+        sets.append(
+            ParameterSet(
+                name=policy.file.text(entry, "name", where),
+                memory_mib=policy.file.integer(entry, "memory_mib", where),
+                time_cost=policy.file.integer(entry, "time_cost", where),
+                threads=policy.file.integer(entry, "threads", where),
+                references=tuple(policy.references[key] for key in keys),
+            )
+        )
+    return Argon2Policy(
+        variants={name: policy.verdict(entry, f"variants/{name}") for name, entry in variants.items()},
+        parameter_sets=tuple(sets),
+    )

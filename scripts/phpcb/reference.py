@@ -1,30 +1,57 @@
-"""Reference figures transcribed from the source articles (data/reference/*.yaml)."""
+"""Reference figures transcribed from the source articles (data/reference/*.yaml).
+
+Pages and templates read a reference as a mapping (`reference.source.title`); code asks for a
+figure, a claim or a section by name, and a missing one is a DataError naming the file.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from .datafile import YamlFile
 from .errors import DataError
 
+REQUIRED = ("source", "environment", "figures")
 
-def load_reference(path: Path, required: tuple[str, ...] = ("source", "environment", "figures")) -> dict[str, Any]:
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataError(path, "file missing") from None
-    except yaml.YAMLError as error:
-        raise DataError(path, f"not valid YAML: {error}") from None
+
+class ReferenceData(dict[str, Any]):
+    def __init__(self, path: Path, data: dict[str, Any]) -> None:
+        super().__init__(data)
+        self.path = path
+
+    def section(self, key: str) -> Any:
+        if key not in self:
+            raise DataError(self.path, f"expected a top-level {key!r} entry")
+        return self[key]
+
+    def _entry(self, section: str, entry_id: str) -> dict[str, Any]:
+        for entry in self.section(section):
+            if isinstance(entry, dict) and entry.get("id") == entry_id:
+                return entry
+        raise DataError(self.path, f"{section}: expected an entry with id {entry_id!r}")
+
+    def figure(self, figure_id: str) -> dict[str, Any]:
+        return dict(self._entry("figures", figure_id))
+
+    def rows(self, figure_id: str) -> list[dict[str, Any]]:
+        figure = self.figure(figure_id)
+        if not isinstance(figure.get("rows"), list):
+            raise DataError(self.path, f"figures/{figure_id}: expected a 'rows' list")
+        return list(figure["rows"])
+
+    def claim(self, claim_id: str) -> dict[str, Any]:
+        return dict(self._entry("claims", claim_id))
+
+    def claims_by_id(self) -> dict[str, dict[str, Any]]:
+        return {
+            str(claim["id"]): claim for claim in self.section("claims") if isinstance(claim, dict) and "id" in claim
+        }
+
+
+def load_reference(path: Path, required: tuple[str, ...] = REQUIRED) -> ReferenceData:
+    document = YamlFile.load(path)
     for key in required:
-        if key not in data:
+        if key not in document.data:
             raise DataError(path, f"expected a top-level {key!r} entry")
-    return dict(data)
-
-
-def figure(reference: dict[str, Any], figure_id: str) -> dict[str, Any]:
-    for entry in reference["figures"]:
-        if entry["id"] == figure_id:
-            return dict(entry)
-    raise KeyError(figure_id)
+    return ReferenceData(path, document.data)

@@ -1,8 +1,9 @@
-"""The data contract: manifest and CSV schemas from data/schema/, checked with jsonschema."""
+"""The data contract, read from data/schema/: the manifest's JSON Schema and, per experiment, its CSV
+files as Frictionless tabular data resources (Table Schema v2). PHP reads the same files."""
 
 from __future__ import annotations
 
-import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -10,44 +11,81 @@ from typing import Any
 import jsonschema
 from jsonschema import Draft202012Validator
 
-from .errors import DataError
+from .datafile import read_json
+from .errors import DataError, SchemaError
 
-Cell = str | int | float | bool
+MANIFEST_SCHEMA = "manifest.schema.json"
+TABLES_DIR = "tables"
+RESOURCE_SCHEMA = "table-resources.schema.json"
+SAMPLE = "sample"
+# Version 2 of the standard: exclusiveMinimum and the other constraints used here need it.
+DATAPACKAGE_PROFILE = "https://datapackage.org/profiles/2.0/datapackage.json"
 
-_CONVERTERS: dict[str, Any] = {"integer": int, "number": float, "string": str}
+
+@dataclass(frozen=True)
+class Field:
+    """One column: its Table Schema type and constraints."""
+
+    name: str
+    type: str
+    constraints: dict[str, Any]
+    true_values: tuple[str, ...] = ()
+    false_values: tuple[str, ...] = ()
+
+    @property
+    def full_pattern(self) -> str | None:
+        """Table Schema patterns match the whole value (XML Schema semantics), so anchor them."""
+        pattern = self.constraints.get("pattern")
+        return None if pattern is None else f"^(?:{pattern})$"
+
+
+@dataclass(frozen=True)
+class Measure:
+    """Where a table keeps its timings: a sample's time, and how many operations it timed."""
+
+    time: str
+    iterations: str | None
 
 
 @dataclass(frozen=True)
 class TableSchema:
-    """The declared columns of one CSV and a validator for one typed row."""
+    """One CSV file of a run: its columns in order, their constraints, and what identifies a row."""
 
     name: str
-    columns: tuple[str, ...]
-    types: dict[str, str]
-    key: tuple[str, ...]
-    validator: Draft202012Validator
+    experiment: str
+    description: str
+    fields: tuple[Field, ...]
+    primary_key: tuple[str, ...]
+    measure: Measure | None
 
-    def convert(self, path: Path, row_number: int, raw: dict[str, str]) -> dict[str, Cell]:
-        typed: dict[str, Cell] = {}
-        for column in self.columns:
-            text = raw[column]
-            kind = self.types[column]
-            if kind == "boolean":
-                if text not in ("true", "false"):
-                    raise DataError(path, f"expected true or false, got {text!r}", row_number, column)
-                typed[column] = text == "true"
-                continue
-            try:
-                typed[column] = _CONVERTERS[kind](text)
-            except ValueError:
-                raise DataError(path, f"expected {kind}, got {text!r}", row_number, column) from None
-        return typed
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return tuple(field.name for field in self.fields)
 
-    def validate(self, path: Path, row_number: int, row: dict[str, Cell]) -> None:
-        error = jsonschema.exceptions.best_match(self.validator.iter_errors(row))
-        if error is not None:
-            column = str(error.path[0]) if error.path else None
-            raise DataError(path, error.message, row_number, column)
+    @property
+    def key(self) -> tuple[str, ...]:
+        """The case key: the primary key without the sample number."""
+        return tuple(column for column in self.primary_key if column != SAMPLE)
+
+    def descriptor(self) -> dict[str, Any]:
+        """This table as a Frictionless tabular data resource, for tools outside the project."""
+        fields = []
+        for field in self.fields:
+            entry: dict[str, Any] = {"name": field.name, "type": field.type}
+            if field.type == "boolean":
+                entry.update(trueValues=list(field.true_values), falseValues=list(field.false_values))
+            entry["constraints"] = field.constraints
+            fields.append(entry)
+        return {
+            "name": self.name.removesuffix(".csv"),
+            "path": self.name,
+            "type": "table",
+            "format": "csv",
+            "mediatype": "text/csv",
+            "encoding": "utf-8",
+            "description": self.description,
+            "schema": {"fields": fields, "missingValues": [], "primaryKey": list(self.primary_key)},
+        }
 
 
 @dataclass(frozen=True)
@@ -62,6 +100,18 @@ class Schemas:
         except KeyError:
             raise DataError(path, f"no schema declares {file_name!r}; expected one of {sorted(self.tables)}") from None
 
+    def of_experiment(self, experiment: str) -> list[TableSchema]:
+        return [table for table in self.tables.values() if table.experiment == experiment]
+
+    def datapackage(self, name: str, title: str, files: list[str]) -> dict[str, Any]:
+        """A Frictionless Data Package (v2) describing these CSV files of one run."""
+        return {
+            "$schema": DATAPACKAGE_PROFILE,
+            "name": name,
+            "title": title,
+            "resources": [self.tables[file_name].descriptor() for file_name in files],
+        }
+
     def validate_manifest(self, path: Path, manifest: Any) -> None:
         error = jsonschema.exceptions.best_match(self.manifest.iter_errors(manifest))
         if error is not None:
@@ -69,35 +119,78 @@ class Schemas:
             raise DataError(path, f"at {where}: {error.message}")
 
 
-def _table_schema(name: str, definition: dict[str, Any]) -> TableSchema:
-    properties: dict[str, Any] = {}
-    types: dict[str, str] = {}
-    for column in definition["columns"]:
-        spec = {key: value for key, value in column.items() if key != "name"}
-        properties[column["name"]] = spec
-        types[column["name"]] = column["type"]
-    row_schema = {
-        "type": "object",
-        "properties": properties,
-        "required": list(properties),
-        "additionalProperties": False,
-    }
-    Draft202012Validator.check_schema(row_schema)
+def _field(path: Path, spec: dict[str, Any]) -> Field:
+    field = Field(
+        name=spec["name"],
+        type=spec["type"],
+        constraints=dict(spec["constraints"]),
+        true_values=tuple(spec.get("trueValues", ())),
+        false_values=tuple(spec.get("falseValues", ())),
+    )
+    if field.full_pattern is not None:
+        try:
+            re.compile(field.full_pattern)
+        except re.error as error:
+            raise SchemaError(
+                path, f"field {field.name!r}: pattern is not a valid regular expression: {error}"
+            ) from None
+    return field
+
+
+def _table(path: Path, experiment: str, spec: dict[str, Any]) -> TableSchema:
+    fields = tuple(_field(path, field) for field in spec["schema"]["fields"])
+    names = [field.name for field in fields]
+    if len(set(names)) != len(names):
+        raise SchemaError(path, f"{spec['path']}: a field name appears twice in {names}")
+    primary_key = tuple(spec["schema"]["primaryKey"])
+    unknown = [column for column in primary_key if column not in names]
+    measure = spec.get("measure")
+    if measure is not None:
+        unknown += [column for column in measure.values() if column not in names]
+    if unknown:
+        raise SchemaError(path, f"{spec['path']}: {unknown} named as key or measure but not among the fields {names}")
     return TableSchema(
-        name=name,
-        columns=tuple(properties),
-        types=types,
-        key=tuple(definition["key"]),
-        validator=Draft202012Validator(row_schema),
+        name=spec["path"],
+        experiment=experiment,
+        description=spec.get("description", ""),
+        fields=fields,
+        primary_key=primary_key,
+        measure=None if measure is None else Measure(measure["time"], measure.get("iterations")),
     )
 
 
+def load_tables(tables_dir: Path, resource_schema: Draft202012Validator) -> dict[str, TableSchema]:
+    """Every experiment's tables, keyed by file name; two experiments may not declare one file."""
+    if not tables_dir.is_dir():
+        raise SchemaError(tables_dir, "directory missing: it holds one <experiment>.json per experiment")
+    tables: dict[str, TableSchema] = {}
+    for path in sorted(tables_dir.glob("*.json")):
+        document = read_json(path, SchemaError)
+        error = jsonschema.exceptions.best_match(resource_schema.iter_errors(document))
+        if error is not None:
+            where = "/".join(str(part) for part in error.path) or "(top level)"
+            raise SchemaError(path, f"at {where}: {error.message}")
+        if document["experiment"] != path.stem:
+            raise SchemaError(
+                path, f"expected experiment {path.stem!r} (the file name), got {document['experiment']!r}"
+            )
+        for spec in document["resources"]:
+            table = _table(path, document["experiment"], spec)
+            if table.name in tables:
+                raise SchemaError(
+                    path, f"{table.name} is already declared by experiment {tables[table.name].experiment}"
+                )
+            tables[table.name] = table
+    return tables
+
+
 def load_schemas(schema_dir: Path) -> Schemas:
-    manifest_schema = json.loads((schema_dir / "manifest.schema.json").read_text(encoding="utf-8"))
+    manifest_schema = read_json(schema_dir / MANIFEST_SCHEMA, SchemaError)
     Draft202012Validator.check_schema(manifest_schema)
-    tables = json.loads((schema_dir / "tables.json").read_text(encoding="utf-8"))
+    resource_schema = read_json(schema_dir / RESOURCE_SCHEMA, SchemaError)
+    Draft202012Validator.check_schema(resource_schema)
     return Schemas(
-        version=int(tables["schema_version"]),
+        version=int(manifest_schema["properties"]["schema_version"]["const"]),
         manifest=Draft202012Validator(manifest_schema),
-        tables={name: _table_schema(name, spec) for name, spec in tables["tables"].items()},
+        tables=load_tables(schema_dir / TABLES_DIR, Draft202012Validator(resource_schema)),
     )

@@ -1,4 +1,5 @@
-"""Everything the site generates from data: pages (Markdown), and files to publish (CSV, manifests)."""
+"""Everything the site generates from data: one page per registered experiment, the home and runs
+pages, and the files to publish (each run's CSVs, manifest and Data Package descriptor)."""
 
 from __future__ import annotations
 
@@ -8,27 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from . import environment as env_rows
-from .aead import analysis as aead_analysis
-from .aead import figures as aead_figures
-from .argon2 import analysis as argon2_analysis
-from .argon2 import figures as argon2_figures
-from .argon2 import page as argon2_page
-from .ec_keygen import analysis as ec_analysis
-from .ec_keygen import figures as ec_figures
-from .ec_keygen import page as ec_page
+from . import registry
 from .errors import NoDataError
-from .jwt import analysis as jwt_analysis
-from .jwt import figures as jwt_figures
-from .jwt import page as jwt_page
+from .experiment import Experiment, Figures, Finding, Inputs
 from .loader import MANIFEST, Run, load_runs
-from .policy import load_aead_policy, load_jwt_policy, load_key_scheme_policy, load_symmetric_policy
-from .reference import figure as reference_figure
-from .reference import load_reference
+from .reference import ReferenceData, load_reference
 from .render import environment, render
-from .schema import load_schemas
-from .symmetric import analysis as symmetric_analysis
-from .symmetric import figures as symmetric_figures
-from .symmetric import page as symmetric_page
+from .schema import Schemas, load_schemas
+
+DATAPACKAGE = "datapackage.json"
 
 
 @dataclass(frozen=True)
@@ -49,16 +38,36 @@ class Project:
     def templates(self) -> Path:
         return self.root / "templates"
 
+    def policy(self, experiment: str) -> Path:
+        return self.root / "data" / "policy" / f"{experiment}.yaml"
+
+    def reference(self, experiment: str) -> Path:
+        return self.root / "data" / "reference" / f"{experiment}.yaml"
+
     @property
     def watched(self) -> list[Path]:
         """What `mkdocs serve` watches to regenerate pages."""
         return [self.root / "data", self.templates, self.root / "scripts"]
 
 
+@dataclass(frozen=True)
+class ExperimentPage:
+    """One experiment's generated page, with what went into it (tests read the figures and the finding)."""
+
+    experiment: Experiment
+    run: Run | None
+    context: dict[str, Any]
+    figures: Figures
+    finding: Finding | None
+    text: str
+
+
 @dataclass
 class GeneratedSite:
     pages: dict[str, str] = field(default_factory=dict)
-    files: dict[str, Path] = field(default_factory=dict)
+    files: dict[str, Path] = field(default_factory=dict)  # published as they are
+    contents: dict[str, str] = field(default_factory=dict)  # generated non-page files
+    experiments: list[ExperimentPage] = field(default_factory=list)
 
 
 def figure_json(figure: dict[str, Any]) -> str:
@@ -76,7 +85,7 @@ def csv_links(run: Run, experiment: str, page_depth: int) -> list[tuple[str, str
     return [(name, f"{prefix}runs/{run.run_id}/{name}") for name in entry["files"]]
 
 
-def run_details(run: Run, experiment: str, figures: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def run_details(run: Run, experiment: str, figures: Figures) -> dict[str, Any]:
     """What every experiment page shows of the run it comes from: figures, machine, status, downloads."""
     return {
         "figures": {name: figure_json(f) for name, f in figures.items()},
@@ -85,123 +94,82 @@ def run_details(run: Run, experiment: str, figures: dict[str, dict[str, Any]]) -
         "entry": run.experiment(experiment),
         "csv_links": csv_links(run, experiment, page_depth=1),
         "manifest_link": f"../runs/{run.run_id}/{MANIFEST}",
+        "datapackage_link": None if run.upgraded else f"../runs/{run.run_id}/{DATAPACKAGE}",
     }
 
 
-def aead_context(project: Project, runs: list[Run]) -> dict[str, Any]:
-    run = newest_with(runs, "aead")
-    reference = load_reference(project.root / "data" / "reference" / "aead.yaml")
+def inputs(project: Project, experiment: Experiment) -> Inputs:
+    required = experiment.reference_required
+    reference = (
+        load_reference(project.reference(experiment.name), required)
+        if required is not None
+        else ReferenceData(project.reference(experiment.name), {})
+    )
+    return Inputs(policy=experiment.load_policy(project.policy(experiment.name)), reference=reference)
+
+
+def experiment_page(project: Project, experiment: Experiment, runs: list[Run], templates: Any) -> ExperimentPage:
+    given = inputs(project, experiment)
+    run = newest_with(runs, experiment.name)
     context: dict[str, Any] = {
+        "experiment": experiment,
         "run": run,
-        "reference": reference,
-        "then": reference_figure(reference, "gcm_vs_ccm_speedup"),
-        "other_runs": [],
+        "reference": given.reference,
+        **experiment.static_context(given),
     }
-    if run is None:
-        return context
-    analysis = aead_analysis.analyse(run, load_aead_policy(project.root / "data" / "policy" / "aead.yaml"))
-    figures = aead_figures.all_figures(analysis)
-    context.update(
-        analysis=analysis,
-        **run_details(run, "aead", figures),
-        other_runs=[r.run_id for r in runs if r.has_results("aead") and r is not run],
-    )
-    return context
+    figures: Figures = {}
+    finding = None
+    if run is not None:
+        analysis = experiment.analyse(run, given)
+        figures = experiment.figures(analysis, given)
+        context.update(
+            analysis=analysis,
+            **run_details(run, experiment.name, figures),
+            other_runs=[r.run_id for r in runs if r.has_results(experiment.name) and r is not run],
+            **experiment.page_context(analysis, given),
+        )
+        finding = experiment.finding(context)
+    text = render(templates, experiment.template, **context)
+    return ExperimentPage(experiment, run, context, figures, finding, text)
 
 
-def symmetric_context(project: Project, runs: list[Run]) -> dict[str, Any]:
-    run = newest_with(runs, "symmetric")
-    reference = load_reference(project.root / "data" / "reference" / "symmetric.yaml", required=("sources", "claims"))
-    context: dict[str, Any] = {"run": run, "reference": reference}
-    if run is None:
-        return context
-    policy = load_symmetric_policy(project.root / "data" / "policy" / "symmetric.yaml")
-    analysis = symmetric_analysis.analyse(run, policy)
-    context.update(
-        analysis=analysis,
-        **run_details(run, "symmetric", symmetric_figures.all_figures(analysis)),
-        **symmetric_page.context(analysis, reference, policy),
-    )
-    return context
+def datapackage(run: Run, schemas: Schemas) -> str:
+    """The run as a Frictionless Data Package, so tools outside this project can validate its CSVs."""
+    files = [name for entry in run.manifest["experiments"].values() for name in entry["files"]]
+    descriptor = schemas.datapackage(run.run_id.lower().replace(".", "-"), f"phpcrypto-bench run {run.run_id}", files)
+    return json.dumps(descriptor, indent=2, ensure_ascii=False) + "\n"
 
 
-def ec_keygen_context(project: Project, runs: list[Run]) -> dict[str, Any]:
-    run = newest_with(runs, "ec_keygen")
-    reference = load_reference(project.root / "data" / "reference" / "ec_keygen.yaml")
-    context: dict[str, Any] = {"run": run, "reference": reference}
-    if run is None:
-        return context
-    policy = load_key_scheme_policy(project.root / "data" / "policy" / "ec_keygen.yaml")
-    analysis = ec_analysis.analyse(run, policy, reference)
-    context.update(
-        analysis=analysis,
-        **run_details(run, "ec_keygen", ec_figures.all_figures(analysis)),
-        **ec_page.context(analysis, reference),
-    )
-    return context
-
-
-def jwt_context(project: Project, runs: list[Run]) -> dict[str, Any]:
-    run = newest_with(runs, "jwt")
-    reference = load_reference(project.root / "data" / "reference" / "jwt.yaml")
-    context: dict[str, Any] = {"run": run, "reference": reference}
-    if run is None:
-        return context
-    analysis = jwt_analysis.analyse(run, load_jwt_policy(project.root / "data" / "policy" / "jwt.yaml"))
-    headline = jwt_analysis.headline_payload(analysis.payloads)
-    context.update(
-        analysis=analysis,
-        headline_payload=headline,
-        **run_details(run, "jwt", jwt_figures.all_figures(analysis, reference["limits"])),
-        **jwt_page.context(analysis, reference, headline),
-    )
-    return context
-
-
-def argon2_context(project: Project, runs: list[Run]) -> dict[str, Any]:
-    run = newest_with(runs, "argon2")
-    reference = load_reference(project.root / "data" / "reference" / "argon2.yaml")
-    context: dict[str, Any] = {"run": run, "reference": reference, "claim": reference["claims"][0]}
-    if run is None:
-        return context
-    analysis = argon2_analysis.analyse(run)
-    context.update(
-        analysis=analysis,
-        **run_details(run, "argon2", argon2_figures.all_figures(analysis)),
-        **argon2_page.context(analysis, reference),
-    )
-    return context
-
-
-def build(root: Path) -> GeneratedSite:
-    project = Project(root)
-    schemas = load_schemas(project.schema)
-    runs = load_runs(project.runs, schemas)
-    if not runs:
-        raise NoDataError(f"{project.runs}: no runs to build from; run `make bench` first")
-    templates = environment(project.templates)
-    site = GeneratedSite()
-    aead = aead_context(project, runs)
-    site.pages["experiments/aead.md"] = render(templates, "aead.md.j2", **aead)
-    symmetric = symmetric_context(project, runs)
-    site.pages["experiments/symmetric.md"] = render(templates, "symmetric.md.j2", **symmetric)
-    ec_keygen = ec_keygen_context(project, runs)
-    site.pages["experiments/ec_keygen.md"] = render(templates, "ec_keygen.md.j2", **ec_keygen)
-    jwt = jwt_context(project, runs)
-    site.pages["experiments/jwt.md"] = render(templates, "jwt.md.j2", **jwt)
-    argon2 = argon2_context(project, runs)
-    site.pages["experiments/argon2.md"] = render(templates, "argon2.md.j2", **argon2)
-    site.pages["index.md"] = render(
-        templates, "home.md.j2", aead=aead, symmetric=symmetric, ec_keygen=ec_keygen, jwt=jwt, argon2=argon2, runs=runs
-    )
-    site.pages["runs.md"] = render(
-        templates,
-        "runs.md.j2",
-        runs=[(run, env_rows.describe(run.manifest)) for run in reversed(runs)],
-    )
+def publish_runs(site: GeneratedSite, runs: list[Run], schemas: Schemas) -> None:
     for run in runs:
         site.files[f"runs/{run.run_id}/{MANIFEST}"] = run.directory / MANIFEST
         for entry in run.manifest["experiments"].values():
             for name in entry["files"]:
                 site.files[f"runs/{run.run_id}/{name}"] = run.directory / name
+        if not run.upgraded:
+            # An upgraded run's files on disk follow an older schema than the descriptor would say.
+            site.contents[f"runs/{run.run_id}/{DATAPACKAGE}"] = datapackage(run, schemas)
+
+
+def build(root: Path) -> GeneratedSite:
+    project = Project(root)
+    schemas = load_schemas(project.schema)
+    experiments = registry.discover()
+    registry.check_tables(experiments, schemas)
+    runs = load_runs(project.runs, schemas)
+    if not runs:
+        raise NoDataError(f"{project.runs}: no runs to build from; run `make bench` first")
+    templates = environment(project.templates)
+    site = GeneratedSite()
+    for experiment in experiments:
+        page = experiment_page(project, experiment, runs, templates)
+        site.experiments.append(page)
+        site.pages[experiment.page] = page.text
+    site.pages["index.md"] = render(templates, "home.md.j2", experiments=site.experiments, runs=runs)
+    site.pages["runs.md"] = render(
+        templates,
+        "runs.md.j2",
+        runs=[(run, env_rows.describe(run.manifest)) for run in reversed(runs)],
+    )
+    publish_runs(site, runs, schemas)
     return site

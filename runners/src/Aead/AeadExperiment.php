@@ -6,6 +6,7 @@ namespace PhpCryptoBench\Aead;
 
 use PhpCryptoBench\Experiment\Experiment;
 use PhpCryptoBench\Experiment\ExperimentContext;
+use PhpCryptoBench\Experiment\ExperimentSetup;
 use PhpCryptoBench\Experiment\MeasurementResult;
 use PhpCryptoBench\Harness\BenchCase;
 use PhpCryptoBench\Harness\Profile;
@@ -31,6 +32,11 @@ final class AeadExperiment implements Experiment
         private readonly string $vectorDirectory,
         private readonly TableSchema $schema,
     ) {
+    }
+
+    public static function create(ExperimentSetup $setup): self
+    {
+        return new self($setup->vectorDirectory(), $setup->schema);
     }
 
     public function name(): string

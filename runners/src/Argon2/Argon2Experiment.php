@@ -6,6 +6,7 @@ namespace PhpCryptoBench\Argon2;
 
 use PhpCryptoBench\Experiment\Experiment;
 use PhpCryptoBench\Experiment\ExperimentContext;
+use PhpCryptoBench\Experiment\ExperimentSetup;
 use PhpCryptoBench\Experiment\MeasurementResult;
 use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Io\TableSchema;
@@ -34,6 +35,11 @@ final class Argon2Experiment implements Experiment
         private readonly string $repository,
         private readonly TableSchema $schema,
     ) {
+    }
+
+    public static function create(ExperimentSetup $setup): self
+    {
+        return new self($setup->repository, $setup->schema);
     }
 
     public function name(): string
@@ -139,12 +145,11 @@ final class Argon2Experiment implements Experiment
         $probe = $runner->measure(Argon2Cell::of('password_hash', 'argon2id', 16 * 1024, 1, 1), 1, 0);
         $perMibPass = ($probe['samples'][0]['wall_ns'] ?? 50_000_000) / 1e9 / 16;
         $context->progress->begin($this->name(), count($left), $this->estimatedSeconds($profile, $left, $perMibPass), false);
-        $cores = $context->fakeClock ? 2 : max(1, (int) trim((string) @shell_exec('nproc')));
         $provider = Argon2Cell::provider();
         foreach ($left as $cell) {
             $refusal = $cell->refusal($provider);
             $result = $refusal === null ? $runner->measure($cell, $samples, $budgetMs) : null;
-            $checkpoint->record($cell, self::rows($cell, $cell->threads > $cores, $refusal, $result));
+            $checkpoint->record($cell, self::rows($cell, $cell->threads > $context->cores, $refusal, $result));
             $context->progress->advance(sprintf('%s %s m=%d MiB p=%d t=%d', $cell->interface, $cell->variant, $cell->memoryKib / 1024, $cell->threads, $cell->timeCost));
         }
         $checkpoint->complete($context->outputDirectory . '/' . self::CSV);

@@ -4,14 +4,14 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Argon2;
 
-use RuntimeException;
+use PhpCryptoBench\Exception\Argon2Failed;
 
 /**
  * Hashes one password with one cell's parameters, and checks the result with a second
  * implementation where there is one: password_verify() (libargon2, or libsodium when that is
  * PHP's Argon2 provider) checks sodium's and the CLI's Argon2i/Argon2id hashes as PHC strings.
  */
-final class Argon2Hasher
+final class Argon2Hasher implements CellHasher
 {
     public const PASSWORD = 'correct horse battery staple';
     private const HASH_BYTES = 32;
@@ -20,7 +20,7 @@ final class Argon2Hasher
     {
     }
 
-    /** @throws RuntimeException when the implementation fails (e.g. memory it cannot allocate) */
+    /** @throws Argon2Failed when the CLI fails; password_hash and sodium throw their own errors (ValueError, SodiumException) */
     public function hash(Argon2Cell $cell): string
     {
         return match ($cell->interface) {
@@ -30,7 +30,6 @@ final class Argon2Hasher
         };
     }
 
-    /** Whether a second look at the hash agrees: null when no second implementation exists (Argon2d). */
     public function verify(Argon2Cell $cell, string $hash): ?bool
     {
         if ($cell->variant === 'argon2d') {
@@ -60,7 +59,7 @@ final class Argon2Hasher
         $command = [$this->cliBinary, self::b64($saltBytes), $flag, '-t', (string) $cell->timeCost, '-k', (string) $cell->memoryKib, '-p', (string) $cell->threads, '-l', (string) self::HASH_BYTES, '-e'];
         $process = @proc_open($command, [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
         if (!is_resource($process)) {
-            throw new RuntimeException('could not start ' . $this->cliBinary);
+            throw Argon2Failed::cannotStart($this->cliBinary);
         }
         fwrite($pipes[0], self::PASSWORD);
         fclose($pipes[0]);
@@ -70,7 +69,7 @@ final class Argon2Hasher
         fclose($pipes[2]);
         $status = proc_close($process);
         if ($status !== 0 || !str_starts_with($out, '$' . $cell->variant . '$')) {
-            throw new RuntimeException(sprintf('argon2 CLI exited %d: %s', $status, $err !== '' ? $err : $out));
+            throw Argon2Failed::cliExited($status, $err !== '' ? $err : $out);
         }
         return $out;
     }

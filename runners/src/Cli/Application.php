@@ -4,26 +4,21 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Cli;
 
-use PhpCryptoBench\Aead\AeadExperiment;
-use PhpCryptoBench\Argon2\Argon2Experiment;
-use PhpCryptoBench\EcKeygen\EcKeygenExperiment;
 use PhpCryptoBench\Environment\EnvironmentProbe;
 use PhpCryptoBench\Exception\BenchException;
 use PhpCryptoBench\Exception\UsageError;
 use PhpCryptoBench\Experiment\ExperimentRegistry;
+use PhpCryptoBench\Experiment\ExperimentSetup;
 use PhpCryptoBench\Harness\FakeTimer;
-use PhpCryptoBench\Jwt\JwtExperiment;
 use PhpCryptoBench\Harness\FakeWallClock;
 use PhpCryptoBench\Harness\HrTimer;
 use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Harness\Progress;
 use PhpCryptoBench\Harness\SystemWallClock;
-use PhpCryptoBench\Io\TableSchema;
 use PhpCryptoBench\Native\FixedNativeSpeed;
 use PhpCryptoBench\Native\OpensslSpeedCommand;
 use PhpCryptoBench\Run\ChildProcessLauncher;
 use PhpCryptoBench\Run\Runner;
-use PhpCryptoBench\Symmetric\SymmetricExperiment;
 
 /** `bench.php`: results on stdout, progress and errors on stderr; exit 0 ok, 1 failure, 2 usage. */
 final class Application
@@ -62,14 +57,7 @@ final class Application
         private $stdout,
         private $stderr,
     ) {
-        $schema = TableSchema::load($repository . '/data/schema/tables.json');
-        $this->registry = new ExperimentRegistry(
-            new AeadExperiment($repository . '/vectors/wycheproof', $schema),
-            new SymmetricExperiment($repository, $schema),
-            new EcKeygenExperiment($repository . '/vectors/wycheproof', $schema),
-            new JwtExperiment($repository . '/vectors/wycheproof', $schema),
-            new Argon2Experiment($repository, $schema),
-        );
+        $this->registry = ExperimentRegistry::discover(ExperimentSetup::forRepository($repository), $repository . '/runners/src');
     }
 
     /** @param list<string> $argv */
@@ -123,7 +111,7 @@ final class Application
             $options->fakeClock ? new FakeTimer() : new HrTimer(),
             $options->fakeClock ? new FakeWallClock() : new SystemWallClock(),
             $options->fakeClock ? new FixedNativeSpeed() : new OpensslSpeedCommand($profile->nativeSeconds),
-            new EnvironmentProbe(),
+            $options->fakeClock ? EnvironmentProbe::forFakeClock() : new EnvironmentProbe(),
             new Progress($this->stderr),
             $this->repository,
             new ChildProcessLauncher($this->repository . '/runners/bench.php', $this->stderr),

@@ -6,6 +6,7 @@ namespace PhpCryptoBench\EcKeygen;
 
 use PhpCryptoBench\Experiment\Experiment;
 use PhpCryptoBench\Experiment\ExperimentContext;
+use PhpCryptoBench\Experiment\ExperimentSetup;
 use PhpCryptoBench\Experiment\MeasurementResult;
 use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Io\TableSchema;
@@ -31,6 +32,11 @@ final class EcKeygenExperiment implements Experiment
         private readonly TableSchema $schema,
         private readonly ExplicitParameters $parameters = new ExplicitParameters(),
     ) {
+    }
+
+    public static function create(ExperimentSetup $setup): self
+    {
+        return new self($setup->vectorDirectory(), $setup->schema);
     }
 
     public function name(): string

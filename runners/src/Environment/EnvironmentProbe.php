@@ -8,13 +8,26 @@ namespace PhpCryptoBench\Environment;
 final class EnvironmentProbe
 {
     /** CPU flags that decide which code paths OpenSSL and libsodium take. */
+    public const FAKE_CLOCK_CORES = 2;
     public const WATCHED_CPU_FLAGS = ['aes', 'pclmulqdq', 'avx', 'avx2', 'avx512f', 'vaes', 'vpclmulqdq', 'sha_ni'];
 
+    /**
+     * @param int|null $fixedCores the core count to record instead of this machine's: the fake clock
+     *                             pins it (at 2), because data depends on it (Argon2 marks thread
+     *                             counts above the cores) and a fake run must write the same bytes on
+     *                             every machine
+     */
     public function __construct(
         private readonly string $cpuinfoPath = '/proc/cpuinfo',
         private readonly string $meminfoPath = '/proc/meminfo',
         private readonly string $osReleasePath = '/etc/os-release',
+        private readonly ?int $fixedCores = null,
     ) {
+    }
+
+    public static function forFakeClock(): self
+    {
+        return new self(fixedCores: self::FAKE_CLOCK_CORES);
     }
 
     /** @return array<string, mixed> */
@@ -74,7 +87,7 @@ final class EnvironmentProbe
         foreach (self::WATCHED_CPU_FLAGS as $flag) {
             $flags[$flag] = in_array($flag, (array) $present, true);
         }
-        return ['model' => $model, 'cores' => max(1, (int) $cores), 'flags' => $flags];
+        return ['model' => $model, 'cores' => $this->fixedCores ?? max(1, (int) $cores), 'flags' => $flags];
     }
 
     public function memoryBytes(): int

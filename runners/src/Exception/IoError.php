@@ -28,6 +28,16 @@ final class IoError extends RuntimeException implements BenchException
         return new self(sprintf('cannot resume %s: expected a manifest.json there, found none', $dir));
     }
 
+    public static function otherSchemaVersion(string $dir, mixed $found, int $expected): self
+    {
+        return new self(sprintf(
+            'cannot resume %s: it was written under schema version %s and this runner writes version %d; start a new run',
+            $dir,
+            is_int($found) ? (string) $found : var_export($found, true),
+            $expected,
+        ));
+    }
+
     public static function runDirectoryNotEmpty(string $dir): self
     {
         return new self(sprintf('output directory %s already holds a run; pass --resume to finish it', $dir));

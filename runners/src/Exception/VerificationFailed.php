@@ -14,6 +14,11 @@ final class VerificationFailed extends RuntimeException implements BenchExceptio
         return new self(sprintf('%s tcId %d: expected %s, got %s', $source, $tcId, $expected, $actual));
     }
 
+    public static function knownAnswerMismatch(string $source, string $expected, string $actual): self
+    {
+        return new self(sprintf('%s: expected %s, got %s', $source, $expected, $actual));
+    }
+
     public static function enginesDisagree(string $pair, int $plaintextBytes, int $leftBytes, int $rightBytes): self
     {
         return new self(sprintf(

@@ -7,9 +7,15 @@ namespace PhpCryptoBench\Experiment;
 use PhpCryptoBench\Exception\VerificationFailed;
 use PhpCryptoBench\Harness\Profile;
 
-/** One experiment: verified first, then measured into its CSV files. */
+/**
+ * One experiment: verified first, then measured into its CSV files. The runner finds every class
+ * runners/src/<Namespace>/<Name>Experiment.php that implements this (ExperimentRegistry::discover).
+ */
 interface Experiment
 {
+    /** How the registry builds it: everything it needs comes from the setup. */
+    public static function create(ExperimentSetup $setup): self;
+
     public function name(): string;
 
     public function description(): string;

@@ -18,7 +18,9 @@ final class ExperimentContext
         public readonly NativeSpeed $nativeSpeed,
         public readonly string $outputDirectory,
         /** Deterministic timings: experiments that time outside the Sampler (Argon2's child processes) model theirs. */
-        public readonly bool $fakeClock = false,
+        public readonly bool $fakeClock,
+        /** The machine's cores as the run's manifest records them (cpu.cores): one count for the whole run. */
+        public readonly int $cores,
     ) {
     }
 }

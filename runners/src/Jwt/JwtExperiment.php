@@ -6,6 +6,7 @@ namespace PhpCryptoBench\Jwt;
 
 use PhpCryptoBench\Experiment\Experiment;
 use PhpCryptoBench\Experiment\ExperimentContext;
+use PhpCryptoBench\Experiment\ExperimentSetup;
 use PhpCryptoBench\Experiment\MeasurementResult;
 use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Io\TableSchema;
@@ -29,6 +30,11 @@ final class JwtExperiment implements Experiment
         private readonly string $vectorDirectory,
         private readonly TableSchema $schema,
     ) {
+    }
+
+    public static function create(ExperimentSetup $setup): self
+    {
+        return new self($setup->vectorDirectory(), $setup->schema);
     }
 
     public function name(): string

@@ -11,7 +11,8 @@ use PhpCryptoBench\Io\JsonFile;
 /** manifest.json: what ran, where, with which libraries, and how each experiment ended. */
 final class Manifest
 {
-    public const SCHEMA_VERSION = 1;
+    /** The data contract's version; data/schema/manifest.schema.json declares the same (a test checks). */
+    public const SCHEMA_VERSION = 2;
     public const FILE = 'manifest.json';
 
     /** @param array<string, mixed> $data */
@@ -32,6 +33,11 @@ final class Manifest
             throw IoError::notAResumableRun($directory);
         }
         $data = JsonFile::readForRewrite($path);
+        $version = $data['schema_version'] ?? null;
+        if ($version !== self::SCHEMA_VERSION) {
+            // Experiments added now would be written under another contract than the ones already there.
+            throw IoError::otherSchemaVersion($directory, $version, self::SCHEMA_VERSION);
+        }
         // The experiments map is edited as an array; inside the entries, empty objects stay objects.
         $data['experiments'] = (array) ($data['experiments'] ?? []);
         return new self($data);
@@ -45,6 +51,12 @@ final class Manifest
     public function profile(): string
     {
         return (string) $this->data['profile'];
+    }
+
+    /** The core count the run records (cpu.cores): what "more threads than cores" is measured against. */
+    public function cores(): int
+    {
+        return max(1, (int) ($this->data['cpu']['cores'] ?? 1));
     }
 
     public function hasExperiment(string $name): bool

@@ -80,7 +80,7 @@ final class Runner
     private function finishRun(Manifest $manifest, Profile $profile, array $experiments, string $directory): Manifest
     {
         $manifest->save($directory);
-        $context = new ExperimentContext($profile, new Sampler($this->timer, $profile), $this->progress, $this->nativeSpeed, $directory, $this->timer->name() === 'fake');
+        $context = $this->context($profile, $directory, $manifest->cores());
         foreach ($experiments as $experiment) {
             $manifest->recordExperiment($experiment->name(), $this->runOne($experiment, $context));
             $manifest->save($directory);
@@ -132,8 +132,13 @@ final class Runner
      */
     public function runExperimentHere(Experiment $experiment, Profile $profile, string $directory): array
     {
-        $context = new ExperimentContext($profile, new Sampler($this->timer, $profile), $this->progress, $this->nativeSpeed, $directory, $this->timer->name() === 'fake');
-        return $this->runHere($experiment, $context);
+        // The parent saved the run's manifest before starting this child: its core count is the run's.
+        return $this->runHere($experiment, $this->context($profile, $directory, Manifest::load($directory)->cores()));
+    }
+
+    private function context(Profile $profile, string $directory, int $cores): ExperimentContext
+    {
+        return new ExperimentContext($profile, new Sampler($this->timer, $profile), $this->progress, $this->nativeSpeed, $directory, $this->timer->name() === 'fake', $cores);
     }
 
     /** @return array<string, mixed> */

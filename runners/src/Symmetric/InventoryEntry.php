@@ -4,7 +4,10 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Symmetric;
 
-/** One cipher name from openssl_get_cipher_methods(), and what it does today. */
+/**
+ * One cipher name from openssl_get_cipher_methods(), and what it does today: facts only. Whether
+ * it is safe to use is the build's call, from data/policy/symmetric.yaml.
+ */
 final class InventoryEntry
 {
     public const OK = 'ok';
@@ -18,7 +21,6 @@ final class InventoryEntry
         public readonly string $provider,
         public readonly string $status,
         public readonly string $detail,
-        public readonly string $security,
     ) {
     }
 
@@ -28,7 +30,7 @@ final class InventoryEntry
         return in_array($this->status, [self::OK, self::NEEDS_SPECIAL_INPUT], true);
     }
 
-    /** @return array{cipher: string, provider: string, status: string, detail: string, security: string} */
+    /** @return array{cipher: string, provider: string, status: string, detail: string} */
     public function toRow(): array
     {
         return [
@@ -36,7 +38,6 @@ final class InventoryEntry
             'provider' => $this->provider,
             'status' => $this->status,
             'detail' => $this->detail,
-            'security' => $this->security,
         ];
     }
 }

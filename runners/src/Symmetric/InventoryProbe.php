@@ -14,14 +14,9 @@ final class InventoryProbe
     /** Key wrapping takes whole 8-byte semiblocks only. */
     private const WRAP_PROBE_BYTES = 1024;
 
-    public function __construct(private readonly SecurityPolicy $policy)
-    {
-    }
-
     public function classify(string $cipher, string $provider): InventoryEntry
     {
-        $security = $this->policy->verdict($cipher)['status'];
-        $entry = static fn (string $status, string $detail): InventoryEntry => new InventoryEntry($cipher, $provider, $status, $detail, $security);
+        $entry = static fn (string $status, string $detail): InventoryEntry => new InventoryEntry($cipher, $provider, $status, $detail);
         $mode = OpensslCipher::modeOf($cipher);
         if (in_array($mode, ['gcm', 'ccm', 'ocb', 'siv', 'aead'], true)) {
             return $entry(InventoryEntry::AEAD_NEEDS_TAG, 'authenticated: openssl_encrypt needs its $tag argument; see the AEAD page');

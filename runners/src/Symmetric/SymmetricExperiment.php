@@ -8,6 +8,7 @@ use PhpCryptoBench\Exception\InvalidPadding;
 use PhpCryptoBench\Exception\VerificationFailed;
 use PhpCryptoBench\Experiment\Experiment;
 use PhpCryptoBench\Experiment\ExperimentContext;
+use PhpCryptoBench\Experiment\ExperimentSetup;
 use PhpCryptoBench\Experiment\MeasurementResult;
 use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Io\TableSchema;
@@ -35,6 +36,11 @@ final class SymmetricExperiment implements Experiment
     ) {
     }
 
+    public static function create(ExperimentSetup $setup): self
+    {
+        return new self($setup->repository, $setup->schema);
+    }
+
     public function name(): string
     {
         return 'symmetric';
@@ -47,23 +53,12 @@ final class SymmetricExperiment implements Experiment
 
     public function unavailableReason(): ?string
     {
-        if (!extension_loaded('openssl')) {
-            return 'openssl extension not loaded';
-        }
-        if (!function_exists('yaml_parse_file')) {
-            return 'yaml extension not loaded (Debian: apt-get install php8.2-yaml): it reads data/policy/symmetric.yaml';
-        }
-        return null;
+        return extension_loaded('openssl') ? null : 'openssl extension not loaded';
     }
 
     public function processEnvironment(): array
     {
         return ['OPENSSL_CONF' => $this->repository . '/runners/openssl-legacy.cnf'];
-    }
-
-    private function policy(): SecurityPolicy
-    {
-        return SecurityPolicy::load($this->repository . '/data/policy/symmetric.yaml');
     }
 
     public static function mcryptMissingReason(): ?string
@@ -190,7 +185,7 @@ final class SymmetricExperiment implements Experiment
     /** @return list<InventoryEntry> */
     private function inventory(): array
     {
-        $probe = new InventoryProbe($this->policy());
+        $probe = new InventoryProbe();
         $default = $this->defaultProviderCiphers();
         return array_map(
             static fn (string $name): InventoryEntry => $probe->classify($name, in_array($name, $default, true) ? 'default' : 'legacy'),

@@ -22,7 +22,7 @@ final class CellCheckpointTest extends TestCase
     {
         $this->directory = sys_get_temp_dir() . '/pcb-checkpoint-' . bin2hex(random_bytes(4));
         mkdir($this->directory);
-        $this->columns = TableSchema::load(REPOSITORY . '/data/schema/tables.json')->columns('argon2.csv');
+        $this->columns = TableSchema::load(REPOSITORY . '/data/schema/tables')->columns('argon2.csv');
         $this->grid = [Argon2Cell::of('password_hash', 'argon2id', 16384, 1, 1), Argon2Cell::of('cli', 'argon2d', 65536, 2, 3)];
     }
 

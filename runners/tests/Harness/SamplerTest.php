@@ -15,7 +15,7 @@ final class SamplerTest extends TestCase
 {
     public function testCalibratesToTheSmallestCountThatLastsTenMillisecondsOfFakeTime(): void
     {
-        $timer = new FakeTimer(1_000, 0); // 1 µs per iteration, whatever the bytes
+        $timer = new FakeTimer(1_000, 0, [0]); // 1 µs per iteration, whatever the bytes, no jitter
         $sampler = new Sampler($timer, Profile::named('quick'));
         $iterations = $sampler->calibrate(new CountingCase());
         self::assertGreaterThanOrEqual(10_000, $iterations);
@@ -70,6 +70,30 @@ final class SamplerTest extends TestCase
         self::assertSame(1_000 + intdiv(16 * 250 * $factor, 1000), $timer->nsPerIteration($small));
         self::assertSame(3 * (1_000 + intdiv(16384 * 250 * $factor, 1000)), $timer->time($large, 3));
         self::assertSame(3, $large->iterationsRun, 'the fake clock still runs the work');
+    }
+
+    public function testTheFakeClockSpreadsAQuickCasesSevenSamplesWithTheirMedianOnTheModel(): void
+    {
+        $timer = new FakeTimer();
+        $case = new CountingCase(4096, null, 'aes-128-gcm');
+        $model = $timer->nsPerIteration($case);
+        $samples = (new Sampler($timer, Profile::named('quick')->forFakeClock()))->measure($case);
+
+        // The warm-up and the calibration take the cycle's first two offsets; the samples the seven after.
+        $expected = array_map(static fn (int $i): int => intdiv($model * (1000 + FakeTimer::JITTER[($i + 2) % 7]), 1000), range(0, 6));
+        self::assertSame($expected, array_map(static fn ($sample): int => $sample->elapsedNs, $samples));
+        $sorted = $expected;
+        sort($sorted);
+        self::assertSame($model, $sorted[3], 'the median is the model itself');
+        self::assertSame(intdiv($model * 970, 1000), $sorted[0]);
+        self::assertSame(intdiv($model * 1030, 1000), $sorted[6]);
+    }
+
+    public function testTheJitterCycleIsAPermutationOfMinusToPlusThreePercent(): void
+    {
+        $cycle = FakeTimer::JITTER;
+        sort($cycle);
+        self::assertSame([-30, -20, -10, 0, 10, 20, 30], $cycle);
     }
 
     public function testAWrongOutputStopsTheMeasurementWithoutSamples(): void

@@ -75,7 +75,7 @@ final class AtomicFileTest extends TestCase
 
     public function testTableSchemaGivesTheColumnsDeclaredInDataSchema(): void
     {
-        $schema = TableSchema::load(REPOSITORY . '/data/schema/tables.json');
+        $schema = TableSchema::load(REPOSITORY . '/data/schema/tables');
         self::assertSame(
             ['library', 'algorithm', 'operation', 'payload_bytes', 'aad_bytes', 'tag_bytes', 'nonce_bytes', 'sample', 'iterations', 'elapsed_ns'],
             $schema->columns('aead.csv'),

@@ -65,4 +65,13 @@ final class NativeAndEnvironmentTest extends TestCase
             self::assertMatchesRegularExpression('/^2\.5\.\d+$/', (string) $probe->libraries()['mcrypt']);
         }
     }
+
+    public function testTheFakeClockRecordsTwoCoresOnEveryMachineButTheRealModelAndFlags(): void
+    {
+        $real = (new EnvironmentProbe())->cpu();
+        $fake = EnvironmentProbe::forFakeClock()->cpu();
+        self::assertSame(EnvironmentProbe::FAKE_CLOCK_CORES, $fake['cores']);
+        self::assertSame($real['model'], $fake['model']);
+        self::assertSame($real['flags'], $fake['flags']);
+    }
 }

@@ -156,4 +156,23 @@ final class RunnerTest extends TestCase
         $this->expectExceptionMessage('cannot resume /nonexistent: expected a manifest.json there, found none');
         $this->runner()->resume([new StubExperiment()], '/nonexistent');
     }
+
+    public function testResumingARunOfAnotherSchemaVersionIsRefused(): void
+    {
+        $this->runner()->start(Profile::named('quick'), [new StubExperiment('done')], $this->directory);
+        $manifest = $this->manifest();
+        $manifest['schema_version'] = 1;
+        $manifest['finished_utc'] = null;
+        file_put_contents($this->directory . '/manifest.json', json_encode($manifest));
+
+        $this->expectException(IoError::class);
+        $this->expectExceptionMessage(sprintf('it was written under schema version 1 and this runner writes version %d; start a new run', Manifest::SCHEMA_VERSION));
+        $this->runner()->resume([new StubExperiment('missing')], $this->directory);
+    }
+
+    public function testTheManifestVersionIsTheOneTheSchemaDeclares(): void
+    {
+        $schema = json_decode((string) file_get_contents(REPOSITORY . '/data/schema/manifest.schema.json'), true, 64, JSON_THROW_ON_ERROR);
+        self::assertSame($schema['properties']['schema_version']['const'], Manifest::SCHEMA_VERSION);
+    }
 }

@@ -7,6 +7,7 @@ namespace PhpCryptoBench\Tests\Support;
 use PhpCryptoBench\Exception\VerificationFailed;
 use PhpCryptoBench\Experiment\Experiment;
 use PhpCryptoBench\Experiment\ExperimentContext;
+use PhpCryptoBench\Experiment\ExperimentSetup;
 use PhpCryptoBench\Experiment\MeasurementResult;
 use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Io\CsvTable;
@@ -21,6 +22,11 @@ final class StubExperiment implements Experiment
         private readonly bool $verificationFails = false,
         private readonly ?string $unavailable = null,
     ) {
+    }
+
+    public static function create(ExperimentSetup $setup): self
+    {
+        return new self();
     }
 
     public function name(): string

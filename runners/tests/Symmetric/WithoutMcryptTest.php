@@ -8,7 +8,7 @@ use PHPUnit\Framework\TestCase;
 
 /**
  * PHP >= 7.2 without the PECL extension: a PHP started with -n (no php.ini, so no shared
- * extensions) plus only ext-yaml. The mcrypt cases are reported missing with the reason, and the
+ * extensions). The mcrypt cases are reported missing with the reason, and the
  * OpenSSL half still verifies and is measured.
  */
 final class WithoutMcryptTest extends TestCase
@@ -17,7 +17,7 @@ final class WithoutMcryptTest extends TestCase
     {
         $script = <<<'PHP'
             require $argv[1] . '/runners/bootstrap.php';
-            $experiment = new PhpCryptoBench\Symmetric\SymmetricExperiment($argv[1], PhpCryptoBench\Io\TableSchema::load($argv[1] . '/data/schema/tables.json'));
+            $experiment = PhpCryptoBench\Symmetric\SymmetricExperiment::create(PhpCryptoBench\Experiment\ExperimentSetup::forRepository($argv[1]));
             $verification = $experiment->verify();
             echo json_encode([
                 'mcrypt_loaded' => extension_loaded('mcrypt'),
@@ -27,7 +27,7 @@ final class WithoutMcryptTest extends TestCase
                 'cases' => $experiment->caseCount(PhpCryptoBench\Harness\Profile::named('quick')),
             ]);
             PHP;
-        $command = [PHP_BINARY, '-n', '-d', 'extension=yaml', '-r', $script, REPOSITORY];
+        $command = [PHP_BINARY, '-n', '-r', $script, REPOSITORY];
         $process = proc_open($command, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
         $output = (string) stream_get_contents($pipes[1]);
         $errors = (string) stream_get_contents($pipes[2]);

@@ -1,1 +1,37 @@
-"""The `aead` experiment, build side: analysis (statistics + findings), figures, page context."""
+"""Experiment `aead`: AES-GCM vs AES-CCM and the other AEADs PHP offers (seed 002)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..experiment import Experiment, Figures, Finding, Inputs
+from ..loader import Run
+from ..policy import AeadPolicy, load_aead_policy
+from . import analysis, figures, page
+
+
+class Aead(Experiment):
+    name = "aead"
+    title = "AEAD (GCM vs CCM)"
+    question = "AES-GCM vs AES-CCM, and which AEAD to use"
+    order = 10
+    tables = ("aead.csv", "native.csv")
+
+    def load_policy(self, path: Path) -> AeadPolicy:
+        return load_aead_policy(path)
+
+    def static_context(self, inputs: Inputs) -> dict[str, Any]:
+        return {"then": inputs.reference.figure("gcm_vs_ccm_speedup")}
+
+    def analyse(self, run: Run, inputs: Inputs) -> analysis.AeadAnalysis:
+        return analysis.analyse(run, inputs.policy)
+
+    def figures(self, result: analysis.AeadAnalysis, inputs: Inputs) -> Figures:
+        return figures.all_figures(result)
+
+    def finding(self, context: dict[str, Any]) -> Finding | None:
+        return page.finding(context)
+
+
+EXPERIMENT = Aead()

@@ -1,1 +1,40 @@
-"""Experiment argon2: Argon2 cost over memory × threads × time cost."""
+"""Experiment `argon2`: Argon2 cost over memory × threads × time cost (seed 003, part 2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..experiment import Experiment, Figures, Finding, Inputs
+from ..loader import Run
+from ..policy import Argon2Policy, load_argon2_policy
+from . import analysis, figures, page
+
+
+class Argon2(Experiment):
+    name = "argon2"
+    title = "Argon2"
+    question = "Argon2 parameters for a latency budget"
+    order = 50
+    tables = ("argon2.csv",)
+
+    def load_policy(self, path: Path) -> Argon2Policy:
+        return load_argon2_policy(path)
+
+    def static_context(self, inputs: Inputs) -> dict[str, Any]:
+        return {"claim": inputs.reference.claim("optimal")}
+
+    def analyse(self, run: Run, inputs: Inputs) -> analysis.Argon2Analysis:
+        return analysis.analyse(run)
+
+    def figures(self, result: analysis.Argon2Analysis, inputs: Inputs) -> Figures:
+        return figures.all_figures(result)
+
+    def page_context(self, result: analysis.Argon2Analysis, inputs: Inputs) -> dict[str, Any]:
+        return page.context(result, inputs.reference, inputs.policy)
+
+    def finding(self, context: dict[str, Any]) -> Finding | None:
+        return page.finding(context)
+
+
+EXPERIMENT = Argon2()

@@ -99,8 +99,8 @@ def cells(rows: list[dict[str, Any]]) -> list[Cell]:
     return result
 
 
-def strongest_within(cells_: list[Cell], budget_ms: int) -> Cell | None:
-    """The password_hash Argon2id cell with the most memory × passes whose median fits the budget.
+def strongest_within(cells_: list[Cell], budget_ms: int, variants: tuple[str, ...]) -> Cell | None:
+    """The password_hash cell of a recommended variant with the most memory × passes whose median fits the budget.
 
     Oversubscribed thread counts are left out: more threads than cores buy nothing here.
     """
@@ -108,7 +108,7 @@ def strongest_within(cells_: list[Cell], budget_ms: int) -> Cell | None:
         c
         for c in cells_
         if c.key.interface == "password_hash"
-        and c.key.variant == "argon2id"
+        and c.key.variant in variants
         and c.wall is not None
         and not c.oversubscribed
         and c.wall.median_ns <= budget_ms * 1e6
@@ -124,5 +124,6 @@ def analyse(run: Run) -> Argon2Analysis:
     return Argon2Analysis(run, cells(run.tables.get("argon2.csv", [])))
 
 
-def budget_choices(analysis: Argon2Analysis) -> list[BudgetChoice]:
-    return [BudgetChoice(budget, strongest_within(analysis.cells, budget)) for budget in BUDGETS_MS]
+def budget_choices(analysis: Argon2Analysis, variants: tuple[str, ...]) -> list[BudgetChoice]:
+    """Per latency budget, the strongest cell of the policy's recommended variants."""
+    return [BudgetChoice(budget, strongest_within(analysis.cells, budget, variants)) for budget in BUDGETS_MS]

@@ -6,7 +6,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from ..plotting import ms, plain
+from ..plotting import ms, plain, time_error_bars
 from .analysis import Argon2Analysis
 
 
@@ -69,16 +69,18 @@ def time_vs_memory(analysis: Argon2Analysis) -> dict[str, Any]:
             and c.wall
         ]
         cells.sort(key=lambda c: c.key.memory_kib)
+        walls = [c.wall for c in cells if c.wall]
         figure.add_trace(
             go.Scatter(
                 x=[c.key.memory_mib for c in cells],
-                y=[ms(c.wall.median_ns) for c in cells if c.wall],
+                y=[ms(w.median_ns) for w in walls],
+                error_y=time_error_bars(walls),
                 mode="lines+markers",
                 name=f"{interface} {variant}",
             )
         )
     figure.update_layout(
-        title=f"Time per hash against memory (1 thread, t={time_cost})",
+        title=f"Time per hash against memory (1 thread, t={time_cost}; error bars: 95% CI)",
         xaxis={"title": "memory (MiB, log)", "type": "log"},
         yaxis={"title": "ms per hash (log)", "type": "log"},
     )

@@ -1,43 +1,60 @@
-"""What the argon2 page needs beyond the analysis: reference profiles, the paper's tables, its conclusion."""
+"""What the argon2 page needs beyond the analysis: published parameter sets, the paper's tables, its conclusion."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from markupsafe import Markup
+
+from ..experiment import Finding
+from ..formatting import duration
+from ..policy import Argon2Policy
+from ..reference import ReferenceData
 from .analysis import Argon2Analysis, budget_choices
 
-# Parameter sets a reader compares against; each is looked up in the run's grid.
-PROFILES = (
-    ("OWASP Password Storage Cheat Sheet, minimum for Argon2id", 19, 2, 1),
-    ("RFC 9106, first recommended option", 2048, 1, 4),
-    ("RFC 9106, second recommended option", 64, 3, 4),
-    ("PHP's defaults (PASSWORD_ARGON2_DEFAULT_*)", 64, 4, 1),
-)
+FINDING_BUDGET_MS = 250  # a login a user barely notices; the page lists the other budgets
 
 
-def context(analysis: Argon2Analysis, reference: dict[str, Any]) -> dict[str, Any]:
-    figures = {entry["id"]: entry["rows"] for entry in reference["figures"]}
-    claim = next(c for c in reference["claims"] if c["id"] == "optimal")
+def context(analysis: Argon2Analysis, reference: ReferenceData, policy: Argon2Policy) -> dict[str, Any]:
+    claim = reference.claim("optimal")
     paper_php = [
         (row, analysis.find("password_hash", "argon2i", row["memory_mib"], row["threads"], t), t, row[f"t{t}_s"])
-        for row in figures["php"]
+        for row in reference.rows("php")
         for t in (1, 3, 6)
     ]
     paper_cli = [
         (row, analysis.find("cli", variant, row["memory_mib"], row["threads"], t), variant, t, row[column])
-        for row in figures["console"]
+        for row in reference.rows("console")
         for variant, t, column in (("argon2d", 1, "argon2d_t1_s"), ("argon2i", 3, "argon2i_t3_s"))
     ]
     return {
-        "budgets": budget_choices(analysis),
+        "budgets": budget_choices(analysis, policy.recommended_variants),
         "profiles": [
-            (name, m, t, p, analysis.find("password_hash", "argon2id", m, p, t)) for name, m, t, p in PROFILES
+            (p, analysis.find("password_hash", "argon2id", p.memory_mib, p.threads, p.time_cost))
+            for p in policy.parameter_sets
         ],
+        "variant_verdicts": list(policy.variants.items()),
         "paper_php": [item for item in paper_php if item[1] is not None],
         "paper_cli": [item for item in paper_cli if item[1] is not None],
-        "claim": claim,
         "claim_cells": [
             analysis.find("password_hash", "argon2i", m, claim["threads"], claim["time_cost"])
             for m in claim["memory_mib"]
         ],
     }
+
+
+def finding(context: dict[str, Any]) -> Finding | None:
+    choice = next((b for b in context["budgets"] if b.budget_ms == FINDING_BUDGET_MS), None)
+    if choice is None or choice.cell is None or choice.cell.wall is None:
+        return None
+    cell, wall = choice.cell, choice.cell.wall
+    spread = (
+        Markup("95% CI {}–{}").format(duration(wall.ci_low_ns), duration(wall.ci_high_ns))
+        if wall.n >= 6
+        else Markup("n = {}, too few for a CI").format(wall.n)
+    )
+    text = Markup(
+        "Within a {} ms login budget, the strongest Argon2id parameters measured through `password_hash()` are "
+        "**{}**: {} per hash ({}), on {}."
+    ).format(FINDING_BUDGET_MS, cell.key.label, duration(wall.median_ns), spread, context["machine"])
+    return Finding("Argon2", text)

@@ -1,1 +1,37 @@
-"""Experiment ec_keygen: key generation per curve, RSA and Curve25519 at equal security."""
+"""Experiment `ec_keygen`: key generation per curve, RSA and Curve25519 at equal security (seed 003, part 1)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..experiment import Experiment, Figures, Finding, Inputs
+from ..loader import Run
+from ..policy import KeySchemePolicy, load_key_scheme_policy
+from . import analysis, figures, page
+
+
+class EcKeygen(Experiment):
+    name = "ec_keygen"
+    title = "Elliptic curves"
+    question = "Which elliptic curve, and what key generation costs at equal security"
+    order = 30
+    tables = ("ec_keygen.csv", "ec_curves.csv")
+
+    def load_policy(self, path: Path) -> KeySchemePolicy:
+        return load_key_scheme_policy(path)
+
+    def analyse(self, run: Run, inputs: Inputs) -> analysis.EcAnalysis:
+        return analysis.analyse(run, inputs.policy, inputs.reference)
+
+    def figures(self, result: analysis.EcAnalysis, inputs: Inputs) -> Figures:
+        return figures.all_figures(result)
+
+    def page_context(self, result: analysis.EcAnalysis, inputs: Inputs) -> dict[str, Any]:
+        return page.context(result, inputs.reference)
+
+    def finding(self, context: dict[str, Any]) -> Finding | None:
+        return page.finding(context)
+
+
+EXPERIMENT = EcKeygen()

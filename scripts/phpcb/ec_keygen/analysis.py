@@ -11,6 +11,7 @@ import numpy as np
 
 from ..loader import Run
 from ..policy import KeySchemePolicy, Verdict
+from ..reference import ReferenceData
 from ..stats import Estimate, Ratio, Summary, mean_of_medians, per_op_by_case, ratio_of_medians, summarize
 from . import paper
 
@@ -205,8 +206,8 @@ def keygen_slope(curves: list[SchemeResult]) -> float | None:
     return float(np.polyfit(x, y, 1)[0])
 
 
-def family_rows(curves: list[SchemeResult], reference: dict[str, Any]) -> list[FamilyRow]:
-    paper_averages = {row["family"]: float(row["ratio_percent"]) for row in _figure(reference, "group_average_ratio")}
+def family_rows(curves: list[SchemeResult], reference: ReferenceData) -> list[FamilyRow]:
+    paper_averages = {row["family"]: float(row["ratio_percent"]) for row in reference.rows("group_average_ratio")}
     by_family: dict[str, list[SchemeResult]] = defaultdict(list)
     for result in curves:
         by_family[result.scheme.family].append(result)
@@ -219,8 +220,8 @@ def family_rows(curves: list[SchemeResult], reference: dict[str, Any]) -> list[F
     return sorted(rows, key=lambda row: (row.average.value, row.family))
 
 
-def bracket_rows(curves: list[SchemeResult], reference: dict[str, Any]) -> list[BracketRow]:
-    paper_rows = {row["bracket"].replace("-", "–"): row["curves"] for row in _figure(reference, "best_per_bracket")}
+def bracket_rows(curves: list[SchemeResult], reference: ReferenceData) -> list[BracketRow]:
+    paper_rows = {row["bracket"].replace("-", "–"): row["curves"] for row in reference.rows("best_per_bracket")}
     rows = []
     for bracket in paper.BRACKETS:
         inside = [r for r in curves if bracket.contains(r.scheme.field_bits)]
@@ -240,9 +241,9 @@ def bracket_rows(curves: list[SchemeResult], reference: dict[str, Any]) -> list[
     return rows
 
 
-def level_rows(results: list[SchemeResult], reference: dict[str, Any]) -> list[LevelRow]:
+def level_rows(results: list[SchemeResult], reference: ReferenceData) -> list[LevelRow]:
     rows = []
-    for ref in _figure(reference, "nist_key_lengths"):
+    for ref in reference.rows("nist_key_lengths"):
         level = int(ref["security_bits"])
         ecc = by_time([r for r in results if r.scheme.is_curve and r.scheme.security_bits == level])
         rsa = by_time([r for r in results if r.scheme.family == "rsa" and r.scheme.security_bits == level])
@@ -293,14 +294,7 @@ def inventory_rows(run: Run, policy: KeySchemePolicy) -> list[CurveRow]:
     ]
 
 
-def _figure(reference: dict[str, Any], figure_id: str) -> list[dict[str, Any]]:
-    for entry in reference["figures"]:
-        if entry["id"] == figure_id:
-            return list(entry["rows"])
-    raise KeyError(figure_id)
-
-
-def analyse(run: Run, policy: KeySchemePolicy, reference: dict[str, Any]) -> EcAnalysis:
+def analyse(run: Run, policy: KeySchemePolicy, reference: ReferenceData) -> EcAnalysis:
     results = scheme_results(run.tables.get("ec_keygen.csv", []), policy)
     results.sort(key=lambda r: (not r.scheme.is_curve, r.scheme.family, r.scheme.field_bits, r.scheme.curve))
     curves = [r for r in results if r.scheme.is_curve]

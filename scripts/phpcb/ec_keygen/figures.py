@@ -7,7 +7,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from ..plotting import ms, plain, time_error_bars
+from ..plotting import interval_error_bars, ms, plain, significant, time_error_bars
 from .analysis import EcAnalysis, Operation, SchemeResult
 
 OPERATION_SYMBOLS = {"sign": "circle", "verify": "diamond", "derive": "square"}
@@ -55,13 +55,8 @@ def group_ratios(analysis: EcAnalysis) -> dict[str, Any]:
     figure.add_trace(
         go.Bar(
             x=[html.escape(row.family) for row in rows],
-            y=[round(row.average.value, 4) for row in rows],
-            error_y={
-                "type": "data",
-                "symmetric": False,
-                "array": [round(row.average.high - row.average.value, 4) for row in rows],
-                "arrayminus": [round(row.average.value - row.average.low, 4) for row in rows],
-            },
+            y=[significant(row.average.value) for row in rows],
+            error_y=interval_error_bars([row.average for row in rows]),
             name="this run (median)",
         )
     )

@@ -5,9 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from markupsafe import Markup
+
+from ..experiment import Finding
+from ..formatting import duration
 from ..policy import Verdict
+from ..reference import ReferenceData
 from ..stats import NOISE_THRESHOLD
-from .analysis import Comparison, EcAnalysis, FamilyRow, SchemeResult, faster_of
+from .analysis import Comparison, EcAnalysis, FamilyRow, Operation, SchemeResult, faster_of
 
 # Schemes whose verdict the security table spells out, when the run has them.
 POLICY_EXAMPLES = (
@@ -78,8 +83,8 @@ def growth(row: FamilyRow) -> Growth | None:
     return Growth(row.family, faster_of(half, largest))
 
 
-def then_now(analysis: EcAnalysis, reference: dict[str, Any]) -> list[ThenNow]:
-    rows = next(entry["rows"] for entry in reference["figures"] if entry["id"] == "keygen_ms")
+def then_now(analysis: EcAnalysis, reference: ReferenceData) -> list[ThenNow]:
+    rows = reference.rows("keygen_ms")
     return [
         ThenNow(
             table=int(row["table"]),
@@ -94,8 +99,7 @@ def then_now(analysis: EcAnalysis, reference: dict[str, Any]) -> list[ThenNow]:
     ]
 
 
-def context(analysis: EcAnalysis, reference: dict[str, Any]) -> dict[str, Any]:
-    claims = {claim["id"]: claim for claim in reference["claims"]}
+def context(analysis: EcAnalysis, reference: ReferenceData) -> dict[str, Any]:
     examples: list[tuple[str, Verdict]] = []
     for name in POLICY_EXAMPLES:
         row = next((r for r in analysis.inventory if r.curve == name), None)
@@ -110,7 +114,7 @@ def context(analysis: EcAnalysis, reference: dict[str, Any]) -> dict[str, Any]:
     )
     best_by_ratio = min(analysis.curves, key=lambda r: (r.ratio_percent, r.scheme.curve), default=None)
     return {
-        "claim": claims.__getitem__,
+        "claim": reference.claim,
         "then_now": then_now(analysis, reference),
         "growths": sorted(growths, key=lambda g: -g.comparison.ratio.value),
         "paper_family_order": [row.family for row in paper_ranking],
@@ -127,3 +131,22 @@ def context(analysis: EcAnalysis, reference: dict[str, Any]) -> dict[str, Any]:
         "shrinking_families": [row.family for row in analysis.families if row.slope is not None and row.slope < 0],
         "level_128": next((level for level in analysis.levels if level.security_bits == 128), None),
     }
+
+
+def _with_ci(operation: Operation) -> Markup:
+    s = operation.summary
+    return Markup("{} (95% CI {}–{})").format(duration(s.median_ns), duration(s.ci_low_ns), duration(s.ci_high_ns))
+
+
+def finding(context: dict[str, Any]) -> Finding | None:
+    analysis: EcAnalysis = context["analysis"]
+    pick = next((r for r in analysis.recommendations if (r.security_bits, r.purpose) == (128, "signatures")), None)
+    if pick is None or pick.choice is None:
+        return None
+    text = Markup("For 128-bit signatures the fastest recommended key generation is **{}**: {} per key").format(
+        pick.choice.scheme.curve, _with_ci(pick.choice.keygen)
+    )
+    level = context["level_128"]
+    if level is not None and level.rsa is not None:
+        text += Markup("; {} takes {}").format(level.rsa.scheme.curve, _with_ci(level.rsa.keygen))
+    return Finding("Elliptic curves", text + Markup(", on {}.").format(context["machine"]))

@@ -1,1 +1,37 @@
-"""Experiment jwt: token size, sign/verify and key generation per JWS algorithm."""
+"""Experiment `jwt`: token size, sign/verify and key generation per JWS algorithm (seed 004)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..experiment import Experiment, Figures, Finding, Inputs
+from ..loader import Run
+from ..policy import JwtPolicy, load_jwt_policy
+from . import analysis, figures, page
+
+
+class Jwt(Experiment):
+    name = "jwt"
+    title = "JWT"
+    question = "JWT token size, and sign/verify time per algorithm"
+    order = 40
+    tables = ("jwt.csv", "jwt_tokens.csv", "jwt_keys.csv")
+
+    def load_policy(self, path: Path) -> JwtPolicy:
+        return load_jwt_policy(path)
+
+    def analyse(self, run: Run, inputs: Inputs) -> analysis.JwtAnalysis:
+        return analysis.analyse(run, inputs.policy)
+
+    def figures(self, result: analysis.JwtAnalysis, inputs: Inputs) -> Figures:
+        return figures.all_figures(result, inputs.reference.section("limits"))
+
+    def page_context(self, result: analysis.JwtAnalysis, inputs: Inputs) -> dict[str, Any]:
+        return page.context(result, inputs.reference)
+
+    def finding(self, context: dict[str, Any]) -> Finding | None:
+        return page.finding(context)
+
+
+EXPERIMENT = Jwt()

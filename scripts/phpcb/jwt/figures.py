@@ -6,7 +6,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from ..plotting import ms, plain, time_error_bars
+from ..plotting import interval_error_bars, ms, plain, significant, time_error_bars
 from .analysis import JwtAnalysis, JwtCase, headline_payload
 
 
@@ -63,13 +63,8 @@ def asymmetry(analysis: JwtAnalysis, payload: int) -> dict[str, Any]:
     figure = go.Figure(
         go.Bar(
             x=[alg for alg, _ in present],
-            y=[round(r.value, 4) for _, r in present],
-            error_y={
-                "type": "data",
-                "symmetric": False,
-                "array": [round(r.high - r.value, 4) for _, r in present],
-                "arrayminus": [round(r.value - r.low, 4) for _, r in present],
-            },
+            y=[significant(r.value) for _, r in present],
+            error_y=interval_error_bars([r for _, r in present]),
             name="sign time ÷ verify time",
         )
     )

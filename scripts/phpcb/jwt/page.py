@@ -5,7 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .analysis import AlgorithmResult, JwtAnalysis
+from markupsafe import Markup
+
+from ..experiment import Finding
+from ..formatting import duration
+from ..reference import ReferenceData
+from ..wording import margin
+from .analysis import AlgorithmResult, JwtAnalysis, headline_payload
 
 
 @dataclass(frozen=True)
@@ -28,12 +34,13 @@ def _sign_ns(analysis: JwtAnalysis, alg: str, payload: int) -> float | None:
     return case.summary.median_ns if case else None
 
 
-def context(analysis: JwtAnalysis, reference: dict[str, Any], headline: int) -> dict[str, Any]:
-    rows = next(entry["rows"] for entry in reference["figures"] if entry["id"] == "token_size_and_time")
-    claims = {claim["id"]: claim for claim in reference["claims"]}
-    limits = reference["limits"]
+def context(analysis: JwtAnalysis, reference: ReferenceData) -> dict[str, Any]:
+    rows = reference.rows("token_size_and_time")
+    limits = reference.section("limits")
+    headline = headline_payload(analysis.payloads)
     return {
-        "claim": claims.__getitem__,
+        "headline_payload": headline,
+        "claim": reference.claim,
         "limits": limits,
         "then_now": [
             ThenNow(
@@ -61,3 +68,26 @@ def context(analysis: JwtAnalysis, reference: dict[str, Any], headline: int) -> 
             if (a.token_bytes(p) or 0) > limits["cookie_bytes"]
         ],
     }
+
+
+def finding(context: dict[str, Any]) -> Finding | None:
+    """The choice for many verifiers: what an API gateway pays on every request."""
+    analysis: JwtAnalysis = context["analysis"]
+    choice = next((c for c in analysis.choices if c.operation == "verify" and c.best is not None), None)
+    case = choice.best.case("verify", context["headline_payload"]) if choice and choice.best else None
+    if choice is None or choice.best is None or case is None:
+        return None
+    s = case.summary
+    text = Markup(
+        "To verify tokens (an API gateway checking every request), **{}** is the fastest recommended "
+        "asymmetric algorithm: {} per token (95% CI {}–{}) for a {}-character payload"
+    ).format(
+        choice.best.alg,
+        duration(s.median_ns),
+        duration(s.ci_low_ns),
+        duration(s.ci_high_ns),
+        context["headline_payload"],
+    )
+    if choice.runner_up is not None and choice.ratio is not None:
+        text += Markup(", {}").format(margin(choice.runner_up.alg, choice.ratio))
+    return Finding("JWT", text + Markup(", on {}.").format(context["machine"]))

@@ -1,1 +1,38 @@
-"""The `symmetric` experiment, build side: analysis (statistics + findings), figures."""
+"""Experiment `symmetric`: mcrypt vs OpenSSL, Blowfish, and every cipher OpenSSL offers (seeds 000, 001)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..experiment import Experiment, Figures, Finding, Inputs
+from ..loader import Run
+from ..policy import SymmetricPolicy, load_symmetric_policy
+from . import analysis, figures, page
+
+
+class Symmetric(Experiment):
+    name = "symmetric"
+    title = "mcrypt vs OpenSSL"
+    question = "mcrypt vs OpenSSL, and every cipher OpenSSL offers"
+    order = 20
+    tables = ("symmetric.csv", "cipher_inventory.csv")
+    reference_required = ("sources", "claims")
+
+    def load_policy(self, path: Path) -> SymmetricPolicy:
+        return load_symmetric_policy(path)
+
+    def analyse(self, run: Run, inputs: Inputs) -> analysis.SymmetricAnalysis:
+        return analysis.analyse(run, inputs.policy)
+
+    def figures(self, result: analysis.SymmetricAnalysis, inputs: Inputs) -> Figures:
+        return figures.all_figures(result)
+
+    def page_context(self, result: analysis.SymmetricAnalysis, inputs: Inputs) -> dict[str, Any]:
+        return page.context(result, inputs.reference, inputs.policy)
+
+    def finding(self, context: dict[str, Any]) -> Finding | None:
+        return page.finding(context)
+
+
+EXPERIMENT = Symmetric()

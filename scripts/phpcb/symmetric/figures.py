@@ -8,7 +8,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from ..formatting import size
-from ..plotting import plain, throughput_error_bars
+from ..plotting import interval_error_bars, plain, significant, throughput_error_bars
 from .analysis import SymmetricAnalysis
 
 SECURITY_COLOURS = {"recommended": "#2e7d32", "acceptable": "#f9a825", "not_recommended": "#c62828"}
@@ -24,13 +24,8 @@ def engine_speedup(analysis: SymmetricAnalysis) -> dict[str, Any]:
             figure.add_trace(
                 go.Bar(
                     x=[size(c.subject.key.payload_bytes) for c in rows],
-                    y=[round(c.ratio.value, 3) for c in rows],
-                    error_y={
-                        "type": "data",
-                        "symmetric": False,
-                        "array": [round(c.ratio.high - c.ratio.value, 3) for c in rows],
-                        "arrayminus": [round(c.ratio.value - c.ratio.low, 3) for c in rows],
-                    },
+                    y=[significant(c.ratio.value) for c in rows],
+                    error_y=interval_error_bars([c.ratio for c in rows]),
                     name=f"AES-{bits}-CBC {operation}",
                 )
             )

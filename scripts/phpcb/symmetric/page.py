@@ -5,8 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..formatting import duration
+from markupsafe import Markup
+
+from ..experiment import Finding
+from ..formatting import duration, size
 from ..policy import SymmetricPolicy, Verdict
+from ..reference import ReferenceData
+from ..wording import speedup, times
 from .analysis import RANKING_PAYLOAD, SymCase, SymmetricAnalysis
 
 # Ciphers whose verdict the security table spells out, when the run lists them.
@@ -28,9 +33,11 @@ POLICY_EXAMPLES = (
 )
 
 
-def _seed000_ratio(reference: dict[str, Any], operation: str) -> float:
+def _seed000_ratio(reference: ReferenceData, operation: str) -> float:
+    """Seed 000's OpenSSL over mcrypt, AES-256-CBC on its long text: ops/s are inverse times."""
     rows = {
-        (r["engine"], r["key_bits"], r["text"], r["operation"]): r["ops_per_s"] for r in reference["aes_cbc_ops_per_s"]
+        (r["engine"], r["key_bits"], r["text"], r["operation"]): r["ops_per_s"]
+        for r in reference.section("aes_cbc_ops_per_s")
     }
     return float(rows[("openssl", 256, "long", operation)] / rows[("mcrypt", 256, "long", operation)])
 
@@ -42,9 +49,9 @@ def _lookup(analysis: SymmetricAnalysis) -> Callable[[str, str, int, str], SymCa
     }
 
     def find(engine: str, cipher: str, operation: str, payload: int) -> SymCase | None:
-        for (e, name, mode, _bits, op, size), case in index.items():
+        for (e, name, mode, _bits, op, payload_bytes), case in index.items():
             label = f"{name} {mode}" if e == "mcrypt" else name
-            if (e, label, op, size) == (engine, cipher, operation, payload):
+            if (e, label, op, payload_bytes) == (engine, cipher, operation, payload):
                 return case
         return None
 
@@ -75,8 +82,7 @@ def _now(analysis: SymmetricAnalysis, test: str, payload: int) -> str:
     return duration(sum(case.summary.median_ns for case in cases if case is not None))
 
 
-def context(analysis: SymmetricAnalysis, reference: dict[str, Any], policy: SymmetricPolicy) -> dict[str, Any]:
-    claims = {claim["id"]: claim for claim in reference["claims"]}
+def context(analysis: SymmetricAnalysis, reference: ReferenceData, policy: SymmetricPolicy) -> dict[str, Any]:
     examples: list[tuple[str, Verdict]] = []
     if analysis.mcrypt_verdict is not None:
         examples.append(("mcrypt (the engine)", analysis.mcrypt_verdict))
@@ -85,15 +91,15 @@ def context(analysis: SymmetricAnalysis, reference: dict[str, Any], policy: Symm
     entry = analysis.run.experiment("symmetric") or {}
     reason = entry.get("reason") or ""
     return {
-        "claim": claims.__getitem__,
+        "claim": reference.claim,
         "then": {
             "seed000_enc": _seed000_ratio(reference, "encrypt"),
             "seed000_dec": _seed000_ratio(reference, "decrypt"),
             "blowfish_rows": [
                 {**row, "now": _now(analysis, row["test"], row["payload_bytes"])}
-                for row in reference["blowfish_vs_aes_seconds"]
+                for row in reference.section("blowfish_vs_aes_seconds")
             ],
-            "fastest_2013": [row["cipher"] for row in reference["fastest_2mb_seconds"][:5]],
+            "fastest_2013": [row["cipher"] for row in reference.section("fastest_2mb_seconds")[:5]],
         },
         "legacy_count": sum(1 for row in analysis.inventory if row.provider == "legacy"),
         "cfb1_rows": [row for row in analysis.inventory if row.cipher.endswith("-cfb1")],
@@ -103,3 +109,18 @@ def context(analysis: SymmetricAnalysis, reference: dict[str, Any], policy: Symm
         "ranking_payload": RANKING_PAYLOAD,
         "mcrypt_gap": next((part.strip() for part in reason.split(";") if "mcrypt extension not loaded" in part), ""),
     }
+
+
+def finding(context: dict[str, Any]) -> Finding | None:
+    headline = context["analysis"].headline
+    if headline is None:
+        return None
+    seed000 = context["reference"].section("sources")["seed000"]
+    text = Markup("**{}** decrypting AES-256-CBC at {}, on {}; in {} the article measured {}.").format(
+        speedup("OpenSSL", "mcrypt", headline.ratio),
+        size(headline.subject.key.payload_bytes),
+        context["machine"],
+        str(seed000["published"])[:4],
+        times(context["then"]["seed000_dec"]),
+    )
+    return Finding("mcrypt vs OpenSSL", text)

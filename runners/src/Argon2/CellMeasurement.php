@@ -1,0 +1,62 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Argon2;
+
+use Throwable;
+
+/**
+ * Measures one Argon2 cell: a sample is one hash, timed by the clock and checked by the hasher's
+ * second implementation. A slow cell stops once its budget is spent, but never before
+ * min(samples, 3) samples. A hash that fails (memory it cannot allocate, parameters an
+ * implementation refuses) makes the cell `failed`, with the reason: a result, not a crash.
+ */
+final class CellMeasurement
+{
+    public const MIN_SAMPLES_IN_BUDGET = 3;
+
+    public function __construct(
+        private readonly CellHasher $hasher,
+        private readonly CellClock $clock,
+    ) {
+    }
+
+    /**
+     * @param int $budgetNs 0 for no budget
+     * @return array{samples: list<array{wall_ns: int, cpu_ns: int}>, hashes: list<string>, verified: bool|null, status: string, detail: string, max_rss_kib: int}
+     */
+    public function measure(Argon2Cell $cell, int $samples, int $budgetNs): array
+    {
+        $result = ['samples' => [], 'hashes' => [], 'verified' => null, 'status' => 'ok', 'detail' => ''];
+        $started = $this->clock->now();
+        $floor = min($samples, self::MIN_SAMPLES_IN_BUDGET);
+        try {
+            for ($index = 0; $index < $samples; $index++) {
+                $hash = null;
+                $result['samples'][] = $this->clock->time($cell, $index, function () use ($cell, &$hash): void {
+                    $hash = $this->hasher->hash($cell);
+                });
+                if ($hash !== null) {
+                    $result['hashes'][] = $hash;
+                    $result['verified'] = self::combine($result['verified'], $this->hasher->verify($cell, $hash));
+                }
+                if ($budgetNs > 0 && $index + 1 >= $floor && $this->clock->now() - $started > $budgetNs) {
+                    break;
+                }
+            }
+        } catch (Throwable $e) {
+            $result = ['samples' => [], 'hashes' => [], 'verified' => null, 'status' => 'failed', 'detail' => $e::class . ': ' . $e->getMessage()];
+        }
+        return $result + ['max_rss_kib' => $this->clock->peakMemoryKib($cell)];
+    }
+
+    /** True only if every hash verified; null while no second implementation could look. */
+    private static function combine(?bool $sofar, ?bool $latest): ?bool
+    {
+        if ($latest === null) {
+            return $sofar;
+        }
+        return $latest && ($sofar ?? true);
+    }
+}

@@ -1,0 +1,115 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Tests\Argon2;
+
+use PhpCryptoBench\Argon2\Argon2Cell;
+use PhpCryptoBench\Argon2\CellMeasurement;
+use PhpCryptoBench\Argon2\ModelledClock;
+use PhpCryptoBench\Argon2\RusageClock;
+use PhpCryptoBench\Argon2\Argon2Hasher;
+use PhpCryptoBench\Exception\Argon2Failed;
+use PhpCryptoBench\Harness\FakeTimer;
+use PhpCryptoBench\Tests\Support\ScriptedHasher;
+use PhpCryptoBench\Tests\Support\SteppingClock;
+use PHPUnit\Framework\TestCase;
+use SodiumException;
+
+/** One cell's samples: how many, checked how, and what a failure leaves. */
+final class CellMeasurementTest extends TestCase
+{
+    private const SECOND = 1_000_000_000;
+
+    private static function cell(string $variant = 'argon2id', int $threads = 1): Argon2Cell
+    {
+        return Argon2Cell::of($variant === 'argon2d' ? 'cli' : 'password_hash', $variant, 16384, $threads, 3);
+    }
+
+    public function testWithoutABudgetEverySampleIsTakenAndEveryHashKept(): void
+    {
+        $hasher = new ScriptedHasher();
+        $result = (new CellMeasurement($hasher, new SteppingClock(self::SECOND)))->measure(self::cell(), 6, 0);
+        self::assertSame('ok', $result['status']);
+        self::assertCount(6, $result['samples']);
+        self::assertSame(['wall_ns' => self::SECOND, 'cpu_ns' => 2 * self::SECOND], $result['samples'][5]);
+        self::assertSame(['hash-0', 'hash-1', 'hash-2', 'hash-3', 'hash-4', 'hash-5'], $result['hashes']);
+        self::assertSame(4242, $result['max_rss_kib']);
+    }
+
+    public function testASlowCellStopsOnceItsBudgetIsSpentButNotBeforeThreeSamples(): void
+    {
+        $measure = new CellMeasurement(new ScriptedHasher(), new SteppingClock(self::SECOND));
+        self::assertCount(3, $measure->measure(self::cell(), 10, (int) (2.5 * self::SECOND))['samples']);
+        self::assertCount(3, $measure->measure(self::cell(), 10, 1)['samples'], 'never fewer than 3');
+        self::assertCount(2, $measure->measure(self::cell(), 2, 1)['samples'], 'nor more than asked for');
+        self::assertCount(5, $measure->measure(self::cell(), 10, (int) (4.5 * self::SECOND))['samples']);
+    }
+
+    /** @return iterable<string, array{string, list<bool|null>, bool|null}> */
+    public static function verdicts(): iterable
+    {
+        yield 'every hash verifies' => ['argon2id', [true, true, true], true];
+        yield 'one hash fails to verify' => ['argon2id', [true, false, true], false];
+        yield 'Argon2d: nothing can look' => ['argon2d', [null, null, null], null];
+    }
+
+    /**
+     * @dataProvider verdicts
+     * @param list<bool|null> $answers
+     */
+    public function testTheCellIsVerifiedOnlyIfEveryHashIs(string $variant, array $answers, ?bool $expected): void
+    {
+        $result = (new CellMeasurement(new ScriptedHasher($answers), new SteppingClock(1)))->measure(self::cell($variant), 3, 0);
+        self::assertSame($expected, $result['verified']);
+    }
+
+    public function testAFailingHashMakesTheCellFailedWithTheReason(): void
+    {
+        $failure = new SodiumException('internal error');
+        $result = (new CellMeasurement(new ScriptedHasher([], $failure), new SteppingClock(1)))->measure(self::cell(), 6, 0);
+        self::assertSame('failed', $result['status']);
+        self::assertSame('SodiumException: internal error', $result['detail']);
+        self::assertSame([], $result['samples']);
+        self::assertNull($result['verified']);
+        self::assertSame(4242, $result['max_rss_kib']);
+    }
+
+    public function testTheCliFailureSaysWhatItExpected(): void
+    {
+        $result = (new CellMeasurement(new Argon2Hasher('/nonexistent/argon2'), new SteppingClock(1)))->measure(Argon2Cell::of('cli', 'argon2i', 64, 1, 1), 1, 0);
+        self::assertSame('failed', $result['status']);
+        self::assertStringStartsWith(Argon2Failed::class . ': ', $result['detail']);
+    }
+
+    public function testTheModelledClockHashesOnceAndSpreadsItsModelByTheFakeTimersCycle(): void
+    {
+        $hasher = new ScriptedHasher();
+        $cell = self::cell('argon2id', 4);
+        $result = (new CellMeasurement($hasher, new ModelledClock()))->measure($cell, 6, 0);
+        $model = intdiv(16384 * 3 * 1_000, 2); // 1 µs per KiB-pass, at most two threads at work
+        $walls = array_column($result['samples'], 'wall_ns');
+        self::assertSame(array_map(static fn (int $i): int => intdiv($model * (1000 + FakeTimer::JITTER[$i]), 1000), range(0, 5)), $walls);
+        self::assertSame(array_map(static fn (int $wall): int => 2 * $wall, $walls), array_column($result['samples'], 'cpu_ns'));
+        self::assertSame(1, $hasher->hashes, 'one real hash per cell: the timings are modelled');
+        self::assertTrue($result['verified']);
+        self::assertSame(16384 + 20_000, $result['max_rss_kib']);
+    }
+
+    public function testTheModelledBudgetCountsModelledTime(): void
+    {
+        // 1 GiB × 6 passes at 1 µs per KiB-pass: about 6.4 s a sample; an 8 s budget stops at the floor.
+        $cell = Argon2Cell::of('password_hash', 'argon2id', 1024 * 1024, 1, 6);
+        self::assertCount(3, (new CellMeasurement(new ScriptedHasher(), new ModelledClock()))->measure($cell, 10, 8 * self::SECOND)['samples']);
+    }
+
+    public function testTheRusageClockMeasuresARealHash(): void
+    {
+        $cell = Argon2Cell::of('password_hash', 'argon2id', 8192, 1, 1);
+        $result = (new CellMeasurement(new Argon2Hasher(), new RusageClock()))->measure($cell, 2, 0);
+        self::assertSame('ok', $result['status'], $result['detail']);
+        self::assertGreaterThan(0, $result['samples'][0]['wall_ns']);
+        self::assertGreaterThan(8192, $result['max_rss_kib']);
+        self::assertTrue($result['verified']);
+    }
+}

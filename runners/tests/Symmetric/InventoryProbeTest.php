@@ -1,0 +1,35 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Tests\Symmetric;
+
+use PhpCryptoBench\Symmetric\InventoryEntry;
+use PhpCryptoBench\Symmetric\InventoryProbe;
+use PHPUnit\Framework\TestCase;
+
+/** What each cipher name does through PHP today; its security verdict is the build's (tests/test_symmetric_analysis.py). */
+final class InventoryProbeTest extends TestCase
+{
+    /** @return iterable<string, array{string, string}> */
+    public static function classifications(): iterable
+    {
+        yield 'CBC round-trips' => ['aes-128-cbc', InventoryEntry::OK];
+        yield 'CFB1 round-trips today' => ['aes-128-cfb1', InventoryEntry::OK];
+        yield 'des-ede3-cfb1, "broken" in 2013' => ['des-ede3-cfb1', InventoryEntry::OK];
+        yield 'GCM needs its tag' => ['aes-256-gcm', InventoryEntry::AEAD_NEEDS_TAG];
+        yield 'ChaCha20-Poly1305 needs its tag' => ['chacha20-poly1305', InventoryEntry::AEAD_NEEDS_TAG];
+        yield 'key wrap needs whole semiblocks' => ['aes-128-wrap', InventoryEntry::NEEDS_SPECIAL_INPUT];
+        yield 'ECB round-trips (the build never recommends it)' => ['aes-128-ecb', InventoryEntry::OK];
+        yield 'the null cipher is listed but not usable' => ['null', InventoryEntry::UNSUPPORTED];
+    }
+
+    /** @dataProvider classifications */
+    public function testEachNameGetsAStatusFromARealRoundTrip(string $cipher, string $status): void
+    {
+        $entry = (new InventoryProbe())->classify($cipher, 'default');
+        self::assertSame($status, $entry->status, $entry->detail);
+        self::assertSame(['cipher', 'provider', 'status', 'detail'], array_keys($entry->toRow()), 'facts only: the verdict is the build\'s');
+        self::assertSame(in_array($status, [InventoryEntry::OK, InventoryEntry::NEEDS_SPECIAL_INPUT], true), $entry->measurable());
+    }
+}

@@ -1,0 +1,91 @@
+"""What one experiment declares to the build. Each package scripts/phpcb/<name>/ exports one
+`EXPERIMENT`; the registry finds them, and the site, the home page, the nav and the tests loop
+over the registry. Nothing else names an experiment."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+
+from markupsafe import Markup
+
+from .loader import Run
+from .reference import REQUIRED, ReferenceData
+from .schema import Measure, Schemas, TableSchema
+
+Figures = dict[str, dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What an experiment's analysis and page read besides the run: its policy and the article's figures."""
+
+    policy: Any
+    reference: ReferenceData
+
+
+@dataclass(frozen=True)
+class Finding:
+    """The home page's one-paragraph answer for an experiment; `text` is escaped Markdown."""
+
+    title: str
+    text: Markup
+
+
+class Experiment(ABC):
+    """One experiment's analysis and page. Subclasses set the class attributes and the three methods."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]  # the nav label
+    question: ClassVar[str]  # the home page's experiments table
+    order: ClassVar[int]  # reading order on the site: nav, home page
+    tables: ClassVar[tuple[str, ...]]  # the CSV files it reads; the first holds its measurements
+    better: ClassVar[Literal["lower", "higher"]] = "lower"  # of the measured value (a time: lower)
+    # data/reference/<name>.yaml, the source article's figures: the top-level entries it must have,
+    # or None for an experiment without a source article.
+    reference_required: ClassVar[tuple[str, ...] | None] = REQUIRED
+
+    @property
+    def template(self) -> str:
+        return f"{self.name}.md.j2"
+
+    @property
+    def page(self) -> str:
+        return f"experiments/{self.name}.md"
+
+    def measurements(self, schemas: Schemas) -> TableSchema:
+        return schemas.tables[self.tables[0]]
+
+    def case_key(self, schemas: Schemas) -> tuple[str, ...]:
+        """The columns that name one case of the measurements table (from its primary key)."""
+        return self.measurements(schemas).key
+
+    def measured_value(self, schemas: Schemas) -> Measure:
+        measure = self.measurements(schemas).measure
+        if measure is None:
+            raise ValueError(f"{self.tables[0]} declares no measure in data/schema/tables/{self.name}.json")
+        return measure
+
+    def load_policy(self, path: Path) -> Any:
+        """data/policy/<name>.yaml, parsed and checked; None for an experiment without one."""
+        return None
+
+    def static_context(self, inputs: Inputs) -> dict[str, Any]:
+        """What the page shows even without a run (the question, the article's claim)."""
+        return {}
+
+    @abstractmethod
+    def analyse(self, run: Run, inputs: Inputs) -> Any: ...
+
+    @abstractmethod
+    def figures(self, analysis: Any, inputs: Inputs) -> Figures: ...
+
+    def page_context(self, analysis: Any, inputs: Inputs) -> dict[str, Any]:
+        """What the template needs beyond the analysis, the run and its figures."""
+        return {}
+
+    @abstractmethod
+    def finding(self, context: dict[str, Any]) -> Finding | None:
+        """The home page's answer, from the page's context; None when the run cannot give one."""

@@ -1,0 +1,73 @@
+"""Upgraders: each turns a run written under schema version N into version N + 1.
+
+The loader applies them in memory to every older run it reads; `python -m phpcb upgrade RUN...`
+rewrites runs on disk. An upgrader changes the manifest and the CSVs it names, and declares the
+header those CSVs had under version N, so that an old file is checked against its own header
+before anything is changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow as pa
+
+
+@dataclass(frozen=True)
+class Upgrader:
+    source_version: int
+    description: str
+
+    def manifest(self, manifest: dict[str, Any]) -> dict[str, Any]:
+        return {**manifest, "schema_version": self.source_version + 1}
+
+    def changes(self, file_name: str) -> bool:
+        return False
+
+    def old_header(self, file_name: str, header: tuple[str, ...]) -> tuple[str, ...]:
+        """The header `file_name` had under the source version, given its header after the upgrade."""
+        return header
+
+    def table(self, file_name: str, table: pa.Table) -> pa.Table:
+        return table
+
+
+@dataclass(frozen=True)
+class DropInventorySecurity(Upgrader):
+    """Version 1 → 2: cipher_inventory.csv loses `security`, the runner's copy of the policy verdict.
+
+    The build applies data/policy/symmetric.yaml itself and never read the column; two places
+    deciding one verdict could disagree.
+    """
+
+    FILE = "cipher_inventory.csv"
+    COLUMN = "security"
+
+    def changes(self, file_name: str) -> bool:
+        return file_name == self.FILE
+
+    def old_header(self, file_name: str, header: tuple[str, ...]) -> tuple[str, ...]:
+        return (*header, self.COLUMN) if file_name == self.FILE else header
+
+    def table(self, file_name: str, table: pa.Table) -> pa.Table:
+        return table.drop_columns([self.COLUMN]) if file_name == self.FILE else table
+
+
+UPGRADERS: dict[int, Upgrader] = {
+    1: DropInventorySecurity(
+        1, "cipher_inventory.csv: drop the runner's `security` column (the build applies the policy)"
+    ),
+}
+
+
+def chain(version: int, current: int) -> list[Upgrader] | None:
+    """The upgraders from `version` to `current`, in order; None when one is missing."""
+    steps = [UPGRADERS.get(v) for v in range(version, current)]
+    return None if any(step is None for step in steps) else [step for step in steps if step is not None]
+
+
+def old_header(steps: list[Upgrader], file_name: str, header: tuple[str, ...]) -> tuple[str, ...]:
+    for step in reversed(steps):
+        header = step.old_header(file_name, header)
+    return header

@@ -1,0 +1,57 @@
+"""Tools outside the project can validate a run: the Frictionless reference implementation reads each
+run's datapackage.json and agrees with the build's own validator, on good runs and on broken ones."""
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from phpcb import site
+from phpcb.errors import DataError
+from phpcb.loader import load_run
+from phpcb.schema import load_schemas
+
+from .conftest import FIXTURE_RUN, MALFORMED, ROOT
+
+SCHEMAS = load_schemas(ROOT / "data" / "schema")
+FRICTIONLESS = str(Path(sys.executable).parent / "frictionless")
+RUN_ID = "20260101T0100Z-malformed-php8.2"
+
+
+def frictionless(run_dir: Path) -> dict:
+    result = subprocess.run(
+        [FRICTIONLESS, "validate", "--json", "datapackage.json"],
+        cwd=run_dir,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return json.loads(result.stdout)
+
+
+def test_the_fixture_run_is_a_valid_data_package(tmp_path):
+    run_dir = shutil.copytree(FIXTURE_RUN, tmp_path / FIXTURE_RUN.name)
+    (run_dir / "datapackage.json").write_text(site.datapackage(load_run(FIXTURE_RUN, SCHEMAS), SCHEMAS))
+    report = frictionless(run_dir)
+    assert report["valid"], [task["errors"][:1] for task in report["tasks"] if not task["valid"]]
+    assert len(report["tasks"]) == len(SCHEMAS.tables)
+
+
+@pytest.mark.parametrize("case", ["bad-enum", "below-minimum", "bad-native", "duplicate-sample", "bad-integer"])
+def test_frictionless_finds_the_same_row_and_column_as_the_build(tmp_path, case):
+    run_dir = shutil.copytree(MALFORMED / case / RUN_ID, tmp_path / RUN_ID)
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    files = [name for entry in manifest["experiments"].values() for name in entry["files"]]
+    (run_dir / "datapackage.json").write_text(json.dumps(SCHEMAS.datapackage("malformed", case, files)))
+    with pytest.raises(DataError) as caught:
+        load_run(run_dir, SCHEMAS)
+    ours = caught.value
+    failed = [task for task in frictionless(run_dir)["tasks"] if not task["valid"]]
+    assert [task["name"] for task in failed] == [ours.path.stem]
+    first = failed[0]["errors"][0]
+    assert first["rowNumber"] == ours.row
+    if ours.column is not None:
+        assert first["fieldName"] == ours.column

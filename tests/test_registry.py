@@ -1,0 +1,56 @@
+"""The experiment registry: found, ordered, and consistent with data/schema/ and data/policy/."""
+
+import pytest
+
+from phpcb import registry
+from phpcb.schema import load_schemas
+
+from .conftest import ROOT
+
+SCHEMAS = load_schemas(ROOT / "data" / "schema")
+EXPERIMENTS = registry.discover()
+
+
+def test_the_five_experiments_are_found_in_reading_order():
+    assert [e.name for e in EXPERIMENTS] == ["aead", "symmetric", "ec_keygen", "jwt", "argon2"]
+
+
+def test_each_reads_only_its_declared_tables_and_knows_its_case_key_and_measure():
+    registry.check_tables(EXPERIMENTS, SCHEMAS)
+    keys = {e.name: e.case_key(SCHEMAS) for e in EXPERIMENTS}
+    assert keys["aead"] == (
+        "library",
+        "algorithm",
+        "operation",
+        "payload_bytes",
+        "aad_bytes",
+        "tag_bytes",
+        "nonce_bytes",
+    )
+    assert keys["argon2"] == ("interface", "variant", "memory_kib", "threads", "time_cost")
+    assert {e.name: e.measured_value(SCHEMAS).time for e in EXPERIMENTS} == {
+        "aead": "elapsed_ns",
+        "symmetric": "elapsed_ns",
+        "ec_keygen": "elapsed_ns",
+        "jwt": "elapsed_ns",
+        "argon2": "wall_ns",
+    }
+    assert all(e.better == "lower" for e in EXPERIMENTS), "every measured value is a time"
+
+
+def test_every_experiment_has_its_schema_policy_and_template():
+    for experiment in EXPERIMENTS:
+        assert (ROOT / "data" / "schema" / "tables" / f"{experiment.name}.json").is_file()
+        assert (ROOT / "data" / "policy" / f"{experiment.name}.yaml").is_file()
+        assert (ROOT / "templates" / experiment.template).is_file()
+        assert experiment.load_policy(ROOT / "data" / "policy" / f"{experiment.name}.yaml") is not None
+
+
+def test_a_table_the_schema_does_not_declare_is_refused():
+    experiment = EXPERIMENTS[0]
+
+    class Wrong(type(experiment)):
+        tables = ("aead.csv", "argon2.csv")
+
+    with pytest.raises(registry.RegistryError, match=r"reads \['argon2.csv'\]"):
+        registry.check_tables([Wrong()], SCHEMAS)

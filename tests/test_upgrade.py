@@ -1,0 +1,107 @@
+"""Upgraders on a committed version-1 run: in memory on every load, and on disk with `phpcb upgrade`."""
+
+import csv
+import json
+import shutil
+
+import pytest
+
+from phpcb import upgrade
+from phpcb.cli import main
+from phpcb.errors import DataError, SchemaVersionError
+from phpcb.loader import load_run
+from phpcb.rewrite import csv_field, upgrade_on_disk
+from phpcb.schema import load_schemas
+
+from .conftest import FIXTURE_RUN, ROOT, V1_RUN
+
+SCHEMAS = load_schemas(ROOT / "data" / "schema")
+
+
+def rows(path):
+    with path.open(encoding="utf-8", newline="") as handle:
+        return list(csv.reader(handle))
+
+
+def test_every_version_before_the_current_one_has_an_upgrader():
+    assert upgrade.chain(1, SCHEMAS.version) is not None
+    assert sorted(upgrade.UPGRADERS) == list(range(1, SCHEMAS.version))
+
+
+def test_a_version_1_run_loads_upgraded_in_memory():
+    run = load_run(V1_RUN, SCHEMAS)
+    assert (run.source_version, run.manifest["schema_version"], run.upgraded) == (1, SCHEMAS.version, True)
+    assert "security" in rows(V1_RUN / "cipher_inventory.csv")[0], "the committed fixture is really version 1"
+    assert run.frames["cipher_inventory.csv"].column_names == ["cipher", "provider", "status", "detail"]
+    assert len(run.tables["cipher_inventory.csv"]) == len(rows(V1_RUN / "cipher_inventory.csv")) - 1
+
+
+def test_upgrading_on_disk_changes_only_what_the_upgrader_names(tmp_path):
+    run = shutil.copytree(V1_RUN, tmp_path / V1_RUN.name)
+    assert upgrade_on_disk(run, SCHEMAS) == 1
+    assert upgrade_on_disk(run, SCHEMAS) is None, "a current run is left alone"
+    for path in V1_RUN.iterdir():
+        if path.name not in ("manifest.json", "cipher_inventory.csv"):
+            assert (run / path.name).read_bytes() == path.read_bytes(), path.name
+    assert [row[:-1] for row in rows(V1_RUN / "cipher_inventory.csv")] == rows(run / "cipher_inventory.csv")
+    before, after = json.loads((V1_RUN / "manifest.json").read_text()), json.loads((run / "manifest.json").read_text())
+    assert after == {**before, "schema_version": SCHEMAS.version}
+    assert not load_run(run, SCHEMAS).upgraded
+    assert sorted(p.name for p in tmp_path.iterdir()) == [V1_RUN.name], "no work or backup directory is left"
+
+
+def test_the_upgraded_inventory_is_what_the_current_runner_writes(tmp_path):
+    """Both fixtures were made by the runner on one machine: version 1 upgraded must equal version 2 as written."""
+    run = shutil.copytree(V1_RUN, tmp_path / V1_RUN.name)
+    upgrade_on_disk(run, SCHEMAS)
+    assert (run / "cipher_inventory.csv").read_text() == (FIXTURE_RUN / "cipher_inventory.csv").read_text()
+
+
+def test_a_version_1_file_is_checked_against_its_own_header(tmp_path):
+    run = shutil.copytree(V1_RUN, tmp_path / V1_RUN.name)
+    inventory = run / "cipher_inventory.csv"
+    lines = inventory.read_text().splitlines()
+    inventory.write_text("\n".join(line.rsplit(",", 1)[0] for line in lines) + "\n")
+    with pytest.raises(DataError) as caught:
+        load_run(run, SCHEMAS)
+    assert caught.value.row == 1
+    assert "expected header ['cipher', 'provider', 'status', 'detail', 'security']" in str(caught.value)
+
+
+def test_a_bad_version_1_run_is_not_rewritten(tmp_path):
+    run = shutil.copytree(V1_RUN, tmp_path / V1_RUN.name)
+    aead = run / "aead.csv"
+    aead.write_text(aead.read_text().replace(",1,", ",0,", 1))
+    before = {p.name: p.read_bytes() for p in run.iterdir()}
+    with pytest.raises(DataError, match="less than the minimum"):
+        upgrade_on_disk(run, SCHEMAS)
+    assert {p.name: p.read_bytes() for p in run.iterdir()} == before
+
+
+def test_a_leftover_from_an_interrupted_upgrade_is_reported(tmp_path):
+    run = shutil.copytree(V1_RUN, tmp_path / V1_RUN.name)
+    (tmp_path / f".{V1_RUN.name}.upgrading").mkdir()
+    with pytest.raises(DataError, match="left over from an interrupted upgrade"):
+        upgrade_on_disk(run, SCHEMAS)
+
+
+def test_a_version_without_an_upgrader_says_what_to_do(tmp_path):
+    run = shutil.copytree(V1_RUN, tmp_path / V1_RUN.name)
+    manifest = json.loads((run / "manifest.json").read_text())
+    (run / "manifest.json").write_text(json.dumps({**manifest, "schema_version": 0}))
+    with pytest.raises(SchemaVersionError, match=r"cannot be upgraded to 2: re-run it with php runners/bench\.php run"):
+        load_run(run, SCHEMAS)
+
+
+def test_the_cli_upgrades_and_reports_each_run(tmp_path, capsys):
+    run = shutil.copytree(V1_RUN, tmp_path / V1_RUN.name)
+    assert main(["--root", str(ROOT), "upgrade", str(run)]) == 0
+    assert capsys.readouterr().out == f"{run}: upgraded from schema version 1 (version {SCHEMAS.version})\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [("plain", "plain"), ("", ""), ("two words", '"two words"'), ('say "hi"', '"say ""hi"""'), ("a,b", '"a,b"')],
+)
+def test_fields_are_quoted_as_the_runners_fputcsv_quotes_them(text, written):
+    assert csv_field(text) == written
