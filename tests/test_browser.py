@@ -91,6 +91,8 @@ def test_aead_charts_render_and_follow_the_palette(browser, base_url):
     page.wait_for_function(f"({font_color})() !== {light!r}")
     dark = page.evaluate(font_color)
     assert light != dark
+    error_bars = "() => document.querySelector('.pcb-chart').data[0].error_y.color"
+    page.wait_for_function(f"({error_bars})() === {dark!r}")
     assert errors == []
     page.close()
 

@@ -18,11 +18,36 @@
     };
   }
 
+  // Error bars are drawn per trace, so the layout's colours do not reach them: restyle them too,
+  // or they vanish against the dark background.
+  function recolourErrorBars(element, colour) {
+    var done = Promise.resolve();
+    ["error_x", "error_y"].forEach(function (axis) {
+      var traces = [];
+      element.data.forEach(function (trace, index) {
+        if (trace[axis]) { traces.push(index); }
+      });
+      if (traces.length) {
+        var update = {};
+        update[axis + ".color"] = colour;
+        done = done.then(function () { return Plotly.restyle(element, update, traces); });
+      }
+    });
+    return done;
+  }
+
+  function applyPalette(element) {
+    var colours = palette();
+    return Plotly.relayout(element, colours).then(function () {
+      return recolourErrorBars(element, colours.font.color);
+    });
+  }
+
   function draw(element) {
     var figure = JSON.parse(element.getAttribute("data-figure"));
     var layout = Object.assign({ autosize: true, margin: { t: 60, r: 20, b: 60, l: 70 } }, figure.layout);
     Plotly.newPlot(element, figure.data, layout, { responsive: true, displaylogo: false })
-      .then(function () { return Plotly.relayout(element, palette()); })
+      .then(function () { return applyPalette(element); })
       .then(function () { element.setAttribute("data-rendered", "true"); });
   }
 
@@ -32,9 +57,7 @@
 
   function followPalette() {
     new MutationObserver(function () {
-      document.querySelectorAll(".pcb-chart[data-rendered]").forEach(function (element) {
-        Plotly.relayout(element, palette());
-      });
+      document.querySelectorAll(".pcb-chart[data-rendered]").forEach(applyPalette);
     }).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
   }
 
