@@ -7,7 +7,8 @@ declare(strict_types=1);
  *   php runners/argon2-cell.php INTERFACE VARIANT MEMORY_KIB THREADS TIME_COST SAMPLES BUDGET_MS fake|real
  * Prints one JSON object (see CellMeasurement::measure): per-sample wall and CPU nanoseconds, peak
  * RSS in KiB, the hashes, and whether a second implementation verified them (null: none exists).
- * "fake" models the timings (ModelledClock) so tests of the whole pipeline are deterministic.
+ * "fake" models the timings (ModelledClock, ModelledCellCost) so tests of the whole pipeline are
+ * deterministic; the cell's first hash is still made and verified.
  */
 
 require __DIR__ . '/bootstrap.php';

@@ -1,12 +1,15 @@
 """Runner (fake clock) → CSV → build → page: the numbers on the page are the ones the fake clock implies."""
 
+import csv
 import os
 import re
 import shutil
 import signal
+import statistics
 import subprocess
 import time
 import zlib
+from pathlib import Path
 
 import pytest
 
@@ -23,8 +26,9 @@ RUN_ID = "20260101T0000Z-e2e-php8.2"
 MIB10 = 10 * 1024 * 1024
 
 
-# FakeTimer::JITTER (runners/src/Harness/FakeTimer.php): per-mille offsets a case's timings take in turn.
+# JitterCycle::PER_MILLE (runners/src/Harness/JitterCycle.php): per-mille offsets a case's timings take in turn.
 JITTER = (0, 30, -20, 10, -30, 20, -10)
+BOUND_PER_MILLE = 30
 
 
 def fake_ns_per_op(algorithm: str, payload: int) -> int:
@@ -33,9 +37,37 @@ def fake_ns_per_op(algorithm: str, payload: int) -> int:
     return 1000 + payload * 250 * factor // 1000
 
 
+def fake_argon2_wall_ns(row: dict[str, str]) -> int:
+    """ModelledCellCost (runners/src/Argon2/ModelledCellCost.php): 1 µs per KiB-pass, over at most 2 threads."""
+    return int(row["memory_kib"]) * int(row["time_cost"]) * 1000 // min(int(row["threads"]), 2)
+
+
 def jittered(model: int) -> list[int]:
     """The seven quick-profile samples of one-iteration cases, sorted: the model moved by each offset once."""
     return sorted(model * (1000 + offset) // 1000 for offset in JITTER)
+
+
+def within_jitter(value: int, model: int) -> bool:
+    """Whether a timing is its model moved by at most ±3 % (rounded down, as JitterCycle::apply does)."""
+    return model * (1000 - BOUND_PER_MILLE) // 1000 <= value <= model * (1000 + BOUND_PER_MILLE) // 1000
+
+
+def csv_rows(path: Path) -> list[dict[str, str]]:
+    """The CSV as the runner wrote it, read without the build's loader: the page is checked against the file."""
+    with path.open(newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def case_rows(rows: list[dict[str, str]], **key: object) -> list[dict[str, str]]:
+    """The samples of the one case whose key columns equal `key`: the quick profile's seven."""
+    case = [r for r in rows if all(r[column] == str(value) for column, value in key.items())]
+    assert len(case) == 7, (key, len(case))
+    return case
+
+
+def median_ns_per_op(rows: list[dict[str, str]], **key: object) -> float:
+    """The median per-operation time of a case, from the CSV's samples."""
+    return statistics.median(int(r["elapsed_ns"]) / int(r["iterations"]) for r in case_rows(rows, **key))
 
 
 def fake_run(root, only):
@@ -89,23 +121,32 @@ def test_the_run_is_valid_and_complete(e2e_project):
     assert run.manifest["started_utc"] == "2026-01-01T00:00:00Z"
     assert run.experiment("aead")["status"] == "ok"
     assert run.experiment("aead")["verification"]["vectors_passed"] > 1800
-    rows = run.tables["aead.csv"]
-    assert len(rows) == 240 * 7
-    case = [
-        r
-        for r in rows
-        if (r["algorithm"], r["payload_bytes"], r["operation"], r["aad_bytes"]) == ("aes-256-gcm", 16384, "encrypt", 0)
-    ]
-    assert [r["iterations"] for r in case] == [1] * 7, "the fake clock takes one iteration per sample"
-    assert sorted(r["elapsed_ns"] for r in case) == jittered(fake_ns_per_op("aes-256-gcm", 16384))
+    assert len(run.tables["aead.csv"]) == 240 * 7
+
+    rows = csv_rows(e2e_project / "data" / "runs" / RUN_ID / "aead.csv")
+    assert {r["iterations"] for r in rows} == {"1"}, "the fake clock takes one iteration per sample"
+    for row in rows:
+        model = fake_ns_per_op(row["algorithm"], int(row["payload_bytes"]))
+        assert within_jitter(int(row["elapsed_ns"]), model), row
+    case = case_rows(rows, algorithm="aes-256-gcm", operation="encrypt", payload_bytes=16384, aad_bytes=0, tag_bytes=16)
+    assert sorted(int(r["elapsed_ns"]) for r in case) == jittered(fake_ns_per_op("aes-256-gcm", 16384)), (
+        "each of the seven offsets once: the samples spread, their median is the model"
+    )
 
 
 def test_the_page_shows_the_numbers_the_clock_implies(e2e_project):
     page = site.build(e2e_project).pages["experiments/aead.md"]
+    rows = csv_rows(e2e_project / "data" / "runs" / RUN_ID / "aead.csv")
     for algorithm in ("aes-256-gcm", "aes-128-ccm", "chacha20-poly1305"):
-        expected = formatting.rate(16384 * 1e3 / fake_ns_per_op(algorithm, 16384))
+        key = {"algorithm": algorithm, "operation": "encrypt", "payload_bytes": 16384, "aad_bytes": 0, "tag_bytes": 16}
+        median = median_ns_per_op(rows, **key)
+        assert median == fake_ns_per_op(algorithm, 16384), "a quick case's median sits on the model"
+        throughput = formatting.rate(16384 * 1e3 / median)
         row = next(line for line in page.splitlines() if line.startswith(f"| `{algorithm}` | "))
-        assert expected in row, (algorithm, expected, row)
+        assert throughput in row, (algorithm, throughput, row)
+        every_case = (line.strip() for line in page.splitlines())
+        detail = next(line for line in every_case if line.startswith(f"| `{algorithm}` | encrypt | 16 KiB | 0 B | "))
+        assert detail.split(" | ")[4] == formatting.duration(median), (algorithm, median, detail)
 
     gcm, ccm = fake_ns_per_op("aes-256-gcm", MIB10), fake_ns_per_op("aes-256-ccm", MIB10)
     headline = re.search(r"At 10 MiB, encrypting: \*\*(.+)\*\*", page)
@@ -167,6 +208,14 @@ def test_a_killed_argon2_grid_resumes_from_its_last_cell_with_the_same_result(tm
     assert not checkpoint.exists()
     uninterrupted = ROOT / "tests" / "fixtures" / "runs" / "20260101T0000Z-fixture-php8.2" / "argon2.csv"
     assert (out / "argon2.csv").read_text() == uninterrupted.read_text(), "same rows, same order, as a run never killed"
+    walls: dict[tuple[str, ...], set[str]] = {}
+    for row in csv_rows(out / "argon2.csv"):
+        if row["status"] == "ok":
+            assert within_jitter(int(row["wall_ns"]), fake_argon2_wall_ns(row)), row
+            cell = tuple(row[column] for column in ("interface", "variant", "memory_kib", "threads", "time_cost"))
+            walls.setdefault(cell, set()).add(row["wall_ns"])
+    assert walls, "some cells were measured"
+    assert all(len(samples) > 1 for samples in walls.values()), "every measured cell's samples spread"
 
 
 def test_symmetric_runs_in_a_legacy_provider_child_and_its_page_shows_the_numbers(tmp_path):

@@ -36,7 +36,7 @@ final class AeadExperiment implements Experiment
 
     public static function create(ExperimentSetup $setup): self
     {
-        return new self($setup->vectorDirectory(), $setup->schema);
+        return new self($setup->vectorDirectory, $setup->schema);
     }
 
     public function name(): string

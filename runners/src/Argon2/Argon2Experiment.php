@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Argon2;
 
+use PhpCryptoBench\Exception\VerificationFailed;
 use PhpCryptoBench\Experiment\Experiment;
 use PhpCryptoBench\Experiment\ExperimentContext;
 use PhpCryptoBench\Experiment\ExperimentSetup;
@@ -69,7 +70,7 @@ final class Argon2Experiment implements Experiment
     {
         $reference = '$argon2i$v=19$m=65536,t=2,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG';
         if (!password_verify('password', $reference) || password_verify('passwore', $reference)) {
-            throw \PhpCryptoBench\Exception\VerificationFailed::vectorMismatch('phc-winner-argon2 README example', 0, 'password_verify to accept "password" only', 'another answer');
+            throw VerificationFailed::knownAnswerMismatch('phc-winner-argon2 README example', 'password_verify to accept "password" and reject "passwore"', 'another answer');
         }
         $runner = new CellRunner($this->repository . '/runners/argon2-cell.php');
         $checked = [];
@@ -77,7 +78,7 @@ final class Argon2Experiment implements Experiment
             $cell = Argon2Cell::of($interface, $variant, 1024, 1, 3);
             $result = $runner->measure($cell, 1, 0);
             if ($result['status'] !== 'ok' || $result['verified'] === false) {
-                throw \PhpCryptoBench\Exception\VerificationFailed::operationFailed("$interface $variant self-test", $result['detail'] ?: 'its hash did not verify');
+                throw VerificationFailed::operationFailed("$interface $variant self-test", $result['detail'] ?: 'its hash did not verify');
             }
             $checked[] = "$interface $variant: " . ($result['verified'] === true ? 'password_verify accepts its hash' : 'hashes (no second Argon2d implementation in PHP; argon2-cffi checks it in the test suite)');
         }
@@ -149,30 +150,10 @@ final class Argon2Experiment implements Experiment
         foreach ($left as $cell) {
             $refusal = $cell->refusal($provider);
             $result = $refusal === null ? $runner->measure($cell, $samples, $budgetMs) : null;
-            $checkpoint->record($cell, self::rows($cell, $cell->threads > $context->cores, $refusal, $result));
+            $checkpoint->record($cell, CellRows::of($cell, $context->cores, $refusal, $result));
             $context->progress->advance(sprintf('%s %s m=%d MiB p=%d t=%d', $cell->interface, $cell->variant, $cell->memoryKib / 1024, $cell->threads, $cell->timeCost));
         }
         $checkpoint->complete($context->outputDirectory . '/' . self::CSV);
         return new MeasurementResult([self::CSV]);
-    }
-
-    /**
-     * The CSV rows of one cell: a sample per row, or one row saying why there are none.
-     *
-     * @param array{samples: list<array{wall_ns: int, cpu_ns: int}>, verified: bool|null, status: string, detail: string, max_rss_kib: int}|null $result
-     * @return list<array<string, bool|int|string>>
-     */
-    private static function rows(Argon2Cell $cell, bool $oversubscribed, ?string $refusal, ?array $result): array
-    {
-        $base = $cell->key() + ['oversubscribed' => $oversubscribed];
-        if ($result === null || $result['status'] !== 'ok') {
-            return [$base + ['sample' => 0, 'wall_ns' => 0, 'cpu_ns' => 0, 'max_rss_kib' => $result['max_rss_kib'] ?? 0, 'status' => $result === null ? 'refused' : 'failed', 'detail' => substr($refusal ?? (string) $result['detail'], 0, 300), 'verified' => false]];
-        }
-        $detail = $result['verified'] === null ? 'no second Argon2d implementation in PHP' : 'password_verify accepts every hash';
-        $rows = [];
-        foreach ($result['samples'] as $index => $sample) {
-            $rows[] = $base + ['sample' => $index, 'wall_ns' => $sample['wall_ns'], 'cpu_ns' => $sample['cpu_ns'], 'max_rss_kib' => $result['max_rss_kib'], 'status' => 'ok', 'detail' => $detail, 'verified' => $result['verified'] === true];
-        }
-        return $rows;
     }
 }

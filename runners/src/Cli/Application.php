@@ -46,7 +46,7 @@ final class Application
                    print its manifest entry as JSON
         TXT;
 
-    private readonly ExperimentRegistry $registry;
+    private ?ExperimentRegistry $registry = null;
 
     /**
      * @param resource $stdout
@@ -57,7 +57,15 @@ final class Application
         private $stdout,
         private $stderr,
     ) {
-        $this->registry = ExperimentRegistry::discover(ExperimentSetup::forRepository($repository), $repository . '/runners/src');
+    }
+
+    /**
+     * The experiments under runners/src, found when a command first needs them: a broken schema file
+     * or experiment class is then reported like any other error (one line, exit 1), and --help still works.
+     */
+    private function registry(): ExperimentRegistry
+    {
+        return $this->registry ??= ExperimentRegistry::discover(ExperimentSetup::forRepository($this->repository), $this->repository . '/runners/src');
     }
 
     /** @param list<string> $argv */
@@ -93,8 +101,8 @@ final class Application
         if ($arguments !== []) {
             throw UsageError::unknownOption($arguments[0]);
         }
-        foreach ($this->registry->names() as $name) {
-            fwrite($this->stdout, sprintf("%s\t%s\n", $name, $this->registry->get($name)->description()));
+        foreach ($this->registry()->names() as $name) {
+            fwrite($this->stdout, sprintf("%s\t%s\n", $name, $this->registry()->get($name)->description()));
         }
         return self::EXIT_OK;
     }
@@ -122,8 +130,8 @@ final class Application
     private function runChild(array $arguments): int
     {
         $name = array_shift($arguments) ?? throw UsageError::missingValue('child');
-        $experiment = $this->registry->get($name);
-        $options = RunOptions::parse($arguments, $this->registry->names(), getenv('PHPCB_FAKE_CLOCK') === '1');
+        $experiment = $this->registry()->get($name);
+        $options = RunOptions::parse($arguments, $this->registry()->names(), getenv('PHPCB_FAKE_CLOCK') === '1');
         if ($options->out === null) {
             throw UsageError::missingValue('--out');
         }
@@ -136,10 +144,10 @@ final class Application
     /** @param list<string> $arguments */
     private function runExperiments(array $arguments): int
     {
-        $options = RunOptions::parse($arguments, $this->registry->names(), getenv('PHPCB_FAKE_CLOCK') === '1');
+        $options = RunOptions::parse($arguments, $this->registry()->names(), getenv('PHPCB_FAKE_CLOCK') === '1');
         $profile = self::profile($options);
         $runner = $this->runner($options, $profile);
-        $experiments = $this->registry->select($options->only);
+        $experiments = $this->registry()->select($options->only);
         $directory = $options->out ?? $runner->defaultDirectory();
         $manifest = $options->resume
             ? $runner->resume($experiments, $directory)

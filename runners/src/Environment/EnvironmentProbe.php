@@ -4,19 +4,21 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Environment;
 
-/** Everything about this machine and PHP build that changes the numbers, as manifest fields. */
+/**
+ * Everything about this machine and PHP build that changes the numbers, as manifest fields.
+ *
+ * Under the fake clock (forFakeClock) the core count is pinned at FAKE_CLOCK_CORES, whatever the
+ * machine has: the run's data depends on it (Argon2 marks the cells with more threads than cores,
+ * and the experiments get the manifest's count through ExperimentContext::$cores), and a fake run
+ * must write the same bytes on every machine. Everything else is still this machine's.
+ */
 final class EnvironmentProbe
 {
-    /** CPU flags that decide which code paths OpenSSL and libsodium take. */
     public const FAKE_CLOCK_CORES = 2;
+    /** CPU flags that decide which code paths OpenSSL and libsodium take. */
     public const WATCHED_CPU_FLAGS = ['aes', 'pclmulqdq', 'avx', 'avx2', 'avx512f', 'vaes', 'vpclmulqdq', 'sha_ni'];
 
-    /**
-     * @param int|null $fixedCores the core count to record instead of this machine's: the fake clock
-     *                             pins it (at 2), because data depends on it (Argon2 marks thread
-     *                             counts above the cores) and a fake run must write the same bytes on
-     *                             every machine
-     */
+    /** @param int|null $fixedCores the core count to record instead of this machine's (the fake clock's 2) */
     public function __construct(
         private readonly string $cpuinfoPath = '/proc/cpuinfo',
         private readonly string $meminfoPath = '/proc/meminfo',

@@ -23,6 +23,12 @@ final class IoError extends RuntimeException implements BenchException
         return new self(sprintf('cannot read %s: %s', $path, $reason));
     }
 
+    /** @param list<string> $declared */
+    public static function undeclaredTable(string $name, array $declared): self
+    {
+        return new self(sprintf('no table schema declares %s; expected one of: %s', $name, implode(', ', $declared)));
+    }
+
     public static function notAResumableRun(string $dir): self
     {
         return new self(sprintf('cannot resume %s: expected a manifest.json there, found none', $dir));

@@ -10,13 +10,12 @@ use ReflectionClass;
 use Throwable;
 
 /**
- * The experiments, found rather than listed: every `<Namespace>/<Name>Experiment.php` under the
- * source directory whose class implements Experiment. Adding an experiment is adding a namespace.
+ * The experiments, found rather than listed: every `<Namespace>/<Name>Experiment.php` under a
+ * source directory whose class PhpCryptoBench\<Namespace>\<Name>Experiment implements Experiment,
+ * built by its static create(ExperimentSetup). Adding an experiment is adding a namespace.
  */
 final class ExperimentRegistry
 {
-    private const NAMESPACE_PREFIX = 'PhpCryptoBench\\';
-
     /** @var array<string, Experiment> */
     private array $experiments = [];
 
@@ -28,7 +27,8 @@ final class ExperimentRegistry
     }
 
     /**
-     * Every experiment under the source directories, in order of name.
+     * Every experiment under the source directories, in order of name (so `list`, `run` and the
+     * manifest do not depend on the file system's order). Each directory is made loadable first.
      *
      * @throws BrokenExperiment when a file does not declare the class its name promises, an experiment
      *                          cannot be built, or two experiments share a name
@@ -36,9 +36,10 @@ final class ExperimentRegistry
     public static function discover(ExperimentSetup $setup, string ...$sourceDirectories): self
     {
         $found = [];
-        foreach ($sourceDirectories as $directory) {
-            foreach (glob($directory . '/*/*Experiment.php') ?: [] as $file) {
-                $experiment = self::build($file, $setup);
+        foreach ($sourceDirectories as $path) {
+            $directory = SourceDirectory::register($path);
+            foreach ($directory->experimentFiles() as $file) {
+                $experiment = self::build($file, $directory->classFor($file), $setup);
                 if ($experiment === null) {
                     continue;
                 }
@@ -49,18 +50,13 @@ final class ExperimentRegistry
                 $found[$name] = $experiment;
             }
         }
-        ksort($found);
+        ksort($found, SORT_STRING);
         return new self(...array_values($found));
     }
 
-    /** The experiment a file declares; null for anything else named so (the Experiment interface itself). */
-    private static function build(string $file, ExperimentSetup $setup): ?Experiment
+    /** The experiment a file declares; null for anything else named so (the Experiment interface itself, a helper). */
+    private static function build(string $file, string $class, ExperimentSetup $setup): ?Experiment
     {
-        $class = self::NAMESPACE_PREFIX . basename(dirname($file)) . '\\' . basename($file, '.php');
-        if (!class_exists($class) && !interface_exists($class)) {
-            // Outside the autoloaded tree (another source directory): the file declares the class.
-            require_once $file;
-        }
         if (!class_exists($class) && !interface_exists($class)) {
             throw BrokenExperiment::classMissing($file, $class);
         }
@@ -71,7 +67,7 @@ final class ExperimentRegistry
         try {
             return $class::create($setup);
         } catch (Throwable $e) {
-            throw BrokenExperiment::cannotBeBuilt($class, $e->getMessage());
+            throw BrokenExperiment::cannotBeBuilt($class, $e::class . ': ' . $e->getMessage());
         }
     }
 

@@ -30,7 +30,8 @@ final class JsonFile
 
     private static function decode(string $path, string $whatIfMissing): stdClass|array
     {
-        $json = @file_get_contents($path);
+        // A directory opens on Linux and reads as empty: only a regular file can hold the JSON.
+        $json = is_file($path) ? @file_get_contents($path) : false;
         if ($json === false) {
             throw IoError::cannotRead($path, $whatIfMissing);
         }

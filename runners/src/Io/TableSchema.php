@@ -9,7 +9,7 @@ use PhpCryptoBench\Exception\IoError;
 /**
  * The column order of each CSV, from data/schema/tables/<experiment>.json (Frictionless tabular
  * data resources): declared once, for PHP and Python. The build checks types and limits; the
- * runner needs only the columns, in order.
+ * runner needs only the columns, in order, so that is all it reads (and insists on).
  */
 final class TableSchema
 {
@@ -18,33 +18,63 @@ final class TableSchema
     {
     }
 
+    /**
+     * Every `*.json` in $directory, keyed by each resource's path (e.g. aead.csv).
+     *
+     * @throws IoError when the directory is missing or empty, a file cannot be read or is not JSON,
+     *                 a resource lacks its path or field names, or two resources declare one path
+     */
     public static function load(string $directory): self
     {
-        $files = is_dir($directory) ? (glob($directory . '/*.json') ?: []) : [];
+        if (!is_dir($directory)) {
+            throw IoError::cannotRead($directory, 'expected the directory of table schemas (one <experiment>.json per experiment), found none');
+        }
+        $files = glob($directory . '/*.json') ?: [];
         if ($files === []) {
-            throw IoError::cannotRead($directory, 'expected one <experiment>.json per experiment there, found none');
+            throw IoError::cannotRead($directory, 'expected one <experiment>.json per experiment there, found no *.json file');
         }
         $columns = [];
         $declaredIn = [];
         foreach ($files as $file) {
-            $resources = JsonFile::read($file, 'schema file missing')['resources'] ?? null;
-            if (!is_array($resources)) {
-                throw IoError::cannotRead($file, 'expected a "resources" list');
-            }
-            foreach ($resources as $index => $resource) {
-                $path = $resource['path'] ?? null;
-                $fields = $resource['schema']['fields'] ?? null;
-                if (!is_string($path) || !is_array($fields) || $fields === []) {
-                    throw IoError::cannotRead($file, sprintf('resource %d: expected a "path" and a non-empty "schema.fields" list', $index));
-                }
+            foreach (self::resources($file) as $index => $resource) {
+                [$path, $names] = self::pathAndColumns($file, $index, $resource);
                 if (isset($declaredIn[$path])) {
-                    throw IoError::cannotRead($file, sprintf('%s is already declared in %s', $path, $declaredIn[$path]));
+                    throw IoError::cannotRead($file, sprintf('resource %d declares %s, already declared in %s; expected each CSV in one file only', $index, $path, $declaredIn[$path]));
                 }
                 $declaredIn[$path] = basename($file);
-                $columns[$path] = array_column($fields, 'name');
+                $columns[$path] = $names;
             }
         }
         return new self($columns);
+    }
+
+    /** @return list<mixed> */
+    private static function resources(string $file): array
+    {
+        $resources = JsonFile::read($file, 'expected a readable JSON file')['resources'] ?? null;
+        if (!is_array($resources) || !array_is_list($resources) || $resources === []) {
+            throw IoError::cannotRead($file, sprintf('expected a non-empty "resources" list, got %s', get_debug_type($resources)));
+        }
+        return $resources;
+    }
+
+    /** @return array{string, list<string>} the resource's path and its column names, in order */
+    private static function pathAndColumns(string $file, int $index, mixed $resource): array
+    {
+        $path = is_array($resource) ? ($resource['path'] ?? null) : null;
+        $fields = is_array($resource) ? ($resource['schema']['fields'] ?? null) : null;
+        if (!is_string($path) || $path === '' || !is_array($fields) || !array_is_list($fields) || $fields === []) {
+            throw IoError::cannotRead($file, sprintf('resource %d: expected a "path" and a non-empty "schema.fields" list', $index));
+        }
+        $names = [];
+        foreach ($fields as $position => $field) {
+            $name = is_array($field) ? ($field['name'] ?? null) : null;
+            if (!is_string($name) || $name === '') {
+                throw IoError::cannotRead($file, sprintf('resource %d (%s): field %d: expected a "name", got none', $index, $path, $position));
+            }
+            $names[] = $name;
+        }
+        return [$path, $names];
     }
 
     public function table(string $name): CsvTable
@@ -55,6 +85,6 @@ final class TableSchema
     /** @return list<string> */
     public function columns(string $name): array
     {
-        return $this->columns[$name] ?? throw IoError::cannotRead($name, 'no such table in the schema');
+        return $this->columns[$name] ?? throw IoError::undeclaredTable($name, array_keys($this->columns));
     }
 }

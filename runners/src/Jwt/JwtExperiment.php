@@ -34,7 +34,7 @@ final class JwtExperiment implements Experiment
 
     public static function create(ExperimentSetup $setup): self
     {
-        return new self($setup->vectorDirectory(), $setup->schema);
+        return new self($setup->vectorDirectory, $setup->schema);
     }
 
     public function name(): string

@@ -32,13 +32,14 @@ final class SymmetricExperiment implements Experiment
 
     public function __construct(
         private readonly string $repository,
+        private readonly string $vectorDirectory,
         private readonly TableSchema $schema,
     ) {
     }
 
     public static function create(ExperimentSetup $setup): self
     {
-        return new self($setup->repository, $setup->schema);
+        return new self($setup->repository, $setup->vectorDirectory, $setup->schema);
     }
 
     public function name(): string
@@ -102,7 +103,7 @@ final class SymmetricExperiment implements Experiment
     public function verify(): array
     {
         $this->checkPkcs7();
-        $suite = new WycheproofCbcSuite($this->repository . '/vectors/wycheproof');
+        $suite = new WycheproofCbcSuite($this->vectorDirectory);
         $vectors = [$suite->run('openssl aes-*-cbc', static fn (int $bits): SymmetricCipher => new OpensslCipher("aes-$bits-cbc"))->toArray()];
         if (self::mcryptMissingReason() === null) {
             $vectors[] = $suite->run('mcrypt rijndael-128 cbc + PKCS#7', static fn (int $bits): SymmetricCipher => new McryptCipher('rijndael-128', 'cbc', intdiv($bits, 8)))->toArray();

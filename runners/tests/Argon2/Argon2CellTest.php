@@ -6,6 +6,7 @@ namespace PhpCryptoBench\Tests\Argon2;
 
 use PhpCryptoBench\Argon2\Argon2Cell;
 use PhpCryptoBench\Argon2\CellRunner;
+use PhpCryptoBench\Argon2\ModelledCellCost;
 use PhpCryptoBench\Exception\InvalidArgon2Parameter;
 use PHPUnit\Framework\TestCase;
 
@@ -79,5 +80,32 @@ final class Argon2CellTest extends TestCase
         self::assertSame('failed', $result['status']);
         self::assertStringContainsString('SodiumException', $result['detail']);
         self::assertSame([], $result['samples']);
+    }
+
+    public function testTheScriptsFakeModePrintsTheModelledNumbersAndOneRealHash(): void
+    {
+        $cell = Argon2Cell::of('password_hash', 'argon2id', 8192, 2, 1);
+        $result = (new CellRunner(REPOSITORY . '/runners/argon2-cell.php', true))->measure($cell, 3, 0);
+        $cost = new ModelledCellCost();
+        self::assertSame(['samples', 'hashes', 'verified', 'status', 'detail', 'max_rss_kib'], array_keys($result), 'the JSON contract CellRunner reads');
+        self::assertSame(array_map(static fn (int $i): array => ['wall_ns' => $cost->wallNs($cell, $i), 'cpu_ns' => $cost->cpuNs($cell, $i)], [0, 1, 2]), $result['samples']);
+        self::assertCount(1, $result['hashes']);
+        self::assertTrue($result['verified']);
+        self::assertSame(8192 + ModelledCellCost::PROCESS_KIB, $result['max_rss_kib']);
+    }
+
+    public function testACellTheScriptCannotParseIsAFailedCellWithTheReason(): void
+    {
+        $cell = Argon2Cell::of('password_hash', 'argon2id', 8192, 1, 1);
+        $script = sys_get_temp_dir() . '/pcb-cell-' . bin2hex(random_bytes(4)) . '.php';
+        // The real script, given a variant it does not know: it must exit 2 with the reason on stderr.
+        file_put_contents($script, sprintf('<?php $argv[2] = "argon2x"; require %s;', var_export(REPOSITORY . '/runners/argon2-cell.php', true)));
+        try {
+            $result = (new CellRunner($script))->measure($cell, 1, 0);
+        } finally {
+            unlink($script);
+        }
+        self::assertSame('failed', $result['status']);
+        self::assertSame('the measuring process exited with status 2: variant: expected argon2i, argon2id for password_hash, got "argon2x"', $result['detail']);
     }
 }

@@ -6,11 +6,11 @@ namespace PhpCryptoBench\Tests\Argon2;
 
 use PhpCryptoBench\Argon2\Argon2Cell;
 use PhpCryptoBench\Argon2\CellMeasurement;
+use PhpCryptoBench\Argon2\ModelledCellCost;
 use PhpCryptoBench\Argon2\ModelledClock;
 use PhpCryptoBench\Argon2\RusageClock;
 use PhpCryptoBench\Argon2\Argon2Hasher;
 use PhpCryptoBench\Exception\Argon2Failed;
-use PhpCryptoBench\Harness\FakeTimer;
 use PhpCryptoBench\Tests\Support\ScriptedHasher;
 use PhpCryptoBench\Tests\Support\SteppingClock;
 use PHPUnit\Framework\TestCase;
@@ -82,18 +82,17 @@ final class CellMeasurementTest extends TestCase
         self::assertStringStartsWith(Argon2Failed::class . ': ', $result['detail']);
     }
 
-    public function testTheModelledClockHashesOnceAndSpreadsItsModelByTheFakeTimersCycle(): void
+    public function testTheModelledClockHashesOnceAndTakesItsNumbersFromTheModel(): void
     {
         $hasher = new ScriptedHasher();
         $cell = self::cell('argon2id', 4);
-        $result = (new CellMeasurement($hasher, new ModelledClock()))->measure($cell, 6, 0);
-        $model = intdiv(16384 * 3 * 1_000, 2); // 1 µs per KiB-pass, at most two threads at work
-        $walls = array_column($result['samples'], 'wall_ns');
-        self::assertSame(array_map(static fn (int $i): int => intdiv($model * (1000 + FakeTimer::JITTER[$i]), 1000), range(0, 5)), $walls);
-        self::assertSame(array_map(static fn (int $wall): int => 2 * $wall, $walls), array_column($result['samples'], 'cpu_ns'));
+        $cost = new ModelledCellCost();
+        $result = (new CellMeasurement($hasher, new ModelledClock($cost)))->measure($cell, 6, 0);
+        self::assertSame(array_map(static fn (int $i): array => ['wall_ns' => $cost->wallNs($cell, $i), 'cpu_ns' => $cost->cpuNs($cell, $i)], range(0, 5)), $result['samples']);
         self::assertSame(1, $hasher->hashes, 'one real hash per cell: the timings are modelled');
-        self::assertTrue($result['verified']);
-        self::assertSame(16384 + 20_000, $result['max_rss_kib']);
+        self::assertSame(['hash-0'], $result['hashes']);
+        self::assertTrue($result['verified'], 'the one real hash is verified');
+        self::assertSame($cost->peakMemoryKib($cell), $result['max_rss_kib']);
     }
 
     public function testTheModelledBudgetCountsModelledTime(): void

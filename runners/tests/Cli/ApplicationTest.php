@@ -12,9 +12,15 @@ final class ApplicationTest extends TestCase
     /** @return array{int, string, string} exit code, stdout, stderr */
     private function invoke(string ...$arguments): array
     {
+        return $this->invokeIn(REPOSITORY, ...$arguments);
+    }
+
+    /** @return array{int, string, string} exit code, stdout, stderr */
+    private function invokeIn(string $repository, string ...$arguments): array
+    {
         $stdout = fopen('php://memory', 'w+b');
         $stderr = fopen('php://memory', 'w+b');
-        $code = (new Application(REPOSITORY, $stdout, $stderr))->run(['bench.php', ...$arguments]);
+        $code = (new Application($repository, $stdout, $stderr))->run(['bench.php', ...$arguments]);
         rewind($stdout);
         rewind($stderr);
         return [$code, (string) stream_get_contents($stdout), (string) stream_get_contents($stderr)];
@@ -26,6 +32,45 @@ final class ApplicationTest extends TestCase
         self::assertSame(0, $code);
         self::assertStringStartsWith("aead\t", $out);
         self::assertSame('', $err);
+    }
+
+    public function testListShowsEveryExperimentInOrderOfName(): void
+    {
+        [, $out] = $this->invoke('list');
+        $names = array_map(static fn (string $line): string => explode("\t", $line)[0], explode("\n", rtrim($out)));
+        self::assertSame(['aead', 'argon2', 'ec_keygen', 'jwt', 'symmetric'], $names);
+    }
+
+    public function testABrokenExperimentIsOneLineAndExitOneNotATrace(): void
+    {
+        // A checkout whose runners/src holds an experiment whose factory throws.
+        $repository = sys_get_temp_dir() . '/pcb-app-' . bin2hex(random_bytes(4));
+        mkdir($repository . '/runners', 0777, true);
+        mkdir($repository . '/data/schema', 0777, true);
+        symlink(dirname(__DIR__) . '/Experiment/Fixtures/broken', $repository . '/runners/src');
+        symlink(REPOSITORY . '/data/schema/tables', $repository . '/data/schema/tables');
+        try {
+            [$code, $out, $err] = $this->invokeIn($repository, 'list');
+            [$helpCode] = $this->invokeIn($repository, '--help');
+        } finally {
+            unlink($repository . '/runners/src');
+            unlink($repository . '/data/schema/tables');
+            rmdir($repository . '/data/schema');
+            rmdir($repository . '/data');
+            rmdir($repository . '/runners');
+            rmdir($repository);
+        }
+        self::assertSame(1, $code);
+        self::assertSame('', $out);
+        self::assertSame(sprintf("bench.php: experiment class PhpCryptoBench\\Faulty\\FaultyExperiment could not be built by PhpCryptoBench\\Faulty\\FaultyExperiment::create(): RuntimeException: no vectors under %s\n", $repository), $err);
+        self::assertSame(0, $helpCode, '--help needs no experiment');
+    }
+
+    public function testAMissingSchemaDirectoryIsOneLineAndExitOne(): void
+    {
+        [$code, , $err] = $this->invokeIn('/nonexistent', 'list');
+        self::assertSame(1, $code);
+        self::assertSame("bench.php: cannot read /nonexistent/data/schema/tables: expected the directory of table schemas (one <experiment>.json per experiment), found none\n", $err);
     }
 
     public function testHelpIsTheDefault(): void

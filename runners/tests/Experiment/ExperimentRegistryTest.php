@@ -7,6 +7,7 @@ namespace PhpCryptoBench\Tests\Experiment;
 use PhpCryptoBench\Exception\BrokenExperiment;
 use PhpCryptoBench\Experiment\ExperimentRegistry;
 use PhpCryptoBench\Experiment\ExperimentSetup;
+use PhpCryptoBench\Sample\SampleExperiment;
 use PHPUnit\Framework\TestCase;
 
 /** Experiments are found from runners/src/<Namespace>/<Name>Experiment.php; nothing lists them. */
@@ -24,24 +25,45 @@ final class ExperimentRegistryTest extends TestCase
         self::assertSame(['aead', 'argon2', 'ec_keygen', 'jwt', 'symmetric'], self::discover()->names());
     }
 
+    public function testEachIsBuiltByItsFactoryAndAnsweringToItsName(): void
+    {
+        $registry = self::discover();
+        foreach ($registry->names() as $name) {
+            self::assertSame($name, $registry->get($name)->name());
+        }
+        self::assertSame('PhpCryptoBench\Argon2\Argon2Experiment', $registry->get('argon2')::class);
+    }
+
     public function testAnotherSourceDirectoryAddsItsExperimentsAndSkipsClassesThatAreNotOnes(): void
     {
+        // good/ also holds Helper/HelperExperiment (implements nothing) and Abstracted/AbstractedExperiment (abstract).
         $registry = self::discover(self::FIXTURES . '/good');
-        self::assertSame(['aead', 'argon2', 'b_sample', 'ec_keygen', 'jwt', 'symmetric'], $registry->names());
-        self::assertSame(REPOSITORY, $registry->get('b_sample')->repository ?? null, 'built by its create() from the setup');
+        self::assertSame(['aead', 'argon2', 'b_sample', 'ec_keygen', 'jwt', 'symmetric'], $registry->names(), 'by name, not by directory');
+        $sample = $registry->get('b_sample');
+        self::assertInstanceOf(SampleExperiment::class, $sample);
+        self::assertSame(REPOSITORY, $sample->repository, 'built by its create() from the setup');
+    }
+
+    public function testTheOrderIsTheSameWhicheverDirectoryComesFirst(): void
+    {
+        $setup = ExperimentSetup::forRepository(REPOSITORY);
+        self::assertSame(
+            ExperimentRegistry::discover($setup, REPOSITORY . '/runners/src', self::FIXTURES . '/good')->names(),
+            ExperimentRegistry::discover($setup, self::FIXTURES . '/good', REPOSITORY . '/runners/src')->names(),
+        );
     }
 
     public function testAFactoryThatFailsNamesTheClassAndTheReason(): void
     {
         $this->expectException(BrokenExperiment::class);
-        $this->expectExceptionMessage('experiment class PhpCryptoBench\Faulty\FaultyExperiment could not be built by PhpCryptoBench\Faulty\FaultyExperiment::create(): no vectors under ' . REPOSITORY);
+        $this->expectExceptionMessage('experiment class PhpCryptoBench\Faulty\FaultyExperiment could not be built by PhpCryptoBench\Faulty\FaultyExperiment::create(): RuntimeException: no vectors under ' . REPOSITORY);
         self::discover(self::FIXTURES . '/broken');
     }
 
     public function testTwoExperimentsWithOneNameAreRefused(): void
     {
         $this->expectException(BrokenExperiment::class);
-        $this->expectExceptionMessage('experiment name "aead" is used by both PhpCryptoBench\Aead\AeadExperiment and PhpCryptoBench\Twin\TwinExperiment');
+        $this->expectExceptionMessage('experiment name "aead" is used by both PhpCryptoBench\Aead\AeadExperiment and PhpCryptoBench\Twin\TwinExperiment; expected one class per name');
         self::discover(self::FIXTURES . '/duplicate');
     }
 
@@ -50,5 +72,18 @@ final class ExperimentRegistryTest extends TestCase
         $this->expectException(BrokenExperiment::class);
         $this->expectExceptionMessage('Wrong/WrongExperiment.php is named like an experiment, so it should declare PhpCryptoBench\Wrong\WrongExperiment; it does not');
         self::discover(self::FIXTURES . '/mismatch');
+    }
+
+    public function testAMisnamedFileIsRefusedEveryTimeNotOnlyTheFirst(): void
+    {
+        // The file is loaded once; a second discovery must report it again rather than load it twice.
+        foreach ([1, 2] as $attempt) {
+            try {
+                self::discover(self::FIXTURES . '/mismatch');
+                self::fail("attempt $attempt: expected BrokenExperiment");
+            } catch (BrokenExperiment $e) {
+                self::assertStringContainsString('should declare PhpCryptoBench\Wrong\WrongExperiment', $e->getMessage());
+            }
+        }
     }
 }

@@ -6,6 +6,7 @@ namespace PhpCryptoBench\Tests\Harness;
 
 use PhpCryptoBench\Exception\VerificationFailed;
 use PhpCryptoBench\Harness\FakeTimer;
+use PhpCryptoBench\Harness\JitterCycle;
 use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Harness\Sampler;
 use PhpCryptoBench\Tests\Support\CountingCase;
@@ -15,7 +16,7 @@ final class SamplerTest extends TestCase
 {
     public function testCalibratesToTheSmallestCountThatLastsTenMillisecondsOfFakeTime(): void
     {
-        $timer = new FakeTimer(1_000, 0, [0]); // 1 µs per iteration, whatever the bytes, no jitter
+        $timer = new FakeTimer(1_000, 0, JitterCycle::none()); // 1 µs per iteration, whatever the bytes, no jitter
         $sampler = new Sampler($timer, Profile::named('quick'));
         $iterations = $sampler->calibrate(new CountingCase());
         self::assertGreaterThanOrEqual(10_000, $iterations);
@@ -76,24 +77,27 @@ final class SamplerTest extends TestCase
     {
         $timer = new FakeTimer();
         $case = new CountingCase(4096, null, 'aes-128-gcm');
-        $model = $timer->nsPerIteration($case);
+        // 1 µs per call + 4096 B × 0.25 ps × (1 + crc32("aes-128-gcm") % 4 = 4)
+        self::assertSame(5_096, $timer->nsPerIteration($case));
         $samples = (new Sampler($timer, Profile::named('quick')->forFakeClock()))->measure($case);
 
-        // The warm-up and the calibration take the cycle's first two offsets; the samples the seven after.
-        $expected = array_map(static fn (int $i): int => intdiv($model * (1000 + FakeTimer::JITTER[($i + 2) % 7]), 1000), range(0, 6));
-        self::assertSame($expected, array_map(static fn ($sample): int => $sample->elapsedNs, $samples));
-        $sorted = $expected;
-        sort($sorted);
-        self::assertSame($model, $sorted[3], 'the median is the model itself');
-        self::assertSame(intdiv($model * 970, 1000), $sorted[0]);
-        self::assertSame(intdiv($model * 1030, 1000), $sorted[6]);
+        // The warm-up and the calibration take the cycle's first two offsets (0, +3 %); the samples
+        // the seven after: −2 %, +1 %, −3 %, +2 %, −1 %, 0, +3 %.
+        $elapsed = array_map(static fn ($sample): int => $sample->elapsedNs, $samples);
+        self::assertSame([4_994, 5_146, 4_943, 5_197, 5_045, 5_096, 5_248], $elapsed);
+        sort($elapsed);
+        self::assertSame(5_096, $elapsed[3], 'the median is the model itself');
     }
 
-    public function testTheJitterCycleIsAPermutationOfMinusToPlusThreePercent(): void
+    public function testTheFakeClockCountsEachCaseOnItsOwn(): void
     {
-        $cycle = FakeTimer::JITTER;
-        sort($cycle);
-        self::assertSame([-30, -20, -10, 0, 10, 20, 30], $cycle);
+        $timer = new FakeTimer();
+        $a = new CountingCase(4096, null, 'aes-128-gcm');
+        $b = new CountingCase(4096, null, 'aes-256-gcm');
+        self::assertSame([5_096, 5_248], [$timer->time($a, 1), $timer->time($a, 1)]);
+        self::assertSame(5_096, $timer->time($b, 1), 'another key starts its own cycle');
+        self::assertSame(4_994, $timer->time($a, 1));
+        self::assertSame(4_994 * 3, (new FakeTimer(4_994, 0, JitterCycle::none()))->time($a, 3), 'iterations scale the model before the offset');
     }
 
     public function testAWrongOutputStopsTheMeasurementWithoutSamples(): void

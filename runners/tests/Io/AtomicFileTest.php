@@ -7,7 +7,6 @@ namespace PhpCryptoBench\Tests\Io;
 use PhpCryptoBench\Exception\IoError;
 use PhpCryptoBench\Io\AtomicFile;
 use PhpCryptoBench\Io\CsvTable;
-use PhpCryptoBench\Io\TableSchema;
 use LogicException;
 use PHPUnit\Framework\TestCase;
 
@@ -71,15 +70,5 @@ final class AtomicFileTest extends TestCase
         $this->expectException(LogicException::class);
         $this->expectExceptionMessage('CSV row expected columns [name,n], missing [n], unexpected [count]');
         (new CsvTable(['name', 'n']))->add(['name' => 'a', 'count' => 1]);
-    }
-
-    public function testTableSchemaGivesTheColumnsDeclaredInDataSchema(): void
-    {
-        $schema = TableSchema::load(REPOSITORY . '/data/schema/tables');
-        self::assertSame(
-            ['library', 'algorithm', 'operation', 'payload_bytes', 'aad_bytes', 'tag_bytes', 'nonce_bytes', 'sample', 'iterations', 'elapsed_ns'],
-            $schema->columns('aead.csv'),
-        );
-        self::assertSame(['algorithm', 'block_bytes', 'bytes_per_second', 'tool_version'], $schema->columns('native.csv'));
     }
 }

@@ -34,9 +34,9 @@ final class RunnerTest extends TestCase
         @rmdir(dirname($this->directory));
     }
 
-    private function runner(): Runner
+    private function runner(?EnvironmentProbe $probe = null): Runner
     {
-        return new Runner(new FakeTimer(), new FakeWallClock(), new FixedNativeSpeed(), new EnvironmentProbe(), new Progress(fopen('php://memory', 'w')), REPOSITORY);
+        return new Runner(new FakeTimer(), new FakeWallClock(), new FixedNativeSpeed(), $probe ?? new EnvironmentProbe(), new Progress(fopen('php://memory', 'w')), REPOSITORY);
     }
 
     /** @return array<string, mixed> */
@@ -124,6 +124,22 @@ final class RunnerTest extends TestCase
 
         self::assertSame(1, $missing->profileSeen?->minSampleNs);
         self::assertSame('quick', $missing->profileSeen?->name);
+    }
+
+    public function testExperimentsGetTheCoreCountTheManifestRecordsPinnedUnderTheFakeClock(): void
+    {
+        $first = new StubExperiment('first');
+        $this->runner(EnvironmentProbe::forFakeClock())->start(Profile::named('quick'), [$first], $this->directory);
+        self::assertSame(EnvironmentProbe::FAKE_CLOCK_CORES, $this->manifest()['cpu']['cores']);
+        self::assertSame(EnvironmentProbe::FAKE_CLOCK_CORES, $first->coresSeen);
+
+        // A run recorded on a 12-core machine and resumed here: the run's count, not this machine's.
+        $manifest = $this->manifest();
+        $manifest['cpu']['cores'] = 12;
+        file_put_contents($this->directory . '/manifest.json', json_encode($manifest));
+        $second = new StubExperiment('second');
+        $this->runner()->resume([$second], $this->directory);
+        self::assertSame(12, $second->coresSeen);
     }
 
     public function testResumingRewritesRecordedEntriesUnchangedAndFromAnEmptyExperimentMap(): void

@@ -16,6 +16,7 @@ final class StubExperiment implements Experiment
 {
     public int $measured = 0;
     public ?Profile $profileSeen = null;
+    public ?int $coresSeen = null;
 
     public function __construct(
         private readonly string $name = 'stub',
@@ -66,6 +67,7 @@ final class StubExperiment implements Experiment
     {
         $this->measured++;
         $this->profileSeen = $context->profile;
+        $this->coresSeen = $context->cores;
         $table = new CsvTable(['sample', 'iterations', 'elapsed_ns']);
         foreach ($context->sampler->measure(new CountingCase()) as $sample) {
             $table->add(['sample' => $sample->index, 'iterations' => $sample->iterations, 'elapsed_ns' => $sample->elapsedNs]);

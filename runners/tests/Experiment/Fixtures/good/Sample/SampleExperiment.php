@@ -17,6 +17,6 @@ final class SampleExperiment extends EmptyExperiment
 
     public function name(): string
     {
-        return 'b_sample';
+        return SampleName::NAME;
     }
 }

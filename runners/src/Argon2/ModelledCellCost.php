@@ -1,0 +1,51 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Argon2;
+
+use PhpCryptoBench\Harness\JitterCycle;
+
+/**
+ * What an Argon2 cell costs under the fake clock: 1 µs per KiB-pass, shared by up to two threads
+ * (so threads matter, but only up to the 2 cores the fake clock records), moved per sample by the
+ * JitterCycle like every fake timing; CPU time is the wall time on each thread that runs; the peak
+ * memory is the cell's plus a PHP process's 20 000 KiB. Plausible shapes, not measurements: they
+ * exist so that the pipeline from runner to page can be tested with known numbers.
+ */
+final class ModelledCellCost
+{
+    public const NS_PER_KIB_PASS = 1_000;
+    public const PARALLEL_THREADS = 2;
+    public const PROCESS_KIB = 20_000;
+
+    public function __construct(private readonly JitterCycle $jitter = new JitterCycle())
+    {
+    }
+
+    /** The cell's wall time before the jitter: what a sample's median sits on. */
+    public function modelNs(Argon2Cell $cell): int
+    {
+        return intdiv($cell->memoryKib * $cell->timeCost * self::NS_PER_KIB_PASS, $this->threadsAtWork($cell));
+    }
+
+    public function wallNs(Argon2Cell $cell, int $sample): int
+    {
+        return $this->jitter->apply($this->modelNs($cell), $sample);
+    }
+
+    public function cpuNs(Argon2Cell $cell, int $sample): int
+    {
+        return $this->wallNs($cell, $sample) * $this->threadsAtWork($cell);
+    }
+
+    public function peakMemoryKib(Argon2Cell $cell): int
+    {
+        return $cell->memoryKib + self::PROCESS_KIB;
+    }
+
+    private function threadsAtWork(Argon2Cell $cell): int
+    {
+        return min($cell->threads, self::PARALLEL_THREADS);
+    }
+}

@@ -1,0 +1,58 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Tests\Argon2;
+
+use PhpCryptoBench\Argon2\Argon2Cell;
+use PhpCryptoBench\Argon2\ModelledCellCost;
+use PhpCryptoBench\Harness\JitterCycle;
+use PHPUnit\Framework\TestCase;
+
+/** The fake clock's Argon2 numbers, pinned: the committed fixture run and the e2e tests rest on them. */
+final class ModelledCellCostTest extends TestCase
+{
+    public function testFourThreadsShareTheWorkLikeTwoAndEachSampleTakesTheNextOffset(): void
+    {
+        $cost = new ModelledCellCost();
+        $cell = Argon2Cell::of('password_hash', 'argon2id', 16384, 4, 3);
+        // 16 384 KiB × 3 passes × 1 µs, over min(4, 2) threads
+        self::assertSame(24_576_000, $cost->modelNs($cell));
+        self::assertSame(
+            [24_576_000, 25_313_280, 24_084_480, 24_821_760, 23_838_720, 25_067_520, 24_330_240],
+            array_map(static fn (int $sample): int => $cost->wallNs($cell, $sample), range(0, 6)),
+        );
+        self::assertSame(2 * 25_313_280, $cost->cpuNs($cell, 1), 'CPU time: the wall time on each of the 2 threads at work');
+        self::assertSame(16384 + 20_000, $cost->peakMemoryKib($cell));
+    }
+
+    public function testOneThreadSpendsItsWallTimeOnTheCpu(): void
+    {
+        $cost = new ModelledCellCost();
+        $cell = Argon2Cell::of('cli', 'argon2d', 65536, 1, 1);
+        self::assertSame(65_536_000, $cost->modelNs($cell));
+        self::assertSame([65_536_000, 67_502_080], [$cost->wallNs($cell, 0), $cost->wallNs($cell, 1)]);
+        self::assertSame($cost->wallNs($cell, 4), $cost->cpuNs($cell, 4));
+        self::assertSame(65536 + 20_000, $cost->peakMemoryKib($cell));
+    }
+
+    public function testEverySampleStaysWithinThreePercentAndSevenSamplesCentreOnTheModel(): void
+    {
+        $cost = new ModelledCellCost();
+        $cell = Argon2Cell::of('sodium', 'argon2i', 1024 * 1024, 1, 6);
+        $model = $cost->modelNs($cell);
+        $walls = array_map(static fn (int $sample): int => $cost->wallNs($cell, $sample), range(0, 6));
+        foreach ($walls as $wall) {
+            self::assertEqualsWithDelta($model, $wall, $model * JitterCycle::BOUND_PER_MILLE / 1000);
+        }
+        sort($walls);
+        self::assertSame($model, $walls[3], 'seven samples: the median is the model');
+    }
+
+    public function testWithoutJitterEverySampleIsTheModel(): void
+    {
+        $cost = new ModelledCellCost(JitterCycle::none());
+        $cell = Argon2Cell::of('password_hash', 'argon2i', 65536, 2, 3);
+        self::assertSame([98_304_000, 98_304_000], [$cost->wallNs($cell, 0), $cost->wallNs($cell, 5)]);
+    }
+}
