@@ -13,10 +13,10 @@ export PYTHONPATH := $(CURDIR)/scripts
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: help report setup system-packages venv bench site serve test lint test-php test-python \
-        bench-fidelity bench-site upgrade-runs publish clean
+        bench-fidelity bench-site upgrade-runs publish clean compare
 
 help:
-	@echo "make report          install what is missing, run the quick benchmark, build the site"
+	@echo "make report          install what is missing, run the quick benchmark, build the site showing your run"
 	@echo "make test            every check: php -l, ruff, PHPUnit, pytest (incl. mkdocs --strict, browser)"
 	@echo "make site            build site/ from the runs already in data/runs/ (no benchmarking)"
 	@echo "make serve           mkdocs serve; pages regenerate when data/, templates/ or scripts/ change"
@@ -24,13 +24,24 @@ help:
 	@echo "make bench-fidelity  PHP throughput over openssl speed, same run (aes-256-gcm/ccm, 16 KiB)"
 	@echo "make bench-site [RUNS='10 50 200']   time make site on that many synthetic runs"
 	@echo "make upgrade-runs    rewrite runs under data/runs/ written under an older schema version"
-	@echo "make publish VERSION=x.y   deploy the site with mike to the local gh-pages branch (alias latest)"
+	@echo "make compare BASE=data/runs/X NEW=data/runs/Y [FORMAT=json] [OUT=file]   one run against another (Markdown)"
+	@echo "make publish VERSION=x.y|auto   deploy the site with mike to gh-pages (alias latest; pushed when origin exists)"
+	@echo "make preview PR=n BASE=origin/main   a pull request's preview site + comment in preview/ (its workflow's job)"
+	@echo "make deploy-preview ARTIFACT=dir | cleanup-preview PR=n | pr-comment ARTIFACT=dir | collect-runs ARTIFACTS=dir"
+	@echo "make actionlint      check .github/workflows/ with actionlint (installed into .tools/ by make setup)"
 
-report: setup bench site
-	@echo ""
-	@echo "Site built in $(CURDIR)/site/ (open site/index.html, or run 'make serve' and browse http://127.0.0.1:8000/)"
+# The pages show the run just measured (PHPCB_SHOW_RUN) and the Comparison page sets it beside the
+# published reference run (PHPCB_COMPARE); `make site` alone shows the published selection.
+report: setup
+	@run=$$(php runners/bench.php run --profile $(PROFILE) $(if $(ONLY),--only $(ONLY),)) || exit 1; \
+	  id=$$(basename "$$run"); \
+	  PHPCB_SHOW_RUN="$$id" PHPCB_COMPARE="$$id" $(MAKE) --no-print-directory site && \
+	  echo "" && \
+	  echo "Measured $$run." && \
+	  echo "Site built in $(CURDIR)/site/: your run on every page, and beside the published reference on site/compare/index.html" && \
+	  echo "(open site/index.html, or run 'make serve' and browse http://127.0.0.1:8000/)"
 
-setup: system-packages venv
+setup: system-packages venv tools
 
 system-packages:
 	@scripts/install-system-packages.sh
@@ -79,11 +90,56 @@ bench-site: venv
 upgrade-runs: venv
 	$(PY) -m phpcb upgrade data/runs/*/
 
+# Markdown for a PR comment by default (FORMAT=json for everything); OUT=file writes it there.
+compare: venv
+	@test -n "$(BASE)" -a -n "$(NEW)" || { echo "error: BASE and NEW are required, e.g. make compare BASE=data/runs/X NEW=data/runs/Y" >&2; exit 2; }
+	@$(PY) -m phpcb compare "$(BASE)" "$(NEW)" --format $(or $(FORMAT),markdown) $(if $(OUT),--out "$(OUT)",)
+
+# VERSION=auto is the UTC year.month of HEAD's commit (publish.yml uses it: one version per month).
+# With an origin remote, gh-pages is fetched first and pushed after, redone on top when rejected.
 publish: venv
-	@test -n "$(VERSION)" || { echo "error: VERSION is required, e.g. make publish VERSION=0.1" >&2; exit 2; }
-	PATH="$(abspath $(VENV))/bin:$$PATH" mike deploy --config-file mkdocs.publish.yml --update-aliases $(VERSION) latest
-	PATH="$(abspath $(VENV))/bin:$$PATH" mike set-default --config-file mkdocs.publish.yml latest
-	@echo "Published $(VERSION) (alias latest) to the gh-pages branch; preview: $(VENV)/bin/mike serve --config-file mkdocs.publish.yml"
+	@test -n "$(VERSION)" || { echo "error: VERSION is required, e.g. make publish VERSION=0.1 (or VERSION=auto)" >&2; exit 2; }
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m phpcb.ghpages publish --version "$$VERSION"
+	@echo "Preview the versions: $(VENV)/bin/mike serve --config-file mkdocs.publish.yml"
+
+# --- What the GitHub workflows run (.github/workflows/; docs/contributing.md). Values are read by the
+# recipes from the environment (make exports command-line variables), never pasted into the shell.
+# The gh-pages and GitHub API steps need only python3: their workflows install nothing.
+.PHONY: tools actionlint preview deploy-preview cleanup-preview pr-comment collect-runs
+ACTIONLINT_VERSION := v1.7.12
+GO ?= $(shell command -v go || echo /usr/local/go/bin/go)
+PR_ARG = $(if $(PR),--pr "$$PR",--pr-file "$$ARTIFACT/pr-number")
+
+tools:
+	@.tools/actionlint -version 2>/dev/null | grep -qx '$(ACTIONLINT_VERSION)' || { \
+	  echo "installing actionlint $(ACTIONLINT_VERSION) into .tools/" >&2; \
+	  GOBIN="$(CURDIR)/.tools" $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION); }
+
+actionlint: tools
+	.tools/actionlint -no-color
+
+preview: venv
+	@test -n "$$PR" || { echo "error: PR is required, e.g. make preview PR=12 BASE=origin/main" >&2; exit 2; }
+	@test -n "$$BASE" || { echo "error: BASE is required: the base branch's ref, e.g. BASE=origin/main" >&2; exit 2; }
+	$(PY) -m phpcb.pullrequest preview --pr "$$PR" --base "$$BASE" --out preview
+
+# HEAD_SHA (the deploy workflow passes the previewed commit): deploy only if it is still the PR's head.
+deploy-preview:
+	@test -n "$$ARTIFACT" || { echo "error: ARTIFACT is required: the downloaded preview artifact directory" >&2; exit 2; }
+	@if [ -n "$$HEAD_SHA" ]; then $(PYTHON) -m phpcb.github_comment check-head $(PR_ARG) --sha "$$HEAD_SHA"; fi
+	$(PYTHON) -m phpcb.ghpages deploy $(PR_ARG) --artifact "$$ARTIFACT"
+
+cleanup-preview:
+	@test -n "$$PR" || { echo "error: PR is required, e.g. make cleanup-preview PR=12" >&2; exit 2; }
+	$(PYTHON) -m phpcb.ghpages cleanup --pr "$$PR"
+
+pr-comment:
+	@test -n "$$PR$$ARTIFACT" || { echo "error: PR=n BODY=file (or ARTIFACT=dir with pr-number and comment.md) is required" >&2; exit 2; }
+	$(PYTHON) -m phpcb.github_comment comment $(PR_ARG) --body "$${BODY:-$$ARTIFACT/comment.md}"
+
+collect-runs: venv
+	@test -n "$$ARTIFACTS" || { echo "error: ARTIFACTS is required: the directory the run artifacts were downloaded into" >&2; exit 2; }
+	$(PY) -m phpcb.pullrequest collect --artifacts "$$ARTIFACTS" $(if $(SUMMARY),--summary "$$SUMMARY",)
 
 clean:
 	rm -rf site site.tmp .pytest_cache .ruff_cache

@@ -17,6 +17,8 @@ SCRIPTS = str(Path(__file__).resolve().parent)
 # Where data/ and templates/ are read from: this repository, or PHPCB_ROOT (tests build fixture projects).
 ROOT = Path(os.environ.get("PHPCB_ROOT", Path(__file__).resolve().parent.parent)).resolve()
 EXPERIMENTS_SECTION = "Experiments"
+# Only when PHPCB_COMPARE names runs (make report, PR previews): the page does not exist otherwise.
+COMPARISON_TITLE = "Comparison"
 sys.path.insert(0, SCRIPTS)
 
 import plotly  # noqa: E402
@@ -35,6 +37,7 @@ def _fresh_phpcb() -> Any:
         del sys.modules[name]
     import phpcb.errors
     import phpcb.registry
+    import phpcb.selection
     import phpcb.site
 
     return phpcb
@@ -54,6 +57,8 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
             break
     else:
         nav.insert(1, {EXPERIMENTS_SECTION: section})
+    if phpcb.selection.compared_runs():
+        nav.insert(2, {COMPARISON_TITLE: phpcb.site.COMPARISON_PAGE})
     config.nav = nav
     return config
 

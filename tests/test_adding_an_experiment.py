@@ -21,7 +21,7 @@ from .conftest import FIXTURES, ROOT
 pytestmark = pytest.mark.slow
 
 TINY = FIXTURES / "experiment-tiny"
-COPIED = ("runners", "scripts", "templates", "docs", "vectors", "mkdocs.yml")
+COPIED = ("runners", "scripts", "templates", "docs", "overrides", "vectors", "mkdocs.yml")
 RUN_ID = "20260101T0000Z-tiny-php8.2"
 
 

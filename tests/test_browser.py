@@ -24,7 +24,14 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-PAGES = ["", *(f"experiments/{e.name}/" for e in registry.discover()), "runs/", "methodology/", "contributing/"]
+PAGES = [
+    "",
+    *(f"experiments/{e.name}/" for e in registry.discover()),
+    "runs/",
+    "machines/",
+    "methodology/",
+    "contributing/",
+]
 
 pytestmark = pytest.mark.browser
 

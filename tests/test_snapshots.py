@@ -7,6 +7,7 @@ with UPDATE_SNAPSHOTS=1 and review the diff.
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -73,6 +74,13 @@ def test_the_home_page_matches_its_snapshot(fixture_site):
     assert_snapshot(SNAPSHOTS / "index.md", fixture_site.pages["index.md"])
 
 
+def test_the_machines_page_matches_its_snapshot(fixture_site):
+    """Its charts are pinned through the experiments' figures' data; here, where each one goes."""
+    page = re.sub(r'data-figure="[^"]*"', 'data-figure="@figure"', fixture_site.pages["machines.md"])
+    assert page.count('data-figure="@figure"') == page.count("\n## ") - 1
+    assert_snapshot(SNAPSHOTS / "machines.md", page)
+
+
 def error_bars(figure):
     for trace in figure["data"]:
         for axis in ("error_x", "error_y"):
@@ -109,6 +117,6 @@ def test_the_site_publishes_every_run_file_and_a_data_package_per_run(fixture_si
     assert set(fixture_site.files) == {f"runs/{run_id}/{name}" for name in ("manifest.json", *files)}
     package = json.loads(fixture_site.contents[f"runs/{run_id}/datapackage.json"])
     assert [resource["path"] for resource in package["resources"]] == files
-    assert set(fixture_site.pages) == {"index.md", "runs.md", *(e.page for e in EXPERIMENTS)}
+    assert set(fixture_site.pages) == {"index.md", "runs.md", "machines.md", *(e.page for e in EXPERIMENTS)}
     assert f"[aead.csv](../runs/{run_id}/aead.csv)" in fixture_site.pages["experiments/aead.md"]
     assert run_id in fixture_site.pages["runs.md"]

@@ -45,7 +45,9 @@ def test_upgrading_on_disk_changes_only_what_the_upgrader_names(tmp_path):
             assert (run / path.name).read_bytes() == path.read_bytes(), path.name
     assert [row[:-1] for row in rows(V1_RUN / "cipher_inventory.csv")] == rows(run / "cipher_inventory.csv")
     before, after = json.loads((V1_RUN / "manifest.json").read_text()), json.loads((run / "manifest.json").read_text())
-    assert after == {**before, "schema_version": SCHEMAS.version}
+    machine = {"name": "intel-xeon-2-50ghz-fixture", "host_hash": "legacy"}
+    assert after == {**before, "schema_version": SCHEMAS.version, "machine": machine}
+    assert list(after).index("machine") == list(after).index("cpu") - 1, "in the schema's field order"
     assert not load_run(run, SCHEMAS).upgraded
     assert sorted(p.name for p in tmp_path.iterdir()) == [V1_RUN.name], "no work or backup directory is left"
 
@@ -89,7 +91,9 @@ def test_a_version_without_an_upgrader_says_what_to_do(tmp_path):
     run = shutil.copytree(V1_RUN, tmp_path / V1_RUN.name)
     manifest = json.loads((run / "manifest.json").read_text())
     (run / "manifest.json").write_text(json.dumps({**manifest, "schema_version": 0}))
-    with pytest.raises(SchemaVersionError, match=r"cannot be upgraded to 2: re-run it with php runners/bench\.php run"):
+    with pytest.raises(
+        SchemaVersionError, match=rf"cannot be upgraded to {SCHEMAS.version}: re-run it with php runners/bench\.php run"
+    ):
         load_run(run, SCHEMAS)
 
 

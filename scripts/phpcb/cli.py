@@ -1,6 +1,7 @@
-"""`python -m phpcb check|pages|fidelity|upgrade|synthesize`: validate data and render the pages,
-write the generated pages for inspection, compare PHP with `openssl speed`, rewrite old runs under
-the current schema, or make synthetic runs for benchmarking the build.
+"""`python -m phpcb check|pages|fidelity|upgrade|synthesize|compare|preview-comment`: validate data and
+render the pages, write the generated pages for inspection, compare PHP with `openssl speed`, rewrite
+old runs under the current schema, make synthetic runs for benchmarking the build, compare one run
+with another, or write a pull request's comment (its runs beside their baselines).
 
 A BuildError is caught once here and printed as one line; any other exception is a bug and
 keeps its traceback.
@@ -13,7 +14,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import site
+from . import baselines, comparison, site
 from .aead import analysis as aead_analysis
 from .errors import BuildError
 from .loader import load_run
@@ -47,6 +48,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     synthesize.add_argument("count", type=int)
     synthesize.add_argument("out", type=Path)
+    compare = commands.add_parser(
+        "compare", help="one run against another, case by case with significance (Markdown for a PR comment, or JSON)"
+    )
+    compare.add_argument("base", type=Path, help="the BASE run directory, e.g. data/runs/<run-id>")
+    compare.add_argument("new", type=Path, help="the NEW run directory")
+    compare.add_argument("--format", choices=("markdown", "json"), default="markdown")
+    compare.add_argument("--out", type=Path, default=None, help="write to this file instead of standard output")
+    comment = commands.add_parser(
+        "preview-comment", help="the pull-request comment: each named run beside its baseline (Markdown)"
+    )
+    comment.add_argument("--runs", required=True, help="run ids under data/runs/, comma-separated")
+    comment.add_argument("--out", type=Path, default=None, help="write to this file instead of standard output")
     return parser
 
 
@@ -86,6 +99,10 @@ def build_pages(root: Path, out: Path | None) -> str:
     return f"ok: {len(generated.pages)} pages, {len(generated.files)} data files"
 
 
+def _ids(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     root = args.root.resolve()
@@ -95,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
         "fidelity": lambda: fidelity_report(root, args.run),
         "upgrade": lambda: upgrade_runs(root, args.runs),
         "synthesize": lambda: synthesize(root, args.count, args.out),
+        "compare": lambda: comparison.report(root, args.base, args.new, args.format, args.out),
+        "preview-comment": lambda: baselines.preview_comment(root, _ids(args.runs), args.out),
     }
     try:
         print(commands[args.command]())

@@ -11,6 +11,8 @@ from typing import Any, ClassVar, Literal
 
 from markupsafe import Markup
 
+from .advice import Advice
+from .headlines import Headline
 from .loader import Run
 from .reference import REQUIRED, ReferenceData
 from .schema import Measure, Schemas, TableSchema
@@ -89,3 +91,12 @@ class Experiment(ABC):
     @abstractmethod
     def finding(self, context: dict[str, Any]) -> Finding | None:
         """The home page's answer, from the page's context; None when the run cannot give one."""
+
+    def advice(self, context: dict[str, Any]) -> list[Advice]:
+        """Every recommendation, finding and verdict the page states, as comparable statements
+        (what `compare` diffs between two runs); from the same context the page renders."""
+        return []
+
+    def headlines(self, context: dict[str, Any]) -> list[Headline]:
+        """The numbers the Machines page sets side by side for every machine × PHP version."""
+        return []

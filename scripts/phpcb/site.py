@@ -8,16 +8,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import baselines, comparison, registry, selection
 from . import environment as env_rows
-from . import registry
+from . import machines_page as machines
 from .errors import NoDataError
 from .experiment import Experiment, Figures, Finding, Inputs
 from .loader import MANIFEST, Run, load_runs
+from .machines import machine_name
 from .reference import ReferenceData, load_reference
 from .render import environment, render
 from .schema import Schemas, load_schemas
+from .selection import Selection
 
 DATAPACKAGE = "datapackage.json"
+COMPARISON_PAGE = "compare.md"  # only when PHPCB_COMPARE names runs
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,10 @@ class Project:
     def policy(self, experiment: str) -> Path:
         return self.root / "data" / "policy" / f"{experiment}.yaml"
 
+    @property
+    def site_config(self) -> Path:
+        return self.root / "data" / "site.yaml"
+
     def reference(self, experiment: str) -> Path:
         return self.root / "data" / "reference" / f"{experiment}.yaml"
 
@@ -51,15 +59,27 @@ class Project:
 
 
 @dataclass(frozen=True)
+class Choice:
+    """How the pages pick their runs: data/site.yaml, and the run `make report` measured (if any)."""
+
+    config: selection.SiteConfig
+    focus: str | None
+
+
+@dataclass(frozen=True)
 class ExperimentPage:
     """One experiment's generated page, with what went into it (tests read the figures and the finding)."""
 
     experiment: Experiment
-    run: Run | None
+    selection: Selection | None
     context: dict[str, Any]
     figures: Figures
     finding: Finding | None
     text: str
+
+    @property
+    def run(self) -> Run | None:
+        return self.selection.run if self.selection is not None else None
 
 
 @dataclass
@@ -72,11 +92,6 @@ class GeneratedSite:
 
 def figure_json(figure: dict[str, Any]) -> str:
     return json.dumps(figure, separators=(",", ":"), sort_keys=True)
-
-
-def newest_with(runs: list[Run], experiment: str) -> Run | None:
-    candidates = [run for run in runs if run.has_results(experiment)]
-    return candidates[-1] if candidates else None
 
 
 def csv_links(run: Run, experiment: str, page_depth: int) -> list[tuple[str, str]]:
@@ -108,29 +123,49 @@ def inputs(project: Project, experiment: Experiment) -> Inputs:
     return Inputs(policy=experiment.load_policy(project.policy(experiment.name)), reference=reference)
 
 
-def experiment_page(project: Project, experiment: Experiment, runs: list[Run], templates: Any) -> ExperimentPage:
-    given = inputs(project, experiment)
-    run = newest_with(runs, experiment.name)
+def run_anchor(run_id: str) -> str:
+    """The id of a run's section on the Runs page."""
+    return "run-" + run_id.lower().replace(".", "-")
+
+
+def run_context(experiment: Experiment, run: Run, given: Inputs) -> tuple[dict[str, Any], Figures]:
+    """What an experiment's page says about one run: its analysis, figures and page context."""
+    analysis = experiment.analyse(run, given)
+    figures = experiment.figures(analysis, given)
     context: dict[str, Any] = {
         "experiment": experiment,
         "run": run,
         "reference": given.reference,
         **experiment.static_context(given),
+        "analysis": analysis,
+        **run_details(run, experiment.name, figures),
+        "run_machine": machine_name(run.manifest),
+        "run_anchor": run_anchor(run.run_id),
+        **experiment.page_context(analysis, given),
+    }
+    return context, figures
+
+
+def experiment_page(
+    project: Project, experiment: Experiment, runs: list[Run], templates: Any, choice: Choice
+) -> ExperimentPage:
+    given = inputs(project, experiment)
+    chosen = selection.shown(runs, experiment.name, choice.config, choice.focus)
+    context: dict[str, Any] = {
+        "experiment": experiment,
+        "run": None,
+        "reference": given.reference,
+        **experiment.static_context(given),
     }
     figures: Figures = {}
     finding = None
-    if run is not None:
-        analysis = experiment.analyse(run, given)
-        figures = experiment.figures(analysis, given)
-        context.update(
-            analysis=analysis,
-            **run_details(run, experiment.name, figures),
-            other_runs=[r.run_id for r in runs if r.has_results(experiment.name) and r is not run],
-            **experiment.page_context(analysis, given),
-        )
+    if chosen is not None:
+        context, figures = run_context(experiment, chosen.run, given)
+        context["other_runs"] = [r.run_id for r in runs if r.has_results(experiment.name) and r is not chosen.run]
         finding = experiment.finding(context)
+    context["selection"] = chosen
     text = render(templates, experiment.template, **context)
-    return ExperimentPage(experiment, run, context, figures, finding, text)
+    return ExperimentPage(experiment, chosen, context, figures, finding, text)
 
 
 def datapackage(run: Run, schemas: Schemas) -> str:
@@ -151,6 +186,28 @@ def publish_runs(site: GeneratedSite, runs: list[Run], schemas: Schemas) -> None
             site.contents[f"runs/{run.run_id}/{DATAPACKAGE}"] = datapackage(run, schemas)
 
 
+def machines_page(
+    project: Project, experiments: list[Experiment], runs: list[Run], templates: Any, config: selection.SiteConfig
+) -> str:
+    cache: dict[tuple[str, str], dict[str, Any]] = {}
+
+    def context_of(experiment: Experiment, run: Run) -> dict[str, Any]:
+        key = (experiment.name, run.run_id)
+        if key not in cache:
+            cache[key], _ = run_context(experiment, run, inputs(project, experiment))
+        return cache[key]
+
+    questions = machines.questions(experiments, runs, config, context_of)
+    return render(
+        templates,
+        "machines.md.j2",
+        questions=questions,
+        figures={q.key: figure_json(q.figure) for q in questions},
+        anchors={run.run_id: run_anchor(run.run_id) for run in runs},
+        machines=machines.summaries(runs),
+    )
+
+
 def build(root: Path) -> GeneratedSite:
     project = Project(root)
     schemas = load_schemas(project.schema)
@@ -159,17 +216,27 @@ def build(root: Path) -> GeneratedSite:
     runs = load_runs(project.runs, schemas)
     if not runs:
         raise NoDataError(f"{project.runs}: no runs to build from; run `make bench` first")
+    config = selection.SiteConfig.load(project.site_config)
+    config.check(runs)
+    choice = Choice(config, selection.focus_run())
+    if choice.focus is not None and choice.focus not in {run.run_id for run in runs}:
+        raise NoDataError(f"{selection.SHOW_RUN_VARIABLE}={choice.focus}: no such run under {project.runs}")
     templates = environment(project.templates)
     site = GeneratedSite()
     for experiment in experiments:
-        page = experiment_page(project, experiment, runs, templates)
+        page = experiment_page(project, experiment, runs, templates, choice)
         site.experiments.append(page)
         site.pages[experiment.page] = page.text
+    site.pages["machines.md"] = machines_page(project, experiments, runs, templates, config)
+    compared = selection.compared_runs()
+    if compared:
+        found = baselines.comparisons(root, runs, compared, config, schemas)
+        site.pages[COMPARISON_PAGE] = comparison.render_page(found, templates)
     site.pages["index.md"] = render(templates, "home.md.j2", experiments=site.experiments, runs=runs)
     site.pages["runs.md"] = render(
         templates,
         "runs.md.j2",
-        runs=[(run, env_rows.describe(run.manifest)) for run in reversed(runs)],
+        runs=[(run, run_anchor(run.run_id), env_rows.describe(run.manifest)) for run in reversed(runs)],
     )
     publish_runs(site, runs, schemas)
     return site

@@ -13,6 +13,8 @@ from typing import Any
 
 import pyarrow as pa
 
+from . import machines
+
 
 @dataclass(frozen=True)
 class Upgrader:
@@ -54,10 +56,39 @@ class DropInventorySecurity(Upgrader):
         return table.drop_columns([self.COLUMN]) if file_name == self.FILE else table
 
 
+@dataclass(frozen=True)
+class NameTheMachine(Upgrader):
+    """Version 2 → 3: the manifest gains `machine`, the name runs are grouped by.
+
+    Version 2 recorded the hostname only in the run id (every VM here says `vm`), so an upgraded
+    run is named by its CPU model and that hostname, with host_hash "legacy": two such runs share a
+    name only when their CPU model and hostname both agree.
+    """
+
+    def manifest(self, manifest: dict[str, Any]) -> dict[str, Any]:
+        host = legacy_host(str(manifest.get("run_id", "")))
+        slug = machines.cpu_slug(str(manifest.get("cpu", {}).get("model", "")))
+        machine = {"name": f"{slug}-{host}"[: machines.NAME_CHARS].rstrip("-"), "host_hash": machines.LEGACY_HOST_HASH}
+        upgraded: dict[str, Any] = {}
+        for key, value in manifest.items():
+            if key == "cpu":  # the schema's field order: machine, then cpu
+                upgraded["machine"] = machine
+            upgraded[key] = value
+        upgraded.setdefault("machine", machine)
+        return {**upgraded, "schema_version": self.source_version + 1}
+
+
+def legacy_host(run_id: str) -> str:
+    """The hostname slug a version-2 run id carries: YYYYMMDDTHHMMZ-<host>-phpX.Y."""
+    parts = run_id.split("-")
+    return "-".join(parts[1:-1]) or "host"
+
+
 UPGRADERS: dict[int, Upgrader] = {
     1: DropInventorySecurity(
         1, "cipher_inventory.csv: drop the runner's `security` column (the build applies the policy)"
     ),
+    2: NameTheMachine(2, "manifest.json: add `machine` (CPU slug + hostname, host_hash legacy)"),
 }
 
 

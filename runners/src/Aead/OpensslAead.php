@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Aead;
 
+use PhpCryptoBench\Environment\PhpFeatures;
 use PhpCryptoBench\Exception\InvalidAeadParameter;
 
 /** AES-GCM, AES-CCM and ChaCha20-Poly1305 through ext-openssl, with the length checks PHP leaves out. */
@@ -36,7 +37,7 @@ final class OpensslAead implements AeadAlgorithm
         if (!in_array($tagBytes, $tags, true)) {
             throw InvalidAeadParameter::tagLength($cipher, implode('|', $tags), $tagBytes);
         }
-        $this->keyBytes = (int) openssl_cipher_key_length($cipher);
+        $this->keyBytes = (int) PhpFeatures::cipherKeyLength($cipher);
     }
 
     private static function mode(string $cipher): string

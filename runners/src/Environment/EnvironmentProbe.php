@@ -24,6 +24,7 @@ final class EnvironmentProbe
         private readonly string $meminfoPath = '/proc/meminfo',
         private readonly string $osReleasePath = '/etc/os-release',
         private readonly ?int $fixedCores = null,
+        private readonly string $machineIdPath = '/etc/machine-id',
     ) {
     }
 
@@ -119,9 +120,22 @@ final class EnvironmentProbe
         return preg_match('/^[0-9a-f]{40}$/', $commit) === 1 ? $commit : null;
     }
 
-    public function hostSlug(): string
+    public function machine(): MachineName
     {
-        $slug = trim((string) preg_replace('/[^a-z0-9]+/', '-', strtolower((string) gethostname())), '-');
-        return $slug === '' ? 'host' : substr($slug, 0, 40);
+        return MachineName::of($this->cpu()['model'], $this->hostIdentity());
+    }
+
+    /** What tells this host from another with the same CPU: see MachineName. */
+    private function hostIdentity(): string
+    {
+        $override = getenv('PHPCB_HOST_ID');
+        if (is_string($override) && trim($override) !== '') {
+            return 'override:' . trim($override);
+        }
+        $machineId = trim((string) @file_get_contents($this->machineIdPath));
+        if ($machineId !== '') {
+            return 'machine-id:' . $machineId;
+        }
+        return 'hostname:' . (string) gethostname();
     }
 }

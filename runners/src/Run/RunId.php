@@ -6,12 +6,12 @@ namespace PhpCryptoBench\Run;
 
 use DateTimeImmutable;
 
-/** YYYYMMDDTHHMMZ-<host-slug>-php<major.minor>: directory names sort by time. */
+/** YYYYMMDDTHHMMZ-<machine name>-php<major.minor>: directory names sort by time. */
 final class RunId
 {
-    public static function make(DateTimeImmutable $startedUtc, string $hostSlug, string $phpVersion): string
+    public static function make(DateTimeImmutable $startedUtc, string $machine, string $phpVersion): string
     {
         [$major, $minor] = explode('.', $phpVersion) + [1 => '0'];
-        return sprintf('%s-%s-php%s.%s', $startedUtc->format('Ymd\THi\Z'), $hostSlug, $major, $minor);
+        return sprintf('%s-%s-php%s.%s', $startedUtc->format('Ymd\THi\Z'), $machine, $major, $minor);
     }
 }

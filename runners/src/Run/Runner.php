@@ -36,7 +36,7 @@ final class Runner
     /** The directory a new run would get, under data/runs/ unless told otherwise. */
     public function defaultDirectory(): string
     {
-        $id = RunId::make($this->clock->now(), $this->probe->hostSlug(), PHP_VERSION);
+        $id = RunId::make($this->clock->now(), $this->probe->machine()->name, PHP_VERSION);
         return $this->repository . '/data/runs/' . $id;
     }
 
@@ -55,6 +55,7 @@ final class Runner
             'git_commit' => $this->probe->gitCommit($this->repository),
             'php' => $this->probe->php(),
             'libraries' => $this->probe->libraries(),
+            'machine' => $this->probe->machine()->toManifest(),
             'cpu' => $this->probe->cpu(),
             'memory_bytes' => $this->probe->memoryBytes(),
             'os' => $this->probe->os(),

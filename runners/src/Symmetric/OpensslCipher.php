@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Symmetric;
 
+use PhpCryptoBench\Environment\PhpFeatures;
 use PhpCryptoBench\Exception\CipherFailed;
 
 /** Any cipher openssl_encrypt offers, raw bytes in and out; OpenSSL pads block modes with PKCS#7 itself. */
@@ -17,10 +18,12 @@ final class OpensslCipher implements SymmetricCipher
 
     public function __construct(private readonly string $name, private readonly string $provider = 'default')
     {
-        $keyBytes = @openssl_cipher_key_length($name);
+        $keyBytes = PhpFeatures::cipherKeyLength($name);
         $ivBytes = @openssl_cipher_iv_length($name);
         if ($keyBytes === false || $keyBytes < 1 || $ivBytes === false) {
-            throw CipherFailed::unknown($name, 'this OpenSSL through PHP (' . (error_get_last()['message'] ?? 'no key length') . ')');
+            // PHP 8.1 sizes keys from the name (PhpFeatures): a name it cannot size gives no warning.
+            $reason = $ivBytes !== false && !PhpFeatures::hasCipherKeyLength() ? 'no key length known for this name on PHP 8.1' : null;
+            throw CipherFailed::unknown($name, 'this OpenSSL through PHP (' . ($reason ?? error_get_last()['message'] ?? 'no key length') . ')');
         }
         $this->keyBytes = $keyBytes;
         $this->ivBytes = $ivBytes;

@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..advice import Advice
 from ..experiment import Experiment, Figures, Finding, Inputs
+from ..headlines import Headline
 from ..loader import Run
 from ..policy import AeadPolicy, load_aead_policy
 from . import analysis, figures, page
@@ -32,6 +34,12 @@ class Aead(Experiment):
 
     def finding(self, context: dict[str, Any]) -> Finding | None:
         return page.finding(context)
+
+    def advice(self, context: dict[str, Any]) -> list[Advice]:
+        return page.advice(context)
+
+    def headlines(self, context: dict[str, Any]) -> list[Headline]:
+        return page.headlines(context)
 
 
 EXPERIMENT = Aead()

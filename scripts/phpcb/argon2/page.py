@@ -6,8 +6,10 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ..advice import Advice
 from ..experiment import Finding
 from ..formatting import duration
+from ..headlines import Headline
 from ..policy import Argon2Policy
 from ..reference import ReferenceData
 from .analysis import Argon2Analysis, budget_choices
@@ -58,3 +60,26 @@ def finding(context: dict[str, Any]) -> Finding | None:
         "**{}**: {} per hash ({}), on {}."
     ).format(FINDING_BUDGET_MS, cell.key.label, duration(wall.median_ns), spread, context["machine"])
     return Finding("Argon2", text)
+
+
+def advice(context: dict[str, Any]) -> list[Advice]:
+    statements = [
+        Advice(
+            "argon2",
+            f"argon2.budget.{b.budget_ms}",
+            f"Argon2 pick for {b.budget_ms} ms",
+            b.cell.key.label if b.cell is not None else "none within the budget",
+        )
+        for b in context["budgets"]
+    ]
+    for variant, verdict in context["variant_verdicts"]:
+        statements.append(Advice("argon2", f"argon2.verdict.{variant}", f"Verdict on {variant}", verdict.status))
+    return statements
+
+
+def headlines(context: dict[str, Any]) -> list[Headline]:
+    choice = next((b for b in context["budgets"] if b.budget_ms == FINDING_BUDGET_MS), None)
+    if choice is None or choice.cell is None or choice.cell.wall is None:
+        return []
+    question = f"Strongest Argon2id parameters within {FINDING_BUDGET_MS} ms (password_hash), and their time"
+    return [Headline.of_time("argon2.budget", question, choice.cell.wall, choice=choice.cell.key.label)]

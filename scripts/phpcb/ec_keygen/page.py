@@ -7,8 +7,10 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ..advice import Advice, pick
 from ..experiment import Finding
 from ..formatting import duration
+from ..headlines import Headline
 from ..policy import Verdict
 from ..reference import ReferenceData
 from ..stats import NOISE_THRESHOLD
@@ -150,3 +152,65 @@ def finding(context: dict[str, Any]) -> Finding | None:
     if level is not None and level.rsa is not None:
         text += Markup("; {} takes {}").format(level.rsa.scheme.curve, _with_ci(level.rsa.keygen))
     return Finding("Elliptic curves", text + Markup(", on {}.").format(context["machine"]))
+
+
+def advice(context: dict[str, Any]) -> list[Advice]:
+    analysis: EcAnalysis = context["analysis"]
+    statements = [
+        Advice(
+            "ec_keygen",
+            f"ec_keygen.pick.{r.security_bits}.{r.purpose}",
+            f"Fastest recommended key generation, {r.security_bits}-bit {r.purpose}",
+            pick(
+                r.choice.scheme.curve if r.choice else None,
+                r.margin.slower.scheme.curve if r.margin else None,
+                r.margin.ratio if r.margin else None,
+            ),
+        )
+        for r in analysis.recommendations
+    ]
+    best = context["best_by_ratio"]
+    if best is not None:
+        statements.append(
+            Advice("ec_keygen", "ec_keygen.best-by-ratio", "Best curve by time per key bit", best.scheme.curve)
+        )
+    statements.append(
+        Advice(
+            "ec_keygen",
+            "ec_keygen.family-order",
+            "Families by time per key bit",
+            " < ".join(context["our_family_order"]),
+        )
+    )
+    for b in analysis.brackets:
+        statements.append(
+            Advice(
+                "ec_keygen",
+                f"ec_keygen.bracket.{b.bracket.label}",
+                f"Fastest curve in the {b.bracket.label} bracket",
+                pick(
+                    b.by_time.scheme.curve if b.by_time else None,
+                    b.time_margin.slower.scheme.curve if b.time_margin else None,
+                    b.time_margin.ratio if b.time_margin else None,
+                ),
+            )
+        )
+    for row in analysis.inventory:
+        statements.append(
+            Advice("ec_keygen", f"ec_keygen.verdict.{row.curve}", f"Verdict on {row.curve}", row.verdict.status)
+        )
+    return statements
+
+
+MACHINE_HEADLINES = (("prime256v1", "P-256 (prime256v1)"), ("Ed25519", "Ed25519"), ("RSA-2048", "RSA-2048"))
+
+
+def headlines(context: dict[str, Any]) -> list[Headline]:
+    analysis: EcAnalysis = context["analysis"]
+    found = []
+    for curve, label in MACHINE_HEADLINES:
+        result = analysis.find(curve)
+        if result is not None and "keygen" in result.operations:
+            summary = result.operations["keygen"].summary
+            found.append(Headline.of_time(f"ec_keygen.keygen.{curve}", f"{label} key generation", summary))
+    return found

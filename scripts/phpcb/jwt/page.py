@@ -7,8 +7,10 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ..advice import Advice, pick
 from ..experiment import Finding
 from ..formatting import duration
+from ..headlines import Headline
 from ..reference import ReferenceData
 from ..wording import margin
 from .analysis import AlgorithmResult, JwtAnalysis, headline_payload
@@ -91,3 +93,35 @@ def finding(context: dict[str, Any]) -> Finding | None:
     if choice.runner_up is not None and choice.ratio is not None:
         text += Markup(", {}").format(margin(choice.runner_up.alg, choice.ratio))
     return Finding("JWT", text + Markup(", on {}.").format(context["machine"]))
+
+
+def advice(context: dict[str, Any]) -> list[Advice]:
+    analysis: JwtAnalysis = context["analysis"]
+    statements = [
+        Advice(
+            "jwt",
+            f"jwt.choice.{c.operation}.{c.purpose}",
+            f"Fastest recommended algorithm to {c.operation} ({c.purpose})",
+            pick(c.best.alg if c.best else None, c.runner_up.alg if c.runner_up else None, c.ratio),
+        )
+        for c in analysis.choices
+    ]
+    for a in analysis.algorithms:
+        statements.append(Advice("jwt", f"jwt.verdict.{a.alg}", f"Verdict on {a.alg}", a.verdict.status))
+    return statements
+
+
+MACHINE_HEADLINES = ("ES256", "RS256", "EdDSA")
+
+
+def headlines(context: dict[str, Any]) -> list[Headline]:
+    analysis: JwtAnalysis = context["analysis"]
+    payload = context["headline_payload"]
+    found = []
+    for alg in MACHINE_HEADLINES:
+        result = analysis.find(alg)
+        case = result.case("verify", payload) if result is not None else None
+        if case is not None:
+            question = f"{alg} verification, {payload}-character payload"
+            found.append(Headline.of_time(f"jwt.verify.{alg}", question, case.summary))
+    return found

@@ -7,8 +7,10 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ..advice import Advice, direction, pick
 from ..experiment import Finding
 from ..formatting import duration, size
+from ..headlines import Headline
 from ..policy import SymmetricPolicy, Verdict
 from ..reference import ReferenceData
 from ..wording import speedup, times
@@ -124,3 +126,49 @@ def finding(context: dict[str, Any]) -> Finding | None:
         times(context["then"]["seed000_dec"]),
     )
     return Finding("mcrypt vs OpenSSL", text)
+
+
+def advice(context: dict[str, Any]) -> list[Advice]:
+    analysis: SymmetricAnalysis = context["analysis"]
+    statements = []
+    for c in analysis.engines:
+        key = c.subject.key
+        statements.append(
+            Advice(
+                "symmetric",
+                f"symmetric.engines.{key.cipher}.{key.operation}.{key.payload_bytes}",
+                f"OpenSSL vs mcrypt, {key.cipher} {key.operation} at {size(key.payload_bytes)}",
+                direction("OpenSSL", "mcrypt", c.ratio),
+            )
+        )
+    if analysis.recommendation is not None:
+        margin_ = analysis.recommendation_margin
+        statements.append(
+            Advice(
+                "symmetric",
+                "symmetric.fastest-allowed",
+                "Fastest allowed cipher",
+                pick(
+                    analysis.recommendation.cipher,
+                    margin_.baseline.key.cipher if margin_ else None,
+                    margin_.ratio if margin_ else None,
+                ),
+            )
+        )
+    for row in analysis.inventory:
+        statements.append(
+            Advice("symmetric", f"symmetric.verdict.{row.cipher}", f"Verdict on {row.cipher}", row.verdict.status)
+        )
+        statements.append(
+            Advice("symmetric", f"symmetric.status.{row.cipher}", f"{row.cipher} in this PHP build", row.status)
+        )
+    return statements
+
+
+def headlines(context: dict[str, Any]) -> list[Headline]:
+    h = context["analysis"].headline
+    if h is None:
+        return []
+    key = h.subject.key
+    question = f"OpenSSL over mcrypt, {key.cipher} {key.operation} at {size(key.payload_bytes)} (times faster)"
+    return [Headline.of_ratio("symmetric.headline", question, h.ratio)]

@@ -1,0 +1,109 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Tests\Environment;
+
+use PhpCryptoBench\Environment\PhpFeatures;
+use PHPUnit\Framework\TestCase;
+
+/** The PHP 8.1 paths of PhpFeatures, run here on a newer PHP and compared with the newer path. */
+final class PhpFeaturesTest extends TestCase
+{
+    private const PHP81 = 80100;
+
+    /** What PHP 8.1 computes for every cipher name, next to what PHP 8.2+ reads from OpenSSL. */
+    private const COMPARE = <<<'PHP'
+        require $argv[1];
+        $rows = [];
+        foreach (openssl_get_cipher_methods() as $cipher) {
+            $rows[$cipher] = [
+                \PhpCryptoBench\Environment\PhpFeatures::cipherKeyLength($cipher),
+                \PhpCryptoBench\Environment\PhpFeatures::cipherKeyLength($cipher, 80100),
+            ];
+        }
+        echo json_encode($rows);
+        PHP;
+
+    public function testTheVersionSwitchIsAtPhp82(): void
+    {
+        self::assertFalse(PhpFeatures::hasCipherKeyLength(self::PHP81));
+        self::assertFalse(PhpFeatures::hasCipherKeyLength(80199));
+        self::assertTrue(PhpFeatures::hasCipherKeyLength(80200));
+        self::assertTrue(PhpFeatures::hasCipherKeyLength(80400));
+        self::assertSame(PHP_VERSION_ID >= 80200, PhpFeatures::hasCipherKeyLength());
+        self::assertGreaterThanOrEqual(PhpFeatures::MINIMUM_VERSION_ID, PHP_VERSION_ID, 'the runner needs PHP ' . PhpFeatures::MINIMUM_VERSION);
+    }
+
+    /** @return iterable<string, array{string, string}> */
+    public static function providers(): iterable
+    {
+        yield 'default provider' => ['openssl-default.cnf', 'aes-128-gcm'];
+        yield 'with the legacy provider (Blowfish, CAST5, DES, RC2, RC4, SEED)' => ['openssl-legacy.cnf', 'bf-cbc'];
+    }
+
+    /** @dataProvider providers */
+    public function testPhp81SizesEveryCipherKeyAsOpensslDoes(string $config, string $listed): void
+    {
+        if (!PhpFeatures::hasCipherKeyLength()) {
+            self::markTestSkipped('PHP 8.1 has no openssl_cipher_key_length() to compare with');
+        }
+        $rows = self::inChild(REPOSITORY . '/runners/' . $config);
+        self::assertArrayHasKey($listed, $rows);
+        $differ = [];
+        foreach ($rows as $cipher => [$native, $php81]) {
+            if ($native !== $php81) {
+                $differ[] = sprintf('%s: OpenSSL %s, PHP 8.1 path %s', $cipher, var_export($native, true), var_export($php81, true));
+            }
+        }
+        self::assertSame([], $differ, implode("\n", $differ));
+    }
+
+    public function testPhp81RefusesANameOpensslDoesNotKnowWithTheSameWarning(): void
+    {
+        error_clear_last();
+        self::assertFalse(PhpFeatures::cipherKeyLength('aes-128-cbc-cts', self::PHP81));
+        self::assertSame('openssl_cipher_iv_length(): Unknown cipher algorithm', error_get_last()['message'] ?? null);
+        self::assertFalse(PhpFeatures::cipherKeyLength('no-such-cipher', self::PHP81));
+        self::assertSame(16, PhpFeatures::cipherKeyLength('aes-128-gcm', self::PHP81));
+    }
+
+    /** @return iterable<string, array{string, int|null}> */
+    public static function names(): iterable
+    {
+        yield 'AES-256' => ['aes-256-cbc', 32];
+        yield 'XTS takes two keys' => ['aes-128-xts', 32];
+        yield 'upper case' => ['AES-192-GCM', 24];
+        yield 'an alias without the dash' => ['aes128-wrap', 16];
+        yield 'the id- alias' => ['id-aes256-GCM', 32];
+        yield 'two-key triple DES' => ['des-ede-cbc', 16];
+        yield 'three-key triple DES' => ['des-ede3-cfb8', 24];
+        yield 'single DES' => ['des-cbc', 8];
+        yield '40-bit RC2' => ['rc2-40-cbc', 5];
+        yield 'ChaCha20-Poly1305' => ['chacha20-poly1305', 32];
+        yield 'SM4' => ['sm4-ctr', 16];
+        yield 'unknown' => ['kuznyechik-cbc', null];
+        yield 'the null cipher' => ['null', null];
+    }
+
+    /** @dataProvider names */
+    public function testTheNameTableKnowsOpensslDefaults(string $cipher, ?int $bytes): void
+    {
+        self::assertSame($bytes, PhpFeatures::keyLengthFromName($cipher));
+    }
+
+    /** @return array<string, array{int|false, int|false}> */
+    private static function inChild(string $opensslConf): array
+    {
+        $environment = getenv();
+        $environment['OPENSSL_CONF'] = $opensslConf;
+        $process = proc_open([PHP_BINARY, '-r', self::COMPARE, REPOSITORY . '/runners/bootstrap.php'], [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes, null, $environment);
+        self::assertIsResource($process);
+        $out = (string) stream_get_contents($pipes[1]);
+        $err = (string) stream_get_contents($pipes[2]);
+        self::assertSame(0, proc_close($process), $err);
+        $rows = json_decode($out, true);
+        self::assertIsArray($rows, $out . $err);
+        return $rows;
+    }
+}

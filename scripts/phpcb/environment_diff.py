@@ -1,0 +1,126 @@
+"""What differs between the environments of two runs, shown before any timing: a faster number means
+little when the CPU, the PHP build or a library changed under it.
+
+A different CPU model or PHP version makes the comparison one "across machines": it is still shown,
+but it measures the machines, not a change, so it is never read as a regression test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+ABSENT = "—"
+# The rows that decide whether two runs measured the same machine and PHP (and are always shown).
+CPU_MODEL = "CPU model"
+PHP_VERSION = "PHP version"
+ACROSS_MACHINES_ROWS = (CPU_MODEL, PHP_VERSION)
+ALWAYS_SHOWN = (CPU_MODEL, "CPU cores", PHP_VERSION)
+
+_LIBRARIES = (
+    ("openssl", "OpenSSL"),
+    ("sodium", "libsodium"),
+    ("mcrypt", "libmcrypt"),
+    ("argon2_provider", "Argon2 provider"),
+    ("openssl_legacy_provider", "OpenSSL legacy provider"),
+)
+
+
+@dataclass(frozen=True)
+class EnvironmentRow:
+    label: str
+    base: str
+    new: str
+
+    @property
+    def differs(self) -> bool:
+        return self.base != self.new
+
+    @property
+    def always_shown(self) -> bool:
+        return self.label in ALWAYS_SHOWN
+
+
+@dataclass(frozen=True)
+class EnvironmentDiff:
+    rows: tuple[EnvironmentRow, ...]
+
+    @property
+    def shown(self) -> list[EnvironmentRow]:
+        """The rows a report shows: those that differ, and the CPU and PHP rows always."""
+        return [row for row in self.rows if row.differs or row.always_shown]
+
+    @property
+    def differing(self) -> list[EnvironmentRow]:
+        return [row for row in self.rows if row.differs]
+
+    @property
+    def across_machines_because(self) -> list[str]:
+        """The rows that make this a comparison across machines (empty: same CPU model and PHP version)."""
+        return [row.label for row in self.rows if row.label in ACROSS_MACHINES_ROWS and row.differs]
+
+    @property
+    def across_machines(self) -> bool:
+        return bool(self.across_machines_because)
+
+
+def _text(value: object) -> str:
+    if value is None:
+        return ABSENT
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _section(manifest: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    value = manifest.get(name)
+    return value if isinstance(value, Mapping) else {}
+
+
+def describe(manifest: Mapping[str, Any]) -> dict[str, str]:
+    """The environment of one run as label → text, in the order a report shows it. Tolerates what an
+    older manifest lacks (e.g. `machine.name`, new in schema version 3): it shows as "—"."""
+    php = _section(manifest, "php")
+    cpu = _section(manifest, "cpu")
+    libraries = _section(manifest, "libraries")
+    rows: dict[str, str] = {
+        "Machine": _text(_section(manifest, "machine").get("name")),
+        CPU_MODEL: _text(cpu.get("model")),
+        "CPU cores": _text(cpu.get("cores")),
+        PHP_VERSION: _text(php.get("version")),
+        "PHP SAPI": _text(php.get("sapi")),
+        "opcache (CLI)": _text(php.get("opcache_cli")),
+        "JIT": _text(php.get("jit")),
+    }
+    for key, label in _LIBRARIES:
+        rows[label] = _text(libraries.get(key)) if key in libraries else ABSENT
+    extensions = _section(php, "extensions")
+    for name in sorted(extensions, key=str.lower):
+        value = extensions[name]
+        rows[f"PHP extension {name}"] = "loaded" if value is None else str(value)
+    rows["Profile"] = _text(manifest.get("profile"))
+    rows["Timer"] = _text(manifest.get("timer"))
+    rows["OS"] = _text(manifest.get("os"))
+    rows["Kernel"] = _text(manifest.get("kernel"))
+    return rows
+
+
+def diff(base: Mapping[str, Any], new: Mapping[str, Any]) -> EnvironmentDiff:
+    """Every environment row of either run, side by side (an extension only one run loaded shows "not
+    loaded" on the other side)."""
+    old, fresh = describe(base), describe(new)
+    labels = list(old) + [label for label in fresh if label not in old]
+    missing = {label: ("not loaded" if label.startswith("PHP extension ") else ABSENT) for label in labels}
+    rows = tuple(
+        EnvironmentRow(label, old.get(label, missing[label]), fresh.get(label, missing[label])) for label in labels
+    )
+    return EnvironmentDiff(_reorder(rows))
+
+
+def _reorder(rows: tuple[EnvironmentRow, ...]) -> tuple[EnvironmentRow, ...]:
+    """Extensions together (a new one would otherwise come after the kernel)."""
+    extensions = [row for row in rows if row.label.startswith("PHP extension ")]
+    others = [row for row in rows if not row.label.startswith("PHP extension ")]
+    at = next(i for i, row in enumerate(others) if row.label == "Profile")
+    return (*others[:at], *sorted(extensions, key=lambda r: r.label.lower()), *others[at:])

@@ -1,0 +1,372 @@
+"""The comparison as Markdown: a pull-request comment on GitHub (MarkdownExporter), and the view of it
+that the site's comparison page renders (page_view → templates/compare.md.j2). Both say the same
+things in the same words, from the same view.
+
+Numbers follow benchstat: `old ± ci  new ± ci  delta [CI] (p=… n=…)`, where ± is the largest
+distance from the median to its 95 % CI bound, in percent of the median; times in ns/µs/ms/s chosen
+per value (formatting.duration).
+
+Escaping: every text from data (run ids, case values, environment, advice) is Markdown-escaped here
+(backslash before \\ ` * [ ] and a `_` at a word's edge) and HTML-escaped with `|` as `&#124;` where
+it is written (render.table_cell here, the template's autoescape and `cell` filter on the site).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from .. import formatting, render
+from ..comparison import ALPHA, THRESHOLD, CaseComparison, Comparison, ExperimentComparison, Side, Verdict
+
+# GitHub refuses comments over 65,536 characters; the rest is headroom for a workflow's own lines.
+LIMIT = 60_000
+LARGEST = 10
+ABSENT = "—"
+_MARKDOWN_SPECIAL = re.compile(r"[\\`*\[\]]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+# Room kept for the note that says how many rows were left out.
+_NOTE_RESERVE = 400
+
+
+def md_text(value: object) -> str:
+    """Markdown-escaped text (not yet HTML-escaped): no emphasis, code span or link from data."""
+    return _MARKDOWN_SPECIAL.sub(lambda match: "\\" + match.group(0), str(value))
+
+
+def html(text: str) -> str:
+    """Already Markdown-escaped text made safe for HTML and for a table cell (`|` as `&#124;`)."""
+    return str(render.table_cell(text))
+
+
+def spread(side: Side) -> str:
+    """'± 2.1%': the largest distance from the median to a bound of its 95 % CI, in percent."""
+    finite = math.isfinite(side.ci_low_ns) and math.isfinite(side.ci_high_ns)
+    if not finite or side.median_ns <= 0:
+        return "± ∞"
+    half = max(side.ci_high_ns - side.median_ns, side.median_ns - side.ci_low_ns) / side.median_ns * 100
+    return f"± {half:.1f}%" if half < 10 else f"± {half:.0f}%"
+
+
+def side_text(side: Side | None) -> str:
+    return ABSENT if side is None else f"{formatting.duration(side.median_ns)} {spread(side)}"
+
+
+def change(ratio: float) -> str:
+    """A ratio new/base as a change in time: 1.057 → '+5.7%'."""
+    if math.isinf(ratio):
+        return "+∞%"
+    return f"{(ratio - 1) * 100:+.1f}%"
+
+
+def p_text(p: float) -> str:
+    return "p<0.001" if p < 0.001 else f"p={p:.3f}"
+
+
+def n_text(case: CaseComparison) -> str:
+    return f"n={case.base.n if case.base else 0}+{case.new.n if case.new else 0}"
+
+
+def delta_text(case: CaseComparison) -> str:
+    """'+5.7% [+3.1%, +8.0%] (p=0.002 n=20+20)'; p is the Benjamini–Hochberg-adjusted one."""
+    n = n_text(case)
+    if case.ratio is None:
+        return f"{ABSENT} ({n})"
+    if case.p_adjusted is not None and case.ratio_low is not None and case.ratio_high is not None:
+        interval = f"[{change(case.ratio_low)}, {change(case.ratio_high)}]"
+        return f"{change(case.ratio)} {interval} ({p_text(case.p_adjusted)} {n})"
+    return f"{change(case.ratio)} ({n})"
+
+
+def verdict_text(case: CaseComparison, across_machines: bool) -> str:
+    """The verdict word; across machines a faster/slower is labelled so (it is never a regression)."""
+    if across_machines and case.verdict.significant:
+        return f"{case.verdict} (across machines)"
+    return str(case.verdict)
+
+
+def counts_text(counts: dict[Verdict, int]) -> str:
+    """'12 faster · 3 slower · 200 ~ · 4 new': faster, slower and ~ always, the others when present."""
+    always = (Verdict.FASTER, Verdict.SLOWER, Verdict.SAME)
+    return " · ".join(f"{count:,} {verdict}" for verdict, count in counts.items() if count or verdict in always)
+
+
+def summary_text(comparison: Comparison) -> str:
+    text = counts_text(comparison.counts())
+    if comparison.across_machines:
+        text += " — across machines: this compares two machines, it is not a regression test"
+    return text
+
+
+def method_text(comparison: Comparison) -> str:
+    threshold = f"{THRESHOLD * 100:.0f} %"
+    return (
+        f"{len(comparison.cases):,} cases. Median time per operation ± its 95 % CI; delta = new/base − 1 with "
+        "the 95 % CI of the ratio (Mann–Whitney U inverted on log times, Hodges–Lehmann); p is the two-sided "
+        f"Mann–Whitney U p-value, Benjamini–Hochberg-adjusted across the {comparison.tested:,} tested cases "
+        "(new, missing, too-few-samples and identical cases are not tested and not counted in that family). "
+        f"faster/slower: adjusted p < {ALPHA} and the whole CI more than {threshold} from no change; else ~."
+    )
+
+
+def across_text(comparison: Comparison) -> str:
+    because = comparison.environment.across_machines_because
+    verb = "differs" if len(because) == 1 else "differ"
+    return (
+        f"Across machines: the {' and '.join(because)} {verb} between the two runs, so every difference "
+        "below mixes the machines with any change of the code. Shown for information: this is not a regression test."
+    )
+
+
+def advice_lines(comparison: Comparison) -> list[str]:
+    """'label: base → new', Markdown-escaped, one per changed statement."""
+    return [
+        md_text(f"{change_.label}: {change_.base or ABSENT} → {change_.new or ABSENT}")
+        for change_ in comparison.advice_changes
+    ]
+
+
+NO_ADVICE_CHANGE = "No recommendation, finding or verdict changes."
+ADVICE_HEADING = "What this run would change in the advice"
+
+
+@dataclass(frozen=True)
+class Table:
+    """A Markdown table whose cells are Markdown-escaped text (HTML escaping happens when written)."""
+
+    header: tuple[str, ...]
+    align: tuple[str, ...]  # "---" or "---:"
+    rows: list[tuple[str, ...]]
+
+    def header_lines(self) -> list[str]:
+        return [_row(self.header), "| " + " | ".join(self.align) + " |"]
+
+    def row_line(self, index: int) -> str:
+        return _row(self.rows[index])
+
+
+def _row(cells: Sequence[str]) -> str:
+    return "| " + " | ".join(html(cell) for cell in cells) + " |"
+
+
+@dataclass(frozen=True)
+class ExperimentView:
+    name: str
+    title: str
+    summary: str  # '240 cases: 3 faster · 1 slower · 236 ~'
+    table: Table
+
+
+@dataclass(frozen=True)
+class ComparisonView:
+    """Everything a report shows, as Markdown-escaped text: what the exporter and the template write."""
+
+    base_id: str
+    new_id: str
+    base_href: str  # the run id as a URL path segment
+    new_href: str
+    baseline: str | None  # why BASE was chosen, when the build chose it
+    across_machines: str | None
+    environment: Table
+    advice: list[str]
+    summary: str
+    method: str
+    only: str | None
+    largest: Table | None
+    experiments: list[ExperimentView]
+
+
+def _key_cell(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return md_text(value)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def experiment_table(experiment: ExperimentComparison, across_machines: bool) -> Table:
+    first = experiment.cases[0].key if experiment.cases else ()
+    align = tuple("---:" if _is_number(v) else "---" for v in first) or ("---",) * len(experiment.key_columns)
+    return Table(
+        header=(*(md_text(c) for c in experiment.key_columns), "base", "new", "delta", "verdict"),
+        align=(*align, "---:", "---:", "---:", "---"),
+        rows=[
+            (
+                *(_key_cell(v) for v in case.key),
+                side_text(case.base),
+                side_text(case.new),
+                delta_text(case),
+                verdict_text(case, across_machines),
+            )
+            for case in experiment.cases
+        ],
+    )
+
+
+def largest_table(comparison: Comparison) -> Table | None:
+    largest = comparison.largest(LARGEST)
+    if not largest:
+        return None
+    return Table(
+        header=("experiment", "case", "base", "new", "delta", "verdict"),
+        align=("---", "---", "---:", "---:", "---:", "---"),
+        rows=[
+            (
+                md_text(experiment.title),
+                md_text(experiment.case_label(case)),
+                side_text(case.base),
+                side_text(case.new),
+                delta_text(case),
+                verdict_text(case, comparison.across_machines),
+            )
+            for experiment, case in largest
+        ],
+    )
+
+
+def environment_table(comparison: Comparison) -> Table:
+    rows: list[tuple[str, ...]] = [
+        (f"**{md_text(row.label)}**" if row.differs else md_text(row.label), md_text(row.base), md_text(row.new))
+        for row in comparison.environment.shown
+    ]
+    return Table(header=("", "base", "new"), align=("---", "---", "---"), rows=rows)
+
+
+def only_text(comparison: Comparison) -> str | None:
+    parts = []
+    if comparison.only_in_base:
+        parts.append("only in base: " + ", ".join(comparison.only_in_base))
+    if comparison.only_in_new:
+        parts.append("only in new: " + ", ".join(comparison.only_in_new))
+    return md_text("Experiments " + "; ".join(parts) + " (not compared).") if parts else None
+
+
+def page_view(comparison: Comparison) -> ComparisonView:
+    return ComparisonView(
+        base_id=md_text(comparison.base_id),
+        new_id=md_text(comparison.new_id),
+        base_href=quote(comparison.base_id, safe=""),
+        new_href=quote(comparison.new_id, safe=""),
+        baseline=md_text(f"Baseline: {comparison.baseline_reason}.") if comparison.baseline_reason else None,
+        across_machines=across_text(comparison) if comparison.across_machines else None,
+        environment=environment_table(comparison),
+        advice=advice_lines(comparison),
+        summary=summary_text(comparison),
+        method=method_text(comparison),
+        only=only_text(comparison),
+        largest=largest_table(comparison),
+        experiments=[
+            ExperimentView(
+                e.name,
+                md_text(e.title),
+                f"{len(e.cases):,} cases: {counts_text(e.counts())}",
+                experiment_table(e, comparison.across_machines),
+            )
+            for e in comparison.experiments
+        ],
+    )
+
+
+class MarkdownExporter:
+    """A pull-request comment: at most `limit` characters, the full tables cut (last ones first) when
+    the whole would be longer, with a note of how many rows were left out."""
+
+    name = "markdown"
+
+    def __init__(self, limit: int = LIMIT) -> None:
+        self.limit = limit
+
+    def serialize(self, comparison: Comparison) -> str:
+        view = page_view(comparison)
+        head = self._head(view)
+        budget = self.limit - _NOTE_RESERVE
+        if len(head) > budget:  # hundreds of advice changes: list the first ones
+            bare = self._head(view, advice_budget=0)
+            head = self._head(view, advice_budget=budget - len(bare))
+        blocks, left_out = self._full_tables(view.experiments, budget - len(head))
+        text = head + blocks
+        if left_out:
+            total = sum(len(e.table.rows) for e in view.experiments)
+            text += (
+                f"_{left_out:,} of {total:,} rows of the full tables were left out to keep this comment under "
+                "GitHub's size limit; the JSON export (`--format json`) has every case._\n"
+            )
+        return text
+
+    @staticmethod
+    def _head(view: ComparisonView, advice_budget: int | None = None) -> str:
+        title = f"{html(view.base_id)} → {html(view.new_id)}"
+        lines = [f"## Benchmark comparison: {title}" + (" (across machines)" if view.across_machines else ""), ""]
+        if view.baseline:
+            lines += [html(view.baseline), ""]
+        if view.across_machines:
+            lines += [f"> **{html(view.across_machines)}**", ""]
+        lines += ["### Environment", "", *view.environment.header_lines()]
+        lines += [view.environment.row_line(i) for i in range(len(view.environment.rows))]
+        lines += ["", f"### {ADVICE_HEADING}", ""]
+        lines += _advice_items(view.advice, advice_budget)
+        lines += ["", "### Summary", "", f"**{html(view.summary)}**", "", html(view.method), ""]
+        if view.only:
+            lines += [html(view.only), ""]
+        lines += ["### Largest significant changes", ""]
+        if view.largest is None:
+            lines += ["No significant change.", ""]
+        else:
+            lines += [*view.largest.header_lines(), *(view.largest.row_line(i) for i in range(len(view.largest.rows)))]
+            lines.append("")
+        lines += ["### All cases", "", ""]
+        return "\n".join(lines)
+
+    @staticmethod
+    def _full_tables(experiments: list[ExperimentView], budget: int) -> tuple[str, int]:
+        """The per-experiment tables in <details> blocks, as many rows as fit in `budget` characters
+        (in order: the last experiments' rows go first); and how many rows were left out."""
+        out: list[str] = []
+        used = 0
+        left_out = 0
+        for index, experiment in enumerate(experiments):
+            rows = [experiment.table.row_line(i) + "\n" for i in range(len(experiment.table.rows))]
+            block = _details(experiment, "".join(rows), len(rows))
+            if used + len(block) <= budget:
+                out.append(block)
+                used += len(block)
+                continue
+            kept = 0
+            size = len(_details(experiment, "", 0, partial=True))
+            while kept < len(rows) and used + size + len(rows[kept]) <= budget:
+                size += len(rows[kept])
+                kept += 1
+            if kept:
+                out.append(_details(experiment, "".join(rows[:kept]), kept, partial=True))
+            left_out += len(rows) - kept + sum(len(e.table.rows) for e in experiments[index + 1 :])
+            break
+        return "".join(out), left_out
+
+
+def _details(experiment: ExperimentView, rows: str, kept: int, partial: bool = False) -> str:
+    shown = f" (the first {kept:,} of {len(experiment.table.rows):,} rows)" if partial else ""
+    summary = f"{html(experiment.title)}: {html(experiment.summary)}{shown}"
+    header = "\n".join(experiment.table.header_lines())
+    return f"<details><summary>{summary}</summary>\n\n{header}\n{rows}\n</details>\n\n"
+
+
+def _advice_items(advice: list[str], budget: int | None) -> list[str]:
+    if not advice:
+        return [NO_ADVICE_CHANGE]
+    items = [f"- {html(line)}" for line in advice]
+    if budget is None:
+        return items
+    kept: list[str] = []
+    used = 0
+    for item in items:
+        if used + len(item) + 1 > max(budget, 0):
+            break
+        kept.append(item)
+        used += len(item) + 1
+    if len(kept) < len(items):
+        kept.append(f"- … and {len(items) - len(kept):,} more (the JSON export has them all)")
+    return kept

@@ -1,0 +1,30 @@
+"""Machine names: runs are grouped by the machine that measured them (manifest `machine.name`).
+
+The runner names a machine by a slug of its CPU model plus a short hash of the host's identity
+(runners/src/Environment/MachineName.php); `cpu_slug` here is the same function, for runs written
+before the manifest carried the name. A test checks that both give the same slugs.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+NAME_CHARS = 64
+CPU_SLUG_CHARS = 32
+LEGACY_HOST_HASH = "legacy"
+# Words that name no particular CPU (MachineName::NOISE).
+NOISE = ("(r)", "(tm)", "processor", "cpu", "with", "radeon", "graphics")
+
+
+def cpu_slug(model: str) -> str:
+    words = model.lower()
+    for noise in NOISE:
+        words = words.replace(noise, " ")
+    slug = re.sub(r"[^a-z0-9]+", "-", words).strip("-")
+    slug = slug[:CPU_SLUG_CHARS].rstrip("-")
+    return slug or "cpu"
+
+
+def machine_name(manifest: dict[str, Any]) -> str:
+    return str(manifest["machine"]["name"])

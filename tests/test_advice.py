@@ -1,0 +1,61 @@
+"""What a run would change in the site's advice: statements per experiment, diffed between runs."""
+
+from __future__ import annotations
+
+from phpcb import advice, registry
+from phpcb.advice import Advice, AdviceChange, diff, direction, pick
+from phpcb.loader import load_runs
+from phpcb.schema import load_schemas
+from phpcb.stats import Ratio
+
+from .conftest import ROOT
+
+RUNS = {run.run_id: run for run in load_runs(ROOT / "data" / "runs", load_schemas(ROOT / "data" / "schema"))}
+ARGON2_QUICK = RUNS["20261122T0342Z-vm-php8.2"]
+ARGON2_FULL = RUNS["20261122T0506Z-vm-php8.2"]
+
+
+def a(key: str, value: str) -> Advice:
+    return Advice("x", key, key.upper(), value)
+
+
+def test_diff_lists_changed_added_and_dropped_statements_in_order():
+    base = [a("one", "1"), a("two", "2"), a("gone", "g")]
+    new = [a("two", "2"), a("one", "uno"), a("added", "+")]
+    assert diff(base, new) == [
+        AdviceChange("x", "one", "ONE", "1", "uno"),
+        AdviceChange("x", "gone", "GONE", "g", None),
+        AdviceChange("x", "added", "ADDED", None, "+"),
+    ]
+    assert diff(base, base) == []
+
+
+def test_direction_and_pick_follow_the_pages_noise_rule():
+    assert direction("A", "B", Ratio(1.5, 1.4, 1.6)) == "A faster than B"
+    assert direction("A", "B", Ratio(0.5, 0.4, 0.6)) == "B faster than A"
+    assert direction("A", "B", Ratio(1.01, 0.99, 1.03)) == "no measurable difference between A and B"
+    assert pick("A", "B", Ratio(1.01, 0.99, 1.03)) == "A (no measurable difference from B)"
+    assert pick("A", "B", Ratio(2.0, 1.9, 2.1)) == "A"
+    assert pick(None, None, None) == "none"
+
+
+def test_every_experiment_states_its_advice_from_a_real_run():
+    covered = set()
+    for run in RUNS.values():
+        for statement in advice.of_run(run, ROOT):
+            covered.add(statement.experiment)
+            assert statement.key.startswith(statement.experiment + ".")
+            assert statement.value
+    assert covered == {e.name for e in registry.discover()}
+
+
+def test_the_full_argon2_grid_changes_the_budget_picks_of_the_quick_one():
+    changes = {c.key: c for c in advice.changes(ARGON2_QUICK, ARGON2_FULL, ROOT)}
+    budget = changes["argon2.budget.1000"]
+    assert budget.label == "Argon2 pick for 1000 ms"
+    assert (budget.base, budget.new) == ("m=64 MiB, t=3, p=2", "m=256 MiB, t=3, p=2")
+    assert not any(key.startswith("argon2.verdict.") for key in changes), "the policy did not change"
+
+
+def test_a_run_compared_with_itself_changes_nothing():
+    assert advice.changes(ARGON2_FULL, ARGON2_FULL, ROOT) == []

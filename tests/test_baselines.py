@@ -1,0 +1,145 @@
+"""Runs set beside their baselines: which run each compared run meets, the PR comment, the site page."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from phpcb import baselines, site
+from phpcb.errors import NoDataError
+from phpcb.exporters.markdown import LIMIT
+from phpcb.github_comment import MARKER
+from phpcb.loader import Run, load_runs
+from phpcb.schema import load_schemas
+from phpcb.selection import COMPARE_VARIABLE, SiteConfig
+
+from .conftest import FIXTURE_RUN
+
+CONFIG = SiteConfig(Path("data/site.yaml"), "ref", {})
+
+
+def run(run_id: str, machine: str, profile: str, started: str, experiments: tuple[str, ...] = ("aead",)) -> Run:
+    manifest: dict[str, Any] = {
+        "schema_version": 3,
+        "run_id": run_id,
+        "profile": profile,
+        "started_utc": started,
+        "machine": {"name": machine, "host_hash": "abcdef"},
+        "experiments": {name: {"status": "ok", "files": []} for name in experiments},
+    }
+    return Run.from_rows(run_id, manifest, {})
+
+
+PUBLISHED = run("published", "ref", "full", "2026-11-01T00:00:00Z", ("aead", "jwt"))
+MINE_OLD = run("mine-old", "mine", "full", "2026-11-02T00:00:00Z")
+MINE_NEW = run("mine-new", "mine", "quick", "2026-11-03T00:00:00Z", ("aead", "jwt"))
+STRANGER = run("stranger", "new-box", "quick", "2026-11-04T00:00:00Z")
+
+
+def test_a_run_meets_its_own_machines_reference_and_the_published_one_for_the_rest():
+    found = baselines.pairings([PUBLISHED, MINE_OLD, MINE_NEW], ["mine-new"], CONFIG)
+    assert [(p.base.run_id, [e.name for e in p.experiments]) for p in found] == [
+        ("mine-old", ["aead"]),
+        ("published", ["jwt"]),
+    ]
+    assert found[0].reason == "the reference run of the same machine"
+    assert found[1].reason.startswith("another machine's run, the one the published pages show: ")
+
+
+def test_the_first_run_of_a_machine_meets_the_published_reference():
+    (found,) = baselines.pairings([PUBLISHED, STRANGER], ["stranger"], CONFIG)
+    assert found.base is PUBLISHED
+    assert "another machine" in found.reason
+
+
+def test_runs_compared_together_are_never_each_others_baseline():
+    second = run("stranger-2", "new-box", "full", "2026-11-05T00:00:00Z")
+    found = baselines.pairings([PUBLISHED, STRANGER, second], ["stranger", "stranger-2"], CONFIG)
+    assert [(p.new.run_id, p.base.run_id) for p in found] == [("stranger", "published"), ("stranger-2", "published")]
+
+
+def test_an_unknown_run_is_named():
+    with pytest.raises(NoDataError, match="no run nope under data/runs/"):
+        baselines.pairings([PUBLISHED], ["nope"], CONFIG)
+
+
+def test_a_run_with_nothing_to_compare_with_says_so():
+    with pytest.raises(NoDataError, match="stranger: no other run has any of its experiments"):
+        baselines.pairings([STRANGER], ["stranger"], CONFIG)
+
+
+def test_no_run_named_is_an_error(tmp_path: Path):
+    with pytest.raises(NoDataError, match="--runs: name at least one run id"):
+        baselines.preview_comment(tmp_path, [], None)
+
+
+NEW_ID = "20260102T0000Z-fixture-php8.2"
+
+
+def slower_copy(root: Path) -> None:
+    """The fixture run a day later on the same machine, its JWT signing 1.5 times slower."""
+    target = root / "data" / "runs" / NEW_ID
+    target.mkdir()
+    for path in FIXTURE_RUN.iterdir():
+        (target / path.name).write_bytes(path.read_bytes())
+    manifest = json.loads((target / "manifest.json").read_text())
+    manifest["run_id"] = NEW_ID
+    manifest["started_utc"] = "2026-01-02T00:00:00Z"
+    (target / "manifest.json").write_text(json.dumps(manifest))
+    rows = list(csv.DictReader(io.StringIO((target / "jwt.csv").read_text())))
+    for row in rows:
+        if row["operation"] == "sign":
+            row["elapsed_ns"] = str(int(row["elapsed_ns"]) * 3 // 2)
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    (target / "jwt.csv").write_text(out.getvalue())
+
+
+@pytest.fixture
+def project(make_project) -> Path:
+    root = make_project(FIXTURE_RUN)
+    slower_copy(root)
+    return root
+
+
+def test_the_comment_finds_the_slower_signing_within_githubs_limit(project: Path):
+    out = project / "preview" / "comment.md"
+    said = baselines.preview_comment(project, [NEW_ID], out)
+    text = out.read_text(encoding="utf-8")
+    assert said.startswith(f"{out}: comment on {NEW_ID}")
+    assert text.startswith(MARKER + "\n")
+    assert f"→ {NEW_ID}" in text
+    assert "Baseline: the reference run of the same machine." in text
+    assert "(across machines)" not in text
+    assert "| slower |" in text
+    assert len(text) <= LIMIT
+    assert not list(out.parent.glob("*.partial"))
+
+
+def test_a_small_limit_keeps_every_comparison_in_its_share(project: Path):
+    schemas = load_schemas(project / "data" / "schema")
+    runs = load_runs(project / "data" / "runs", schemas)
+    found = baselines.comparisons(project, runs, [NEW_ID], SiteConfig(Path("x"), None, {}), schemas)
+    text = baselines.comment(found, limit=6_000)
+    assert len(text) <= 6_000
+    assert "rows of the full tables were left out" in text
+
+
+def test_the_site_has_a_comparison_page_only_when_runs_are_named(project: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delenv(COMPARE_VARIABLE, raising=False)
+    assert site.COMPARISON_PAGE not in site.build(project).pages
+    monkeypatch.setenv(COMPARE_VARIABLE, NEW_ID)
+    page = site.build(project).pages[site.COMPARISON_PAGE]
+    assert f"## 20260101T0000Z-fixture-php8.2 → {NEW_ID}\n" in page
+    assert "Baseline: the reference run of the same machine." in page
+    assert "| slower |" in page
+    monkeypatch.setenv(COMPARE_VARIABLE, "20990101T0000Z-nowhere-php8.2")
+    with pytest.raises(NoDataError, match=r"no run 20990101T0000Z-nowhere-php8\.2"):
+        site.build(project)

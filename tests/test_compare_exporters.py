@@ -1,0 +1,316 @@
+"""`compare`'s reports: the Markdown comment (pinned as a snapshot), its size limit and escaping, the
+JSON export, the site page, and the command line end to end.
+
+tests/snapshots/compare/*.md are the fixture run compared with a modified copy of itself; rewrite them
+with UPDATE_SNAPSHOTS=1 and review the diff.
+"""
+
+import copy
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from phpcb import cli, comparison, registry, render
+from phpcb.advice import AdviceChange
+from phpcb.comparison import Verdict
+from phpcb.exporters import FORMATS, exporter
+from phpcb.exporters.json_export import FORMAT_VERSION
+from phpcb.exporters.markdown import LIMIT, MarkdownExporter
+from phpcb.loader import Run, load_run
+from phpcb.schema import load_schemas
+
+from .conftest import FIXTURE_RUN, ROOT, SNAPSHOTS
+
+SCHEMAS = load_schemas(ROOT / "data" / "schema")
+EXPERIMENTS = {e.name: e for e in registry.discover()}
+UPDATING = os.environ.get("UPDATE_SNAPSHOTS") == "1"
+NEW_ID = "20260102T0000Z-fixture-php8.2"
+HOSTILE = "x|<script>alert(1)</script>&*_[y]"
+ADVICE = [
+    AdviceChange(
+        "aead", "aead.fastest.16384", "Fastest recommended AEAD at 16 KiB", "chacha20-poly1305", "aes-128-gcm"
+    ),
+    AdviceChange("jwt", "jwt.fastest-signer", "Fastest signer", None, "Ed448"),
+]
+
+
+def assert_snapshot(path: Path, actual: str) -> None:
+    if UPDATING:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(actual, encoding="utf-8")
+    assert path.exists(), f"no snapshot {path}: run with UPDATE_SNAPSHOTS=1 and review it"
+    assert actual == path.read_text(encoding="utf-8"), (
+        f"{path.relative_to(SNAPSHOTS)} changed: rerun with UPDATE_SNAPSHOTS=1 and review the diff"
+    )
+
+
+def scaled(rows, column, factor, where):
+    return [{**row, column: round(row[column] * factor)} if where(row) else row for row in rows]
+
+
+def modified_copy(base: Run, **manifest_changes) -> Run:
+    """The fixture run with known changes: AES-128-GCM twice as fast, Blowfish-CBC 30 % and HS256 50 %
+    slower, a curve gone, a JWS algorithm added, an Argon2 cell cut to three samples; another kernel
+    and extension."""
+    tables = {name: [dict(row) for row in base.tables[name]] for name in base.frames}
+    tables["aead.csv"] = scaled(tables["aead.csv"], "elapsed_ns", 0.5, lambda r: r["algorithm"] == "aes-128-gcm")
+    tables["symmetric.csv"] = scaled(tables["symmetric.csv"], "elapsed_ns", 1.3, lambda r: r["cipher"] == "bf-cbc")
+    tables["ec_keygen.csv"] = [r for r in tables["ec_keygen.csv"] if r["curve"] != "brainpoolP160r1"]
+    tables["jwt.csv"] = scaled(tables["jwt.csv"], "elapsed_ns", 1.5, lambda r: r["alg"] == "HS256")
+    tables["jwt.csv"] += [{**r, "alg": "Ed448"} for r in tables["jwt.csv"] if r["alg"] == "EdDSA"]
+    cut = ("cli", "argon2d", 16384, 1, 1)
+    tables["argon2.csv"] = [
+        r
+        for r in tables["argon2.csv"]
+        if (r["interface"], r["variant"], r["memory_kib"], r["threads"], r["time_cost"]) != cut or r["sample"] < 3
+    ]
+    manifest = copy.deepcopy(base.manifest)
+    manifest["run_id"] = NEW_ID
+    manifest["kernel"] = "Linux 6.19.1"
+    manifest["php"]["extensions"]["gmp"] = "8.2.36"
+    for path, value in manifest_changes.items():
+        section, field = path.split("__")
+        manifest[section][field] = value
+    return Run.from_rows(NEW_ID, manifest, tables)
+
+
+@pytest.fixture(scope="module")
+def base_run():
+    return load_run(FIXTURE_RUN, SCHEMAS)
+
+
+@pytest.fixture(scope="module")
+def fixture_comparison(base_run):
+    return comparison.compare(base_run, modified_copy(base_run), SCHEMAS, advice_changes=ADVICE)
+
+
+def test_the_modified_copy_gives_every_kind_of_verdict(fixture_comparison):
+    counts = fixture_comparison.counts()
+    for verdict in (Verdict.FASTER, Verdict.SLOWER, Verdict.SAME, Verdict.NEW, Verdict.MISSING, Verdict.TOO_FEW):
+        assert counts[verdict] > 0, verdict
+
+
+def test_the_markdown_comment_matches_its_snapshot(fixture_comparison):
+    assert_snapshot(SNAPSHOTS / "compare" / "fixture.md", exporter("markdown").serialize(fixture_comparison))
+
+
+def test_the_site_page_matches_its_snapshot(base_run):
+    small = comparison.compare(
+        base_run,
+        modified_copy(base_run),
+        SCHEMAS,
+        [EXPERIMENTS["jwt"], EXPERIMENTS["argon2"]],
+        advice_changes=ADVICE,
+    )
+    page = comparison.render_page([small], render.environment(ROOT / "templates"))
+    assert_snapshot(SNAPSHOTS / "compare" / "page.md", page)
+
+
+def test_the_comment_is_in_order_environment_advice_summary_largest_full_tables(fixture_comparison):
+    text = exporter("markdown").serialize(fixture_comparison)
+    headings = [line for line in text.splitlines() if line.startswith("#")]
+    assert headings == [
+        f"## Benchmark comparison: {FIXTURE_RUN.name} → {NEW_ID}",
+        "### Environment",
+        "### What this run would change in the advice",
+        "### Summary",
+        "### Largest significant changes",
+        "### All cases",
+    ]
+    assert "- Fastest recommended AEAD at 16 KiB: chacha20-poly1305 → aes-128-gcm" in text
+    assert "- Fastest signer: — → Ed448" in text
+    assert "| **Kernel** | Linux 6.18.44-fc-v769 | Linux 6.19.1 |" in text
+    assert "| **PHP extension gmp** | not loaded | 8.2.36 |" in text
+    assert "| CPU model | Intel(R) Xeon(R) Processor | Intel(R) Xeon(R) Processor |" in text
+    assert "| OS |" not in text, "rows that do not differ are left out"
+    assert re.search(r"\*\*\d+ faster · \d+ slower · [\d,]+ ~ · 9 new · 4 missing · 1 too few samples\*\*", text)
+
+
+def test_without_advice_changes_the_comment_says_so(base_run):
+    result = comparison.compare(base_run, base_run, SCHEMAS, [EXPERIMENTS["jwt"]])
+    text = exporter("markdown").serialize(result)
+    assert "### What this run would change in the advice\n\nNo recommendation, finding or verdict changes.\n" in text
+    assert "No significant change." in text
+    assert "left out" not in text, "a small comparison is not cut"
+    assert text.count("<details>") == 1
+
+
+def table_rows(text):
+    return [line for line in text.splitlines() if line.startswith("| ") and " | verdict |" not in line]
+
+
+def details_rows(text):
+    rows = 0
+    for block in re.findall(r"<details>.*?</details>", text, flags=re.DOTALL):
+        rows += len([line for line in block.splitlines() if line.startswith("| ")]) - 2
+    return rows
+
+
+@pytest.mark.parametrize("limit", [LIMIT, 20_000, 5_000])
+def test_the_comment_stays_under_the_limit_and_says_how_many_rows_it_left_out(fixture_comparison, limit):
+    text = MarkdownExporter(limit).serialize(fixture_comparison)
+    assert len(text) <= limit
+    total = len(fixture_comparison.cases)
+    match = re.search(r"_([\d,]+) of ([\d,]+) rows of the full tables were left out", text)
+    assert match, "the fixture comparison does not fit: the note says so"
+    left_out = int(match.group(1).replace(",", ""))
+    assert int(match.group(2).replace(",", "")) == total
+    assert left_out + details_rows(text) == total
+    assert "the JSON export (`--format json`) has every case" in text
+    summaries = re.findall(r"<details><summary>(.*?):", text)
+    titles = [e.title for e in fixture_comparison.experiments]
+    assert summaries == titles[: len(summaries)], "the last experiments are cut first"
+
+
+def test_the_uncut_comment_would_be_longer_than_the_limit(fixture_comparison):
+    assert len(MarkdownExporter(10**9).serialize(fixture_comparison)) > LIMIT
+
+
+def hostile_comparison(**changes):
+    base, new = load_run(FIXTURE_RUN, SCHEMAS), None
+    tables = {name: [dict(row) for row in base.tables[name]] for name in base.frames}
+    rows = [{**r, "alg": HOSTILE} for r in tables["jwt.csv"] if r["alg"] == "HS256"]
+    base_manifest = copy.deepcopy(base.manifest)
+    base = Run.from_rows(base.run_id, base_manifest, {**tables, "jwt.csv": tables["jwt.csv"] + rows})
+    manifest = copy.deepcopy(base_manifest)
+    manifest["run_id"] = NEW_ID
+    manifest["os"] = "<img src=x onerror=alert(2)>"
+    for path, value in changes.items():
+        section, field = path.split("__")
+        manifest[section][field] = value
+    slower = [{**r, "elapsed_ns": r["elapsed_ns"] * 2} for r in rows]
+    new = Run.from_rows(NEW_ID, manifest, {**tables, "jwt.csv": tables["jwt.csv"] + slower})
+    advice = [AdviceChange("jwt", "jwt.x", f"Pick {HOSTILE}", HOSTILE, "<b>bold</b>")]
+    return comparison.compare(base, new, SCHEMAS, [EXPERIMENTS["jwt"]], advice_changes=advice)
+
+
+def test_hostile_values_are_escaped_in_the_comment_and_the_page():
+    result = hostile_comparison(cpu__model="<script>cpu</script> | AMD")
+    text = exporter("markdown").serialize(result)
+    page = comparison.render_page([result], render.environment(ROOT / "templates"))
+    for output in (text, page):
+        assert "<script" not in output
+        assert "<img" not in output
+        assert "<b>" not in output
+        assert "x&#124;&lt;script&gt;alert(1)&lt;/script&gt;&amp;\\*\\_\\[y\\]" in output
+        assert "&lt;script&gt;cpu&lt;/script&gt; &#124; AMD" in output
+        header_pipes = None
+        for line in output.splitlines():
+            if line.strip().startswith("| ") and "alg" in line:
+                header_pipes = line.count("|")
+            elif line.strip().startswith("| ") and "x&#124;" in line and header_pipes:
+                assert line.count("|") == header_pipes, "a value from data never adds a table column"
+    data = json.loads(exporter("json").serialize(result))
+    (jwt,) = data["experiments"]
+    assert any(case["key"]["alg"] == HOSTILE for case in jwt["cases"]), "JSON keeps the raw value"
+
+
+def test_across_machines_the_comment_labels_it_and_never_says_regression():
+    result = hostile_comparison(cpu__model="AMD EPYC 7B13")
+    assert result.across_machines
+    text = exporter("markdown").serialize(result)
+    first = text.splitlines()[0]
+    assert first.endswith("(across machines)")
+    assert "slower (across machines)" in text
+    assert "across machines: this compares two machines, it is not a regression test" in text
+    assert "Across machines: the CPU model differs between the two runs" in text
+    assert all("not a regression" in line for line in text.splitlines() if "regression" in line)
+    assert "| slower |" not in text, "a bare 'slower' would read as a regression"
+    page = comparison.render_page([result], render.environment(ROOT / "templates"))
+    assert '!!! warning "Across machines"' in page
+    assert "slower (across machines)" in page
+    assert json.loads(exporter("json").serialize(result))["across_machines"] is True
+
+
+def test_the_json_export_has_everything(fixture_comparison):
+    text = exporter("json").serialize(fixture_comparison)
+    data = json.loads(text)
+    assert data["format_version"] == FORMAT_VERSION
+    assert (data["base"], data["new"]) == (FIXTURE_RUN.name, NEW_ID)
+    assert data["across_machines"] is False
+    assert [e["name"] for e in data["experiments"]] == [e.name for e in fixture_comparison.experiments]
+    assert sum(len(e["cases"]) for e in data["experiments"]) == len(fixture_comparison.cases)
+    assert data["summary"] == {str(v): n for v, n in fixture_comparison.counts().items()}
+    assert data["method"]["tested_cases"] == fixture_comparison.tested
+    assert data["advice_changes"][1] == {
+        "experiment": "jwt",
+        "key": "jwt.fastest-signer",
+        "label": "Fastest signer",
+        "base": None,
+        "new": "Ed448",
+    }
+    cases = [case for e in data["experiments"] for case in e["cases"]]
+    assert {case["verdict"] for case in cases} >= {"faster", "slower", "~", "new", "missing", "too few samples"}
+    aead = data["experiments"][[e.name for e in fixture_comparison.experiments].index("aead")]
+    assert aead["key_columns"][:3] == ["library", "algorithm", "operation"]
+    faster = next(case for case in aead["cases"] if case["verdict"] == "faster")
+    assert faster["key"]["algorithm"] == "aes-128-gcm"
+    assert faster["ratio"] == pytest.approx(0.5, rel=0.01)
+    assert faster["p_adjusted"] < 0.05
+    assert faster["ratio_ci"][1] < 1 / 1.05
+    too_few = next(case for case in cases if case["verdict"] == "too few samples")
+    assert too_few["new"]["median_ci_ns"] == [None, None], "an infinite bound is null, not Infinity"
+    assert "Infinity" not in text
+    assert "NaN" not in text
+
+
+def test_every_format_has_an_exporter():
+    assert FORMATS == ("markdown", "json")
+    with pytest.raises(comparison.ComparisonError, match="unknown format 'xml'"):
+        exporter("xml")
+
+
+def test_the_command_line_prints_markdown(capsys):
+    assert cli.main(["--root", str(ROOT), "compare", str(FIXTURE_RUN), str(FIXTURE_RUN)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"## Benchmark comparison: {FIXTURE_RUN.name} → {FIXTURE_RUN.name}\n")
+    assert "0 faster · 0 slower" in out
+
+
+def test_the_command_line_writes_json_to_a_file(tmp_path, capsys):
+    target = tmp_path / "comparison.json"
+    argv = ["--root", str(ROOT), "compare", str(FIXTURE_RUN), str(FIXTURE_RUN), "--format", "json", "--out"]
+    assert cli.main([*argv, str(target)]) == 0
+    assert str(target) in capsys.readouterr().out
+    assert json.loads(target.read_text(encoding="utf-8"))["format_version"] == FORMAT_VERSION
+
+
+def test_the_command_line_names_a_missing_run_directory_in_one_line(tmp_path, capsys):
+    missing = tmp_path / "20260101T0000Z-nowhere-php8.2"
+    assert cli.main(["--root", str(ROOT), "compare", str(FIXTURE_RUN), str(missing)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"error: NEW {missing}: no such run directory (expected data/runs/<run-id>/)\n"
+
+
+def only(experiment, directory):
+    """A copy of the fixture run whose only experiment with results is `experiment`."""
+    target = directory / FIXTURE_RUN.name
+    target.mkdir(parents=True)
+    manifest = json.loads((FIXTURE_RUN / "manifest.json").read_text(encoding="utf-8"))
+    for name, entry in manifest["experiments"].items():
+        if name == experiment:
+            for file_name in entry["files"]:
+                (target / file_name).write_bytes((FIXTURE_RUN / file_name).read_bytes())
+        else:
+            manifest["experiments"][name] = {
+                "status": "unavailable",
+                "reason": "not measured in this test",
+                "duration_s": 0.0,
+                "files": [],
+            }
+    (target / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    return target
+
+
+def test_the_command_line_refuses_runs_with_no_experiment_in_common(tmp_path, capsys):
+    base, new = only("aead", tmp_path / "a"), only("jwt", tmp_path / "b")
+    assert cli.main(["--root", str(ROOT), "compare", str(base), str(new)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith("error: ")
+    assert "have no experiment in common" in err
+    assert "has aead" in err
+    assert "has jwt" in err

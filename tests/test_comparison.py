@@ -1,0 +1,301 @@
+"""`compare`'s model: cases matched on the case key, each verdict rule as a named case, the
+Benjamini–Hochberg family, failed Argon2 cells, the environment diff and "across machines"."""
+
+import copy
+import json
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from phpcb import comparison, registry, render
+from phpcb.comparison import ComparisonError, Verdict
+from phpcb.environment_diff import ABSENT
+from phpcb.environment_diff import diff as environment_diff
+from phpcb.loader import Run, load_run
+from phpcb.schema import load_schemas
+
+from .conftest import FIXTURE_RUN, ROOT
+
+SCHEMAS = load_schemas(ROOT / "data" / "schema")
+EXPERIMENTS = {e.name: e for e in registry.discover()}
+FIXTURE_MANIFEST = json.loads((FIXTURE_RUN / "manifest.json").read_text(encoding="utf-8"))
+# A small, fixed wobble so that no sample is constant (except where a case says so).
+WOBBLE = np.array([0.0, 0.004, -0.003, 0.006, -0.005, 0.002, -0.001, 0.003, -0.004, 0.001])
+
+
+def manifest(run_id, experiments=("jwt",), **changes):
+    result = copy.deepcopy(FIXTURE_MANIFEST)
+    result["run_id"] = run_id
+    result["experiments"] = {
+        name: {"status": "ok", "reason": None, "duration_s": 1.0, "files": list(EXPERIMENTS[name].tables)}
+        for name in experiments
+    }
+    for path, value in changes.items():
+        section, _, field = path.partition("__")
+        if field:
+            result[section][field] = value
+        else:
+            result[section] = value
+    return result
+
+
+def jwt_rows(alg, times_ns, operation="sign", iterations=10):
+    """One jwt case: per-op times given, stored as elapsed for `iterations` operations."""
+    return [
+        {
+            "alg": alg,
+            "payload_chars": 100,
+            "operation": operation,
+            "sample": sample,
+            "iterations": iterations,
+            "elapsed_ns": round(t * iterations),
+        }
+        for sample, t in enumerate(times_ns)
+    ]
+
+
+def around(value, n=10, wobble=1.0):
+    return [value * (1 + wobble * WOBBLE[i % WOBBLE.size] + (i // WOBBLE.size) * 1e-4) for i in range(n)]
+
+
+# Each named case: (base per-op times or None, new per-op times or None, the verdict expected).
+CASES = {
+    "faster": (around(1000), around(500), Verdict.FASTER),
+    "slower": (around(1000), around(2000), Verdict.SLOWER),
+    # A large change on some samples only: the test cannot tell the two apart.
+    "same-because-p": (around(1000, n=6), [1000, 1500, 995, 1490, 1003, 1002], Verdict.SAME),
+    # 3 % slower, clearly (p tiny), but the whole CI lies within 5 % of no change.
+    "same-because-ci-within-5-percent": (around(1000, n=30, wobble=0.2), around(1030, n=30, wobble=0.2), Verdict.SAME),
+    "new": (None, around(1000), Verdict.NEW),
+    "missing": (around(1000), None, Verdict.MISSING),
+    "too-few-samples": (around(1000), around(2000, n=4), Verdict.TOO_FEW),
+    "identical-samples": ([1000.0] * 7, [1000.0] * 7, Verdict.IDENTICAL),
+}
+
+
+def runs_of(cases, new_manifest=None):
+    base_rows, new_rows = [], []
+    for name, (base, new, _) in cases.items():
+        if base is not None:
+            base_rows += jwt_rows(name, base)
+        if new is not None:
+            new_rows += jwt_rows(name, new)
+    base_run = Run.from_rows(
+        "20260101T0000Z-base-php8.2", manifest("20260101T0000Z-base-php8.2"), {"jwt.csv": base_rows}
+    )
+    fresh = new_manifest or manifest("20260101T0100Z-new-php8.2")
+    return base_run, Run.from_rows(fresh["run_id"], fresh, {"jwt.csv": new_rows})
+
+
+@pytest.fixture(scope="module")
+def result():
+    base, new = runs_of(CASES)
+    return comparison.compare(base, new, SCHEMAS, [EXPERIMENTS["jwt"]])
+
+
+def case(result, name):
+    (experiment,) = result.experiments
+    return next(c for c in experiment.cases if c.key[0] == name)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_each_verdict_rule(result, name):
+    assert case(result, name).verdict == CASES[name][2]
+
+
+def test_cases_are_matched_on_the_case_key_in_the_base_order_new_ones_last(result):
+    (experiment,) = result.experiments
+    assert experiment.key_columns == ("alg", "payload_chars", "operation")
+    assert experiment.time_column == "elapsed_ns"
+    assert experiment.iterations_column == "iterations"
+    order = [c.key[0] for c in experiment.cases]
+    assert order[-1] == "new"
+    assert order[:-1] == [name for name in CASES if name != "new"]
+    assert case(result, "faster").key == ("faster", 100, "sign")
+
+
+def test_the_per_operation_time_is_time_over_iterations(result):
+    faster = case(result, "faster")
+    assert faster.base.median_ns == pytest.approx(np.median(around(1000)), abs=0.1)
+    assert faster.new.n == 10
+    assert faster.ratio == pytest.approx(np.median(around(500)) / np.median(around(1000)), rel=1e-3)
+
+
+def test_only_tested_cases_form_the_benjamini_hochberg_family(result):
+    tested = [c for _, c in result.cases if c.p_value is not None]
+    assert {c.key[0] for c in tested} == {"faster", "slower", "same-because-p", "same-because-ci-within-5-percent"}
+    assert result.tested == 4
+    p = [c.p_value for c in tested]
+    assert [c.p_adjusted for c in tested] == pytest.approx(list(sps.false_discovery_control(p, method="bh")))
+    for c in tested:
+        base = np.asarray(CASES[c.key[0]][0], dtype=float)
+        new = np.asarray(CASES[c.key[0]][1], dtype=float)
+        stored_base = np.round(base * 10) / 10
+        stored_new = np.round(new * 10) / 10
+        assert c.p_value == pytest.approx(sps.mannwhitneyu(stored_new, stored_base).pvalue)
+    for name in ("new", "missing", "too-few-samples", "identical-samples"):
+        assert case(result, name).p_value is None
+        assert case(result, name).p_adjusted is None
+
+
+def test_why_the_near_cases_are_not_called(result):
+    by_p = case(result, "same-because-p")
+    assert by_p.p_adjusted >= comparison.ALPHA
+    by_ci = case(result, "same-because-ci-within-5-percent")
+    assert by_ci.p_adjusted < comparison.ALPHA
+    assert 1 < by_ci.ratio_low < 1.05
+
+
+def test_counts_and_largest_changes(result):
+    counts = result.counts()
+    assert counts[Verdict.FASTER] == counts[Verdict.SLOWER] == 1
+    assert counts[Verdict.SAME] == 2
+    assert sum(counts.values()) == len(CASES)
+    assert [c.key[0] for _, c in result.largest()] in (["faster", "slower"], ["slower", "faster"])
+    assert all(c.verdict.significant for _, c in result.largest())
+    assert result.largest(1)[0][1].abs_log_ratio == max(c.abs_log_ratio for _, c in result.largest())
+
+
+def test_the_identical_case_has_ratio_one_and_no_p(result):
+    identical = case(result, "identical-samples")
+    assert (identical.ratio, identical.ratio_low, identical.ratio_high) == (1.0, 1.0, 1.0)
+
+
+def test_constant_but_different_samples_are_tested_not_identical():
+    base, new = runs_of({"c": ([1000.0] * 7, [2000.0] * 7, None)})
+    (c,) = comparison.compare(base, new, SCHEMAS, [EXPERIMENTS["jwt"]]).experiments[0].cases
+    assert c.p_value is not None
+    assert c.verdict == Verdict.SLOWER
+
+
+def argon2_rows(variant, walls, status="ok"):
+    return [
+        {
+            "interface": "password_hash",
+            "variant": variant,
+            "memory_kib": 65536,
+            "threads": 1,
+            "time_cost": 3,
+            "sample": sample,
+            "wall_ns": wall,
+            "status": status,
+        }
+        for sample, wall in enumerate(walls)
+    ]
+
+
+def test_argon2_uses_the_wall_time_itself_and_failed_cells_are_not_samples():
+    refused = argon2_rows("argon2i", [0], status="refused")
+    base_rows = argon2_rows("argon2id", around(5e7)) + refused + argon2_rows("argon2d", around(5e7))
+    new_rows = argon2_rows("argon2id", around(1e8)) + refused + argon2_rows("argon2d", [0], status="failed")
+    base = Run.from_rows(
+        "20260101T0000Z-a-php8.2", manifest("20260101T0000Z-a-php8.2", ("argon2",)), {"argon2.csv": base_rows}
+    )
+    new = Run.from_rows(
+        "20260101T0100Z-b-php8.2", manifest("20260101T0100Z-b-php8.2", ("argon2",)), {"argon2.csv": new_rows}
+    )
+    (experiment,) = comparison.compare(base, new, SCHEMAS, [EXPERIMENTS["argon2"]]).experiments
+    assert experiment.time_column == "wall_ns"
+    assert experiment.iterations_column is None
+    verdicts = {c.key[1]: c.verdict for c in experiment.cases}
+    assert verdicts == {"argon2id": Verdict.SLOWER, "argon2d": Verdict.MISSING}, "refused on both sides: no case"
+    argon2id = experiment.cases[0]
+    assert argon2id.base.median_ns == pytest.approx(np.median(around(5e7)))
+
+
+def test_two_runs_without_an_experiment_in_common_cannot_be_compared():
+    base = Run.from_rows("20260101T0000Z-a-php8.2", manifest("20260101T0000Z-a-php8.2", ("argon2",)), {})
+    new = Run.from_rows("20260101T0100Z-b-php8.2", manifest("20260101T0100Z-b-php8.2", ("jwt",)), {})
+    with pytest.raises(ComparisonError, match=r"no experiment in common: .*argon2.*jwt"):
+        comparison.compare(base, new, SCHEMAS)
+
+
+def test_experiments_in_one_run_only_are_listed():
+    base, _ = runs_of(CASES)
+    both = manifest("20260101T0100Z-new-php8.2", ("jwt", "argon2"))
+    new = Run.from_rows(both["run_id"], both, {"jwt.csv": jwt_rows("faster", around(500)), "argon2.csv": []})
+    result = comparison.compare(base, new, SCHEMAS)
+    assert [e.name for e in result.experiments] == ["jwt"]
+    assert result.only_in_new == ["argon2"]
+    assert result.only_in_base == []
+
+
+def test_the_same_machine_is_not_across_machines(result):
+    assert not result.across_machines
+    assert result.environment.across_machines_because == []
+    shown = [row.label for row in result.environment.shown]
+    assert shown == ["CPU model", "CPU cores", "PHP version"], "only the rows that differ, and CPU/PHP always"
+
+
+@pytest.mark.parametrize(
+    ("change", "because"),
+    [
+        ({"cpu__model": "AMD EPYC 7B13"}, ["CPU model"]),
+        ({"php__version": "8.3.1"}, ["PHP version"]),
+        ({"cpu__model": "AMD EPYC 7B13", "php__version": "8.3.1"}, ["CPU model", "PHP version"]),
+    ],
+)
+def test_another_cpu_model_or_php_version_makes_it_across_machines(change, because):
+    base, new = runs_of(CASES, manifest("20260101T0100Z-new-php8.2", **change))
+    result = comparison.compare(base, new, SCHEMAS, [EXPERIMENTS["jwt"]])
+    assert result.across_machines
+    assert result.environment.across_machines_because == because
+    assert case(result, "slower").verdict == Verdict.SLOWER, "the verdict is kept; the reports label it"
+
+
+def test_the_environment_diff_shows_what_changed():
+    base = copy.deepcopy(FIXTURE_MANIFEST)
+    new = copy.deepcopy(FIXTURE_MANIFEST)
+    new["php"]["extensions"]["gmp"] = "8.2.36"
+    del new["php"]["extensions"]["mcrypt"]
+    new["libraries"]["openssl"] = "OpenSSL 3.5.0"
+    new["kernel"] = "Linux 6.1"
+    new["profile"] = "full"
+    new["php"]["jit"] = "tracing"
+    diff = environment_diff(base, new)
+    changed = {row.label: (row.base, row.new) for row in diff.differing}
+    assert changed == {
+        "JIT": ("off buffer=0", "tracing"),
+        "OpenSSL": ("OpenSSL 3.0.22 25 Aug 2026", "OpenSSL 3.5.0"),
+        "PHP extension gmp": ("not loaded", "8.2.36"),
+        "PHP extension mcrypt": ("1.0.5", "not loaded"),
+        "Profile": ("quick", "full"),
+        "Kernel": ("Linux 6.18.44-fc-v769", "Linux 6.1"),
+    }
+    labels = [row.label for row in diff.rows]
+    assert labels.index("PHP extension gmp") < labels.index("Profile"), "extensions stay together"
+    assert not diff.across_machines
+
+
+def test_a_manifest_without_a_machine_name_is_tolerated():
+    base = copy.deepcopy(FIXTURE_MANIFEST)
+    new = copy.deepcopy(FIXTURE_MANIFEST)
+    del base["machine"]
+    diff = environment_diff(base, new)
+    machine = next(row for row in diff.rows if row.label == "Machine")
+    assert (machine.base, machine.new) == (ABSENT, "intel-xeon-fixture")
+
+
+def test_the_fixture_run_against_itself_changes_nothing():
+    run = load_run(FIXTURE_RUN, SCHEMAS)
+    result = comparison.compare(run, run, SCHEMAS)
+    assert [e.name for e in result.experiments] == [e.name for e in registry.discover()]
+    counts = result.counts()
+    assert counts[Verdict.FASTER] == counts[Verdict.SLOWER] == 0
+    assert counts[Verdict.NEW] == counts[Verdict.MISSING] == 0
+    assert all(c.ratio == pytest.approx(1.0) for _, c in result.cases)
+    assert not result.environment.differing
+
+
+def test_the_site_page_links_the_runs_and_escapes_data(result):
+    templates = render.environment(ROOT / "templates")
+    page = comparison.render_page([result], templates)
+    assert page.startswith("# Comparison")
+    assert "## 20260101T0000Z-base-php8.2 → 20260101T0100Z-new-php8.2" in page
+    assert "(runs/20260101T0000Z-base-php8.2/manifest.json)" in page
+    assert f'??? note "{EXPERIMENTS["jwt"].title}: 8 cases: ' in page
+    deeper = comparison.render_page([result], templates, page_depth=1)
+    assert "(../runs/20260101T0100Z-new-php8.2/manifest.json)" in deeper
+    assert "No recommendation, finding or verdict changes." in page
+    assert "No comparison to show." in comparison.render_page([], templates)

@@ -1,0 +1,63 @@
+"""Machine names and the Machines page."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+from phpcb import site
+from phpcb.machines import cpu_slug
+from phpcb.upgrade import legacy_host
+
+from .conftest import FIXTURE_RUN, ROOT
+
+MODELS = [
+    "Intel(R) Xeon(R) Processor @ 2.50GHz",
+    "AMD EPYC 7B13 64-Core Processor",
+    "Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz",
+    "AMD Ryzen 7 5800U with Radeon Graphics",
+    "aarch64",
+    "(R) Processor",
+    "Some Very Long Vendor Name Model Number 1234567890",
+]
+
+
+def test_python_and_the_runner_slug_cpu_models_alike():
+    """Upgraded runs are named in Python, new runs in PHP: one machine must get one name."""
+    script = (
+        "require 'runners/bootstrap.php';"
+        "echo json_encode(array_map([PhpCryptoBench\\Environment\\MachineName::class, 'cpuSlug'],"
+        " json_decode(stream_get_contents(STDIN), true)));"
+    )
+    result = subprocess.run(
+        ["php", "-r", script], cwd=ROOT, input=json.dumps(MODELS), capture_output=True, text=True, check=True
+    )
+    assert json.loads(result.stdout) == [cpu_slug(model) for model in MODELS]
+
+
+def test_a_legacy_run_id_gives_its_hostname():
+    assert legacy_host("20261122T0506Z-vm-php8.2") == "vm"
+    assert legacy_host("20261122T0506Z-build-box-7-php8.3") == "build-box-7"
+
+
+def test_the_machines_page_sets_every_machine_beside_the_others(make_project):
+    root = make_project(FIXTURE_RUN)
+    other = root / "data" / "runs" / "20260102T0000Z-other-php8.3"
+    other.mkdir()
+    for path in FIXTURE_RUN.iterdir():
+        (other / path.name).write_bytes(path.read_bytes())
+    manifest = json.loads((other / "manifest.json").read_text())
+    manifest["run_id"] = other.name
+    manifest["started_utc"] = "2026-01-02T00:00:00Z"
+    manifest["machine"] = {"name": "amd-epyc-7b13-64-core-abcdef", "host_hash": "abcdef"}
+    manifest["php"]["version"] = "8.3.1"
+    (other / "manifest.json").write_text(json.dumps(manifest))
+
+    page = site.build(root).pages["machines.md"]
+    fixture_machine = json.loads((FIXTURE_RUN / "manifest.json").read_text())["machine"]["name"]
+    assert f"| {fixture_machine} · PHP 8.2 |" in page
+    assert "| amd-epyc-7b13-64-core-abcdef · PHP 8.3 |" in page
+    assert "## P-256 (prime256v1) key generation" in page
+    assert "## ES256 verification" in page
+    assert page.count('class="pcb-chart"') == page.count("\n## ") - 1, "one chart per question"
+    assert f"(runs.md#run-{other.name.lower().replace('.', '-')})" in page

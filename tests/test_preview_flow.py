@@ -1,0 +1,300 @@
+"""A pull request's preview, end to end, as the workflows run it, in throwaway git repositories with a
+bare "origin": `make publish` → gh-pages; a PR branch adds a run; `make preview` builds its site and
+comment; `make deploy-preview` (from a checkout of main, as the deploy workflow) puts the site under
+pr-preview/pr-N/; `make publish` keeps it; `make cleanup-preview` removes it.
+
+Then the gh-pages plumbing alone (no site build): an artifact that is not a plain preview site is
+refused, and a push that loses a race is redone on top of the other one."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from phpcb import ghpages, pullrequest
+from phpcb.github_comment import MARKER
+
+from .conftest import ROOT
+
+GIT_IDENTITY = {
+    "GIT_AUTHOR_NAME": "phpcrypto-bench tests",
+    "GIT_AUTHOR_EMAIL": "tests@invalid",
+    "GIT_COMMITTER_NAME": "phpcrypto-bench tests",
+    "GIT_COMMITTER_EMAIL": "tests@invalid",
+}
+SKIP = shutil.ignore_patterns(
+    ".git", ".venv", ".tools", "site", "site.tmp", "preview", "tests", "__pycache__", ".pytest_cache", ".ruff_cache"
+)
+CLEARED = ("PR", "BASE", "ARTIFACT", "ARTIFACTS", "BODY", "HEAD_SHA", "VERSION", "PREVIEW_URL", "PUBLISHED_URL")
+REPOSITORY = "octo/phpcrypto-bench"
+PR = 7
+PREVIEW_URL = f"https://octo.github.io/phpcrypto-bench/pr-preview/pr-{PR}/"
+BASE_RUN = "20261122T0309Z-vm-php8.2"  # the jwt run
+NEW_RUN = "20261123T0309Z-vm-php8.2"  # the same machine a day later, signing 1.5 times slower
+
+
+class Repo:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.env = {
+            key: value for key, value in os.environ.items() if key not in CLEARED and not key.startswith("GITHUB_")
+        }
+        self.env.update(GIT_IDENTITY, NO_MKDOCS_2_WARNING="1", PHPCB_PUSH_BACKOFF="0")
+
+    def run(self, *command: str, **env: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            command, cwd=self.path, env={**self.env, **env}, capture_output=True, text=True, check=False
+        )
+
+    def ok(self, *command: str, **env: str) -> str:
+        result = self.run(*command, **env)
+        assert result.returncode == 0, f"{' '.join(command)}:\n{result.stdout}\n{result.stderr}"
+        return result.stdout
+
+    def make(self, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+        return self.run("make", "--no-print-directory", f"VENV={ROOT / '.venv'}", *args, **env)
+
+    def listing(self, ref: str) -> list[str]:
+        return self.ok("git", "ls-tree", "-r", "--name-only", ref).splitlines()
+
+
+def add_run(runs: Path) -> None:
+    """A copy of the committed jwt run under a new id, its sign timings 1.5 times longer (deterministic)."""
+    target = runs / NEW_RUN
+    shutil.copytree(runs / BASE_RUN, target)
+    manifest = json.loads((target / "manifest.json").read_text(encoding="utf-8"))
+    manifest["run_id"] = NEW_RUN
+    for key in ("started_utc", "finished_utc"):
+        manifest[key] = manifest[key].replace("2026-11-22", "2026-11-23")
+    (target / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    with (target / "jwt.csv").open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
+    operation, elapsed = rows[0].index("operation"), rows[0].index("elapsed_ns")
+    for row in rows[1:]:
+        if row[operation] == "sign":
+            row[elapsed] = str(int(row[elapsed]) * 3 // 2)
+    with (target / "jwt.csv").open("w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle, lineterminator="\n").writerows(rows)
+
+
+def test_preview_deploy_publish_and_cleanup(tmp_path):
+    origin = Repo(tmp_path / "origin.git")
+    origin.path.mkdir()
+    origin.ok("git", "init", "-q", "--bare", "-b", "main")
+    work = Repo(tmp_path / "repo")
+    shutil.copytree(ROOT, work.path, ignore=SKIP)
+    work.ok("git", "init", "-q", "-b", "main")
+    work.ok("git", "add", "-A")
+    work.ok("git", "commit", "-qm", "published runs")
+    work.ok("git", "remote", "add", "origin", str(origin.path))
+    work.ok("git", "push", "-q", "origin", "main")
+
+    published = work.make("publish", "VERSION=0.1")
+    assert published.returncode == 0, published.stderr
+    assert "pushed to origin/gh-pages" in published.stdout
+    assert "0.1/index.html" in origin.listing("gh-pages")
+    page = origin.ok("git", "show", "gh-pages:0.1/index.html")
+    assert "md-banner" not in page, "no preview banner on the published site"
+    assert "noindex" not in page
+
+    # The pull request: one new run.
+    work.ok("git", "checkout", "-qb", "new-run")
+    add_run(work.path / "data" / "runs")
+    work.ok("git", "add", "-A")
+    work.ok("git", "commit", "-qm", "a run")
+
+    missing = work.make("preview", f"PR={PR}")
+    assert missing.returncode != 0
+    assert "BASE is required" in missing.stderr
+    bad_ref = work.make("preview", f"PR={PR}", "BASE=origin/nope")
+    assert bad_ref.returncode != 0
+    assert "BASE 'origin/nope' is not a commit" in bad_ref.stderr
+    bad_pr = work.make("preview", "PR=7;ls", "BASE=origin/main")
+    assert bad_pr.returncode != 0
+    assert "PR must be a positive integer" in bad_pr.stderr
+
+    built = work.make("preview", f"PR={PR}", "BASE=origin/main", GITHUB_REPOSITORY=REPOSITORY)
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert f"adds {NEW_RUN}" in built.stdout
+    preview = work.path / "preview"
+    assert (preview / "pr-number").read_text() == f"{PR}\n"
+    assert not (work.path / ".mkdocs.preview.yml").exists()
+    home = (preview / "site" / "index.html").read_text(encoding="utf-8")
+    assert f"Preview of pull request #{PR}: not the published results." in home
+    assert 'href="https://octo.github.io/phpcrypto-bench/"' in home, "the banner links to the published site"
+    assert f'<link rel="canonical" href="{PREVIEW_URL}">' in home
+    assert '<meta name="robots" content="noindex, nofollow">' in home
+    assert "versions.json" not in home, "no mike version selector"
+    assert '"provider": "mike"' not in home
+    assert (preview / "site" / "compare" / "index.html").is_file(), "the Comparison page for the added run"
+    comment = (preview / "comment.md").read_text(encoding="utf-8")
+    assert comment.startswith(MARKER)
+    assert NEW_RUN in comment
+    assert re.search(r"^\|.*\|$", comment, re.MULTILINE), "a Markdown table"
+    assert "slower" in comment, "signing 1.5 times slower is a verdict"
+    assert PREVIEW_URL in comment
+
+    # The deploy workflow: a checkout of main, the artifact as data.
+    deployer = Repo(tmp_path / "deployer")
+    origin.ok("git", "clone", "-q", str(origin.path), str(deployer.path))
+    artifact = tmp_path / "artifact"
+    shutil.copytree(preview, artifact)
+    deployed = deployer.make("deploy-preview", f"ARTIFACT={artifact}")
+    assert deployed.returncode == 0, deployed.stderr
+    listing = origin.listing("gh-pages")
+    assert f"pr-preview/pr-{PR}/index.html" in listing
+    assert f"pr-preview/pr-{PR}/compare/index.html" in listing
+    assert "0.1/index.html" in listing
+    again = deployer.make("deploy-preview", f"ARTIFACT={artifact}")
+    assert again.returncode == 0
+    assert "already holds this site" in again.stdout
+
+    # main moves on and is published again: the preview stays (work's gh-pages is behind origin's).
+    work.ok("git", "checkout", "-q", "main")
+    republished = work.make("publish", "VERSION=0.2")
+    assert republished.returncode == 0, republished.stderr
+    listing = origin.listing("gh-pages")
+    assert f"pr-preview/pr-{PR}/index.html" in listing
+    assert {"0.1/index.html", "0.2/index.html", "index.html"} <= set(listing)
+    versions = json.loads(origin.ok("git", "show", "gh-pages:versions.json"))
+    assert [(v["version"], v["aliases"]) for v in versions] == [("0.2", ["latest"]), ("0.1", [])]
+
+    # The PR is closed.
+    cleaned = deployer.make("cleanup-preview", f"PR={PR}")
+    assert cleaned.returncode == 0, cleaned.stderr
+    listing = origin.listing("gh-pages")
+    assert not any(name.startswith("pr-preview/") for name in listing)
+    assert "0.2/index.html" in listing
+    noop = deployer.make("cleanup-preview", f"PR={PR}")
+    assert noop.returncode == 0
+    assert "nothing to remove" in noop.stdout
+
+
+def git_repo(path: Path, *, bare: bool = False) -> Repo:
+    repo = Repo(path)
+    path.mkdir()
+    repo.ok("git", "init", "-q", *(["--bare"] if bare else []), "-b", "main")
+    if not bare:
+        repo.ok("git", "commit", "-q", "--allow-empty", "-m", "start")
+    return repo
+
+
+def preview_artifact(path: Path, pr: int = PR) -> Path:
+    (path / "site" / "assets").mkdir(parents=True)
+    (path / "site" / "index.html").write_text(f"<p>preview {pr}</p>\n")
+    (path / "site" / "assets" / "app.js").write_text("// js\n")
+    (path / "pr-number").write_text(f"{pr}\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("tamper", "message"),
+    [
+        (lambda a: (a / "site" / "leak").symlink_to("/etc/passwd"), "symbolic links are refused"),
+        (lambda a: (a / "site" / "up").symlink_to("..", target_is_directory=True), "symbolic links are refused"),
+        (lambda a: (a / "site" / ".git").mkdir(), "a .git* name"),
+        (lambda a: (a / "pr-number").write_text("8\n"), "built for another pull request"),
+        (lambda a: (a / "pr-number").write_text("../../x\n"), "PR must be a positive integer"),
+        (lambda a: (a / "site" / "index.html").unlink(), "expected the preview site"),
+    ],
+)
+def test_an_artifact_that_is_not_a_plain_preview_site_is_refused(tmp_path, monkeypatch, capsys, tamper, message):
+    repo = git_repo(tmp_path / "repo")
+    artifact = preview_artifact(tmp_path / "artifact")
+    tamper(artifact)
+    monkeypatch.delenv("GITHUB_TOKEN", raising=False)
+    assert ghpages.main(["--root", str(repo.path), "deploy", "--pr", str(PR), "--artifact", str(artifact)]) == 1
+    assert message in capsys.readouterr().err
+    assert repo.run("git", "rev-parse", "--verify", "--quiet", "gh-pages").returncode != 0, "nothing committed"
+
+
+@pytest.mark.parametrize("pr", ["0", "-1", "07", "7 ", "1e3", "../7", "7/../../x", ""])
+def test_only_positive_integers_are_pr_numbers(pr):
+    if pr == "7 ":
+        assert ghpages.pr_number(pr) == 7  # a trailing newline or space from a file is fine
+        return
+    with pytest.raises(ghpages.GhPagesError, match="PR must be a positive integer"):
+        ghpages.pr_number(pr)
+
+
+def test_a_push_that_loses_a_race_is_redone_on_top(tmp_path, monkeypatch):
+    monkeypatch.setenv("PHPCB_PUSH_BACKOFF", "0")
+    for key, value in GIT_IDENTITY.items():
+        monkeypatch.setenv(key, value)
+    origin = git_repo(tmp_path / "origin.git", bare=True)
+    ours, theirs = git_repo(tmp_path / "ours"), git_repo(tmp_path / "theirs")
+    for repo in (ours, theirs):
+        repo.ok("git", "remote", "add", "origin", str(origin.path))
+    theirs_git = ghpages.Git(theirs.path)
+    assert ghpages.deploy_preview(theirs_git, 3, preview_artifact(tmp_path / "a3", 3))
+
+    git = ghpages.Git(ours.path)
+    commit = ghpages._commit_directory
+    raced = []
+
+    def racing_commit(*args, **kwargs):
+        """Between our fetch and our push, another job pushes a preview of #4."""
+        if not raced:
+            raced.append(True)
+            assert ghpages.deploy_preview(theirs_git, 4, preview_artifact(tmp_path / "a4", 4))
+        return commit(*args, **kwargs)
+
+    monkeypatch.setattr(ghpages, "_commit_directory", racing_commit)
+    assert ghpages.deploy_preview(git, PR, preview_artifact(tmp_path / "a7"))
+    listing = origin.listing("gh-pages")
+    assert {f"pr-preview/pr-{n}/index.html" for n in (3, 4, PR)} <= set(listing)
+    assert origin.ok("git", "rev-list", "--count", "gh-pages").strip() == "3", "no merge commit, nothing lost"
+
+
+def test_a_run_counts_when_the_pull_request_adds_its_manifest(tmp_path):
+    repo = git_repo(tmp_path / "repo")
+    runs = repo.path / "data" / "runs"
+    old = runs / "20260101T0000Z-a-php8.2"
+    old.mkdir(parents=True)
+    (old / "manifest.json").write_text("{}")
+    repo.ok("git", "add", "-A")
+    repo.ok("git", "commit", "-qm", "base")
+    repo.ok("git", "checkout", "-qb", "pr")
+    assert pullrequest.added_runs(repo.path, "main") == []
+    (old / "manifest.json").write_text('{"changed": true}')  # a changed run is not an added one
+    (old / "extra.csv").write_text("x\n")
+    for name in ("20260102T0000Z-b-php8.2", "20260103T0000Z-c-php8.3"):
+        (runs / name).mkdir()
+        (runs / name / "manifest.json").write_text("{}")
+    (runs / "20260104T0000Z-d-php8.2").mkdir()
+    (runs / "20260104T0000Z-d-php8.2" / "aead.csv").write_text("no manifest\n")
+    repo.ok("git", "add", "-A")
+    repo.ok("git", "commit", "-qm", "runs")
+    assert pullrequest.added_runs(repo.path, "main") == ["20260102T0000Z-b-php8.2", "20260103T0000Z-c-php8.3"]
+    with pytest.raises(pullrequest.PullRequestError, match="BASE 'nope' is not a commit"):
+        pullrequest.added_runs(repo.path, "nope")
+    with pytest.raises(pullrequest.PullRequestError, match="BASE must be a git ref"):
+        pullrequest.added_runs(repo.path, "--output=/tmp/x")
+
+
+def test_the_preview_address(tmp_path, monkeypatch):
+    repo = git_repo(tmp_path / "repo")
+    for name in ("GITHUB_REPOSITORY", "PREVIEW_URL", "PUBLISHED_URL"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(pullrequest.PullRequestError, match="set PREVIEW_URL, or GITHUB_REPOSITORY"):
+        pullrequest.addresses(repo.path, 3)
+    repo.ok("git", "remote", "add", "origin", "git@github.com:Octo/bench.git")
+    assert pullrequest.addresses(repo.path, 3) == pullrequest.Addresses(
+        "https://octo.github.io/bench/pr-preview/pr-3/", "https://octo.github.io/bench/"
+    )
+    monkeypatch.setenv("GITHUB_REPOSITORY", "Octo/octo.github.io")
+    assert pullrequest.addresses(repo.path, 3).preview == "https://octo.github.io/pr-preview/pr-3/"
+    monkeypatch.setenv("PREVIEW_URL", "http://127.0.0.1:8000/pr-preview/pr-3")
+    assert pullrequest.addresses(repo.path, 3) == pullrequest.Addresses(
+        "http://127.0.0.1:8000/pr-preview/pr-3/", "http://127.0.0.1:8000/"
+    )
+    monkeypatch.setenv("PREVIEW_URL", "javascript:alert(1)")
+    with pytest.raises(pullrequest.PullRequestError, match="PREVIEW_URL must be an http"):
+        pullrequest.addresses(repo.path, 3)

@@ -1,0 +1,140 @@
+"""Which run a page shows: data/site.yaml's reference machine, full before quick, newest first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from phpcb.errors import DataError
+from phpcb.loader import Run
+from phpcb.selection import SHOW_RUN_VARIABLE, SiteConfig, baseline_for, focus_run, reference, shown
+
+CONFIG = Path("data/site.yaml")
+
+
+def run(run_id: str, machine: str, profile: str, started: str, experiments: tuple[str, ...] = ("aead",)) -> Run:
+    manifest: dict[str, Any] = {
+        "schema_version": 3,
+        "run_id": run_id,
+        "profile": profile,
+        "started_utc": started,
+        "machine": {"name": machine, "host_hash": "abcdef"},
+        "experiments": {name: {"status": "ok", "files": []} for name in experiments},
+    }
+    return Run.from_rows(run_id, manifest, {})
+
+
+REF_QUICK_NEW = run("r-quick-new", "ref", "quick", "2026-11-22T10:00:00Z")
+REF_FULL_OLD = run("r-full-old", "ref", "full", "2026-11-01T10:00:00Z")
+OTHER_FULL_NEWER = run("o-full", "other", "full", "2026-11-20T10:00:00Z")
+OTHER_QUICK_NEWEST = run("o-quick", "other", "quick", "2026-11-23T10:00:00Z")
+ALL = [REF_FULL_OLD, OTHER_FULL_NEWER, REF_QUICK_NEW, OTHER_QUICK_NEWEST]
+
+
+def config(machine: str | None = "ref", pinned: dict[str, str] | None = None) -> SiteConfig:
+    return SiteConfig(CONFIG, machine, pinned or {})
+
+
+def test_the_reference_machines_full_run_wins_over_its_newer_quick_run():
+    chosen = reference(ALL, "aead", config())
+    assert chosen is not None
+    assert chosen.run is REF_FULL_OLD
+    assert chosen.reason == "the newest full-profile run of the reference machine"
+
+
+def test_a_quick_run_never_hides_a_full_run_of_another_machine():
+    chosen = reference([OTHER_FULL_NEWER, REF_QUICK_NEW], "aead", config())
+    assert chosen is not None
+    assert chosen.run is OTHER_FULL_NEWER
+    assert "any machine" in chosen.reason
+
+
+def test_without_any_full_run_the_reference_machines_newest_quick_run():
+    chosen = reference([OTHER_QUICK_NEWEST, REF_QUICK_NEW], "aead", config())
+    assert chosen is not None
+    assert chosen.run is REF_QUICK_NEW
+
+
+def test_without_a_reference_machine_the_newest_full_run():
+    chosen = reference(ALL, "aead", config(None))
+    assert chosen is not None
+    assert chosen.run is OTHER_FULL_NEWER
+
+
+def test_a_pinned_run_wins_and_says_so():
+    chosen = reference(ALL, "aead", config(pinned={"aead": "o-quick"}))
+    assert chosen is not None
+    assert chosen.run is OTHER_QUICK_NEWEST
+    assert "pinned" in chosen.reason
+
+
+def test_no_run_with_the_experiment_gives_none():
+    assert reference(ALL, "jwt", config()) is None
+
+
+def test_a_run_that_failed_the_experiment_is_not_chosen():
+    failed = run("failed", "ref", "full", "2026-11-30T10:00:00Z")
+    failed.manifest["experiments"]["aead"]["status"] = "failed"
+    chosen = reference([*ALL, failed], "aead", config())
+    assert chosen is not None
+    assert chosen.run is REF_FULL_OLD
+
+
+def test_the_focus_run_is_shown_when_it_has_the_experiment():
+    chosen = shown(ALL, "aead", config(), "o-quick")
+    assert chosen is not None
+    assert chosen.run is OTHER_QUICK_NEWEST
+    assert chosen.focus
+    fallback = shown(ALL, "jwt", config(), "o-quick")
+    assert fallback is None
+
+
+def test_a_new_run_is_compared_with_its_own_machine_first():
+    new = run("o-new", "other", "full", "2026-11-24T10:00:00Z")
+    chosen = baseline_for(new, [*ALL, new], "aead", config())
+    assert chosen is not None
+    assert chosen.run is OTHER_FULL_NEWER
+    assert chosen.reason == "the reference run of the same machine"
+
+
+def test_a_new_machine_is_compared_with_the_published_reference():
+    new = run("n-new", "newcomer", "quick", "2026-11-24T10:00:00Z")
+    chosen = baseline_for(new, [*ALL, new], "aead", config())
+    assert chosen is not None
+    assert chosen.run is REF_FULL_OLD
+    assert "another machine" in chosen.reason
+
+
+def test_site_yaml_is_checked(tmp_path):
+    path = tmp_path / "site.yaml"
+    path.write_text("reference_machine: nobody\n")
+    with pytest.raises(
+        DataError, match="reference_machine 'nobody' has no run under data/runs/; machines: \\['other', 'ref'\\]"
+    ):
+        SiteConfig.load(path).check(ALL)
+    path.write_text("reference_machne: ref\n")
+    with pytest.raises(DataError, match="unknown entries \\['reference_machne'\\]"):
+        SiteConfig.load(path)
+    path.write_text("pinned: {aead: missing-run}\n")
+    with pytest.raises(DataError, match=r"pinned\.aead: no run 'missing-run'"):
+        SiteConfig.load(path).check(ALL)
+    assert SiteConfig.load(tmp_path / "absent.yaml").reference_machine is None
+
+
+def test_the_committed_site_yaml_names_a_machine_with_runs():
+    from phpcb.loader import load_runs
+    from phpcb.schema import load_schemas
+
+    from .conftest import ROOT
+
+    runs = load_runs(ROOT / "data" / "runs", load_schemas(ROOT / "data" / "schema"))
+    SiteConfig.load(ROOT / "data" / "site.yaml").check(runs)
+
+
+def test_focus_comes_from_the_environment(monkeypatch):
+    monkeypatch.setenv(SHOW_RUN_VARIABLE, " r-full-old ")
+    assert focus_run() == "r-full-old"
+    monkeypatch.setenv(SHOW_RUN_VARIABLE, "")
+    assert focus_run() is None

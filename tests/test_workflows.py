@@ -1,0 +1,201 @@
+"""The GitHub workflows: actionlint finds nothing, every `run:` step calls a make target (so what CI
+does runs and is tested here), no untrusted value is pasted into a script, and the jobs that hold a
+write token never run a pull request's code. Then `make collect-runs`, the bench matrix's merge step."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from .conftest import FIXTURE_RUN, MALFORMED, ROOT
+
+WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
+ACTIONLINT = ROOT / ".tools" / "actionlint"
+# The one step that is not a make target: a bare debian:bookworm container has no make (nor git for
+# the checkout) to run `make test` with.
+BOOTSTRAP = {
+    "ci.yml": ["apt-get update -qq && apt-get install -y -qq --no-install-recommends git make ca-certificates"],
+}
+ASSIGNMENT = re.compile(r"[A-Z][A-Z0-9_]*=\S*")
+MAKEFILE_TARGETS = set(re.findall(r"^([a-z][a-z0-9-]*):", (ROOT / "Makefile").read_text(), re.MULTILINE))
+
+
+def load(path: Path) -> dict[str, Any]:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["on"] = data.pop(True, data.get("on"))  # YAML 1.1 reads the key `on` as true
+    return data
+
+
+def steps(workflow: dict[str, Any]) -> list[dict[str, Any]]:
+    return [step for job in workflow["jobs"].values() for step in job.get("steps", [])]
+
+
+def script_lines(script: str) -> list[str]:
+    joined = re.sub(r"\\\n\s*", " ", script)
+    return [line.strip() for line in joined.splitlines() if line.strip() and not line.strip().startswith("#")]
+
+
+def test_there_are_the_workflows():
+    names = {path.name for path in WORKFLOWS}
+    assert {
+        "ci.yml",
+        "pr-preview.yml",
+        "pr-preview-deploy.yml",
+        "pr-preview-cleanup.yml",
+        "publish.yml",
+        "bench-matrix.yml",
+    } <= names
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda path: path.name)
+def test_actionlint_finds_nothing(path):
+    if not ACTIONLINT.is_file():
+        pytest.fail(f"{ACTIONLINT} is missing: `make tools` (part of `make setup`) installs it with go install")
+    result = subprocess.run(
+        [str(ACTIONLINT), "-no-color", str(path)], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda path: path.name)
+def test_every_run_step_calls_make_targets(path):
+    workflow = load(path)
+    allowed = BOOTSTRAP.get(path.name, [])
+    for step in steps(workflow):
+        if "run" not in step:
+            continue
+        assert "${{" not in step["run"], f"{path.name}: pass ${{{{ }}}} values through env:, not into the script"
+        for line in script_lines(step["run"]):
+            if line in allowed:
+                continue
+            words = shlex.split(line)
+            while words and ASSIGNMENT.fullmatch(words[0]):
+                words = words[1:]
+            assert words[:1] == ["make"], f"{path.name}: {line!r} is not a make target"
+            targets = [word for word in words[1:] if not ASSIGNMENT.fullmatch(word)]
+            assert targets, f"{path.name}: {line!r} names no target"
+            unknown = set(targets) - MAKEFILE_TARGETS
+            assert not unknown, f"{path.name}: {line!r} calls targets the Makefile lacks: {sorted(unknown)}"
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda path: path.name)
+def test_actions_are_pinned_to_a_version(path):
+    for step in steps(load(path)):
+        if "uses" in step:
+            assert re.fullmatch(r"[\w.-]+/[\w./-]+@(v\d+(\.\d+)*|[0-9a-f]{40})", step["uses"]), step["uses"]
+
+
+def test_the_preview_build_has_a_read_only_token_and_the_deploy_never_runs_pr_code():
+    preview = load(ROOT / ".github/workflows/pr-preview.yml")
+    assert preview["permissions"] == {"contents": "read"}
+    assert preview["on"] == {"pull_request": {"types": ["opened", "synchronize", "reopened"]}}
+    checkout = next(step for step in steps(preview) if step.get("uses", "").startswith("actions/checkout@"))
+    assert checkout["with"]["fetch-depth"] == 0
+
+    deploy = load(ROOT / ".github/workflows/pr-preview-deploy.yml")
+    assert deploy["on"]["workflow_run"]["workflows"] == [preview["name"]]
+    assert deploy["permissions"]["contents"] == "write"
+    assert deploy["permissions"]["pull-requests"] == "write"
+    cleanup = load(ROOT / ".github/workflows/pr-preview-cleanup.yml")
+    assert cleanup["on"] == {"pull_request_target": {"types": ["closed"]}}
+    for workflow in (deploy, cleanup):
+        for step in steps(workflow):
+            if step.get("uses", "").startswith("actions/checkout@"):
+                assert step["with"]["ref"] == "${{ github.event.repository.default_branch }}"
+    text = (ROOT / ".github/workflows/pr-preview-cleanup.yml").read_text() + (
+        ROOT / ".github/workflows/pr-preview-deploy.yml"
+    ).read_text()
+    assert "pull_request.head" not in text
+    assert "refs/pull/" not in text
+
+
+def test_the_bench_matrix_uploads_one_artifact_per_leg_and_merges_them():
+    bench = load(ROOT / ".github/workflows/bench-matrix.yml")
+    matrix = bench["jobs"]["bench"]["strategy"]["matrix"]
+    assert matrix["os"] == ["ubuntu-24.04", "ubuntu-24.04-arm"]
+    assert matrix["php"] == ["8.1", "8.2", "8.3", "8.4"]
+    upload = next(step for step in steps(bench) if step.get("uses", "").startswith("actions/upload-artifact@"))
+    assert "${{ matrix.os }}" in upload["with"]["name"]
+    assert "${{ matrix.php }}" in upload["with"]["name"]
+    download = next(step for step in steps(bench) if step.get("uses", "").startswith("actions/download-artifact@"))
+    assert download["with"]["pattern"] == "run-*"
+    assert download["with"]["merge-multiple"] is True
+
+
+# --- make collect-runs (the bench matrix's merge job) -------------------------------------------
+
+NEW_ID = "20260102T0000Z-fixture-php8.2"
+
+
+def renamed_run(parent: Path, source: Path, run_id: str) -> Path:
+    target = parent / run_id
+    shutil.copytree(source, target)
+    manifest = json.loads((target / "manifest.json").read_text(encoding="utf-8"))
+    manifest["run_id"] = run_id
+    (target / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    return target
+
+
+def collect(project: Path, artifacts: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "phpcb.pullrequest", "--root", str(project), "collect", "--artifacts"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "scripts")}
+    return subprocess.run(
+        [*command, str(artifacts), *extra], cwd=project, env=env, capture_output=True, text=True, check=False
+    )
+
+
+def test_collect_runs_takes_the_new_runs_and_skips_the_checkouts_own(make_project, tmp_path):
+    project = make_project(FIXTURE_RUN)
+    artifacts = tmp_path / "artifacts"
+    shutil.copytree(FIXTURE_RUN, artifacts / FIXTURE_RUN.name)  # a leg uploads data/runs/ whole
+    renamed_run(artifacts / "run-ubuntu-24.04-php8.2", FIXTURE_RUN, NEW_ID)
+    summary = tmp_path / "collected.md"
+    result = collect(project, artifacts, "--summary", str(summary))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-2:] == [NEW_ID, f"(already present, identical: {FIXTURE_RUN.name})"]
+    assert (project / "data" / "runs" / NEW_ID / "manifest.json").is_file()
+    assert f"- `{NEW_ID}`" in summary.read_text()
+    assert not list((project / "data" / "runs").glob(".collect-*"))
+
+
+@pytest.mark.parametrize(
+    ("arrange", "message"),
+    [
+        ("changed", "already exists in data/runs/ with other contents"),
+        ("misnamed", "is not the directory name"),
+        ("badname", "not a run directory name"),
+        ("invalid", "validating the runs (python -m phpcb check) failed"),
+        ("nothing", "no run directory"),
+    ],
+)
+def test_collect_runs_refuses_what_it_cannot_take_and_leaves_data_runs_as_it_was(
+    make_project, tmp_path, arrange, message
+):
+    project = make_project(FIXTURE_RUN)
+    artifacts = tmp_path / "artifacts"
+    artifacts.mkdir()
+    if arrange == "changed":
+        changed = renamed_run(artifacts, FIXTURE_RUN, FIXTURE_RUN.name)
+        (changed / "manifest.json").write_text((changed / "manifest.json").read_text() + "\n")
+    elif arrange == "misnamed":
+        renamed_run(artifacts, FIXTURE_RUN, NEW_ID).rename(artifacts / "20260103T0000Z-fixture-php8.2")
+    elif arrange == "badname":
+        shutil.copytree(FIXTURE_RUN, artifacts / "..hidden")
+    elif arrange == "invalid":
+        bad = MALFORMED / "bad-integer" / "20260101T0100Z-malformed-php8.2"
+        shutil.copytree(bad, artifacts / bad.name)
+    before = sorted(path.name for path in (project / "data" / "runs").iterdir())
+    result = collect(project, artifacts)
+    assert result.returncode == 1
+    assert message in result.stderr
+    assert sorted(path.name for path in (project / "data" / "runs").iterdir()) == before
