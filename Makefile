@@ -38,7 +38,7 @@ report: setup
 	  PHPCB_SHOW_RUN="$$id" PHPCB_COMPARE="$$id" $(MAKE) --no-print-directory site && \
 	  echo "" && \
 	  echo "Measured $$run." && \
-	  echo "Site built in $(CURDIR)/site/: your run on every page, and beside the published reference on site/compare/index.html" && \
+	  echo "Site built in $(CURDIR)/site/: your run on every page, and beside its baseline run (case by case, with significance) on site/compare/index.html" && \
 	  echo "(open site/index.html, or run 'make serve' and browse http://127.0.0.1:8000/)"
 
 setup: system-packages venv tools
