@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from phpcb import advice, registry
+from phpcb import advice, registry, site
 from phpcb.advice import Advice, AdviceChange, diff, direction, pick
 from phpcb.loader import load_runs
 from phpcb.schema import load_schemas
@@ -11,6 +11,7 @@ from phpcb.stats import Ratio
 from .conftest import ROOT
 
 RUNS = {run.run_id: run for run in load_runs(ROOT / "data" / "runs", load_schemas(ROOT / "data" / "schema"))}
+CONTEXTS = site.Contexts(site.Project(ROOT))
 ARGON2_QUICK = RUNS["20261122T0342Z-vm-php8.2"]
 ARGON2_FULL = RUNS["20261122T0506Z-vm-php8.2"]
 
@@ -42,7 +43,7 @@ def test_direction_and_pick_follow_the_pages_noise_rule():
 def test_every_experiment_states_its_advice_from_a_real_run():
     covered = set()
     for run in RUNS.values():
-        for statement in advice.of_run(run, ROOT):
+        for statement in advice.of_run(run, CONTEXTS):
             covered.add(statement.experiment)
             assert statement.key.startswith(statement.experiment + ".")
             assert statement.value
@@ -50,7 +51,7 @@ def test_every_experiment_states_its_advice_from_a_real_run():
 
 
 def test_the_full_argon2_grid_changes_the_budget_picks_of_the_quick_one():
-    changes = {c.key: c for c in advice.changes(ARGON2_QUICK, ARGON2_FULL, ROOT)}
+    changes = {c.key: c for c in advice.changes(ARGON2_QUICK, ARGON2_FULL, CONTEXTS)}
     budget = changes["argon2.budget.1000"]
     assert budget.label == "Argon2 pick for 1000 ms"
     assert (budget.base, budget.new) == ("m=64 MiB, t=3, p=2", "m=256 MiB, t=3, p=2")
@@ -58,4 +59,4 @@ def test_the_full_argon2_grid_changes_the_budget_picks_of_the_quick_one():
 
 
 def test_a_run_compared_with_itself_changes_nothing():
-    assert advice.changes(ARGON2_FULL, ARGON2_FULL, ROOT) == []
+    assert advice.changes(ARGON2_FULL, ARGON2_FULL, CONTEXTS) == []

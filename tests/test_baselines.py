@@ -126,7 +126,9 @@ def test_the_comment_finds_the_slower_signing_within_githubs_limit(project: Path
 def test_a_small_limit_keeps_every_comparison_in_its_share(project: Path):
     schemas = load_schemas(project / "data" / "schema")
     runs = load_runs(project / "data" / "runs", schemas)
-    found = baselines.comparisons(project, runs, [NEW_ID], SiteConfig(Path("x"), None, {}), schemas)
+    found = baselines.comparisons(
+        runs, [NEW_ID], SiteConfig(Path("x"), None, {}), schemas, site.Contexts(site.Project(project))
+    )
     text = baselines.comment(found, limit=6_000)
     assert len(text) <= 6_000
     assert "rows of the full tables were left out" in text
@@ -143,3 +145,18 @@ def test_the_site_has_a_comparison_page_only_when_runs_are_named(project: Path, 
     monkeypatch.setenv(COMPARE_VARIABLE, "20990101T0000Z-nowhere-php8.2")
     with pytest.raises(NoDataError, match=r"no run 20990101T0000Z-nowhere-php8\.2"):
         site.build(project)
+
+
+def test_a_build_analyses_each_run_of_each_experiment_once(project: Path, monkeypatch: pytest.MonkeyPatch):
+    calls: list[tuple[str, str]] = []
+    analyse = site.run_context
+
+    def counted(experiment, run, given):
+        calls.append((experiment.name, run.run_id))
+        return analyse(experiment, run, given)
+
+    monkeypatch.setattr(site, "run_context", counted)
+    monkeypatch.setenv(COMPARE_VARIABLE, NEW_ID)
+    site.build(project)
+    assert ("jwt", NEW_ID) in calls, "the compared run's advice is read"
+    assert len(calls) == len(set(calls))

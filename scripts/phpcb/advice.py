@@ -5,13 +5,13 @@ change on the site if it were the reference?")."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .stats import Ratio
 
 if TYPE_CHECKING:
     from .loader import Run
+    from .site import Contexts
 
 
 @dataclass(frozen=True)
@@ -75,23 +75,22 @@ def pick(name: str | None, runner_up: str | None, ratio: Ratio | None) -> str:
     return name
 
 
-def of_run(run: Run, root: Path, experiments: list[str] | None = None) -> list[Advice]:
+def of_run(run: Run, contexts: Contexts, experiments: list[str] | None = None) -> list[Advice]:
     """Everything the site would state from `run`, experiment by experiment (registry order)."""
-    from . import registry, site  # the site imports the experiments, which import this module
+    from . import registry  # the site imports the experiments, which import this module
 
-    project = site.Project(root)
     statements: list[Advice] = []
     for experiment in registry.discover():
         if experiments is not None and experiment.name not in experiments:
             continue
         if not run.has_results(experiment.name):
             continue
-        context, _ = site.run_context(experiment, run, site.inputs(project, experiment))
+        context, _ = contexts.of(experiment, run)
         statements += experiment.advice(context)
     return statements
 
 
-def changes(base: Run, new: Run, root: Path, experiments: list[str] | None = None) -> list[AdviceChange]:
+def changes(base: Run, new: Run, contexts: Contexts, experiments: list[str] | None = None) -> list[AdviceChange]:
     """What the site would say differently if `new` were the reference instead of `base`, for the
     experiments both runs have (of `experiments`, when given)."""
     from . import registry
@@ -101,4 +100,4 @@ def changes(base: Run, new: Run, root: Path, experiments: list[str] | None = Non
         for e in registry.discover()
         if base.has_results(e.name) and new.has_results(e.name) and (experiments is None or e.name in experiments)
     ]
-    return diff(of_run(base, root, shared), of_run(new, root, shared))
+    return diff(of_run(base, contexts, shared), of_run(new, contexts, shared))

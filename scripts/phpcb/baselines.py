@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import advice, registry
 from .comparison import Comparison, compare
@@ -23,6 +24,9 @@ from .github_comment import MARKER
 from .loader import Run, load_runs
 from .schema import Schemas, load_schemas
 from .selection import SiteConfig, baseline_for
+
+if TYPE_CHECKING:
+    from .site import Contexts
 
 COMMENT_TITLE = "### Benchmark preview"
 # Room kept in the comment for the lines around the comparisons (pullrequest.preview adds the link).
@@ -70,12 +74,14 @@ def _known(runs: list[Run]) -> str:
 
 
 def comparisons(
-    root: Path, runs: list[Run], compared: Sequence[str], config: SiteConfig, schemas: Schemas
+    runs: list[Run], compared: Sequence[str], config: SiteConfig, schemas: Schemas, contexts: Contexts
 ) -> list[Comparison]:
+    """Each pairing compared, with what the new run would change in the advice (from `contexts`,
+    the build's analyses: a reference run analysed for its page is not analysed again)."""
     result = []
     for pairing in pairings(runs, compared, config):
         names = [e.name for e in pairing.experiments]
-        changes = advice.changes(pairing.base, pairing.new, root, names)
+        changes = advice.changes(pairing.base, pairing.new, contexts, names)
         result.append(compare(pairing.base, pairing.new, schemas, pairing.experiments, changes, pairing.reason))
     return result
 
@@ -103,7 +109,9 @@ def preview_comment(root: Path, compared: Sequence[str], out: Path | None) -> st
     runs = load_runs(root / "data" / "runs", schemas)
     config = SiteConfig.load(root / "data" / "site.yaml")
     config.check(runs)
-    text = comment(comparisons(root, runs, compared, config, schemas))
+    from .site import Contexts, Project  # the site imports this module
+
+    text = comment(comparisons(runs, compared, config, schemas, Contexts(Project(root))))
     if out is None:
         return text.rstrip("\n")
     out.parent.mkdir(parents=True, exist_ok=True)

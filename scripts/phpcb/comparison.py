@@ -335,7 +335,9 @@ def report(root: Path, base_dir: Path, new_dir: Path, format_name: str = "markdo
     chosen = exporter(format_name)
     schemas = load_schemas(root / "data" / "schema")
     base, new = load(base_dir, schemas, "BASE"), load(new_dir, schemas, "NEW")
-    changes = advice.changes(base, new, root)
+    from .site import Contexts, Project  # the site imports this module
+
+    changes = advice.changes(base, new, Contexts(Project(root)))
     text = chosen.serialize(compare(base, new, schemas, advice_changes=changes))
     if out is None:
         return text.rstrip("\n")

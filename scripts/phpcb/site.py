@@ -146,10 +146,33 @@ def run_context(experiment: Experiment, run: Run, given: Inputs) -> tuple[dict[s
     return context, figures
 
 
+class Contexts:
+    """Each (experiment, run)'s analysis and page context, computed once per build: the experiment
+    pages, the Machines page and the Comparison page's advice read the same runs."""
+
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        self._inputs: dict[str, Inputs] = {}
+        self._known: dict[tuple[str, str], tuple[dict[str, Any], Figures]] = {}
+
+    def inputs(self, experiment: Experiment) -> Inputs:
+        if experiment.name not in self._inputs:
+            self._inputs[experiment.name] = inputs(self.project, experiment)
+        return self._inputs[experiment.name]
+
+    def of(self, experiment: Experiment, run: Run) -> tuple[dict[str, Any], Figures]:
+        """A fresh copy of the context dict (pages add to it), the figures as computed."""
+        key = (experiment.name, run.run_id)
+        if key not in self._known:
+            self._known[key] = run_context(experiment, run, self.inputs(experiment))
+        context, figures = self._known[key]
+        return dict(context), figures
+
+
 def experiment_page(
-    project: Project, experiment: Experiment, runs: list[Run], templates: Any, choice: Choice
+    experiment: Experiment, runs: list[Run], templates: Any, choice: Choice, contexts: Contexts
 ) -> ExperimentPage:
-    given = inputs(project, experiment)
+    given = contexts.inputs(experiment)
     chosen = selection.shown(runs, experiment.name, choice.config, choice.focus)
     context: dict[str, Any] = {
         "experiment": experiment,
@@ -160,7 +183,7 @@ def experiment_page(
     figures: Figures = {}
     finding = None
     if chosen is not None:
-        context, figures = run_context(experiment, chosen.run, given)
+        context, figures = contexts.of(experiment, chosen.run)
         context["other_runs"] = [r.run_id for r in runs if r.has_results(experiment.name) and r is not chosen.run]
         finding = experiment.finding(context)
     context["selection"] = chosen
@@ -187,17 +210,9 @@ def publish_runs(site: GeneratedSite, runs: list[Run], schemas: Schemas) -> None
 
 
 def machines_page(
-    project: Project, experiments: list[Experiment], runs: list[Run], templates: Any, config: selection.SiteConfig
+    experiments: list[Experiment], runs: list[Run], templates: Any, config: selection.SiteConfig, contexts: Contexts
 ) -> str:
-    cache: dict[tuple[str, str], dict[str, Any]] = {}
-
-    def context_of(experiment: Experiment, run: Run) -> dict[str, Any]:
-        key = (experiment.name, run.run_id)
-        if key not in cache:
-            cache[key], _ = run_context(experiment, run, inputs(project, experiment))
-        return cache[key]
-
-    questions = machines.questions(experiments, runs, config, context_of)
+    questions = machines.questions(experiments, runs, config, lambda e, r: contexts.of(e, r)[0])
     return render(
         templates,
         "machines.md.j2",
@@ -222,15 +237,16 @@ def build(root: Path) -> GeneratedSite:
     if choice.focus is not None and choice.focus not in {run.run_id for run in runs}:
         raise NoDataError(f"{selection.SHOW_RUN_VARIABLE}={choice.focus}: no such run under {project.runs}")
     templates = environment(project.templates)
+    contexts = Contexts(project)
     site = GeneratedSite()
     for experiment in experiments:
-        page = experiment_page(project, experiment, runs, templates, choice)
+        page = experiment_page(experiment, runs, templates, choice, contexts)
         site.experiments.append(page)
         site.pages[experiment.page] = page.text
-    site.pages["machines.md"] = machines_page(project, experiments, runs, templates, config)
+    site.pages["machines.md"] = machines_page(experiments, runs, templates, config, contexts)
     compared = selection.compared_runs()
     if compared:
-        found = baselines.comparisons(root, runs, compared, config, schemas)
+        found = baselines.comparisons(runs, compared, config, schemas, contexts)
         site.pages[COMPARISON_PAGE] = comparison.render_page(found, templates)
     site.pages["index.md"] = render(templates, "home.md.j2", experiments=site.experiments, runs=runs)
     site.pages["runs.md"] = render(
