@@ -101,7 +101,7 @@ def advice(context: dict[str, Any]) -> list[Advice]:
         Advice(
             "jwt",
             f"jwt.choice.{c.operation}.{c.purpose}",
-            f"Fastest recommended algorithm to {c.operation} ({c.purpose})",
+            f"Fastest recommended algorithm to {c.operation}, for {c.purpose}",
             pick(c.best.alg if c.best else None, c.runner_up.alg if c.runner_up else None, c.ratio),
         )
         for c in analysis.choices
