@@ -6,6 +6,7 @@ declare(strict_types=1);
  * A small command line to this project's JWS code, for interoperability tests with other libraries:
  *   php runners/jws.php sign ALG    < {"jwk": {private JWK}, "payload": "text"}   prints the token
  *   php runners/jws.php verify ALG  < {"jwk": {public JWK}, "token": "..."}      prints the payload
+ * The JWK's use, key_ops and alg (RFC 7517 sections 4.2-4.4) must allow the operation and ALG.
  * A refused token or key: its reason on stderr, exit code 1. Bad usage: exit code 2.
  */
 
@@ -14,7 +15,6 @@ require __DIR__ . '/bootstrap.php';
 use PhpCryptoBench\Exception\BenchException;
 use PhpCryptoBench\Jws\Algorithms;
 use PhpCryptoBench\Jws\CompactJws;
-use PhpCryptoBench\Jws\Jwk;
 use PhpCryptoBench\Jws\Key;
 
 [$command, $alg] = [$argv[1] ?? '', $argv[2] ?? ''];
@@ -25,10 +25,9 @@ if (!in_array($command, ['sign', 'verify'], true) || !is_array($input) || !is_ar
 }
 try {
     $algorithm = Algorithms::named($alg);
-    $material = Jwk::import($input['jwk']);
     echo $command === 'sign'
-        ? CompactJws::sign(Key::forSigning($algorithm, $material), (string) ($input['payload'] ?? ''), ['typ' => 'JWT'])
-        : CompactJws::verify((string) ($input['token'] ?? ''), Key::forVerification($algorithm, $material))->payload;
+        ? CompactJws::sign(Key::signingJwk($algorithm, $input['jwk']), (string) ($input['payload'] ?? ''), ['typ' => 'JWT'])
+        : CompactJws::verify((string) ($input['token'] ?? ''), Key::verificationJwk($algorithm, $input['jwk']))->payload;
 } catch (BenchException $e) {
     fwrite(STDERR, $e->getMessage() . "\n");
     exit(1);

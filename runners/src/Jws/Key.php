@@ -4,6 +4,8 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Jws;
 
+use PhpCryptoBench\Exception\KeyUseRefused;
+use PhpCryptoBench\Exception\MalformedToken;
 use PhpCryptoBench\Exception\WeakKey;
 
 /**
@@ -31,5 +33,29 @@ final class Key
     {
         $algorithm->checkKey($material, false);
         return new self($algorithm, $material, false);
+    }
+
+    /**
+     * A JWK to sign with, if it declares that use (JwkUsage) and fits the algorithm.
+     *
+     * @param array<string, mixed> $jwk
+     * @throws KeyUseRefused|MalformedToken|WeakKey
+     */
+    public static function signingJwk(Algorithm $algorithm, array $jwk): self
+    {
+        JwkUsage::check($jwk, JwkUsage::SIGN, $algorithm);
+        return self::forSigning($algorithm, Jwk::import($jwk));
+    }
+
+    /**
+     * A JWK to verify with, if it declares that use (JwkUsage) and fits the algorithm.
+     *
+     * @param array<string, mixed> $jwk
+     * @throws KeyUseRefused|MalformedToken|WeakKey
+     */
+    public static function verificationJwk(Algorithm $algorithm, array $jwk): self
+    {
+        JwkUsage::check($jwk, JwkUsage::VERIFY, $algorithm);
+        return self::forVerification($algorithm, Jwk::import($jwk));
     }
 }
