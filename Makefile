@@ -25,7 +25,7 @@ help:
 	@echo "make bench-site [RUNS='10 50 200']   time make site on that many synthetic runs"
 	@echo "make upgrade-runs    rewrite runs under data/runs/ written under an older schema version"
 	@echo "make compare BASE=data/runs/X NEW=data/runs/Y [FORMAT=json] [OUT=file]   one run against another (Markdown)"
-	@echo "make publish VERSION=x.y|auto   deploy the site with mike to gh-pages (alias latest; pushed when origin exists)"
+	@echo "make publish VERSION=x.y|auto [FORCE=1]   deploy the site with mike to gh-pages (alias latest; pushed when origin exists)"
 	@echo "make preview PR=n BASE=origin/main   a pull request's preview site + comment in preview/ (its workflow's job)"
 	@echo "make deploy-preview ARTIFACT=dir | cleanup-preview PR=n | pr-comment ARTIFACT=dir | collect-runs ARTIFACTS=dir"
 	@echo "make actionlint      check .github/workflows/ with actionlint (installed into .tools/ by make setup)"
@@ -96,10 +96,11 @@ compare: venv
 	@$(PY) -m phpcb compare "$(BASE)" "$(NEW)" --format $(or $(FORMAT),markdown) $(if $(OUT),--out "$(OUT)",)
 
 # VERSION=auto is the UTC year.month of HEAD's commit (publish.yml uses it: one version per month).
+# Refused while data/, docs/, templates/, scripts/ ... have changes HEAD does not hold (FORCE=1 overrides).
 # With an origin remote, gh-pages is fetched first and pushed after, redone on top when rejected.
 publish: venv
 	@test -n "$(VERSION)" || { echo "error: VERSION is required, e.g. make publish VERSION=0.1 (or VERSION=auto)" >&2; exit 2; }
-	PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m phpcb.ghpages publish --version "$$VERSION"
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m phpcb.ghpages publish --version "$$VERSION" $(if $(FORCE),--force,)
 	@echo "Preview the versions: $(VENV)/bin/mike serve --config-file mkdocs.publish.yml"
 
 # --- What the GitHub workflows run (.github/workflows/; docs/contributing.md). Values are read by the

@@ -32,6 +32,21 @@ def test_publish_deploys_a_version_with_the_latest_alias(tmp_path):
     assert refused.returncode != 0
     assert "VERSION is required" in refused.stderr
 
+    stray = clone / "data" / "runs" / "20990101T0000Z-stray-php8.2"
+    stray.mkdir()
+    (stray / "manifest.json").write_text("{}")
+    (clone / "docs" / "methodology.md").write_text("edited\n")
+    dirty = run("make", "--no-print-directory", f"VENV={ROOT / '.venv'}", "publish", "VERSION=0.1")
+    assert dirty.returncode != 0
+    message = dirty.stderr.strip().splitlines()[-2]
+    assert message.startswith("error: 2 uncommitted or untracked file(s) under data, docs, templates, scripts")
+    assert "?? data/runs/20990101T0000Z-stray-php8.2/manifest.json" in message
+    assert "M docs/methodology.md" in message
+    assert message.endswith("Commit or remove them, or publish anyway with FORCE=1")
+    assert run("git", "rev-parse", "--verify", "-q", "gh-pages").returncode != 0, "nothing published"
+    shutil.rmtree(stray)
+    assert run("git", "checkout", "-q", "--", "docs").returncode == 0
+
     published = run("make", "--no-print-directory", f"VENV={ROOT / '.venv'}", "publish", "VERSION=0.1")
     assert published.returncode == 0, published.stderr
 
@@ -44,3 +59,9 @@ def test_publish_deploys_a_version_with_the_latest_alias(tmp_path):
     page = run("git", "show", "gh-pages:0.1/experiments/aead/index.html").stdout
     assert "pcb-chart" in page
     assert run("git", "rev-parse", "--abbrev-ref", "HEAD").stdout.strip() == "main"
+
+    (clone / "docs" / "methodology.md").write_text("edited\n")
+    forced = run("make", "--no-print-directory", f"VENV={ROOT / '.venv'}", "publish", "VERSION=0.2", "FORCE=1")
+    assert forced.returncode == 0, forced.stderr
+    versions = json.loads(run("git", "show", "gh-pages:versions.json").stdout)
+    assert [v["version"] for v in versions] == ["0.2", "0.1"]

@@ -284,8 +284,35 @@ def resolve_version(git: Git, version: str) -> str:
     return version
 
 
-def publish(git: Git, version: str, config: str, mike: Sequence[str]) -> str:
-    """mike deploy VERSION + alias latest, set as the default; pr-preview/ and other versions are kept."""
+# What the published site is built from: a change here that HEAD does not hold would be published
+# under a commit that does not hold it.
+SITE_SOURCES = ("data", "docs", "templates", "scripts", "overrides", "mkdocs.yml", "mkdocs.publish.yml")
+SHOWN_CHANGES = 10
+
+
+def uncommitted_site_sources(git: Git) -> list[str]:
+    """`git status` lines (modified, staged, untracked) under what the site is built from."""
+    status = git.run("status", "--porcelain", "--untracked-files=all", "--", *SITE_SOURCES).stdout
+    return [line for line in status.splitlines() if line.strip()]
+
+
+def refuse_uncommitted(git: Git) -> None:
+    changes = uncommitted_site_sources(git)
+    if changes:
+        shown = "; ".join(line.strip() for line in changes[:SHOWN_CHANGES])
+        more = f" and {len(changes) - SHOWN_CHANGES} more" if len(changes) > SHOWN_CHANGES else ""
+        raise GhPagesError(
+            f"{len(changes)} uncommitted or untracked file(s) under {', '.join(SITE_SOURCES)} would be published "
+            f"under commit {git.run('rev-parse', '--short', 'HEAD').stdout.strip()}, which does not hold them: "
+            f"{shown}{more}. Commit or remove them, or publish anyway with FORCE=1"
+        )
+
+
+def publish(git: Git, version: str, config: str, mike: Sequence[str], force: bool = False) -> str:
+    """mike deploy VERSION + alias latest, set as the default; pr-preview/ and other versions are kept.
+    Refused while what the site is built from has changes HEAD does not hold, unless `force`."""
+    if not force:
+        refuse_uncommitted(git)
     version = resolve_version(git, version)
 
     def mike_run(*args: str) -> None:
@@ -310,6 +337,9 @@ def _parser() -> argparse.ArgumentParser:
     published = commands.add_parser("publish", help="mike deploy VERSION with the alias latest")
     published.add_argument("--version", required=True, help=f"e.g. 0.3; {AUTO_VERSION!r}: YYYY.MM of HEAD")
     published.add_argument("--config", default="mkdocs.publish.yml")
+    published.add_argument(
+        "--force", action="store_true", help="publish even with uncommitted changes under data/, docs/, ..."
+    )
     deploy = commands.add_parser("deploy", help="put a preview artifact's site under pr-preview/pr-N/")
     add_pr_arguments(deploy)
     deploy.add_argument("--artifact", required=True, type=Path)
@@ -324,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
         git = Git(args.root.resolve(), args.remote)
         if args.command == "publish":
             mike = [str(Path(sys.executable).with_name("mike"))]
-            version = publish(git, args.version, args.config, mike)
+            version = publish(git, args.version, args.config, mike, args.force)
             print(f"published {version} (alias {ALIAS}) on {BRANCH}")
         elif args.command == "deploy":
             deploy_preview(git, pr_argument(args), args.artifact)
