@@ -1,0 +1,88 @@
+"""`mkdocs serve` with a bad data file: the browser gets the one-line error, and the real pages come
+back when the file is fixed (docs/contributing.md)."""
+
+from __future__ import annotations
+
+import html
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from .conftest import FIXTURE_RUN, ROOT
+
+MKDOCS = str(Path(sys.executable).parent / "mkdocs")
+ERROR_TITLE = "The site cannot be built"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def fetch(url: str) -> str | None:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.read().decode("utf-8")
+    except (urllib.error.URLError, ConnectionError, TimeoutError):
+        return None
+
+
+def wait_for(url: str, condition: Callable[[str], bool], seconds: float) -> str:
+    deadline = time.monotonic() + seconds
+    last = None
+    while time.monotonic() < deadline:
+        last = fetch(url)
+        if last is not None and condition(last):
+            return last
+        time.sleep(0.5)
+    raise AssertionError(f"{url}: condition not met within {seconds} s; last response: {(last or '')[:300]!r}")
+
+
+@pytest.fixture
+def served(make_project) -> Iterator[tuple[Path, str]]:
+    project = make_project(FIXTURE_RUN)
+    bad = project / "data" / "runs" / FIXTURE_RUN.name / "jwt.csv"
+    lines = bad.read_text().splitlines(keepends=True)
+    lines[2] = lines[2].replace(",true", ",maybe")
+    bad.write_text("".join(lines))
+    port = free_port()
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PHPCB_ROOT": str(project)}
+    env.pop("PHPCB_SERVING", None)
+    server = subprocess.Popen(
+        [MKDOCS, "serve", "-a", f"127.0.0.1:{port}"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        yield project, f"http://127.0.0.1:{port}/"
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def test_a_bad_data_file_is_shown_in_the_browser_until_it_is_fixed(served: tuple[Path, str]):
+    project, url = served
+    home = wait_for(url, lambda page: ERROR_TITLE in page, 90)
+    assert "jwt.csv, row 3, column 'verified': expected true or false, got 'maybe'" in html.unescape(home)
+    page = fetch(url + "experiments/jwt/")
+    assert page is not None
+    assert ERROR_TITLE in page, "every generated page says it"
+
+    shutil.copy(FIXTURE_RUN / "jwt.csv", project / "data" / "runs" / FIXTURE_RUN.name / "jwt.csv")
+    fixed = wait_for(url + "experiments/jwt/", lambda page: ERROR_TITLE not in page, 90)
+    assert "Which run this page shows" in fixed
