@@ -160,3 +160,14 @@ def test_a_build_analyses_each_run_of_each_experiment_once(project: Path, monkey
     site.build(project)
     assert ("jwt", NEW_ID) in calls, "the compared run's advice is read"
     assert len(calls) == len(set(calls))
+
+
+def test_the_runs_page_says_which_pages_show_each_run(project: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delenv(COMPARE_VARIABLE, raising=False)
+    page = site.build(project).pages["runs.md"]
+    newer, older = page.split(f"## `{FIXTURE_RUN.name}`")
+    assert newer.startswith("# Runs")
+    assert f"## `{NEW_ID}`" in newer
+    assert "- [JWT](experiments/jwt.md): the newest run of any machine" in newer
+    assert "Not shown on an experiment page" in older, "the older run of the same machine is shown nowhere"
+    assert "Shown on:" not in older

@@ -223,6 +223,15 @@ def machines_page(
     )
 
 
+def shown_on(pages: list[ExperimentPage]) -> dict[str, list[ExperimentPage]]:
+    """For the Runs page: which experiment pages show each run (and, on the page, why)."""
+    shown: dict[str, list[ExperimentPage]] = {}
+    for page in pages:
+        if page.run is not None:
+            shown.setdefault(page.run.run_id, []).append(page)
+    return shown
+
+
 def build(root: Path) -> GeneratedSite:
     project = Project(root)
     schemas = load_schemas(project.schema)
@@ -253,6 +262,7 @@ def build(root: Path) -> GeneratedSite:
         templates,
         "runs.md.j2",
         runs=[(run, run_anchor(run.run_id), env_rows.describe(run.manifest)) for run in reversed(runs)],
+        shown_on=shown_on(site.experiments),
     )
     publish_runs(site, runs, schemas)
     return site
