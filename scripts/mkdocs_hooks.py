@@ -95,6 +95,8 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         return files
     for uri, text in (generated.pages | generated.contents).items():
         files.append(File.generated(config, uri, content=text))
+    for uri, data in generated.binaries.items():
+        files.append(File.generated(config, uri, content=data))
     for uri, path in generated.files.items():
         files.append(File.generated(config, uri, abs_src_path=str(path)))
     files.append(File.generated(config, "assets/javascripts/plotly.min.js", abs_src_path=str(PLOTLY_JS)))

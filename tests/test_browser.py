@@ -109,11 +109,11 @@ def test_symmetric_charts_render_and_the_ranking_legend_filters(browser, base_ur
     page.goto(base_url + "experiments/symmetric/", wait_until="networkidle")
     page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=2', timeout=15_000)
     ranking = page.locator(".pcb-chart").nth(2)
-    bars = "(el) => el.querySelectorAll('.barlayer .point').length"
+    bars = "(el) => el.querySelectorAll('.scatterlayer .point').length"
     before = ranking.evaluate(bars)
     ranking.locator(".legendtoggle").last.click()
     page.wait_for_function(
-        f"(document.querySelectorAll('.pcb-chart')[2].querySelectorAll('.barlayer .point').length) < {before}"
+        f"(document.querySelectorAll('.pcb-chart')[2].querySelectorAll('.scatterlayer .point').length) < {before}"
     )
     assert ranking.evaluate(bars) < before
     page.close()
@@ -133,4 +133,77 @@ def test_ec_keygen_charts_render_and_hover_names_the_curve(browser, base_url):
     page.wait_for_function(
         f"document.querySelector('.pcb-chart').querySelectorAll('.scatterlayer .point').length < {before}"
     )
+    page.close()
+
+
+# Per chart, as drawn: its caption (title, permalink, data link) above it and inside the page; tick
+# labels inside the chart; the legend clear of the x axis; error bars and reference lines that
+# contrast with the page's background (WCAG contrast of the computed colours).
+CHART_CHECKS = """() => {
+  const rgb = (text) => (text.match(/[\\d.]+/g) || []).slice(0, 3).map(Number);
+  const luminance = ([r, g, b]) => {
+    const lin = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+  };
+  const contrast = (a, b) => {
+    const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };
+  const background = rgb(getComputedStyle(document.body).backgroundColor);
+  const width = document.documentElement.clientWidth;
+  return [...document.querySelectorAll('.pcb-chart')].map((chart) => {
+    const problems = [];
+    const svg = chart.querySelector('.main-svg').getBoundingClientRect();
+    const caption = chart.previousElementSibling;
+    if (!caption || !caption.classList.contains('pcb-chart-title')) { problems.push('no caption'); }
+    else {
+      const box = caption.getBoundingClientRect();
+      if (box.left < 0 || box.right > width + 1) { problems.push('caption wider than the page'); }
+      if (caption.querySelector('a').getAttribute('href') !== '#' + chart.id) { problems.push('no permalink'); }
+      if (!caption.querySelector('.pcb-chart-data')) { problems.push('no data link'); }
+    }
+    for (const label of chart.querySelectorAll('.xtick text, .ytick text, .g-xtitle, .g-ytitle')) {
+      const r = label.getBoundingClientRect();
+      const outside = r.left < svg.left - 1 || r.right > svg.right + 1
+        || r.top < svg.top - 1 || r.bottom > svg.bottom + 1;
+      if (r.width && outside) {
+        problems.push('label clipped: ' + label.textContent);
+      }
+    }
+    const legend = chart.querySelector('.legend');
+    const axis = [...chart.querySelectorAll('.xtick text, .g-xtitle')].map((e) => e.getBoundingClientRect());
+    if (legend && axis.length && chart.layout.legend && chart.layout.legend.y < 0) {
+      const top = legend.getBoundingClientRect().top;
+      if (top < Math.max(...axis.map((r) => r.bottom))) { problems.push('legend over the x axis'); }
+    }
+    const lines = [...chart.querySelectorAll('.errorbar path, .shapelayer path')];
+    for (const line of lines) {
+      const stroke = getComputedStyle(line).stroke;
+      if (stroke && stroke !== 'none' && contrast(rgb(stroke), background) < 3) {
+        problems.push('line ' + stroke + ' on ' + background); break;
+      }
+    }
+    return [chart.id, problems];
+  }).filter(([, problems]) => problems.length);
+}"""
+
+CHART_PAGES = [f"experiments/{e.name}/" for e in registry.discover()] + ["machines/"]
+
+
+@pytest.mark.parametrize("mode", ["light", "dark", "phone"])
+@pytest.mark.parametrize("path", CHART_PAGES)
+def test_every_chart_reads_in_light_dark_and_on_a_phone(browser, base_url, path, mode):
+    viewport = {"width": 390, "height": 844} if mode == "phone" else {"width": 1280, "height": 900}
+    page = browser.new_page(color_scheme="light", viewport=viewport)
+    page.goto(base_url + path, wait_until="networkidle")
+    if mode == "dark":
+        page.locator("label.md-header__button[for='__palette_1']").click()
+        page.wait_for_function("document.body.getAttribute('data-md-color-scheme') === 'slate'")
+    page.wait_for_function(
+        "[...document.querySelectorAll('.pcb-chart')].every((chart) => chart.dataset.rendered === 'true')",
+        timeout=20_000,
+    )
+    page.wait_for_timeout(300)  # the palette's restyle after the toggle
+    assert page.evaluate(CHART_CHECKS) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], "no sideways scrolling"
     page.close()

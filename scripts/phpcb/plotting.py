@@ -101,6 +101,46 @@ def interval_error_bars(intervals: Sequence[HasInterval]) -> dict[str, Any]:
     )
 
 
+def dots_on_log_axes(data: dict[str, Any]) -> None:
+    """A bar's length means nothing on a log axis (it starts at an arbitrary 10^k): a bar trace whose
+    value axis is logarithmic becomes dots, grouped side by side like the bars were."""
+    layout = data["layout"]
+    changed = False
+    for index, trace in enumerate(data["data"]):
+        if trace.get("type") != "bar":
+            continue
+        value_axis = layout.get("xaxis" if trace.get("orientation") == "h" else "yaxis") or {}
+        if value_axis.get("type") != "log":
+            continue
+        dots = {key: value for key, value in trace.items() if key in _DOT_KEYS}
+        colour = (trace.get("marker") or {}).get("color")
+        dots.update(type="scatter", mode="markers", marker={"size": 9, **({"color": colour} if colour else {})})
+        data["data"][index] = dots
+        changed = True
+    if changed:
+        layout["scattermode"] = "group"
+
+
+_DOT_KEYS = {
+    "x",
+    "y",
+    "name",
+    "orientation",
+    "error_x",
+    "error_y",
+    "text",
+    "hovertext",
+    "hovertemplate",
+    "customdata",
+    "offsetgroup",
+    "legendgroup",
+    "showlegend",
+    "visible",
+    "xaxis",
+    "yaxis",
+}
+
+
 def plain(figure: go.Figure, legend_below: bool = True) -> dict[str, Any]:
     """The figure as JSON-ready data, without Plotly's template: colours come from the site's palette."""
     figure.update_layout(colorway=COLORWAY)
@@ -110,4 +150,5 @@ def plain(figure: go.Figure, legend_below: bool = True) -> dict[str, Any]:
         figure.update_layout(height=520)
     data: dict[str, Any] = json.loads(figure.to_json())
     data["layout"].pop("template", None)
+    dots_on_log_axes(data)
     return data

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import baselines, comparison, registry, selection
+from . import baselines, chart_data, comparison, registry, selection
 from . import environment as env_rows
 from . import machines_page as machines
 from .errors import NoDataError
@@ -87,6 +87,7 @@ class GeneratedSite:
     pages: dict[str, str] = field(default_factory=dict)
     files: dict[str, Path] = field(default_factory=dict)  # published as they are
     contents: dict[str, str] = field(default_factory=dict)  # generated non-page files
+    binaries: dict[str, bytes] = field(default_factory=dict)  # generated binary files (the runs archive)
     experiments: list[ExperimentPage] = field(default_factory=list)
 
 
@@ -211,16 +212,17 @@ def publish_runs(site: GeneratedSite, runs: list[Run], schemas: Schemas) -> None
 
 def machines_page(
     experiments: list[Experiment], runs: list[Run], templates: Any, config: selection.SiteConfig, contexts: Contexts
-) -> str:
+) -> tuple[str, dict[str, dict[str, Any]]]:
     questions = machines.questions(experiments, runs, config, lambda e, r: contexts.of(e, r)[0])
+    figures = {q.key: q.figure for q in questions}
     return render(
         templates,
         "machines.md.j2",
         questions=questions,
-        figures={q.key: figure_json(q.figure) for q in questions},
+        figures={key: figure_json(figure) for key, figure in figures.items()},
         anchors={run.run_id: run_anchor(run.run_id) for run in runs},
         machines=machines.summaries(runs),
-    )
+    ), figures
 
 
 def shown_on(pages: list[ExperimentPage]) -> dict[str, list[ExperimentPage]]:
@@ -252,7 +254,9 @@ def build(root: Path) -> GeneratedSite:
         page = experiment_page(experiment, runs, templates, choice, contexts)
         site.experiments.append(page)
         site.pages[experiment.page] = page.text
-    site.pages["machines.md"] = machines_page(experiments, runs, templates, config, contexts)
+        site.contents.update(chart_data.chart_files(experiment.page, page.figures))
+    site.pages["machines.md"], machine_figures = machines_page(experiments, runs, templates, config, contexts)
+    site.contents.update(chart_data.chart_files("machines.md", machine_figures))
     compared = selection.compared_runs()
     if compared:
         found = baselines.comparisons(runs, compared, config, schemas, contexts)
@@ -265,4 +269,5 @@ def build(root: Path) -> GeneratedSite:
         shown_on=shown_on(site.experiments),
     )
     publish_runs(site, runs, schemas)
+    site.binaries[chart_data.ARCHIVE] = chart_data.runs_archive(site.files, site.contents)
     return site

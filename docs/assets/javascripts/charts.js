@@ -1,20 +1,26 @@
 // Draws every .pcb-chart from its data-figure JSON with the Plotly.js shipped in this site,
-// and redraws the colours when the reader toggles Material's light/dark palette.
+// redraws the colours when the reader toggles Material's light/dark palette, and puts each title
+// above its chart as a wrapping caption with a permalink and its data (the toolbar is hidden on phones).
 (function () {
   "use strict";
+
+  var NARROW = 700; // px: below this the toolbar would sit on the title, and hover replaces it anyway
 
   function palette() {
     var dark = document.body.getAttribute("data-md-color-scheme") === "slate";
     var text = dark ? "#e2e4e9" : "#1f2430";
     var grid = dark ? "rgba(226,228,233,0.15)" : "rgba(31,36,48,0.12)";
     return {
-      paper_bgcolor: "rgba(0,0,0,0)",
-      plot_bgcolor: "rgba(0,0,0,0)",
-      font: { color: text },
-      "xaxis.gridcolor": grid,
-      "yaxis.gridcolor": grid,
-      "xaxis.zerolinecolor": grid,
-      "yaxis.zerolinecolor": grid,
+      text: text,
+      layout: {
+        paper_bgcolor: "rgba(0,0,0,0)",
+        plot_bgcolor: "rgba(0,0,0,0)",
+        font: { color: text },
+        "xaxis.gridcolor": grid,
+        "yaxis.gridcolor": grid,
+        "xaxis.zerolinecolor": grid,
+        "yaxis.zerolinecolor": grid,
+      },
     };
   }
 
@@ -36,19 +42,129 @@
     return done;
   }
 
+  // Reference and limit lines (layout shapes) and their labels are neutral: they take the text colour.
+  function neutralLines(layout, colour) {
+    var update = {};
+    (layout.shapes || []).forEach(function (_, index) { update["shapes[" + index + "].line.color"] = colour; });
+    (layout.annotations || []).forEach(function (_, index) { update["annotations[" + index + "].font.color"] = colour; });
+    return update;
+  }
+
   function applyPalette(element) {
     var colours = palette();
-    return Plotly.relayout(element, colours).then(function () {
-      return recolourErrorBars(element, colours.font.color);
+    var update = Object.assign({}, colours.layout, neutralLines(element.layout, colours.text));
+    return Plotly.relayout(element, update).then(function () {
+      return recolourErrorBars(element, colours.text);
     });
+  }
+
+  function titleText(layout) {
+    var title = layout.title;
+    return typeof title === "string" ? title : (title && title.text) || "";
+  }
+
+  // The title is HTML above the chart, not Plotly's: Plotly never wraps a title (on a phone it is
+  // clipped) and its toolbar sits on top of it. The caption wraps, and links to the chart.
+  function caption(element, text) {
+    var head = document.createElement("p");
+    head.className = "pcb-chart-title";
+    var title = document.createElement(element.id ? "a" : "span");
+    title.textContent = text;
+    if (element.id) { title.href = "#" + element.id; }
+    head.appendChild(title);
+    var csv = element.getAttribute("data-csv");
+    if (csv) {
+      var link = document.createElement("a");
+      link.className = "pcb-chart-data";
+      link.href = csv;
+      link.setAttribute("download", "");
+      link.textContent = "data (CSV)";
+      head.appendChild(document.createTextNode(" "));
+      head.appendChild(link);
+    }
+    element.parentNode.insertBefore(head, element);
   }
 
   function draw(element) {
     var figure = JSON.parse(element.getAttribute("data-figure"));
-    var layout = Object.assign({ autosize: true, margin: { t: 60, r: 20, b: 60, l: 70 } }, figure.layout);
-    Plotly.newPlot(element, figure.data, layout, { responsive: true, displaylogo: false })
+    var text = titleText(figure.layout);
+    if (text) { caption(element, text); }
+    var layout = Object.assign({ autosize: true }, figure.layout, {
+      title: { text: "" },
+      margin: Object.assign({ t: 20, r: 20, b: 60, l: 70 }, figure.layout.margin || {}, { t: 20 }),
+    });
+    ["xaxis", "yaxis"].forEach(function (axis) {
+      layout[axis] = Object.assign({ automargin: true }, layout[axis] || {});
+    });
+    var config = {
+      responsive: true,
+      displaylogo: false,
+      displayModeBar: window.innerWidth < NARROW ? false : "hover",
+    };
+    Plotly.newPlot(element, figure.data, layout, config)
       .then(function () { return applyPalette(element); })
+      .then(function () { return logTicks(element); })
+      .then(function () { return settle(element); })
       .then(function () { element.setAttribute("data-rendered", "true"); });
+  }
+
+  function compact(value) {
+    if (value >= 1e6) { return value / 1e6 + "M"; }
+    if (value >= 1e3) { return value / 1e3 + "k"; }
+    return String(Number(value.toPrecision(3)));
+  }
+
+  // A log axis labels whole values only (1, 2, 5, 10, 20, 50, … over a short range; powers of ten
+  // over a long one): Plotly's own minor labels are bare digits ("2", "5") that read as values.
+  function logTicks(element) {
+    var update = {};
+    ["xaxis", "yaxis"].forEach(function (name) {
+      var axis = element._fullLayout[name];
+      if (!axis || axis.type !== "log") { return; }
+      var low = Math.min(axis.range[0], axis.range[1]);
+      var high = Math.max(axis.range[0], axis.range[1]);
+      var steps = high - low > 3 ? [1] : [1, 2, 5];
+      var values = [];
+      for (var power = Math.floor(low); power <= Math.ceil(high); power++) {
+        steps.forEach(function (step) {
+          var value = step * Math.pow(10, power);
+          var at = Math.log10(value);
+          if (at >= low - 1e-9 && at <= high + 1e-9) { values.push(value); }
+        });
+      }
+      update[name + ".tickmode"] = "array";
+      update[name + ".tickvals"] = values;
+      update[name + ".ticktext"] = values.map(compact);
+    });
+    return Object.keys(update).length ? Plotly.relayout(element, update) : Promise.resolve();
+  }
+
+  function box(element, selector) {
+    var found = element.querySelectorAll(selector);
+    if (!found.length) { return null; }
+    var boxes = Array.prototype.map.call(found, function (node) { return node.getBoundingClientRect(); });
+    return {
+      top: Math.min.apply(null, boxes.map(function (b) { return b.top; })),
+      bottom: Math.max.apply(null, boxes.map(function (b) { return b.bottom; })),
+    };
+  }
+
+  // Text sizes are known only once drawn: move the legend below the x-axis labels where they came
+  // out overlapping (many legend entries on a phone, rotated labels).
+  function settle(element) {
+    var update = {};
+    var height = element._fullLayout.height;
+    var legend = box(element, ".legend");
+    var axis = box(element, ".xtick text, .g-xtitle");
+    var below = element.layout.legend && element.layout.legend.yanchor === "top" && element.layout.legend.y < 0;
+    if (legend && axis && below && legend.top < axis.bottom + 6) {
+      var overlap = axis.bottom + 6 - legend.top;
+      var plotHeight = element._fullLayout._size.h;
+      update["legend.y"] = element.layout.legend.y - overlap / plotHeight;
+      update.height = height + overlap;
+      update["margin.b"] = element._fullLayout.margin.b + overlap;
+    }
+    return Object.keys(update).length ? Plotly.relayout(element, update) : Promise.resolve();
   }
 
   function drawAll() {
