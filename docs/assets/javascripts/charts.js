@@ -120,7 +120,8 @@
     var update = {};
     ["xaxis", "yaxis"].forEach(function (name) {
       var axis = element._fullLayout[name];
-      if (!axis || axis.type !== "log") { return; }
+      var given = (element.layout[name] || {}).tickvals;
+      if (!axis || axis.type !== "log" || given) { return; } // a figure's own ticks (payload sizes) stay
       var low = Math.min(axis.range[0], axis.range[1]);
       var high = Math.max(axis.range[0], axis.range[1]);
       var steps = high - low > 3 ? [1] : [1, 2, 5];

@@ -3,21 +3,49 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from typing import Any
 
 import plotly.graph_objects as go
 
 from ..formatting import size
-from ..plotting import plain, throughput_error_bars
-from .analysis import AeadAnalysis
+from ..plotting import COLORWAY, plain, throughput_error_bars
+from .analysis import AeadAnalysis, CaseKey
 
 ENCRYPT_DECRYPT_PAYLOAD = 1024 * 1024
 
 
-def throughput_vs_payload(analysis: AeadAnalysis) -> dict[str, Any]:
+# One chart per question, at most 6 series each (12 on one axis could not be told apart):
+# (key, title, which cases belong).
+THROUGHPUT_GROUPS: tuple[tuple[str, str, Callable[[CaseKey], bool]], ...] = (
+    (
+        "aead-throughput",
+        "OpenSSL: GCM vs CCM vs ChaCha20-Poly1305, encryption throughput by payload "
+        "(16-byte tags, no AAD; error bars: 95% CI)",
+        lambda k: k.library == "openssl" and k.tag_bytes == 16,
+    ),
+    (
+        "aead-throughput-ccm-tags",
+        "CCM with 8-, 12- and 16-byte tags, encryption throughput by payload (no AAD; error bars: 95% CI)",
+        lambda k: k.library == "openssl" and k.algorithm.endswith("-ccm"),
+    ),
+    (
+        "aead-throughput-sodium",
+        "libsodium vs OpenSSL for the same algorithms, encryption throughput by payload (no AAD; error bars: 95% CI)",
+        lambda k: k.library == "sodium" or (k.tag_bytes == 16 and k.algorithm in ("aes-256-gcm", "chacha20-poly1305")),
+    ),
+)
+
+
+def throughput_vs_payload(
+    analysis: AeadAnalysis, title: str, belongs: Callable[[CaseKey], bool]
+) -> dict[str, Any] | None:
     figure = go.Figure()
-    for variant in analysis.variants:
+    for index, variant in enumerate(analysis.variants):
         cases = [c for p in analysis.payloads if (c := analysis.case(variant, "encrypt", p)) is not None]
+        cases = [c for c in cases if belongs(c.key)]
+        if not cases:
+            continue
         figure.add_trace(
             go.Scatter(
                 x=[c.key.payload_bytes for c in cases],
@@ -25,11 +53,15 @@ def throughput_vs_payload(analysis: AeadAnalysis) -> dict[str, Any]:
                 error_y=throughput_error_bars(cases),
                 mode="lines+markers",
                 name=html.escape(variant),
+                # A variant keeps its colour on every chart.
+                line={"color": COLORWAY[index % len(COLORWAY)]},
                 hovertemplate="%{fullData.name}<br>%{x} B: %{y:,.1f} MB/s<extra></extra>",
             )
         )
+    if not figure.data:
+        return None
     figure.update_layout(
-        title="Encryption throughput by payload size (no AAD; error bars: 95% CI)",
+        title=title,
         xaxis={
             "type": "log",
             "title": "payload",
@@ -89,10 +121,12 @@ def php_vs_native(analysis: AeadAnalysis) -> dict[str, Any]:
 
 
 def all_figures(analysis: AeadAnalysis) -> dict[str, dict[str, Any]]:
-    figures = {
-        "aead-throughput": throughput_vs_payload(analysis),
-        "aead-encrypt-decrypt": encrypt_vs_decrypt(analysis),
-    }
+    figures = {}
+    for key, title, belongs in THROUGHPUT_GROUPS:
+        figure = throughput_vs_payload(analysis, title, belongs)
+        if figure is not None:
+            figures[key] = figure
+    figures["aead-encrypt-decrypt"] = encrypt_vs_decrypt(analysis)
     if analysis.fidelity:
         figures["aead-native"] = php_vs_native(analysis)
     return figures
