@@ -91,7 +91,7 @@
     if (text) { caption(element, text); }
     var layout = Object.assign({ autosize: true }, figure.layout, {
       title: { text: "" },
-      margin: Object.assign({ t: 20, r: 20, b: 60, l: 70 }, figure.layout.margin || {}, { t: 20 }),
+      margin: Object.assign({ t: 20, r: 20, b: 60, l: 70 }, figure.layout.margin || {}),
     });
     ["xaxis", "yaxis"].forEach(function (axis) {
       layout[axis] = Object.assign({ automargin: true }, layout[axis] || {});
@@ -118,7 +118,7 @@
   // over a long one): Plotly's own minor labels are bare digits ("2", "5") that read as values.
   function logTicks(element) {
     var update = {};
-    ["xaxis", "yaxis"].forEach(function (name) {
+    Object.keys(element._fullLayout).filter(function (key) { return /^[xy]axis\d*$/.test(key); }).forEach(function (name) {
       var axis = element._fullLayout[name];
       var given = (element.layout[name] || {}).tickvals;
       if (!axis || axis.type !== "log" || given) { return; } // a figure's own ticks (payload sizes) stay

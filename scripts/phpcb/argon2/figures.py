@@ -50,8 +50,11 @@ def heatmaps(analysis: Argon2Analysis) -> dict[str, Any]:
     ]
     figure.update_layout(
         title="Median time per hash over memory × threads (pick interface, variant and time cost)",
-        updatemenus=[{"buttons": buttons, "direction": "down", "x": 0, "xanchor": "left", "y": 1.2, "yanchor": "top"}],
-        margin={"t": 130},
+        # The picker at the top of the chart (the title is the page's caption above it).
+        updatemenus=[
+            {"buttons": buttons, "direction": "down", "x": 0, "xanchor": "left", "y": 1.02, "yanchor": "bottom"}
+        ],
+        margin={"t": 60},
         xaxis={"title": "memory", "type": "category"},
         yaxis={"title": "threads", "type": "category"},
     )

@@ -55,11 +55,20 @@ def cipher_ranking(analysis: SymmetricAnalysis) -> dict[str, Any]:
                 hovertemplate="%{y}: %{x:,.0f} MB/s<extra>%{fullData.name}</extra>",
             )
         )
+    # The same axis on top as well: with a hundred ciphers the bottom one is 2,000 px down.
+    figure.add_trace(
+        go.Scatter(x=[], y=[], xaxis="x2", showlegend=False, hoverinfo="skip", name="top axis", visible=True)
+    )
+    axis_title = "MB/s (bytes encrypted and decrypted)"
     figure.update_layout(
         title=f"Every OpenSSL cipher: encrypt + decrypt throughput at {size(200 * 1024)} (click the legend to filter)",
         yaxis={"categoryorder": "array", "categoryarray": [html.escape(n) for n in order], "automargin": True},
-        xaxis={"title": "MB/s (bytes encrypted and decrypted)", "type": "log"},
-        height=max(500, 16 * len(order) + 160),
+        xaxis={"title": axis_title, "type": "log"},
+        xaxis2={"type": "log", "overlaying": "x", "side": "top", "matches": "x"},
+        # The legend (the security verdicts) at the very top, above the top axis.
+        legend={"orientation": "h", "yanchor": "top", "y": 1, "yref": "container", "x": 0},
+        margin={"t": 90},
+        height=max(500, 16 * len(order) + 200),
         barmode="overlay",
     )
     return plain(figure, legend_below=False)
