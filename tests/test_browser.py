@@ -127,8 +127,13 @@ def test_ec_keygen_charts_render_and_hover_names_the_curve(browser, base_url):
     points = "(el) => el.querySelectorAll('.scatterlayer .point').length"
     before = scatter.evaluate(points)
     assert before >= 79, "one point per timed curve"
-    names = scatter.evaluate("(el) => el.data.flatMap((trace) => trace.text)")
+    names = scatter.evaluate("(el) => el.data.flatMap((trace) => trace.hovertext)")
     assert "prime256v1" in names
+    labels = scatter.evaluate(
+        "(el) => [...el.querySelectorAll('.scatterlayer .textpoint text')].map((t) => t.textContent)"
+    )
+    assert "prime256v1" in labels, "the recommended curves are named on the chart"
+    assert "secp112r1" not in labels, "the others only on hover"
     scatter.locator(".legendtoggle").first.click()
     page.wait_for_function(
         f"document.querySelector('.pcb-chart').querySelectorAll('.scatterlayer .point').length < {before}"

@@ -34,14 +34,17 @@ def keygen_vs_size(analysis: EcAnalysis) -> dict[str, Any]:
                 x=[r.scheme.field_bits for r in members],
                 y=[ms(r.keygen.summary.median_ns) for r in members],
                 error_y=_error_bars([r.keygen for r in members]),
-                mode="markers",
+                # Only the recommended curves are labelled on the chart; the rest are named on hover.
+                mode="markers+text",
                 name=html.escape(family),
-                text=[html.escape(r.scheme.curve) for r in members],
-                hovertemplate="%{text}: %{x} bits, %{y:.3f} ms<extra>%{fullData.name}</extra>",
+                text=[html.escape(r.scheme.curve) if r.verdict.recommendable else "" for r in members],
+                textposition="top center",
+                hovertext=[html.escape(r.scheme.curve) for r in members],
+                hovertemplate="%{hovertext}: %{x} bits, %{y:.3f} ms<extra>%{fullData.name}</extra>",
             )
         )
     figure.update_layout(
-        title="Key generation time against field size, every curve (error bars: 95% CI)",
+        title="Key generation time against field size, every curve; the recommended ones named (error bars: 95% CI)",
         xaxis={"title": "field size (bits, read from the key)"},
         yaxis={"title": "ms per key (log)", "type": "log"},
     )
