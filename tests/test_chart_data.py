@@ -76,3 +76,11 @@ def test_the_site_publishes_a_csv_per_chart_and_one_archive_of_every_run(make_pr
 def test_a_page_at_the_root_keeps_its_files_beside_it():
     assert chart_data.csv_uri("experiments/aead.md", "x") == "experiments/aead/x.csv"
     assert chart_data.csv_uri("machines.md", "q") == "machines/q.csv"
+
+
+def test_hover_labels_have_three_significant_digits_like_the_tables():
+    figure = go.Figure(go.Scatter(x=[1, 2], y=[9.724706, 1.5]))
+    figure.update_layout(xaxis={"type": "category"})
+    layout = plain(figure)["layout"]
+    assert layout["yaxis"]["hoverformat"] == ".3~r"
+    assert "hoverformat" not in layout["xaxis"], "a category is shown as it is"

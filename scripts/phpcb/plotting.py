@@ -151,4 +151,13 @@ def plain(figure: go.Figure, legend_below: bool = True) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(figure.to_json())
     data["layout"].pop("template", None)
     dots_on_log_axes(data)
+    hover_like_the_tables(data["layout"])
     return data
+
+
+def hover_like_the_tables(layout: dict[str, Any]) -> None:
+    """Hover labels with three significant digits (9.72 ms, not 9.724706), as the tables print them."""
+    for name in ("xaxis", "yaxis"):
+        axis = layout.setdefault(name, {})
+        if axis.get("type") != "category":
+            axis.setdefault("hoverformat", ".3~r")

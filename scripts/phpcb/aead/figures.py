@@ -55,7 +55,8 @@ def throughput_vs_payload(
                 name=html.escape(variant),
                 # A variant keeps its colour on every chart.
                 line={"color": COLORWAY[index % len(COLORWAY)]},
-                hovertemplate="%{fullData.name}<br>%{x} B: %{y:,.1f} MB/s<extra></extra>",
+                customdata=[size(c.key.payload_bytes) for c in cases],
+                hovertemplate="%{fullData.name}<br>%{customdata}: %{y:,.3~r} MB/s<extra></extra>",
             )
         )
     if not figure.data:

@@ -40,7 +40,7 @@ def heatmaps(analysis: Argon2Analysis) -> dict[str, Any]:
                     colorscale="Viridis",
                     colorbar={"title": "ms"},
                     visible=len(labels) == 1,
-                    hovertemplate="%{x}, %{y}: %{z} ms (%{text})<extra></extra>",
+                    hovertemplate="%{x}, %{y}: %{z:,.3~r} ms (%{text})<extra></extra>",
                     name=labels[-1],
                 )
             )
@@ -103,7 +103,7 @@ def cpu_vs_wall(analysis: Argon2Analysis) -> dict[str, Any]:
                 marker={"symbol": "x" if oversubscribed else "circle", "size": 8},
                 name=name,
                 text=[f"{c.key.interface} {c.key.variant} {c.key.label}" for c in cells],
-                hovertemplate="%{text}: CPU/wall %{y}<extra></extra>",
+                hovertemplate="%{text}: CPU/wall %{y:.3~r}<extra></extra>",
             )
         )
     figure.update_layout(

@@ -40,7 +40,7 @@ def keygen_vs_size(analysis: EcAnalysis) -> dict[str, Any]:
                 text=[html.escape(r.scheme.curve) if r.verdict.recommendable else "" for r in members],
                 textposition="top center",
                 hovertext=[html.escape(r.scheme.curve) for r in members],
-                hovertemplate="%{hovertext}: %{x} bits, %{y:.3f} ms<extra>%{fullData.name}</extra>",
+                hovertemplate="%{hovertext}: %{x} bits, %{y:.3~r} ms<extra>%{fullData.name}</extra>",
             )
         )
     figure.update_layout(
@@ -93,7 +93,7 @@ def equal_security(analysis: EcAnalysis) -> dict[str, Any]:
                 marker={"size": 10},
                 name=label,
                 text=[html.escape(r.scheme.curve) for r in members],
-                hovertemplate="%{text}: %{y:.3f} ms<extra>%{fullData.name}</extra>",
+                hovertemplate="%{text}: %{y:.3~r} ms<extra>%{fullData.name}</extra>",
             )
         )
     figure.update_layout(
@@ -126,7 +126,7 @@ def sign_verify(analysis: EcAnalysis) -> dict[str, Any]:
                 mode="markers",
                 marker={"symbol": symbol, "size": 8},
                 name=operation,
-                hovertemplate="%{y}: %{x:.3f} ms<extra>%{fullData.name}</extra>",
+                hovertemplate="%{y}: %{x:.3~r} ms<extra>%{fullData.name}</extra>",
             )
         )
     figure.update_layout(

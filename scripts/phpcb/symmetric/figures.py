@@ -52,7 +52,7 @@ def cipher_ranking(analysis: SymmetricAnalysis) -> dict[str, Any]:
                 orientation="h",
                 marker={"color": colour},
                 name=status.replace("_", " "),
-                hovertemplate="%{y}: %{x:,.0f} MB/s<extra>%{fullData.name}</extra>",
+                hovertemplate="%{y}: %{x:,.3~r} MB/s<extra>%{fullData.name}</extra>",
             )
         )
     # The same axis on top as well: with a hundred ciphers the bottom one is 2,000 px down.
