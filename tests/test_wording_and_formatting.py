@@ -5,11 +5,11 @@ from phpcb.stats import Ratio
 
 
 def test_a_significant_speedup_is_stated_with_its_ci():
-    assert wording.speedup("GCM", "CCM", Ratio(3.1, 2.9, 3.3)) == "GCM is 3.10× faster than CCM (95% CI 2.90–3.30×)"
+    assert wording.speedup("GCM", "CCM", Ratio(3.1, 2.9, 3.3)) == "GCM is 3.1× faster than CCM (95% CI 2.9–3.3×)"
 
 
 def test_a_slower_subject_is_turned_around():
-    assert wording.speedup("GCM", "CCM", Ratio(0.5, 0.4, 0.625)) == "CCM is 2.00× faster than GCM (95% CI 1.60–2.50×)"
+    assert wording.speedup("GCM", "CCM", Ratio(0.5, 0.4, 0.625)) == "CCM is 2.0× faster than GCM (95% CI 1.6–2.5×)"
 
 
 def test_no_claim_without_significance():
@@ -18,8 +18,8 @@ def test_no_claim_without_significance():
 
 
 def test_a_margin_cell_names_only_the_runner_up():
-    assert wording.margin("P-384", Ratio(2.4, 2.3, 4.4)) == "2.40× faster than P-384 (95% CI 2.30–4.40×)"
-    assert wording.margin("P-384", Ratio(0.5, 0.4, 0.625)) == "2.00× slower than P-384 (95% CI 1.60–2.50×)"
+    assert wording.margin("P-384", Ratio(2.4, 2.3, 4.4)) == "2.4× faster than P-384 (95% CI 2.3–4.4×)"
+    assert wording.margin("P-384", Ratio(0.5, 0.4, 0.625)) == "2.0× slower than P-384 (95% CI 1.6–2.5×)"
     assert wording.margin("P-384", Ratio(1.01, 0.97, 1.05)) == "no measurable difference from P-384"
 
 
@@ -40,3 +40,12 @@ def test_rates_and_durations():
     assert formatting.duration(999) == "999 ns"
     assert formatting.percent(0.8531) == "85.3 %"
     assert formatting.memory(24684096 * 1024) == "23.5 GiB"
+
+
+def test_a_ratio_is_rounded_to_what_its_ci_supports():
+    wide = Ratio(1464.4, 802.8, 4784.1)
+    assert wording.speedup("OpenSSL", "mcrypt", wide) == "OpenSSL is ≈ 1,500× faster than mcrypt (95% CI 800–4,800×)"
+    assert wording.speedup("A", "B", Ratio(18.73, 18.51, 18.94)) == "A is 18.7× faster than B (95% CI 18.5–18.9×)"
+    assert wording.estimate(1.0213, 1.0201, 1.0225) == "1.021× (95% CI 1.020–1.022×)"
+    assert wording.estimate(2.0, 2.0, 2.0) == "2.000× (95% CI 2.000–2.000×)", "a zero-width CI keeps 4 digits"
+    assert wording.interval(802.8, 4784.1) == "95% CI 800–4,800×"

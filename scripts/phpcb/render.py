@@ -34,7 +34,9 @@ def environment(template_dir: Path) -> jinja2.Environment:
         times=wording.times,
         cell=table_cell,
     )
-    env.globals.update(speedup=wording.speedup, interval=wording.interval, margin=wording.margin)
+    env.globals.update(
+        speedup=wording.speedup, interval=wording.interval, margin=wording.margin, estimate=wording.estimate
+    )
     return env
 
 

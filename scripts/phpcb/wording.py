@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from .stats import Ratio
 
 
@@ -9,8 +11,31 @@ def times(value: float) -> str:
     return f"{value:.2f}×" if value < 10 else f"{value:.1f}×"
 
 
+def _places(value: float, low: float, high: float) -> int:
+    """Decimal places that a CI supports: 2 significant digits when it spans about the value, up to
+    4 when it is narrow (1464.4 with 95 % CI 802.8–4784.1 is "≈ 1,500×", 3.1 with 2.9–3.3 is "3.1×")."""
+    width = high - low
+    if not (math.isfinite(value) and math.isfinite(width)) or value <= 0:
+        return 2
+    digits = 4 if width <= 0 else min(4, max(2, math.ceil(math.log10(value / width)) + 1))
+    return digits - 1 - math.floor(math.log10(value))
+
+
+def _number(value: float, places: int) -> str:
+    rounded = round(value, places)
+    return f"{rounded:,.{max(places, 0)}f}"
+
+
+def estimate(value: float, low: float, high: float) -> str:
+    """'3.1× (95% CI 2.9–3.3×)', to the precision the CI supports; '≈' where that rounds whole digits."""
+    places = _places(value, low, high)
+    approx = "≈ " if places < 0 else ""
+    return f"{approx}{_number(value, places)}× (95% CI {_number(low, places)}–{_number(high, places)}×)"
+
+
 def interval(low: float, high: float) -> str:
-    return f"95% CI {low:.2f}–{high:.2f}×" if high < 10 else f"95% CI {low:.1f}–{high:.1f}×"
+    places = _places(math.sqrt(low * high) if low > 0 and high > 0 else high, low, high)
+    return f"95% CI {_number(low, places)}–{_number(high, places)}×"
 
 
 def speedup(subject: str, baseline: str, ratio: Ratio) -> str:
@@ -21,8 +46,10 @@ def speedup(subject: str, baseline: str, ratio: Ratio) -> str:
             f"(ratio {ratio.value:.2f}, 95% CI {ratio.low:.2f}–{ratio.high:.2f})"
         )
     if ratio.value >= 1:
-        return f"{subject} is {times(ratio.value)} faster than {baseline} ({interval(ratio.low, ratio.high)})"
-    return f"{baseline} is {times(1 / ratio.value)} faster than {subject} ({interval(1 / ratio.high, 1 / ratio.low)})"
+        estimate_ = (ratio.value, ratio.low, ratio.high)
+        return f"{subject} is {_faster(*estimate_)} than {baseline}{_ci(*estimate_)}"
+    inverse = (1 / ratio.value, 1 / ratio.high, 1 / ratio.low)
+    return f"{baseline} is {_faster(*inverse)} than {subject}{_ci(*inverse)}"
 
 
 def margin(runner_up: str, ratio: Ratio) -> str:
@@ -30,5 +57,19 @@ def margin(runner_up: str, ratio: Ratio) -> str:
     if not ratio.significant:
         return f"no measurable difference from {runner_up}"
     if ratio.value >= 1:
-        return f"{times(ratio.value)} faster than {runner_up} ({interval(ratio.low, ratio.high)})"
-    return f"{times(1 / ratio.value)} slower than {runner_up} ({interval(1 / ratio.high, 1 / ratio.low)})"
+        return (
+            f"{_faster(ratio.value, ratio.low, ratio.high)} than {runner_up}{_ci(ratio.value, ratio.low, ratio.high)}"
+        )
+    inverse = (1 / ratio.value, 1 / ratio.high, 1 / ratio.low)
+    return f"{_faster(*inverse).replace('faster', 'slower')} than {runner_up}{_ci(*inverse)}"
+
+
+def _faster(value: float, low: float, high: float) -> str:
+    """'3.1× faster' / '≈ 1,500× faster', as precise as the CI allows."""
+    places = _places(value, low, high)
+    return f"{'≈ ' if places < 0 else ''}{_number(value, places)}× faster"
+
+
+def _ci(value: float, low: float, high: float) -> str:
+    places = _places(value, low, high)
+    return f" (95% CI {_number(low, places)}–{_number(high, places)}×)"
