@@ -9,6 +9,10 @@ declare(strict_types=1);
  * RSS in KiB, the hashes, and whether a second implementation verified them (null: none exists).
  * "fake" models the timings (ModelledClock, ModelledCellCost) so tests of the whole pipeline are
  * deterministic; the cell's first hash is still made and verified.
+ *   php runners/argon2-cell.php --environment
+ * prints this process's PHP and libraries (EnvironmentProbe::process): what the cells measure with.
+ * Started by CellRunner with a stdin pipe it holds open: the cell exits when that pipe closes
+ * (ParentWatch), so it does not outlive a killed runner.
  */
 
 require __DIR__ . '/bootstrap.php';
@@ -18,8 +22,15 @@ use PhpCryptoBench\Argon2\Argon2Hasher;
 use PhpCryptoBench\Argon2\CellMeasurement;
 use PhpCryptoBench\Argon2\ModelledClock;
 use PhpCryptoBench\Argon2\RusageClock;
+use PhpCryptoBench\Environment\EnvironmentProbe;
 use PhpCryptoBench\Exception\BenchException;
+use PhpCryptoBench\Run\ParentWatch;
 
+ParentWatch::watchIfAsked();
+if (($argv[1] ?? '') === '--environment') {
+    echo json_encode((new EnvironmentProbe())->process('argon2-cell'), JSON_UNESCAPED_SLASHES | JSON_THROW_ON_ERROR), "\n";
+    exit(0);
+}
 try {
     $cell = Argon2Cell::of($argv[1] ?? '', $argv[2] ?? '', (int) ($argv[3] ?? 0), (int) ($argv[4] ?? 0), (int) ($argv[5] ?? 0));
 } catch (BenchException $e) {
@@ -27,7 +38,17 @@ try {
     exit(2);
 }
 $samples = max(1, (int) ($argv[6] ?? 1));
+// Tests only: PHPCB_TEST_HOLD_CELL=interface/variant:seconds makes that grid cell (not a one-sample
+// self-test) wait before measuring, so a test can kill the runner mid-cell (tests/Run/KilledChildTest.php).
+$hold = getenv('PHPCB_TEST_HOLD_CELL');
+if (is_string($hold) && preg_match('#^([a-z_]+)/([a-z0-9]+):(\d+)$#', $hold, $match) === 1 && $match[1] === $cell->interface && $match[2] === $cell->variant && $samples > 1) {
+    $until = hrtime(true) + (int) $match[3] * 1_000_000_000;
+    while (hrtime(true) < $until) {
+        usleep(50_000);
+    }
+}
 $budgetNs = (int) ($argv[7] ?? 0) * 1_000_000;
 $clock = ($argv[8] ?? 'real') === 'fake' ? new ModelledClock() : new RusageClock();
 $result = (new CellMeasurement(new Argon2Hasher(), $clock))->measure($cell, $samples, $budgetNs);
+ParentWatch::exitIfParentGone();
 echo json_encode($result, JSON_UNESCAPED_SLASHES | JSON_THROW_ON_ERROR), "\n";

@@ -29,6 +29,7 @@ PAGES = [
     *(f"experiments/{e.name}/" for e in registry.discover()),
     "runs/",
     "machines/",
+    "claims/",
     "methodology/",
     "contributing/",
 ]

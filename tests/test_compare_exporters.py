@@ -300,6 +300,7 @@ def only(experiment, directory):
                 "reason": "not measured in this test",
                 "duration_s": 0.0,
                 "files": [],
+                "measured_by": None,
             }
     (target / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     return target

@@ -231,7 +231,9 @@ def test_symmetric_runs_in_a_legacy_provider_child_and_its_page_shows_the_number
     assert inventory["aes-128-cbc"]["provider"] == "default"
 
     generated = site.build(tmp_path)
-    assert "`OPENSSL_CONF=" in generated.pages["runs.md"], "the runs page says how the experiment's process was set up"
+    assert "<code>OPENSSL_CONF=" in generated.pages["runs.md"], (
+        "the runs page says how the experiment's process was set up"
+    )
     page = generated.pages["experiments/symmetric.md"]
     mcrypt, openssl = fake_ns_per_op("rijndael-128", 2097152), fake_ns_per_op("aes-256-cbc", 2097152)
     headline = re.search(r"AES-256-CBC, decrypting 2 MiB: \*\*(.+)\*\*", page)

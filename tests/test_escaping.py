@@ -41,6 +41,7 @@ def test_a_run_without_aead_results_gives_a_page_that_says_so(make_project):
         "duration_s": 0.0,
         "files": [],
         "verification": None,
+        "measured_by": None,
     }
     manifest_path.write_text(json.dumps(manifest))
     generated = site.build(root)

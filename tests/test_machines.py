@@ -51,6 +51,8 @@ def test_the_machines_page_sets_every_machine_beside_the_others(make_project):
     manifest["started_utc"] = "2026-01-02T00:00:00Z"
     manifest["machine"] = {"name": "amd-epyc-7b13-64-core-abcdef", "host_hash": "abcdef"}
     manifest["php"]["version"] = "8.3.1"
+    for entry in manifest["experiments"].values():  # the processes that measured were that PHP too
+        entry["measured_by"]["php"]["version"] = "8.3.1"
     (other / "manifest.json").write_text(json.dumps(manifest))
 
     page = site.build(root).pages["machines.md"]

@@ -117,6 +117,17 @@ def test_the_site_publishes_every_run_file_and_a_data_package_per_run(fixture_si
     assert set(fixture_site.files) == {f"runs/{run_id}/{name}" for name in ("manifest.json", *files)}
     package = json.loads(fixture_site.contents[f"runs/{run_id}/datapackage.json"])
     assert [resource["path"] for resource in package["resources"]] == files
-    assert set(fixture_site.pages) == {"index.md", "runs.md", "machines.md", *(e.page for e in EXPERIMENTS)}
+    assert set(fixture_site.pages) == {
+        "index.md",
+        "runs.md",
+        "machines.md",
+        "claims.md",
+        *(e.page for e in EXPERIMENTS),
+    }
     assert f"[aead.csv](../runs/{run_id}/aead.csv)" in fixture_site.pages["experiments/aead.md"]
     assert run_id in fixture_site.pages["runs.md"]
+
+
+def test_the_claims_page_matches_its_snapshot(fixture_site):
+    """Every claim's verdict on the fixture run: a change of rule, data or measure shows here."""
+    assert_snapshot(SNAPSHOTS / "claims.md", fixture_site.pages["claims.md"])

@@ -46,7 +46,13 @@ def test_upgrading_on_disk_changes_only_what_the_upgrader_names(tmp_path):
     assert [row[:-1] for row in rows(V1_RUN / "cipher_inventory.csv")] == rows(run / "cipher_inventory.csv")
     before, after = json.loads((V1_RUN / "manifest.json").read_text()), json.loads((run / "manifest.json").read_text())
     machine = {"name": "intel-xeon-2-50ghz-fixture", "host_hash": "legacy"}
-    assert after == {**before, "schema_version": SCHEMAS.version, "machine": machine}
+    copied = {"process": "upgraded", "php": before["php"], "libraries": before["libraries"]}
+    experiments = {name: {**entry, "measured_by": copied} for name, entry in before["experiments"].items()}
+    # symmetric declared OPENSSL_CONF and its reason names no missing legacy provider: it had one
+    legacy = {**copied, "libraries": {**before["libraries"], "openssl_legacy_provider": True}}
+    experiments["symmetric"] = {**before["experiments"]["symmetric"], "measured_by": legacy}
+    expected = {**before, "schema_version": SCHEMAS.version, "machine": machine, "experiments": experiments}
+    assert after == expected
     assert list(after).index("machine") == list(after).index("cpu") - 1, "in the schema's field order"
     assert not load_run(run, SCHEMAS).upgraded
     assert sorted(p.name for p in tmp_path.iterdir()) == [V1_RUN.name], "no work or backup directory is left"

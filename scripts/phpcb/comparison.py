@@ -38,7 +38,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from . import registry, stats
+from . import registry, render, stats
 from .advice import AdviceChange
 from .environment_diff import EnvironmentDiff
 from .environment_diff import diff as environment_diff
@@ -317,12 +317,16 @@ def render_page(
     files go up that many levels)."""
     from .exporters.markdown import ADVICE_HEADING, NO_ADVICE_CHANGE, page_view
 
-    return templates.get_template("compare.md.j2").render(
-        comparisons=[page_view(c) for c in comparisons],
-        runs_prefix="../" * page_depth + "runs/",
-        advice_heading=ADVICE_HEADING,
-        no_advice_change=NO_ADVICE_CHANGE,
-        **context,
+    return (
+        render.markdown_ready(templates)
+        .get_template("compare.md.j2")
+        .render(
+            comparisons=[page_view(c) for c in comparisons],
+            runs_prefix="../" * page_depth + "runs/",
+            advice_heading=ADVICE_HEADING,
+            no_advice_change=NO_ADVICE_CHANGE,
+            **context,
+        )
     )
 
 

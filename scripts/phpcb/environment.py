@@ -11,9 +11,11 @@ def _yes_no(value: object) -> str:
     return "yes" if value else "no"
 
 
-def describe(manifest: dict[str, Any]) -> list[tuple[str, str]]:
-    php = manifest["php"]
-    libraries = manifest["libraries"]
+def describe(manifest: dict[str, Any], measured_by: dict[str, Any] | None = None) -> list[tuple[str, str]]:
+    """The run's machine and PHP; with an experiment's `measured_by`, the PHP and libraries of the
+    process that measured it (e.g. the child PHP whose OPENSSL_CONF loads the legacy provider)."""
+    php = (measured_by or manifest)["php"]
+    libraries = (measured_by or manifest)["libraries"]
     cpu = manifest["cpu"]
     flags = ", ".join(f"{flag} {'✓' if present else '✗'}" for flag, present in cpu["flags"].items())
     return [

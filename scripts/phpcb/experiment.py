@@ -5,6 +5,7 @@ over the registry. Nothing else names an experiment."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Literal
@@ -12,6 +13,7 @@ from typing import Any, ClassVar, Literal
 from markupsafe import Markup
 
 from .advice import Advice
+from .claim_rules import Measure as ClaimMeasure
 from .headlines import Headline
 from .loader import Run
 from .reference import REQUIRED, ReferenceData
@@ -100,3 +102,7 @@ class Experiment(ABC):
     def headlines(self, context: dict[str, Any]) -> list[Headline]:
         """The numbers the Machines page sets side by side for every machine × PHP version."""
         return []
+
+    def measures(self) -> Mapping[str, ClaimMeasure]:
+        """What decides the source articles' claims (data/reference/claims.yaml names them), by name."""
+        return {}

@@ -11,7 +11,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from . import upgrade
+from . import consistency, upgrade
 from .datafile import read_json
 from .errors import DataError, IncompleteRunError, SchemaVersionError
 from .schema import Schemas
@@ -131,9 +131,24 @@ def read_run(directory: Path, schemas: Schemas) -> RawRun:
     return RawRun(directory, manifest, tables, steps, source_version)
 
 
+def check_measured(raw: RawRun, frames: Mapping[str, pa.Table], schemas: Schemas) -> None:
+    """An experiment marked ok or partial has samples: its measurements table holds at least one row."""
+    for name, entry in raw.manifest["experiments"].items():
+        if entry["status"] not in ("ok", "partial"):
+            continue
+        for file_name in entry["files"]:
+            if schemas.tables[file_name].measure is not None and frames[file_name].num_rows == 0:
+                raise DataError(
+                    raw.directory / file_name,
+                    f"no data rows, but experiments.{name} is marked {entry['status']!r}: expected its samples",
+                )
+
+
 def load_run(directory: Path, schemas: Schemas) -> Run:
     raw = read_run(directory, schemas)
     frames = {name: typed(table, schemas.table(name, table.path)) for name, table in raw.tables.items()}
+    check_measured(raw, frames, schemas)
+    consistency.check(directory / MANIFEST, raw.manifest, frames)
     return Run(
         run_id=raw.manifest["run_id"],
         directory=directory,

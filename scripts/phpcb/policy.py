@@ -35,6 +35,15 @@ class Verdict:
         return self.status == "recommended"
 
 
+@dataclass(frozen=True)
+class Fact:
+    """Something true of the software, with why and where it is written (e.g. which CCM tag lengths exist)."""
+
+    value: Any
+    reason: str
+    references: tuple[Reference, ...]
+
+
 UNLISTED = Verdict("not_recommended", ("Not in the policy table: never recommended by default.",), ())
 
 
@@ -63,6 +72,24 @@ class _Policy:
                 raise DataError(self.file.path, f"{where}: reference {key!r} is not defined under references")
         return Verdict(status, (self.file.text(entry, reason_key, where),), tuple(self.references[k] for k in keys))
 
+    def facts(self) -> dict[str, Fact]:
+        """The optional `facts` section: `{value, reason, references}` per name."""
+        found = {}
+        if "facts" not in self.file.data:
+            return found
+        for name, value in self.file.mapping(self.file.data, "facts", "(top level)").items():
+            where = f"facts/{name}"
+            entry = self.file.expect_mapping(value, where)
+            if "value" not in entry:
+                raise DataError(self.file.path, f"{where}: expected a 'value' entry")
+            keys = self.file.sequence(entry, "references", where)
+            unknown = [key for key in keys if key not in self.references]
+            if unknown:
+                raise DataError(self.file.path, f"{where}: references {unknown} are not defined under references")
+            references = tuple(self.references[k] for k in keys)
+            found[name] = Fact(entry["value"], self.file.text(entry, "reason", where), references)
+        return found
+
 
 def load_verdicts(path: Path, section: str) -> dict[str, Verdict]:
     """A policy that is one table of `{status, reason, references}` entries under `section`."""
@@ -76,6 +103,7 @@ class AeadPolicy:
     verdicts: dict[str, Verdict]
     minimum_tag_bytes: int
     short_tag: Verdict
+    facts: dict[str, Fact]
 
     def verdict(self, algorithm: str, tag_bytes: int) -> Verdict:
         base = self.verdicts.get(algorithm)
@@ -106,6 +134,7 @@ def load_aead_policy(path: Path) -> AeadPolicy:
         verdicts={name: policy.verdict(entry, f"algorithms/{name}", "note") for name, entry in algorithms.items()},
         minimum_tag_bytes=policy.file.integer(data, "minimum_recommended_tag_bytes", "(top level)"),
         short_tag=short_tag,
+        facts=policy.facts(),
     )
 
 
@@ -186,6 +215,12 @@ class JwtPolicy:
 
     verdicts: dict[str, Verdict]
     asymmetric_algorithms: frozenset[str]
+    limits: dict[str, Fact]
+
+    @property
+    def limit_bytes(self) -> dict[str, int]:
+        """The size limits a token is drawn against: {"cookie_bytes": 4096, "header_bytes": 8192}."""
+        return {name: int(fact.value) for name, fact in self.limits.items()}
 
     def verdict(self, algorithm: str) -> Verdict:
         return self.verdicts.get(algorithm, UNLISTED)
@@ -204,9 +239,15 @@ def load_jwt_policy(path: Path) -> JwtPolicy:
             raise DataError(path, f"algorithms/{name}: expected asymmetric to be true or false, got {flag!r}")
         if flag:
             asymmetric.add(name)
+    limits = policy.facts()
+    for name in ("cookie_bytes", "header_bytes"):
+        value = limits[name].value if name in limits else None
+        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+            raise DataError(path, f"facts/{name}: expected a positive number of bytes, got {value!r}")
     return JwtPolicy(
         verdicts={name: policy.verdict(entry, f"algorithms/{name}", "note") for name, entry in algorithms.items()},
         asymmetric_algorithms=frozenset(asymmetric),
+        limits=limits,
     )
 
 

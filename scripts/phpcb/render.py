@@ -1,4 +1,6 @@
-"""Jinja2 rendering of pages. Autoescaping is on: every value from data is HTML-escaped."""
+"""Jinja2 rendering of Markdown pages. Every value from data is escaped twice over: for HTML (Jinja's
+autoescaping) and for Markdown (`finalize`), so text such as `[x](javascript:…)`, `*a*{ onclick=… }`
+or a line break followed by `# heading` reaches the reader as the characters it holds."""
 
 from __future__ import annotations
 
@@ -10,10 +12,42 @@ from markupsafe import Markup, escape
 
 from . import formatting, wording
 
+# Characters that give text a meaning in Markdown (as configured in mkdocs.yml: emphasis, code,
+# links and images, attribute lists, table cells, escapes) or start a new block (a line break).
+# As numeric character references they are plain text to Markdown and the same characters in HTML.
+MARKDOWN_SPECIAL = {char: f"&#{ord(char)};" for char in "\\`*[]{}|\n\r"}
+_MARKDOWN_SPECIAL = str.maketrans(MARKDOWN_SPECIAL)
+
+
+def markdown_text(value: object) -> Markup:
+    """Text from data, escaped for HTML and for Markdown: it shows as the characters it holds."""
+    return Markup(str(escape(str(value))).translate(_MARKDOWN_SPECIAL))
+
 
 def table_cell(value: object) -> Markup:
-    """Escaped for HTML, and '|' too, which would end a Markdown table cell."""
+    """Escaped for HTML, and '|' too, which would end a Markdown table cell: for text that is
+    already Markdown (the comparison exporters')."""
     return Markup(str(escape(str(value))).replace("|", "&#124;"))
+
+
+def code(value: object) -> Markup:
+    """Text from data as inline code: `<code>` rather than backticks, in which the escapes would show."""
+    return Markup("<code>{}</code>").format(markdown_text(value))
+
+
+def finalize(value: Any) -> Any:
+    """Every `{{ value }}`: text that is not already Markup is escaped for Markdown too."""
+    if isinstance(value, Markup) or value is None or isinstance(value, int | float):
+        return value
+    return markdown_text(value)
+
+
+def markdown_ready(env: jinja2.Environment) -> jinja2.Environment:
+    """`env` for a page whose context is already Markdown-escaped (the Comparison page): HTML
+    escaping only, so its Markdown keeps its meaning."""
+    ready = env.overlay(finalize=None, cache_size=0)
+    ready.filters = {**env.filters, "cell": table_cell}
+    return ready
 
 
 def environment(template_dir: Path) -> jinja2.Environment:
@@ -24,6 +58,7 @@ def environment(template_dir: Path) -> jinja2.Environment:
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=finalize,
     )
     env.filters.update(
         size=formatting.size,
@@ -32,7 +67,8 @@ def environment(template_dir: Path) -> jinja2.Environment:
         percent=formatting.percent,
         count=formatting.count,
         times=wording.times,
-        cell=table_cell,
+        cell=markdown_text,
+        code=code,
     )
     env.globals.update(
         speedup=wording.speedup, interval=wording.interval, margin=wording.margin, estimate=wording.estimate

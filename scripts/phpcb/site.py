@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import baselines, chart_data, comparison, registry, selection
+from markupsafe import Markup, escape
+
+from . import baselines, chart_data, claims_page, comparison, registry, selection
 from . import environment as env_rows
 from . import machines_page as machines
 from .errors import NoDataError
@@ -95,6 +97,12 @@ def figure_json(figure: dict[str, Any]) -> str:
     return json.dumps(figure, separators=(",", ":"), sort_keys=True)
 
 
+def figure_attribute(figure: dict[str, Any]) -> Markup:
+    """A figure's JSON for a data-figure attribute of a raw HTML block: HTML-escaped only, since
+    Markdown leaves the block alone."""
+    return escape(figure_json(figure))
+
+
 def csv_links(run: Run, experiment: str, page_depth: int) -> list[tuple[str, str]]:
     entry = run.experiment(experiment) or {"files": []}
     prefix = "../" * page_depth
@@ -104,8 +112,8 @@ def csv_links(run: Run, experiment: str, page_depth: int) -> list[tuple[str, str
 def run_details(run: Run, experiment: str, figures: Figures) -> dict[str, Any]:
     """What every experiment page shows of the run it comes from: figures, machine, status, downloads."""
     return {
-        "figures": {name: figure_json(f) for name, f in figures.items()},
-        "environment": env_rows.describe(run.manifest),
+        "figures": {name: figure_attribute(f) for name, f in figures.items()},
+        "environment": env_rows.describe(run.manifest, (run.experiment(experiment) or {}).get("measured_by")),
         "machine": env_rows.short(run.manifest),
         "entry": run.experiment(experiment),
         "csv_links": csv_links(run, experiment, page_depth=1),
@@ -171,7 +179,7 @@ class Contexts:
 
 
 def experiment_page(
-    experiment: Experiment, runs: list[Run], templates: Any, choice: Choice, contexts: Contexts
+    experiment: Experiment, runs: list[Run], templates: Any, choice: Choice, contexts: Contexts, claims_tally: str = ""
 ) -> ExperimentPage:
     given = contexts.inputs(experiment)
     chosen = selection.shown(runs, experiment.name, choice.config, choice.focus)
@@ -188,6 +196,7 @@ def experiment_page(
         context["other_runs"] = [r.run_id for r in runs if r.has_results(experiment.name) and r is not chosen.run]
         finding = experiment.finding(context)
     context["selection"] = chosen
+    context["claims_tally"] = claims_tally
     text = render(templates, experiment.template, **context)
     return ExperimentPage(experiment, chosen, context, figures, finding, text)
 
@@ -219,7 +228,7 @@ def machines_page(
         templates,
         "machines.md.j2",
         questions=questions,
-        figures={key: figure_json(figure) for key, figure in figures.items()},
+        figures={key: figure_attribute(figure) for key, figure in figures.items()},
         anchors={run.run_id: run_anchor(run.run_id) for run in runs},
         machines=machines.summaries(runs),
     ), figures
@@ -250,13 +259,16 @@ def build(root: Path) -> GeneratedSite:
     templates = environment(project.templates)
     contexts = Contexts(project)
     site = GeneratedSite()
+    checked = claims_page.check(root, experiments, runs, choice, contexts)
+    tallies = claims_page.by_page(checked)
     for experiment in experiments:
-        page = experiment_page(experiment, runs, templates, choice, contexts)
+        page = experiment_page(experiment, runs, templates, choice, contexts, str(tallies.get(experiment.name, "")))
         site.experiments.append(page)
         site.pages[experiment.page] = page.text
         site.contents.update(chart_data.chart_files(experiment.page, page.figures))
     site.pages["machines.md"], machine_figures = machines_page(experiments, runs, templates, config, contexts)
     site.contents.update(chart_data.chart_files("machines.md", machine_figures))
+    site.pages[claims_page.PAGE] = claims_page.render_page(checked, experiments, runs, templates, run_anchor)
     compared = selection.compared_runs()
     if compared:
         found = baselines.comparisons(runs, compared, config, schemas, contexts)

@@ -78,6 +78,43 @@ class NameTheMachine(Upgrader):
         return {**upgraded, "schema_version": self.source_version + 1}
 
 
+LEGACY_PROVIDER_GAP = "legacy provider is not loaded"
+
+
+@dataclass(frozen=True)
+class RecordWhatMeasured(Upgrader):
+    """Version 3 → 4: every experiment gains `measured_by`, the PHP and libraries of the process
+    that measured, probed inside it (a child PHP could load another php.ini than the runner).
+
+    Version 3 recorded only the runner's, so an upgraded entry copies the run's `php` and
+    `libraries` with process "upgraded". One field is taken from the entry itself: an experiment
+    that declared OPENSSL_CONF ran with OpenSSL's legacy provider unless its reason says it was
+    not loaded. The build then checks the copy against the rows (a run with mcrypt rows while
+    mcrypt is recorded absent is refused), as it does for new runs.
+    """
+
+    def manifest(self, manifest: dict[str, Any]) -> dict[str, Any]:
+        experiments = manifest.get("experiments")
+        if not isinstance(experiments, dict):
+            return {**manifest, "schema_version": self.source_version + 1}
+        upgraded = {name: self._entry(manifest, entry) for name, entry in experiments.items()}
+        return {**manifest, "experiments": upgraded, "schema_version": self.source_version + 1}
+
+    @staticmethod
+    def _entry(manifest: dict[str, Any], entry: Any) -> Any:
+        if not isinstance(entry, dict) or "measured_by" in entry:
+            return entry
+        php, libraries = manifest.get("php"), manifest.get("libraries")
+        if not isinstance(php, dict) or not isinstance(libraries, dict):
+            return entry  # left for the schema to report
+        libraries = dict(libraries)
+        settings = entry.get("settings")
+        environment = settings.get("environment") if isinstance(settings, dict) else None
+        if isinstance(environment, dict) and "OPENSSL_CONF" in environment:
+            libraries["openssl_legacy_provider"] = LEGACY_PROVIDER_GAP not in str(entry.get("reason") or "")
+        return {**entry, "measured_by": {"process": "upgraded", "php": dict(php), "libraries": libraries}}
+
+
 def legacy_host(run_id: str) -> str:
     """The hostname slug a version-2 run id carries: YYYYMMDDTHHMMZ-<host>-phpX.Y."""
     parts = run_id.split("-")
@@ -89,6 +126,9 @@ UPGRADERS: dict[int, Upgrader] = {
         1, "cipher_inventory.csv: drop the runner's `security` column (the build applies the policy)"
     ),
     2: NameTheMachine(2, "manifest.json: add `machine` (CPU slug + hostname, host_hash legacy)"),
+    3: RecordWhatMeasured(
+        3, "manifest.json: add each experiment's `measured_by` (copied from the run's php and libraries)"
+    ),
 }
 
 

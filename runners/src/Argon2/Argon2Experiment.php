@@ -154,6 +154,7 @@ final class Argon2Experiment implements Experiment
             $context->progress->advance(sprintf('%s %s m=%d MiB p=%d t=%d', $cell->interface, $cell->variant, $cell->memoryKib / 1024, $cell->threads, $cell->timeCost));
         }
         $checkpoint->complete($context->outputDirectory . '/' . self::CSV);
-        return new MeasurementResult([self::CSV]);
+        // What measured is the cell processes: the manifest records their PHP, not the runner's.
+        return new MeasurementResult([self::CSV], [], $runner->environment());
     }
 }

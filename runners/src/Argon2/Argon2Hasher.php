@@ -4,6 +4,8 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Argon2;
 
+use PhpCryptoBench\Run\ParentWatch;
+
 use PhpCryptoBench\Exception\Argon2Failed;
 
 /**
@@ -57,7 +59,7 @@ final class Argon2Hasher implements CellHasher
     {
         $flag = ['argon2i' => '-i', 'argon2id' => '-id', 'argon2d' => '-d'][$cell->variant];
         $command = [$this->cliBinary, self::b64($saltBytes), $flag, '-t', (string) $cell->timeCost, '-k', (string) $cell->memoryKib, '-p', (string) $cell->threads, '-l', (string) self::HASH_BYTES, '-e'];
-        $process = @proc_open($command, [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+        $process = @proc_open(ParentWatch::guard($command), [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
         if (!is_resource($process)) {
             throw Argon2Failed::cannotStart($this->cliBinary);
         }

@@ -18,6 +18,7 @@ use PhpCryptoBench\Harness\SystemWallClock;
 use PhpCryptoBench\Native\FixedNativeSpeed;
 use PhpCryptoBench\Native\OpensslSpeedCommand;
 use PhpCryptoBench\Run\ChildProcessLauncher;
+use PhpCryptoBench\Run\ParentWatch;
 use PhpCryptoBench\Run\Runner;
 
 /** `bench.php`: results on stdout, progress and errors on stderr; exit 0 ok, 1 failure, 2 usage. */
@@ -129,6 +130,7 @@ final class Application
     /** @param list<string> $arguments */
     private function runChild(array $arguments): int
     {
+        ParentWatch::watchIfAsked();
         $name = array_shift($arguments) ?? throw UsageError::missingValue('child');
         $experiment = $this->registry()->get($name);
         $options = RunOptions::parse($arguments, $this->registry()->names(), getenv('PHPCB_FAKE_CLOCK') === '1');
@@ -137,6 +139,7 @@ final class Application
         }
         $profile = self::profile($options);
         $entry = $this->runner($options, $profile)->runExperimentHere($experiment, $profile, $options->out);
+        ParentWatch::exitIfParentGone();
         fwrite($this->stdout, json_encode($entry, JSON_UNESCAPED_SLASHES | JSON_PRESERVE_ZERO_FRACTION | JSON_THROW_ON_ERROR) . PHP_EOL);
         return self::EXIT_OK;
     }

@@ -52,6 +52,60 @@ final class EnvironmentProbe
         ];
     }
 
+    /**
+     * What a process that measures records of itself (the manifest's per-experiment `measured_by`):
+     * which process it was, its PHP and its libraries, as the run records them for the runner.
+     *
+     * @param 'runner'|'child'|'argon2-cell' $process
+     * @return array{process: string, php: array<string, mixed>, libraries: array<string, mixed>}
+     */
+    public function process(string $process): array
+    {
+        return ['process' => $process, 'php' => $this->php(), 'libraries' => $this->libraries()];
+    }
+
+    /**
+     * Where the process that measured differs from the one the run records, on what changes the
+     * numbers or what can be measured: PHP version, opcache, JIT, memory_limit, GC, every extension,
+     * and the libraries. Not the OpenSSL legacy provider: an experiment's declared OPENSSL_CONF
+     * changes it on purpose (its `settings.environment` says so).
+     *
+     * @param array<string, mixed> $recorded the run's `php` and `libraries`
+     * @param array<string, mixed> $measuring a `measured_by`
+     * @return list<string> one "field: runner X, measuring process Y" per difference
+     */
+    public static function differences(array $recorded, array $measuring): array
+    {
+        $flatten = static function (array $environment): array {
+            $php = (array) ($environment['php'] ?? []);
+            $extensions = (array) ($php['extensions'] ?? []);
+            unset($php['extensions'], $php['sapi']);
+            $libraries = (array) ($environment['libraries'] ?? []);
+            unset($libraries['openssl_legacy_provider']);
+            $fields = [];
+            foreach ($php as $key => $value) {
+                $fields["php.$key"] = $value;
+            }
+            foreach ($extensions as $key => $value) {
+                $fields["php.extensions.$key"] = $value;
+            }
+            foreach ($libraries as $key => $value) {
+                $fields["libraries.$key"] = $value;
+            }
+            return $fields;
+        };
+        $show = static fn (mixed $value): string => $value === null ? 'absent' : var_export($value, true);
+        $a = $flatten($recorded);
+        $b = $flatten($measuring);
+        $differences = [];
+        foreach (array_unique([...array_keys($a), ...array_keys($b)]) as $field) {
+            if (($a[$field] ?? null) !== ($b[$field] ?? null)) {
+                $differences[] = sprintf('%s: runner %s, measuring process %s', $field, $show($a[$field] ?? null), $show($b[$field] ?? null));
+            }
+        }
+        return $differences;
+    }
+
     /** @return array<string, mixed> */
     public function libraries(): array
     {

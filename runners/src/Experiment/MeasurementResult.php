@@ -10,10 +10,14 @@ final class MeasurementResult
     /**
      * @param list<string> $files names relative to the run directory
      * @param list<string> $gaps what could not be measured, and why
+     * @param array<string, mixed>|null $measuredBy EnvironmentProbe::process() of the processes that
+     *        measured, when the experiment measured in processes of its own (Argon2's cells); null:
+     *        the process that ran measure()
      */
     public function __construct(
         public readonly array $files,
         public readonly array $gaps = [],
+        public readonly ?array $measuredBy = null,
     ) {
     }
 }

@@ -5,8 +5,12 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Io;
 
 use PhpCryptoBench\Exception\IoError;
+use PhpCryptoBench\Run\ParentWatch;
 
-/** Writes a whole file or nothing: a temporary file in the same directory, flushed, then renamed. */
+/**
+ * Writes a whole file or nothing: a temporary file in the same directory, flushed, then renamed.
+ * A child whose runner is gone (ParentWatch) renames nothing: it exits instead.
+ */
 final class AtomicFile
 {
     public static function write(string $path, string $contents): void
@@ -26,6 +30,10 @@ final class AtomicFile
             }
         } finally {
             fclose($handle);
+        }
+        if (ParentWatch::orphaned()) {
+            @unlink($temporary);
+            ParentWatch::exitIfParentGone();
         }
         if (!@rename($temporary, $path)) {
             @unlink($temporary);

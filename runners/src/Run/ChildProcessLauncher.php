@@ -9,8 +9,12 @@ use stdClass;
 
 /**
  * `php runners/bench.php child NAME ...` with extra environment variables: the child verifies
- * and measures as usual, writes the CSVs itself, and prints its manifest entry as JSON on stdout.
- * Its progress goes straight to our stderr.
+ * and measures as usual, writes the CSVs itself, and prints its manifest entry as JSON on stdout,
+ * with `measured_by` probed inside it. Its progress goes straight to our stderr.
+ *
+ * The child is this PHP (ChildPhp: same binary, same ini state), its environment ours plus the
+ * variables the experiment declares, and it dies with us (ParentWatch: parent-death signal, and
+ * a stdin pipe we hold open until it has answered).
  */
 final class ChildProcessLauncher implements ExperimentLauncher
 {
@@ -21,17 +25,18 @@ final class ChildProcessLauncher implements ExperimentLauncher
 
     public function launch(string $experiment, string $profile, string $directory, bool $fakeClock, array $environment): array
     {
-        $command = [PHP_BINARY, $this->benchScript, 'child', $experiment, '--profile', $profile, '--out', $directory];
+        $arguments = [$this->benchScript, 'child', $experiment, '--profile', $profile, '--out', $directory];
         if ($fakeClock) {
-            $command[] = '--fake-clock';
+            $arguments[] = '--fake-clock';
         }
         $started = hrtime(true);
-        $process = proc_open($command, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => $this->stderr], $pipes, null, getenv() + $environment);
+        $process = proc_open(ChildPhp::command($arguments), [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => $this->stderr], $pipes, null, ChildPhp::environment($environment));
         if (!is_resource($process)) {
             return self::failed('could not start the child process', $started);
         }
         $output = (string) stream_get_contents($pipes[1]);
         fclose($pipes[1]);
+        fclose($pipes[0]);
         $exitCode = proc_close($process);
         try {
             // Objects stay objects (an empty map must not come back as a list).
@@ -51,6 +56,7 @@ final class ChildProcessLauncher implements ExperimentLauncher
             'duration_s' => round((hrtime(true) - $startedNs) / 1e9, 3),
             'files' => [],
             'verification' => null,
+            'measured_by' => null,
         ];
     }
 }

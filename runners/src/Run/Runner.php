@@ -83,7 +83,8 @@ final class Runner
         $manifest->save($directory);
         $context = $this->context($profile, $directory, $manifest->cores());
         foreach ($experiments as $experiment) {
-            $manifest->recordExperiment($experiment->name(), $this->runOne($experiment, $context));
+            $entry = self::checkMeasuredBy($this->runOne($experiment, $context), $manifest);
+            $manifest->recordExperiment($experiment->name(), $entry);
             $manifest->save($directory);
         }
         $manifest->finish($this->clock->now()->format('Y-m-d\TH:i:s\Z'));
@@ -106,6 +107,27 @@ final class Runner
             );
         }
         return $this->runHere($experiment, $context);
+    }
+
+    /**
+     * An entry whose measuring process differs from the PHP the run records (a child that loaded
+     * another php.ini, another extension, another PHP) is failed: its numbers would be shown beside
+     * an environment that did not produce them. Its files stay on disk, unlisted.
+     *
+     * @param array<string, mixed> $entry
+     * @return array<string, mixed>
+     */
+    private static function checkMeasuredBy(array $entry, Manifest $manifest): array
+    {
+        $measuredBy = $entry['measured_by'] ?? null;
+        if (!is_array($measuredBy) || !in_array($entry['status'] ?? null, ['ok', 'partial'], true)) {
+            return $entry;
+        }
+        $differences = EnvironmentProbe::differences($manifest->toArray(), $measuredBy);
+        if ($differences === []) {
+            return $entry;
+        }
+        return ['status' => 'failed', 'reason' => sprintf('the %s process that measured is not the PHP this run records (%s)', $measuredBy['process'] ?? 'measuring', implode('; ', $differences))] + ['files' => []] + $entry;
     }
 
     /** @param array<string, string> $environment */
@@ -134,7 +156,7 @@ final class Runner
     public function runExperimentHere(Experiment $experiment, Profile $profile, string $directory): array
     {
         // The parent saved the run's manifest before starting this child: its core count is the run's.
-        return $this->runHere($experiment, $this->context($profile, $directory, Manifest::load($directory)->cores()));
+        return $this->runHere($experiment, $this->context($profile, $directory, Manifest::load($directory)->cores()), 'child');
     }
 
     private function context(Profile $profile, string $directory, int $cores): ExperimentContext
@@ -142,14 +164,19 @@ final class Runner
         return new ExperimentContext($profile, new Sampler($this->timer, $profile), $this->progress, $this->nativeSpeed, $directory, $this->timer->name() === 'fake', $cores);
     }
 
-    /** @return array<string, mixed> */
-    private function runHere(Experiment $experiment, ExperimentContext $context): array
+    /**
+     * @param 'runner'|'child' $process which process this is
+     * @return array<string, mixed>
+     */
+    private function runHere(Experiment $experiment, ExperimentContext $context, string $process = 'runner'): array
     {
         $entry = $this->verifyAndMeasure($experiment, $context);
         $environment = $experiment->processEnvironment();
         if ($environment !== []) {
             $entry['settings'] = ['environment' => $environment];
         }
+        // Probed here, in the process that verified and measured (or in the processes it measured in).
+        $entry['measured_by'] = $entry['measured_by'] ?? $this->probe->process($process);
         return $entry;
     }
 
@@ -184,6 +211,7 @@ final class Runner
         }
         $status = $result->gaps === [] ? 'ok' : 'partial';
         $this->progress->message(sprintf('[%s] %s', $experiment->name(), $status));
-        return $outcome($status, $result->gaps === [] ? null : implode('; ', $result->gaps), $result->files, $verification);
+        $entry = $outcome($status, $result->gaps === [] ? null : implode('; ', $result->gaps), $result->files, $verification);
+        return $result->measuredBy === null ? $entry : $entry + ['measured_by' => $result->measuredBy];
     }
 }

@@ -12,6 +12,7 @@ use PhpCryptoBench\Experiment\ExperimentSetup;
 use PhpCryptoBench\Experiment\MeasurementResult;
 use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Io\TableSchema;
+use PhpCryptoBench\Run\ChildPhp;
 
 /**
  * mcrypt vs OpenSSL (seeds 000 and 001): AES-CBC with PKCS#7, Blowfish, and every cipher
@@ -173,11 +174,13 @@ final class SymmetricExperiment implements Experiment
      */
     private function defaultProviderCiphers(): array
     {
-        $environment = ['OPENSSL_CONF' => $this->repository . '/runners/openssl-default.cnf'] + getenv();
-        $process = proc_open([PHP_BINARY, '-r', 'echo json_encode(openssl_get_cipher_methods());'], [1 => ['pipe', 'w']], $pipes, null, $environment);
+        $environment = ChildPhp::environment(['OPENSSL_CONF' => $this->repository . '/runners/openssl-default.cnf']);
+        $command = ChildPhp::command(['-r', 'echo json_encode(openssl_get_cipher_methods());']);
+        $process = proc_open($command, [0 => ['pipe', 'r'], 1 => ['pipe', 'w']], $pipes, null, $environment);
         $list = is_resource($process) ? json_decode((string) stream_get_contents($pipes[1]), true) : null;
         if (is_resource($process)) {
             fclose($pipes[1]);
+            fclose($pipes[0]);
             proc_close($process);
         }
         return is_array($list) ? $list : openssl_get_cipher_methods();

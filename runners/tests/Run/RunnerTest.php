@@ -89,6 +89,30 @@ final class RunnerTest extends TestCase
         self::assertFileDoesNotExist($this->directory . '/stub.csv');
     }
 
+    public function testEachEntryRecordsTheProcessThatMeasuredIt(): void
+    {
+        $this->runner()->start(Profile::named('quick'), [new StubExperiment()], $this->directory);
+        $manifest = $this->manifest();
+        $measuredBy = $manifest['experiments']['stub']['measured_by'];
+
+        self::assertSame('runner', $measuredBy['process']);
+        self::assertSame($manifest['php'], $measuredBy['php']);
+        self::assertSame($manifest['libraries'], $measuredBy['libraries']);
+    }
+
+    public function testAnExperimentMeasuredByAnotherPhpThanTheRunRecordsIsFailed(): void
+    {
+        $cells = (new EnvironmentProbe())->process('argon2-cell');
+        $cells['php']['extensions']['mcrypt'] = $cells['php']['extensions']['mcrypt'] === null ? '1.0.5' : null;
+        $this->runner()->start(Profile::named('quick'), [new StubExperiment('stub', false, null, $cells)], $this->directory);
+        $entry = $this->manifest()['experiments']['stub'];
+
+        self::assertSame('failed', $entry['status']);
+        self::assertStringStartsWith('the argon2-cell process that measured is not the PHP this run records (php.extensions.mcrypt: runner ', (string) $entry['reason']);
+        self::assertSame([], $entry['files'], 'its rows are not offered beside an environment that did not make them');
+        self::assertSame($cells, $entry['measured_by']);
+    }
+
     public function testAnUnavailableExperimentIsDataNotACrash(): void
     {
         $this->runner()->start(Profile::named('quick'), [new StubExperiment('stub', false, 'mcrypt extension not loaded')], $this->directory);

@@ -22,6 +22,8 @@ final class StubExperiment implements Experiment
         private readonly string $name = 'stub',
         private readonly bool $verificationFails = false,
         private readonly ?string $unavailable = null,
+        /** @var array<string, mixed>|null what the processes it measured in report of themselves */
+        private readonly ?array $measuredBy = null,
     ) {
     }
 
@@ -73,6 +75,6 @@ final class StubExperiment implements Experiment
             $table->add(['sample' => $sample->index, 'iterations' => $sample->iterations, 'elapsed_ns' => $sample->elapsedNs]);
         }
         $table->writeTo($context->outputDirectory . '/' . $this->name . '.csv');
-        return new MeasurementResult([$this->name . '.csv']);
+        return new MeasurementResult([$this->name . '.csv'], [], $this->measuredBy);
     }
 }

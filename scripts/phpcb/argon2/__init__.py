@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ..advice import Advice
+from ..claim_rules import Measure
 from ..experiment import Experiment, Figures, Finding, Inputs
 from ..headlines import Headline
 from ..loader import Run
 from ..policy import Argon2Policy, load_argon2_policy
-from . import analysis, figures, page
+from . import analysis, figures, measures, page
 
 
 class Argon2(Experiment):
@@ -43,6 +45,9 @@ class Argon2(Experiment):
 
     def headlines(self, context: dict[str, Any]) -> list[Headline]:
         return page.headlines(context)
+
+    def measures(self) -> Mapping[str, Measure]:
+        return measures.MEASURES
 
 
 EXPERIMENT = Argon2()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -41,6 +41,8 @@ class Cell:
     cpu_median_ns: float | None
     max_rss_kib: int
     verified: bool
+    # every sample's wall time, for ratios between cells (not part of a cell's identity)
+    wall_ns: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def cpu_over_wall(self) -> float | None:
@@ -82,7 +84,8 @@ def cells(rows: list[dict[str, Any]]) -> list[Cell]:
     for key, members in grouped.items():
         first = members[0]
         ok = first["status"] == "ok"
-        wall = summarize(np.asarray([r["wall_ns"] for r in members], dtype=float)) if ok else None
+        samples = np.asarray([r["wall_ns"] for r in members], dtype=float)
+        wall = summarize(samples) if ok else None
         cpu = float(np.median([r["cpu_ns"] for r in members])) if ok else None
         result.append(
             Cell(
@@ -94,6 +97,7 @@ def cells(rows: list[dict[str, Any]]) -> list[Cell]:
                 cpu_median_ns=cpu,
                 max_rss_kib=max(int(r["max_rss_kib"]) for r in members),
                 verified=all(bool(r["verified"]) for r in members),
+                wall_ns=samples if ok else None,
             )
         )
     return result

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ..advice import Advice
+from ..claim_rules import Measure
 from ..experiment import Experiment, Figures, Finding, Inputs
 from ..headlines import Headline
 from ..loader import Run
 from ..policy import JwtPolicy, load_jwt_policy
-from . import analysis, figures, page
+from . import analysis, figures, measures, page
 
 
 class Jwt(Experiment):
@@ -27,10 +29,10 @@ class Jwt(Experiment):
         return analysis.analyse(run, inputs.policy)
 
     def figures(self, result: analysis.JwtAnalysis, inputs: Inputs) -> Figures:
-        return figures.all_figures(result, inputs.reference.section("limits"))
+        return figures.all_figures(result, inputs.policy.limit_bytes)
 
     def page_context(self, result: analysis.JwtAnalysis, inputs: Inputs) -> dict[str, Any]:
-        return page.context(result, inputs.reference)
+        return page.context(result, inputs.reference, inputs.policy)
 
     def finding(self, context: dict[str, Any]) -> Finding | None:
         return page.finding(context)
@@ -40,6 +42,9 @@ class Jwt(Experiment):
 
     def headlines(self, context: dict[str, Any]) -> list[Headline]:
         return page.headlines(context)
+
+    def measures(self) -> Mapping[str, Measure]:
+        return measures.MEASURES
 
 
 EXPERIMENT = Jwt()

@@ -11,6 +11,7 @@ from ..advice import Advice, pick
 from ..experiment import Finding
 from ..formatting import duration
 from ..headlines import Headline
+from ..policy import JwtPolicy
 from ..reference import ReferenceData
 from ..wording import margin
 from .analysis import AlgorithmResult, JwtAnalysis, headline_payload
@@ -36,14 +37,15 @@ def _sign_ns(analysis: JwtAnalysis, alg: str, payload: int) -> float | None:
     return case.summary.median_ns if case else None
 
 
-def context(analysis: JwtAnalysis, reference: ReferenceData) -> dict[str, Any]:
+def context(analysis: JwtAnalysis, reference: ReferenceData, policy: JwtPolicy) -> dict[str, Any]:
     rows = reference.rows("token_size_and_time")
-    limits = reference.section("limits")
+    limits = policy.limit_bytes
     headline = headline_payload(analysis.payloads)
     return {
         "headline_payload": headline,
         "claim": reference.claim,
         "limits": limits,
+        "limit_sources": policy.limits,
         "then_now": [
             ThenNow(
                 alg=str(row["alg"]),

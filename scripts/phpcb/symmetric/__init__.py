@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ..advice import Advice
+from ..claim_rules import Measure
 from ..experiment import Experiment, Figures, Finding, Inputs
 from ..headlines import Headline
 from ..loader import Run
 from ..policy import SymmetricPolicy, load_symmetric_policy
-from . import analysis, figures, page
+from . import analysis, figures, measures, page
 
 
 class Symmetric(Experiment):
@@ -41,6 +43,9 @@ class Symmetric(Experiment):
 
     def headlines(self, context: dict[str, Any]) -> list[Headline]:
         return page.headlines(context)
+
+    def measures(self) -> Mapping[str, Measure]:
+        return measures.MEASURES
 
 
 EXPERIMENT = Symmetric()

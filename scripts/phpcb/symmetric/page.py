@@ -16,6 +16,10 @@ from ..reference import ReferenceData
 from ..wording import speedup, times
 from .analysis import RANKING_PAYLOAD, SymCase, SymmetricAnalysis
 
+# Seed 001's short (1-4 bytes) and medium (1-4 kB) strings, against this run's payloads.
+SHORT_PAYLOAD = 3
+MEDIUM_PAYLOAD = 4096
+
 # Ciphers whose verdict the security table spells out, when the run lists them.
 POLICY_EXAMPLES = (
     "aes-256-cbc",
@@ -84,6 +88,15 @@ def _now(analysis: SymmetricAnalysis, test: str, payload: int) -> str:
     return duration(sum(case.summary.median_ns for case in cases if case is not None))
 
 
+def _fastest(analysis: SymmetricAnalysis, payload: int, count: int = 5) -> list[str]:
+    """This run's fastest ciphers in the race at one payload (encrypt + decrypt)."""
+    race = sorted(
+        (c for c in analysis.cases if c.key.suite == "inventory" and c.key.payload_bytes == payload),
+        key=lambda c: (c.summary.median_ns, c.key.cipher),
+    )
+    return [c.key.cipher for c in race[:count]]
+
+
 def context(analysis: SymmetricAnalysis, reference: ReferenceData, policy: SymmetricPolicy) -> dict[str, Any]:
     examples: list[tuple[str, Verdict]] = []
     if analysis.mcrypt_verdict is not None:
@@ -97,12 +110,28 @@ def context(analysis: SymmetricAnalysis, reference: ReferenceData, policy: Symme
         "then": {
             "seed000_enc": _seed000_ratio(reference, "encrypt"),
             "seed000_dec": _seed000_ratio(reference, "decrypt"),
-            "blowfish_rows": [
+            "blowfish_rows_2015": [
                 {**row, "now": _now(analysis, row["test"], row["payload_bytes"])}
-                for row in reference.section("blowfish_vs_aes_seconds")
+                for row in reference.section("blowfish_vs_aes_seconds_2015")
             ],
-            "fastest_2013": [row["cipher"] for row in reference.section("fastest_2mb_seconds")[:5]],
+            "string_rows": [
+                {**row, "now": _now(analysis, row["test"], payload)}
+                for section, payload in (
+                    ("short_strings_seconds", SHORT_PAYLOAD),
+                    ("medium_strings_seconds", MEDIUM_PAYLOAD),
+                )
+                for row in reference.section(section)
+            ],
+            "fastest_2015": [
+                (size(payload), [row["cipher"] for row in reference.section(section)[:5]], _fastest(analysis, payload))
+                for section, payload in (
+                    ("fastest_200kb_seconds_2015", RANKING_PAYLOAD),
+                    ("fastest_2mb_seconds_2015", 2097152),
+                )
+            ],
         },
+        "short_payload": SHORT_PAYLOAD,
+        "medium_payload": MEDIUM_PAYLOAD,
         "legacy_count": sum(1 for row in analysis.inventory if row.provider == "legacy"),
         "cfb1_rows": [row for row in analysis.inventory if row.cipher.endswith("-cfb1")],
         "cfb1_all_ok": all(row.status == "ok" for row in analysis.inventory if row.cipher.endswith("-cfb1")),

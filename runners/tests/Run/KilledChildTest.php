@@ -1,0 +1,218 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Tests\Run;
+
+use PHPUnit\Framework\TestCase;
+
+/**
+ * `kill -9` of the runner while a child process measures (symmetric's child PHP, an Argon2 cell):
+ * the child is gone within a few seconds, nothing in the run directory changes afterwards, and
+ * `--resume` completes the run. Each guard of ParentWatch is tested alone (PHPCB_PARENT_GUARD):
+ * the parent-death signal (setpriv) and the stdin pipe.
+ *
+ * The symmetric runs double as the test of issue 13, part 1: a runner started with `php -n` has a
+ * child without mcrypt (no mcrypt rows, the gap says what to install), and one started with
+ * `php -n -d extension=mcrypt` has a child with it.
+ */
+final class KilledChildTest extends TestCase
+{
+    private const GONE_WITHIN_S = 5.0;
+    private string $root;
+    private string $directory;
+
+    protected function setUp(): void
+    {
+        if (!is_dir('/proc/self')) {
+            self::markTestSkipped('needs /proc to find the child process');
+        }
+        $this->root = sys_get_temp_dir() . '/pcb-kill-' . bin2hex(random_bytes(4));
+        $this->directory = $this->root . '/20260101T0000Z-kill-php8.2';
+    }
+
+    protected function tearDown(): void
+    {
+        foreach (array_merge(glob($this->directory . '/{,.}*', GLOB_BRACE) ?: []) as $file) {
+            if (is_file($file)) {
+                unlink($file);
+            }
+        }
+        @rmdir($this->directory);
+        @rmdir($this->root);
+    }
+
+    public function testSymmetricWithoutMcryptUnderTheParentDeathSignal(): void
+    {
+        $this->requireSetpriv();
+        $manifest = $this->killMidChildThenResume(['-n'], 'symmetric', 'pdeathsig', 'bench.php child symmetric');
+
+        $entry = $manifest['experiments']['symmetric'];
+        self::assertSame('partial', $entry['status']);
+        self::assertStringContainsString('mcrypt extension not loaded: mcrypt left PHP in 7.2; install the PECL extension (Debian: php8.2-mcrypt) to measure it', (string) $entry['reason']);
+        self::assertSame('child', $entry['measured_by']['process']);
+        self::assertNull($entry['measured_by']['php']['extensions']['mcrypt']);
+        self::assertNull($manifest['php']['extensions']['mcrypt']);
+        self::assertSame(0, $this->rowsWhere('symmetric.csv', 'engine', 'mcrypt'));
+        self::assertGreaterThan(0, $this->rowsWhere('symmetric.csv', 'engine', 'openssl'));
+    }
+
+    public function testSymmetricWithMcryptUnderThePipeWatch(): void
+    {
+        if (!is_file(ini_get('extension_dir') . '/mcrypt.so')) {
+            self::markTestSkipped('the mcrypt extension is not installed');
+        }
+        $manifest = $this->killMidChildThenResume(['-n', '-d', 'extension=mcrypt'], 'symmetric', 'pipe', 'bench.php child symmetric');
+
+        $entry = $manifest['experiments']['symmetric'];
+        self::assertSame('ok', $entry['status'], (string) $entry['reason']);
+        self::assertSame('child', $entry['measured_by']['process']);
+        self::assertNotNull($entry['measured_by']['php']['extensions']['mcrypt']);
+        self::assertSame($manifest['php']['extensions']['mcrypt'], $entry['measured_by']['php']['extensions']['mcrypt']);
+        self::assertTrue($entry['measured_by']['libraries']['openssl_legacy_provider']);
+        self::assertGreaterThan(0, $this->rowsWhere('symmetric.csv', 'engine', 'mcrypt'));
+    }
+
+    public function testAnArgon2CellUnderTheParentDeathSignal(): void
+    {
+        $this->requireSetpriv();
+        $manifest = $this->killMidChildThenResume([], 'argon2', 'pdeathsig', 'argon2-cell.php sodium argon2id 16384 ');
+        $this->assertArgon2Completed($manifest);
+    }
+
+    public function testAnArgon2CellUnderThePipeWatch(): void
+    {
+        $manifest = $this->killMidChildThenResume([], 'argon2', 'pipe', 'argon2-cell.php sodium argon2id 16384 ');
+        $this->assertArgon2Completed($manifest);
+    }
+
+    /** @param array<string, mixed> $manifest */
+    private function assertArgon2Completed(array $manifest): void
+    {
+        $entry = $manifest['experiments']['argon2'];
+        self::assertSame('ok', $entry['status'], (string) $entry['reason']);
+        self::assertSame('argon2-cell', $entry['measured_by']['process']);
+        self::assertFileDoesNotExist($this->directory . '/.argon2.checkpoint.csv');
+        self::assertGreaterThan(0, $this->rowsWhere('argon2.csv', 'interface', 'sodium'));
+    }
+
+    /**
+     * Starts the runner (PHP with $ini) on $experiment, waits for its child whose command line
+     * contains $childMarker, kills the runner with SIGKILL, checks the child is gone and the
+     * directory does not change, then resumes the run and returns its manifest.
+     *
+     * @param list<string> $ini
+     * @return array<string, mixed>
+     */
+    private function killMidChildThenResume(array $ini, string $experiment, string $guard, string $childMarker): array
+    {
+        // The Argon2 test holds one grid cell (after the password_hash cells are checkpointed) long
+        // enough to kill the runner while it runs; without a guard it would outlive the runner by a minute.
+        $environment = ['PHPCB_PARENT_GUARD' => $guard, 'PHPCB_TEST_HOLD_CELL' => 'sodium/argon2id:60'] + getenv();
+        $command = [PHP_BINARY, ...$ini, REPOSITORY . '/runners/bench.php', 'run', '--profile', 'quick', '--only', $experiment, '--fake-clock', '--out', $this->directory];
+        $log = $this->root . '.log';
+        $runner = proc_open($command, [0 => ['file', '/dev/null', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', $log, 'w']], $pipes, null, $environment);
+        self::assertIsResource($runner);
+        $runnerPid = proc_get_status($runner)['pid'];
+        try {
+            $child = $this->waitForChild($runnerPid, $childMarker, 30.0);
+            self::assertNotNull($child, "no child process '$childMarker' of the runner appeared: " . @file_get_contents($log));
+            usleep(1_000_000); // well inside the child's work
+            self::assertTrue($this->isRunning($child), 'the child is still running before the runner is killed');
+            posix_kill($runnerPid, SIGKILL);
+        } finally {
+            proc_terminate($runner, SIGKILL);
+            proc_close($runner);
+        }
+
+        $deadline = microtime(true) + self::GONE_WITHIN_S;
+        while ($this->isRunning($child) && microtime(true) < $deadline) {
+            usleep(50_000);
+        }
+        self::assertFalse($this->isRunning($child), sprintf('the child %d outlived its killed runner by %.0f s', $child, self::GONE_WITHIN_S));
+        $before = $this->listing();
+        usleep(1_500_000);
+        self::assertSame($before, $this->listing(), 'nothing is written into the run after the runner was killed');
+        $manifest = json_decode((string) file_get_contents($this->directory . '/manifest.json'), true, 64, JSON_THROW_ON_ERROR);
+        self::assertArrayNotHasKey($experiment, $manifest['experiments'], 'the killed experiment is not recorded');
+        self::assertNull($manifest['finished_utc']);
+        if ($experiment === 'symmetric') {
+            self::assertFileDoesNotExist($this->directory . '/symmetric.csv', 'the killed child wrote no result');
+        } else {
+            self::assertFileExists($this->directory . '/.argon2.checkpoint.csv', 'the cells measured before the kill are kept');
+        }
+
+        $resume = [PHP_BINARY, ...$ini, REPOSITORY . '/runners/bench.php', 'run', '--resume', '--only', $experiment, '--fake-clock', '--out', $this->directory];
+        $process = proc_open($resume, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['file', $log, 'w']], $pipes, null, ['PHPCB_PARENT_GUARD' => $guard] + getenv());
+        self::assertIsResource($process);
+        $out = trim((string) stream_get_contents($pipes[1]));
+        fclose($pipes[1]);
+        self::assertSame(0, proc_close($process), (string) @file_get_contents($log));
+        @unlink($log);
+        self::assertSame($this->directory, $out);
+        $manifest = json_decode((string) file_get_contents($this->directory . '/manifest.json'), true, 64, JSON_THROW_ON_ERROR);
+        self::assertNotNull($manifest['finished_utc']);
+        return $manifest;
+    }
+
+    private function requireSetpriv(): void
+    {
+        exec('setpriv --pdeathsig KILL -- true 2>/dev/null', $output, $status);
+        if ($status !== 0) {
+            self::markTestSkipped('setpriv --pdeathsig is not available here');
+        }
+    }
+
+    private function waitForChild(int $parent, string $marker, float $seconds): ?int
+    {
+        $deadline = microtime(true) + $seconds;
+        while (microtime(true) < $deadline) {
+            foreach (glob('/proc/[0-9]*', GLOB_ONLYDIR) ?: [] as $proc) {
+                $stat = @file_get_contents($proc . '/stat');
+                if (!is_string($stat) || preg_match('/\) \S (\d+) /', $stat, $m) !== 1 || (int) $m[1] !== $parent) {
+                    continue;
+                }
+                $cmdline = str_replace("\0", ' ', (string) @file_get_contents($proc . '/cmdline'));
+                if (str_contains($cmdline, $marker)) {
+                    return (int) basename($proc);
+                }
+            }
+            usleep(20_000);
+        }
+        return null;
+    }
+
+    /** Alive and not a zombie (a dead child nobody reaped writes nothing). */
+    private function isRunning(int $pid): bool
+    {
+        $stat = @file_get_contents("/proc/$pid/stat");
+        return is_string($stat) && preg_match('/\) ([A-Za-z]) /', $stat, $m) === 1 && !in_array($m[1], ['Z', 'X', 'x'], true);
+    }
+
+    /** @return array<string, string> every file in the run directory with its size and modification time */
+    private function listing(): array
+    {
+        clearstatcache();
+        $files = [];
+        foreach (scandir($this->directory) ?: [] as $name) {
+            if (is_file($this->directory . '/' . $name)) {
+                $files[$name] = filesize($this->directory . '/' . $name) . ' ' . filemtime($this->directory . '/' . $name) . ' ' . md5_file($this->directory . '/' . $name);
+            }
+        }
+        return $files;
+    }
+
+    private function rowsWhere(string $file, string $column, string $value): int
+    {
+        $handle = fopen($this->directory . '/' . $file, 'r');
+        self::assertIsResource($handle);
+        $header = fgetcsv($handle, null, ',', '"', '');
+        $index = array_search($column, (array) $header, true);
+        $count = 0;
+        while (($row = fgetcsv($handle, null, ',', '"', '')) !== false) {
+            $count += $row[$index] === $value ? 1 : 0;
+        }
+        fclose($handle);
+        return $count;
+    }
+}

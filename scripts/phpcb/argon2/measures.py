@@ -1,0 +1,122 @@
+"""What decides seed 003's (part 2) Argon2 claims, from the argon2 page's analysis."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..claim_rules import Args, ChoiceResult, Measure, RatioResult, Result, Unavailable
+from ..experiment import Inputs
+from ..formatting import duration
+from ..stats import ratio_of_medians
+from .analysis import Argon2Analysis, Cell
+
+
+def _cell(analysis: Argon2Analysis, interface: str, variant: str, memory: int, threads: int, time: int) -> Cell | None:
+    cell = analysis.find(interface, variant, memory, threads, time)
+    return cell if cell is not None and cell.wall_ns is not None else None
+
+
+def _label(interface: str, variant: str, memory: int, threads: int, time: int) -> str:
+    return f"{interface} {variant}, m={memory} MiB, t={time}, p={threads}"
+
+
+def _ratio(subject: Cell, baseline: Cell, names: tuple[str, str], where: str) -> Result:
+    assert subject.wall_ns is not None
+    assert baseline.wall_ns is not None
+    return RatioResult(names[0], names[1], ratio_of_medians(baseline.wall_ns, subject.wall_ns), where)
+
+
+def variant_ratio(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """One variant over another through the same interface and parameters (e.g. Argon2d over Argon2i)."""
+    interface, memory = args.text("interface"), args.integer("memory_mib")
+    threads, time = args.integer("threads"), args.integer("time_cost")
+    subject, baseline = args.text("subject"), args.text("baseline")
+    cells = [_cell(context["analysis"], interface, v, memory, threads, time) for v in (subject, baseline)]
+    where = f"{interface}, m={memory} MiB, t={time}, p={threads}"
+    if cells[0] is None or cells[1] is None:
+        return Unavailable(f"{subject} and {baseline} at {where} are not both measured in this run")
+    return _ratio(cells[0], cells[1], (subject, baseline), where)
+
+
+def thread_ratio(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """More threads over fewer, same interface, variant, memory and passes."""
+    interface, variant = args.text("interface"), args.text("variant")
+    memory, time = args.integer("memory_mib"), args.integer("time_cost")
+    few, many = args.integer("threads"), args.integer("more_threads")
+    analysis: Argon2Analysis = context["analysis"]
+    cells = [_cell(analysis, interface, variant, memory, p, time) for p in (many, few)]
+    where = f"{interface} {variant}, m={memory} MiB, t={time}"
+    if cells[0] is None or cells[1] is None:
+        return Unavailable(f"p={few} and p={many} at {where} are not both measured in this run")
+    cores = analysis.run.manifest.get("cpu", {}).get("cores")
+    if cells[0].oversubscribed:
+        where += f" (p={many} on {cores} cores)"
+    return _ratio(cells[0], cells[1], (f"p={many}", f"p={few}"), where)
+
+
+def interface_ratio(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """The same hash through two interfaces (e.g. the argon2 CLI against password_hash)."""
+    variant, memory = args.text("variant"), args.integer("memory_mib")
+    threads, time = args.integer("threads"), args.integer("time_cost")
+    subject, baseline = args.text("subject"), args.text("baseline")
+    cells = [_cell(context["analysis"], i, variant, memory, threads, time) for i in (subject, baseline)]
+    where = f"{variant}, m={memory} MiB, t={time}, p={threads}"
+    if cells[0] is None or cells[1] is None:
+        return Unavailable(f"{subject} and {baseline} at {where} are not both measured in this run")
+    return _ratio(cells[0], cells[1], (subject, baseline), where)
+
+
+def cycles_per_byte(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """Cycles per byte need a clock frequency; runs record none, so this gives the time per byte instead."""
+    interface, variant = args.text("interface"), args.text("variant")
+    memory, threads, time = args.integer("memory_mib"), args.integer("threads"), args.integer("time_cost")
+    cell = _cell(context["analysis"], interface, variant, memory, threads, time)
+    why = "cycles per byte need the CPU's clock frequency under load, which no run records"
+    if cell is None or cell.wall is None:
+        return Unavailable(why)
+    processed = memory * 1024 * 1024 * time
+    w = cell.wall
+    per_gib = 2**30 / processed
+    measured = (
+        f"{_label(interface, variant, memory, threads, time)}: {duration(w.median_ns * per_gib)} per GiB of memory "
+        f"filled (95% CI {duration(w.ci_low_ns * per_gib)}–{duration(w.ci_high_ns * per_gib)}, n = {w.n})"
+    )
+    return Unavailable(why, measured)
+
+
+def parameter_choice(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """A recommended parameter set against the page's pick for a latency budget: allowed if it fits the
+    budget, picked if it is what the page picks."""
+    memories, threads, time = args.integers("memory_mib"), args.integer("threads"), args.integer("time_cost")
+    budget = args.integer("budget_ms")
+    choice = next((b for b in context["budgets"] if b.budget_ms == budget), None)
+    if choice is None:
+        return Unavailable(f"the page has no {budget} ms budget")
+    analysis: Argon2Analysis = context["analysis"]
+    variants = inputs.policy.recommended_variants
+    claimed = [
+        c
+        for c in analysis.cells
+        if c.key.interface == "password_hash"
+        and c.key.variant in variants
+        and c.key.memory_mib in memories
+        and (c.key.threads, c.key.time_cost) == (threads, time)
+        and c.wall is not None
+    ]
+    if not claimed:
+        return Unavailable("the claimed parameters were not measured through password_hash in this run")
+    fits = [c for c in claimed if c.wall is not None and c.wall.median_ns <= budget * 1e6 and not c.oversubscribed]
+    times = "; ".join(f"{c.key.label}: {duration(c.wall.median_ns)}" for c in claimed if c.wall is not None)
+    pick = choice.cell.key.label if choice.cell is not None else "none"
+    why = f"{times}; the {budget} ms pick: {pick}"
+    picked = choice.cell is not None and any(c.key == choice.cell.key for c in fits)
+    return ChoiceResult(admissible=bool(fits), picked=picked, why=why)
+
+
+MEASURES: dict[str, Measure] = {
+    "variant_ratio": variant_ratio,
+    "thread_ratio": thread_ratio,
+    "interface_ratio": interface_ratio,
+    "cycles_per_byte": cycles_per_byte,
+    "parameter_choice": parameter_choice,
+}

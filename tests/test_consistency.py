@@ -1,0 +1,156 @@
+"""The environment a run records against the process that measured and against its rows (issue 13, part 1)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from phpcb.consistency import EnvironmentMismatchError, differences
+from phpcb.loader import load_run
+from phpcb.schema import load_schemas
+from phpcb.upgrade import UPGRADERS
+
+from .conftest import FIXTURE_RUN, ROOT
+
+SCHEMAS = load_schemas(ROOT / "data" / "schema")
+
+
+def copy_run(tmp_path: Path) -> Path:
+    return Path(shutil.copytree(FIXTURE_RUN, tmp_path / "runs" / FIXTURE_RUN.name))
+
+
+def edit_manifest(run: Path, edit: Any) -> None:
+    path = run / "manifest.json"
+    manifest = json.loads(path.read_text())
+    edit(manifest)
+    path.write_text(json.dumps(manifest, indent=4))
+
+
+def test_the_fixture_run_records_what_measured_each_experiment():
+    run = load_run(FIXTURE_RUN, SCHEMAS)
+    for name, entry in run.manifest["experiments"].items():
+        assert entry["measured_by"]["php"]["version"] == run.manifest["php"]["version"], name
+
+
+def test_mcrypt_rows_while_the_run_records_mcrypt_absent_are_refused(tmp_path):
+    """The issue's case: the runner had no mcrypt (php -n), its child loaded it and measured it."""
+    run = copy_run(tmp_path)
+
+    def without_mcrypt(manifest):
+        for environment in [manifest, *(e["measured_by"] for e in manifest["experiments"].values())]:
+            environment["php"]["extensions"]["mcrypt"] = None
+            environment["libraries"]["mcrypt"] = None
+
+    edit_manifest(run, without_mcrypt)
+    with pytest.raises(EnvironmentMismatchError) as caught:
+        load_run(run, SCHEMAS)
+    assert caught.value.path == run / "manifest.json"
+    message = str(caught.value)
+    assert "\n" not in message
+    assert "experiments.symmetric: symmetric.csv holds 294 mcrypt rows" in message
+    assert "php.extensions.mcrypt is recorded as absent" in message
+
+
+def test_a_measuring_process_that_differs_from_the_runner_is_refused(tmp_path):
+    run = copy_run(tmp_path)
+
+    def runner_without_mcrypt(manifest):
+        manifest["php"]["extensions"]["mcrypt"] = None
+        manifest["libraries"]["mcrypt"] = None
+
+    edit_manifest(run, runner_without_mcrypt)
+    with pytest.raises(EnvironmentMismatchError) as caught:
+        load_run(run, SCHEMAS)
+    message = str(caught.value)
+    assert "experiments.aead.measured_by (process upgraded): the process that measured is not the PHP" in message
+    assert "libraries.mcrypt: run absent, measuring process '2.5.8'" in message
+
+
+def test_rows_through_the_legacy_provider_need_it_in_the_process_that_measured(tmp_path):
+    run = copy_run(tmp_path)
+    edit_manifest(
+        run, lambda m: m["experiments"]["symmetric"]["measured_by"]["libraries"].update(openssl_legacy_provider=False)
+    )
+    with pytest.raises(EnvironmentMismatchError, match="rows through OpenSSL's legacy provider"):
+        load_run(run, SCHEMAS)
+
+
+def test_the_legacy_provider_alone_may_differ_from_the_runner():
+    """symmetric's declared OPENSSL_CONF loads the legacy provider in its child, not in the runner."""
+    manifest = json.loads((FIXTURE_RUN / "manifest.json").read_text())
+    measured_by = manifest["experiments"]["symmetric"]["measured_by"]
+    assert manifest["libraries"]["openssl_legacy_provider"] != measured_by["libraries"]["openssl_legacy_provider"]
+    assert differences(manifest, measured_by) == []
+    other = copy.deepcopy(measured_by)
+    other["php"]["memory_limit"] = "128M"
+    other["php"]["extensions"]["Zend OPcache"] = None
+    assert differences(manifest, other) == [
+        "php.extensions.Zend OPcache: run '8.2.36', measuring process absent",
+        "php.memory_limit: run '-1', measuring process '128M'",
+    ]
+
+
+def test_sodium_cells_need_sodium(tmp_path):
+    run = copy_run(tmp_path)
+    edit_manifest(run, lambda m: m["experiments"]["argon2"]["measured_by"]["php"]["extensions"].update(sodium=None))
+    with pytest.raises(EnvironmentMismatchError) as caught:
+        load_run(run, SCHEMAS)
+    assert "measured_by" in str(caught.value)  # the runner's sodium differs first
+
+
+def test_the_upgrade_from_version_3_copies_the_run_and_reads_the_legacy_provider_from_the_reason():
+    manifest = json.loads((FIXTURE_RUN / "manifest.json").read_text())
+    v3 = {**manifest, "schema_version": 3, "experiments": copy.deepcopy(manifest["experiments"])}
+    for entry in v3["experiments"].values():
+        del entry["measured_by"]
+    v3["experiments"]["symmetric"].update(status="partial", reason="OpenSSL's legacy provider is not loaded (…)")
+    upgraded = UPGRADERS[3].manifest(v3)
+    assert upgraded["schema_version"] == 4
+    aead = upgraded["experiments"]["aead"]["measured_by"]
+    assert aead == {"process": "upgraded", "php": manifest["php"], "libraries": manifest["libraries"]}
+    assert upgraded["experiments"]["symmetric"]["measured_by"]["libraries"]["openssl_legacy_provider"] is False
+    v3["experiments"]["symmetric"].update(status="ok", reason=None)
+    upgraded = UPGRADERS[3].manifest(v3)
+    assert upgraded["experiments"]["symmetric"]["measured_by"]["libraries"]["openssl_legacy_provider"] is True
+
+
+def test_a_version_3_run_with_the_issues_mismatch_is_refused_after_its_upgrade(tmp_path):
+    run = copy_run(tmp_path)
+
+    def as_version_3_without_mcrypt(manifest):
+        manifest["schema_version"] = 3
+        manifest["php"]["extensions"]["mcrypt"] = None
+        manifest["libraries"]["mcrypt"] = None
+        for entry in manifest["experiments"].values():
+            del entry["measured_by"]
+
+    edit_manifest(run, as_version_3_without_mcrypt)
+    with pytest.raises(EnvironmentMismatchError, match="294 mcrypt rows"):
+        load_run(run, SCHEMAS)
+
+
+def test_the_cli_prints_the_mismatch_as_one_line(make_project):
+    root = make_project(FIXTURE_RUN)
+    edit_manifest(
+        root / "data" / "runs" / FIXTURE_RUN.name,
+        lambda m: m["experiments"]["symmetric"]["measured_by"]["libraries"].update(mcrypt=None),
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "phpcb", "--root", str(root), "check"],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT / "scripts")},
+        check=False,
+    )
+    assert result.returncode == 1
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    assert "manifest.json: experiments.symmetric.measured_by (process upgraded)" in lines[0]
