@@ -4,9 +4,8 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Argon2;
 
-use PhpCryptoBench\Run\ParentWatch;
-
 use PhpCryptoBench\Exception\Argon2Failed;
+use PhpCryptoBench\Run\ParentWatch;
 
 /**
  * Hashes one password with one cell's parameters, and checks the result with a second
@@ -63,7 +62,8 @@ final class Argon2Hasher implements CellHasher
         if (!is_resource($process)) {
             throw Argon2Failed::cannotStart($this->cliBinary);
         }
-        fwrite($pipes[0], self::PASSWORD);
+        // A CLI that cannot be executed exits before reading (EPIPE): its exit status says why.
+        @fwrite($pipes[0], self::PASSWORD);
         fclose($pipes[0]);
         $out = trim((string) stream_get_contents($pipes[1]));
         $err = trim((string) stream_get_contents($pipes[2]));

@@ -36,7 +36,9 @@ final class ExplicitParameters
         if (!is_resource($process)) {
             throw KeyOperationFailed::unreadableParameters($curve, 'could not start ' . $this->opensslBinary);
         }
-        fwrite($pipes[0], $publicPem);
+        // A command that cannot be executed exits before reading: the write then fails with EPIPE,
+        // and its exit status below says why.
+        $written = @fwrite($pipes[0], $publicPem);
         fclose($pipes[0]);
         $text = (string) stream_get_contents($pipes[1]);
         $error = (string) stream_get_contents($pipes[2]);
@@ -45,6 +47,9 @@ final class ExplicitParameters
         $status = proc_close($process);
         if ($status !== 0) {
             throw KeyOperationFailed::unreadableParameters($curve, sprintf('exit status %d: %s', $status, trim($error)));
+        }
+        if ($written !== strlen($publicPem)) {
+            throw KeyOperationFailed::unreadableParameters($curve, 'could not write the public key to ' . $this->opensslBinary);
         }
         return $text;
     }
