@@ -1,6 +1,7 @@
 """argon2: cell statistics and the latency-budget choice, from rows whose answer is known."""
 
 import numpy as np
+import pytest
 
 from phpcb.argon2 import analysis, figures
 from phpcb.loader import Run
@@ -75,3 +76,58 @@ def test_cpu_over_wall_shows_parallel_work():
 def test_the_heatmap_axis_marks_thread_counts_above_the_cores():
     figure = figures.heatmaps(analysis.analyse(synthetic()))
     assert figure["data"][0]["y"] == ["p=1", "p=2", "p=4 > cores"]
+
+
+def with_named_cells():
+    """A 2 × 1 × 2 grid, plus PHP's defaults (64 MiB, t=4) and OWASP's minimum (19 MiB, t=2)
+    through password_hash and sodium, and the CLI beside password_hash for Argon2i."""
+    data = [
+        *rows("password_hash", "argon2id", 16, 1, 1, 40),
+        *rows("password_hash", "argon2id", 64, 1, 1, 150),
+        *rows("password_hash", "argon2id", 16, 1, 3, 110),
+        *rows("password_hash", "argon2id", 64, 1, 3, 400),
+        *rows("password_hash", "argon2id", 64, 1, 4, 530),
+        *rows("password_hash", "argon2id", 19, 1, 2, 90),
+        *rows("sodium", "argon2id", 64, 1, 4, 300),
+        *rows("sodium", "argon2id", 19, 1, 2, 50),
+        *rows("password_hash", "argon2i", 16, 1, 3, 100),
+        *rows("cli", "argon2i", 16, 1, 3, 200),
+        *rows("password_hash", "argon2i", 64, 1, 3, 420),
+        *rows("cli", "argon2i", 64, 1, 3, 420),
+    ]
+    manifest = {
+        "run_id": "20260101T0000Z-t-php8.2",
+        "experiments": {"argon2": {"status": "ok", "files": ["argon2.csv"]}},
+    }
+    return Run.from_rows(manifest["run_id"], manifest, {"argon2.csv": data})
+
+
+NAMED = frozenset({(64, 1, 4), (19, 1, 2), (64, 4, 3)})
+
+
+def test_named_parameter_sets_stay_off_the_grids_axes():
+    result = analysis.analyse(with_named_cells(), NAMED)
+    assert result.axis("memory_kib") == [16 * 1024, 64 * 1024]
+    assert result.axis("time_cost") == [1, 3], "t=2 and t=4 were measured only for OWASP's and PHP's sets"
+    assert result.find("password_hash", "argon2id", 64, 1, 4).wall is not None, "yet they are found by name"
+    heatmap = figures.heatmaps(result)
+    assert heatmap["data"][0]["x"] == ["16 MiB", "64 MiB"]
+
+
+def test_sodium_against_password_hash_at_equal_parameters():
+    result = analysis.analyse(with_named_cells(), NAMED)
+    gap = analysis.sodium_gap(result, 64, 4)
+    assert gap.ratio.value == pytest.approx(530 / 300, rel=0.02)
+    assert gap.ratio.significant
+    assert analysis.sodium_gap(result, 1024, 4) is None
+
+
+def test_password_hash_against_the_reference_cli():
+    from phpcb.argon2.page import cli_summary
+
+    result = analysis.analyse(with_named_cells(), NAMED)
+    summary = cli_summary(analysis.reference_cli_gaps(result))
+    assert [g.first.key.memory_mib for g in summary.large] == [64]
+    assert summary.large_without_difference == 1
+    assert summary.small_fastest.ratio.value == pytest.approx(0.5, rel=0.02), "the CLI starts a process per hash"
+    assert summary.same_library_cost

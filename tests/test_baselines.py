@@ -151,9 +151,9 @@ def test_a_build_analyses_each_run_of_each_experiment_once(project: Path, monkey
     calls: list[tuple[str, str]] = []
     analyse = site.run_context
 
-    def counted(experiment, run, given):
+    def counted(experiment, run, *rest):
         calls.append((experiment.name, run.run_id))
-        return analyse(experiment, run, given)
+        return analyse(experiment, run, *rest)
 
     monkeypatch.setattr(site, "run_context", counted)
     monkeypatch.setenv(COMPARE_VARIABLE, NEW_ID)

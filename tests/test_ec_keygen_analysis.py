@@ -159,13 +159,34 @@ def test_the_scaling_exponent_shows_faster_than_linear_growth():
     assert prime.slope is None, "one size is not enough to fit an exponent"
 
 
-def test_equal_security_compares_rsa_with_the_fastest_curve_at_its_level():
+def test_equal_security_compares_rsa_with_the_fastest_recommended_scheme_at_its_level():
+    """At 128 bits that is Ed25519 (sodium's schemes count), not the faster-than-P-256 binary curve."""
     result = analysis.analyse(synthetic(), POLICY, REFERENCE)
     level = next(row for row in result.levels if row.security_bits == 128)
-    assert level.ecc.scheme.curve == "sect283k1"
+    assert level.ecc.scheme.curve == "Ed25519"
+    assert level.fastest is None, "the fastest of any verdict is the recommended one"
     assert level.rsa.scheme.curve == "RSA-3072"
-    assert level.rsa_over_ecc.ratio.value == pytest.approx(800 / 0.3, rel=0.05)
+    assert level.rsa_over_ecc.ratio.value == pytest.approx(800 / 0.02, rel=0.05)
     assert level.key_length_ratio == 12
+
+
+def test_a_level_with_no_recommended_curve_says_so_and_names_the_fastest():
+    result = analysis.analyse(synthetic(), POLICY, REFERENCE)
+    level = next(row for row in result.levels if row.security_bits == 80)
+    assert level.ecc is None
+    assert level.fastest.scheme.curve == "sect163k1"
+    assert level.fastest.verdict.status == "not_recommended"
+
+
+def test_the_recommendation_and_the_equal_security_table_agree_on_each_exact_level():
+    """A stronger scheme may be chosen when it is faster, but never a scheme the table calls slower."""
+    result = analysis.analyse(synthetic(), POLICY, REFERENCE)
+    levels = {row.security_bits: row for row in result.levels}
+    for r in result.recommendations:
+        exact = levels.get(r.choice.scheme.security_bits) if r.choice else None
+        if exact is not None and exact.ecc is not None and r.purpose == "signatures":
+            chosen = r.choice.keygen.summary.median_ns
+            assert chosen <= exact.ecc.keygen.summary.median_ns or r.choice is exact.ecc
 
 
 def test_keys_generated_counts_every_timed_key():

@@ -1,4 +1,6 @@
-"""data/policy/ec_keygen.yaml: what may be recommended, checked against every curve PHP lists."""
+"""data/policy/keys.yaml (through ec_keygen.yaml): what may be recommended, checked against every curve PHP lists."""
+
+import re
 
 import pytest
 
@@ -9,7 +11,7 @@ from phpcb.schema import load_schemas
 
 from .conftest import FIXTURE_RUN, ROOT
 
-POLICY_FILE = ROOT / "data" / "policy" / "ec_keygen.yaml"
+POLICY_FILE = ROOT / "data" / "policy" / "keys.yaml"
 POLICY = load_key_scheme_policy(POLICY_FILE)
 BINARY = ("sect", "c2pnb", "c2tnb", "oakley")
 
@@ -49,8 +51,17 @@ def test_every_verdict_cites_a_reference_with_a_link():
             assert all(reference.url.startswith("https://") for reference in verdict.references), name
 
 
+def test_the_experiments_policy_names_the_shared_key_table(tmp_path):
+    assert load_key_scheme_policy(ROOT / "data" / "policy" / "ec_keygen.yaml") == POLICY
+    pointer = tmp_path / "ec_keygen.yaml"
+    pointer.write_text("keys: ../keys.yaml\n")
+    expected = "keys: expected the name of a policy file next to this one, got '../keys.yaml'"
+    with pytest.raises(DataError, match=re.escape(expected)):
+        load_key_scheme_policy(pointer)
+
+
 def test_a_reference_that_is_not_defined_is_a_data_error(tmp_path):
-    bad = tmp_path / "ec_keygen.yaml"
+    bad = tmp_path / "keys.yaml"
     bad.write_text(POLICY_FILE.read_text().replace("references: [rfc5639, rfc8422]", "references: [rfc9999]", 1))
     with pytest.raises(DataError, match="rfc9999"):
         load_key_scheme_policy(bad)

@@ -13,13 +13,13 @@ from .conftest import FIXTURE_RUN, ROOT
 POLICY = load_jwt_policy(ROOT / "data" / "policy" / "jwt.yaml")
 
 
-def rows(alg, operation, ms, payload=100, token=300, seed=0):
+def rows(alg, operation, ms, payload=100, token=300, seed=0, rsa_bits=2048):
     rng = np.random.default_rng(seed)
     return [
         {
             "alg": alg,
             "key_type": "RSA" if alg[:2] in ("RS", "PS") else "oct" if alg.startswith("HS") else "EC prime256v1",
-            "key_bits": 2048 if alg[:2] in ("RS", "PS") else 256,
+            "key_bits": rsa_bits if alg[:2] in ("RS", "PS") else 256,
             "payload_chars": 0 if operation == "keygen" else payload,
             "token_bytes": 0 if operation == "keygen" else token,
             "operation": operation,
@@ -32,14 +32,14 @@ def rows(alg, operation, ms, payload=100, token=300, seed=0):
     ]
 
 
-def synthetic():
+def synthetic(rsa_bits=2048):
     data = [
-        *rows("RS256", "sign", 1.2),
-        *rows("RS256", "verify", 0.05, seed=1),
+        *rows("RS256", "sign", 1.2, rsa_bits=rsa_bits),
+        *rows("RS256", "verify", 0.05, seed=1, rsa_bits=rsa_bits),
         *rows("ES256", "sign", 0.04, seed=2),
         *rows("ES256", "verify", 0.1, seed=3),
-        *rows("PS256", "sign", 1.4, seed=4),
-        *rows("PS256", "verify", 0.06, seed=5),
+        *rows("PS256", "sign", 1.4, seed=4, rsa_bits=rsa_bits),
+        *rows("PS256", "verify", 0.06, seed=5, rsa_bits=rsa_bits),
         *rows("HS256", "sign", 0.004, seed=6),
         *rows("HS256", "verify", 0.01, seed=7),
     ]
@@ -48,13 +48,25 @@ def synthetic():
 
 
 def test_hmac_is_never_chosen_for_many_verifiers_however_fast():
-    result = analysis.analyse(synthetic(), POLICY)
+    result = analysis.analyse(synthetic(rsa_bits=3072), POLICY)
     verifiers = result.choices[0]
     assert verifiers.best.alg == "PS256", "RS256 verifies faster, but only PS is recommended among the RSA paddings"
     signers = result.choices[1]
     assert signers.best.alg == "ES256"
     assert signers.ratio.value == pytest.approx(1.4 / 0.04, rel=0.05)
     assert signers.ratio.significant
+
+
+def test_an_algorithm_is_no_better_than_its_key():
+    """PS256 is recommended as a padding, but with an RSA-2048 key it is as acceptable as RSA-2048 is
+    on the curves page: the verifiers' choice falls to ES256."""
+    result = analysis.analyse(synthetic(rsa_bits=2048), POLICY)
+    ps256 = result.find("PS256")
+    rsa_2048 = POLICY.keys.named("RSA-2048")
+    assert ps256.verdict.status == "acceptable"
+    assert set(rsa_2048.notes) <= set(ps256.verdict.notes)
+    assert result.choices[0].best.alg == "ES256"
+    assert analysis.analyse(synthetic(rsa_bits=3072), POLICY).find("PS256").verdict.status == "recommended"
 
 
 def test_asymmetry_is_sign_over_verify():

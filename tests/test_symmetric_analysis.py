@@ -82,9 +82,52 @@ def test_the_fastest_insecure_cipher_is_never_the_recommendation():
     assert [row.cipher for row in result.ranking] == ["rc4", "aes-128-ecb", "aes-128-ctr", "aes-256-cbc"]
     assert result.recommendation is not None
     assert result.recommendation.cipher == "aes-128-ctr"
-    assert result.recommendation_margin is not None
-    assert result.recommendation_margin.ratio.value == pytest.approx(2.0, rel=0.03)
+    assert not result.pick.tied
+    assert result.pick.runner_up is not None
+    assert result.pick.runner_up.baseline.key.cipher == "aes-256-cbc"
+    assert result.pick.runner_up.ratio.value == pytest.approx(2.0, rel=0.03)
     assert result.status_counts == {"aead_needs_tag": 1, "ok": 4}
+
+
+def test_ciphers_that_tie_on_speed_are_named_as_a_tie_and_the_standard_one_is_picked():
+    """aes-192-ctr is a hair faster than aes-128-ctr, with no measurable difference: the page must say
+    they tie and name AES-128, the policy's first choice, with its reason."""
+    samples = (
+        rows("inventory", "openssl", "aes-192-ctr", "ctr", 192, "roundtrip", 204800, 79_200, 1)
+        + rows("inventory", "openssl", "aes-128-ctr", "ctr", 128, "roundtrip", 204800, 80_000, 2)
+        + rows("inventory", "openssl", "aes-256-cbc", "cbc", 256, "roundtrip", 204800, 160_000, 3)
+    )
+    listed = inventory(("aes-192-ctr", "ok"), ("aes-128-ctr", "ok"), ("aes-256-cbc", "ok"))
+    pick = analysis.analyse(run_with(samples, listed), POLICY).pick
+    assert pick.fastest.cipher == "aes-192-ctr"
+    assert pick.row.cipher == "aes-128-ctr"
+    assert pick.tied
+    assert [c.baseline.key.cipher for c in pick.ties] == ["aes-192-ctr"]
+    assert not pick.ties[0].ratio.significant
+    assert pick.why == POLICY.preference("aes-128-ctr")[1]
+    assert pick.why.startswith("AES-128 is the standard AES key size")
+    assert pick.runner_up.baseline.key.cipher == "aes-256-cbc"
+
+
+def test_among_tied_ciphers_a_standard_mode_beats_a_bit_or_byte_mode():
+    """One cipher call per bit (CFB1) is never the named choice while CTR ties with it."""
+    samples = rows("inventory", "openssl", "aes-128-cfb1", "cfb1", 128, "roundtrip", 204800, 80_000, 1) + rows(
+        "inventory", "openssl", "aes-128-ctr", "ctr", 128, "roundtrip", 204800, 80_100, 2
+    )
+    listed = inventory(("aes-128-cfb1", "ok"), ("aes-128-ctr", "ok"))
+    assert analysis.analyse(run_with(samples, listed), POLICY).pick.row.cipher == "aes-128-ctr"
+
+
+def test_each_mode_gets_its_own_reason():
+    """CTR's hazard is a repeated counter, not CBC's predictable IV (issue 14)."""
+    ctr, cbc, ofb = (POLICY.verdict(name).notes[0] for name in ("aes-128-ctr", "aes-128-cbc", "aes-128-ofb"))
+    assert "repeats the keystream" in ctr
+    assert "CBC" not in ctr
+    assert "unpredictable" in cbc
+    assert "padding oracle" in cbc
+    assert "nonce" in ofb
+    assert "CBC" not in ofb
+    assert [r.key for r in POLICY.verdict("aes-128-ctr").references] == ["sp800-38a", "cwe-323"]
 
 
 def test_when_only_insecure_ciphers_were_timed_nothing_is_recommended():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Protocol
 
 _BINARY_UNITS = ((1024**3, "GiB"), (1024**2, "MiB"), (1024, "KiB"))
 
@@ -19,21 +20,73 @@ def memory(n_bytes: int) -> str:
     return f"{n_bytes / 1024**3:.1f} GiB"
 
 
-def rate(mb_per_s: float) -> str:
-    if mb_per_s >= 100:
+def rate(mb_per_s: float, digits: int = 3) -> str:
+    """MB/s to `digits` significant digits (whole MB/s from 100 up), e.g. 1,638 MB/s, 15.9 MB/s."""
+    if mb_per_s >= 100 and digits <= 3:
         return f"{mb_per_s:,.0f} MB/s"
-    if mb_per_s >= 10:
-        return f"{mb_per_s:.1f} MB/s"
-    return f"{mb_per_s:.2f} MB/s"
+    places = max(digits - 1 - math.floor(math.log10(mb_per_s)), 0) if mb_per_s > 0 else 2
+    return f"{mb_per_s:,.{places}f} MB/s"
 
 
-def duration(ns: float) -> str:
+def duration(ns: float, digits: int = 3) -> str:
     if math.isinf(ns):
         return "∞"
     for factor, unit in ((1e9, "s"), (1e6, "ms"), (1e3, "µs")):
         if ns >= factor:
-            return f"{ns / factor:.3g} {unit}"
-    return f"{ns:.3g} ns"
+            return f"{ns / factor:.{digits}g} {unit}"
+    return f"{ns:.{digits}g} ns"
+
+
+# Digits tried, from the tables' usual 3 up to this many, before an interval is called narrower than
+# it can be shown.
+MAX_DIGITS = 5
+
+
+def _digits_to_tell_apart(values: tuple[float, ...]) -> int | None:
+    """The fewest significant digits (3 or more) at which the distinct values stay distinct."""
+    distinct = len(set(values))
+    for digits in range(3, MAX_DIGITS + 1):
+        if len({f"{value:.{digits}g}" for value in values}) == distinct:
+            return digits
+    return None
+
+
+def spread(value: float, low: float, high: float) -> str:
+    """The 95 % CI as a share of the value, its wider side: '±0.4 %'; '±<0.1 %' when narrower."""
+    if not all(math.isfinite(x) for x in (value, low, high)) or value <= 0:
+        return "CI unbounded (n < 6)"
+    half = max(high - value, value - low) / value * 100
+    if half < 0.1:
+        return "±<0.1 %"
+    return f"±{half:.1f} %" if half < 10 else f"±{half:.0f} %"
+
+
+def value_ci(value: float, low: float, high: float, unit: str = "") -> str:
+    """A plain number with its CI, to the digits that tell the three apart: '0.1648 % (0.1645–0.1672 %)'."""
+    if not all(math.isfinite(x) for x in (value, low, high)):
+        return f"{value:.3g}{unit} (CI unbounded)"
+    digits = _digits_to_tell_apart((low, value, high)) or MAX_DIGITS
+    return f"{value:.{digits}g}{unit} ({low:.{digits}g}–{high:.{digits}g}{unit})"
+
+
+def duration_interval(low: float, high: float, median: float) -> str:
+    """A time CI whose ends read as different numbers: '1.298 µs – 1.302 µs', not '1.3 µs – 1.3 µs'."""
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return "unbounded (n < 6)"
+    digits = _digits_to_tell_apart((low, median, high))
+    if digits is None:
+        return f"{duration(median)} {spread(median, low, high)}"
+    return f"{duration(low, digits)} – {duration(high, digits)}"
+
+
+def rate_interval(low: float, high: float, median: float) -> str:
+    """A throughput CI whose ends read as different numbers: '0.0431 – 0.0437 MB/s'."""
+    if not (math.isfinite(low) and math.isfinite(high)) or low <= 0:
+        return "unbounded (n < 6)"
+    digits = _digits_to_tell_apart((low, median, high))
+    if digits is None:
+        return spread(median, low, high)
+    return f"{rate(low, digits).removesuffix(' MB/s')} – {rate(high, digits)}"
 
 
 def percent(fraction: float) -> str:
@@ -42,3 +95,36 @@ def percent(fraction: float) -> str:
 
 def count(value: float) -> str:
     return f"{value:,.0f}"
+
+
+class _Timed(Protocol):
+    n: int
+    median_ns: float
+    ci_low_ns: float
+    ci_high_ns: float
+
+
+def time_spread(summary: _Timed) -> str:
+    """A median time with its CI's share: '1.16 µs ±0.4 %'."""
+    if not (math.isfinite(summary.ci_low_ns) and math.isfinite(summary.ci_high_ns)):
+        return f"{duration(summary.median_ns)} (n = {summary.n}, too few for a CI)"
+    return f"{duration(summary.median_ns)} {spread(summary.median_ns, summary.ci_low_ns, summary.ci_high_ns)}"
+
+
+def time_ci(summary: _Timed) -> str:
+    """A median time with its CI: '1.16 µs (1.15 µs – 1.16 µs)', to the digits that tell the ends apart."""
+    if not (math.isfinite(summary.ci_low_ns) and math.isfinite(summary.ci_high_ns)):
+        return f"{duration(summary.median_ns)} (n = {summary.n}, too few for a CI)"
+    return (
+        f"{duration(summary.median_ns)} ({duration_interval(summary.ci_low_ns, summary.ci_high_ns, summary.median_ns)})"
+    )
+
+
+def rate_spread(mb_per_s: float, interval: tuple[float, float]) -> str:
+    """A throughput with its CI's share: '4,862 MB/s ±0.1 %'."""
+    return f"{rate(mb_per_s)} {spread(mb_per_s, *interval)}"
+
+
+def rate_ci(mb_per_s: float, interval: tuple[float, float]) -> str:
+    """A throughput with its CI: '40.3 MB/s (40.26 – 40.38 MB/s)'."""
+    return f"{rate(mb_per_s)} ({rate_interval(interval[0], interval[1], mb_per_s)})"

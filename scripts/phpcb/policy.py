@@ -7,7 +7,7 @@ the build with a DataError naming the file and the entry at fault.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -145,6 +145,7 @@ class SymmetricPolicy:
     rules: tuple[tuple[re.Pattern[str], Verdict], ...]
     default: Verdict
     engines: dict[str, Verdict]
+    tie_break: tuple[tuple[re.Pattern[str], str], ...] = ()
 
     def verdict(self, cipher: str) -> Verdict:
         for pattern, verdict in self.rules:
@@ -152,8 +153,23 @@ class SymmetricPolicy:
                 return verdict
         return self.default
 
+    def preference(self, cipher: str) -> tuple[int, str]:
+        """Where `cipher` stands among ciphers that tie on speed (lower first), and why."""
+        for rank, (pattern, why) in enumerate(self.tie_break):
+            if pattern.search(cipher.lower()):
+                return rank, why
+        return len(self.tie_break), "not in the policy's tie-break order"
+
     def engine(self, engine: str) -> Verdict | None:
         return self.engines.get(engine)
+
+
+def _pattern(policy: _Policy, entry: Any, where: str) -> re.Pattern[str]:
+    match = policy.file.text(policy.file.expect_mapping(entry, where), "match", where)
+    try:
+        return re.compile(match)
+    except re.error as error:
+        raise DataError(policy.file.path, f"{where}: {match!r} is not a valid pattern: {error}") from None
 
 
 def load_symmetric_policy(path: Path) -> SymmetricPolicy:
@@ -161,24 +177,27 @@ def load_symmetric_policy(path: Path) -> SymmetricPolicy:
     data = policy.file.data
     rules = []
     for index, rule in enumerate(policy.file.sequence(data, "rules", "(top level)")):
-        where = f"rules/{index}"
-        match = policy.file.text(policy.file.expect_mapping(rule, where), "match", where)
-        try:
-            pattern = re.compile(match)
-        except re.error as error:
-            raise DataError(path, f"{where}: {match!r} is not a valid pattern: {error}") from None
-        rules.append((pattern, policy.verdict(rule, f"{where} ({match})")))
+        pattern = _pattern(policy, rule, f"rules/{index}")
+        rules.append((pattern, policy.verdict(rule, f"rules/{index} ({pattern.pattern})")))
+    tie_break = []
+    for index, entry in enumerate(
+        policy.file.sequence(data, "tie_break", "(top level)") if "tie_break" in data else []
+    ):
+        where = f"tie_break/{index}"
+        tie_break.append((_pattern(policy, entry, where), policy.file.text(entry, "why", where)))
     engines = policy.file.mapping(data, "engines", "(top level)")
     return SymmetricPolicy(
         rules=tuple(rules),
         default=policy.verdict(data.get("default"), "default"),
         engines={name: policy.verdict(entry, f"engines/{name}") for name, entry in engines.items()},
+        tie_break=tuple(tie_break),
     )
 
 
 @dataclass(frozen=True)
 class KeySchemePolicy:
-    """data/policy/ec_keygen.yaml: strength floor first, then the scheme's own entry, its family, the default."""
+    """data/policy/keys.yaml, the one table of public-key verdicts: strength floor first, then the
+    scheme's own entry, its family, the default."""
 
     minimum_security_bits: int
     below_minimum: Verdict
@@ -191,8 +210,25 @@ class KeySchemePolicy:
             return self.below_minimum
         return self.schemes.get(scheme) or self.families.get(family) or self.default
 
+    def named(self, scheme: str) -> Verdict:
+        """A key the table names (RSA-2048, prime256v1, Ed25519); any other is never recommended."""
+        return self.schemes.get(scheme, self.default)
+
+
+def _shared_table(path: Path) -> Path:
+    """The key table an experiment's policy points to with `keys: FILE` (next to it)."""
+    file = YamlFile.load(path)
+    name = file.text(file.data, "keys", "(top level)")
+    target = path.parent / name
+    if Path(name).name != name or not target.is_file():
+        raise DataError(path, f"keys: expected the name of a policy file next to this one, got {name!r}")
+    return target
+
 
 def load_key_scheme_policy(path: Path) -> KeySchemePolicy:
+    """An experiment's policy that names the shared key table (`keys: keys.yaml`), or that table itself."""
+    if "keys" in YamlFile.load(path).data:
+        path = _shared_table(path)
     policy = _Policy(path)
     data = policy.file.data
 
@@ -216,6 +252,7 @@ class JwtPolicy:
     verdicts: dict[str, Verdict]
     asymmetric_algorithms: frozenset[str]
     limits: dict[str, Fact]
+    keys: KeySchemePolicy
 
     @property
     def limit_bytes(self) -> dict[str, int]:
@@ -227,6 +264,19 @@ class JwtPolicy:
 
     def asymmetric(self, algorithm: str) -> bool:
         return algorithm in self.asymmetric_algorithms
+
+    def with_key(self, algorithm: str, key: str | None) -> Verdict:
+        """The algorithm's verdict joined with its key's, from the shared key table (None: an HMAC
+        secret, which that table does not judge): the stricter status, both reasons."""
+        own = self.verdict(algorithm)
+        if key is None:
+            return own
+        of_key = self.keys.named(key)
+        status = max(own.status, of_key.status, key=STATUSES.index)
+        # The key's reason verbatim (it names the key): the same words as on every page that names it.
+        notes = own.notes + of_key.notes
+        references = own.references + tuple(r for r in of_key.references if r not in own.references)
+        return Verdict(status, notes, references)
 
 
 def load_jwt_policy(path: Path) -> JwtPolicy:
@@ -247,6 +297,7 @@ def load_jwt_policy(path: Path) -> JwtPolicy:
     return JwtPolicy(
         verdicts={name: policy.verdict(entry, f"algorithms/{name}", "note") for name, entry in algorithms.items()},
         asymmetric_algorithms=frozenset(asymmetric),
+        keys=load_key_scheme_policy(_shared_table(path)),
         limits=limits,
     )
 
@@ -268,6 +319,7 @@ class Argon2Policy:
 
     variants: dict[str, Verdict]
     parameter_sets: tuple[ParameterSet, ...]
+    facts: dict[str, Fact] = field(default_factory=dict)
 
     def verdict(self, variant: str) -> Verdict:
         return self.variants.get(variant, UNLISTED)
@@ -301,4 +353,5 @@ def load_argon2_policy(path: Path) -> Argon2Policy:
     return Argon2Policy(
         variants={name: policy.verdict(entry, f"variants/{name}") for name, entry in variants.items()},
         parameter_sets=tuple(sets),
+        facts=policy.facts(),
     )

@@ -62,6 +62,10 @@ def environment(template_dir: Path) -> jinja2.Environment:
     )
     env.filters.update(
         size=formatting.size,
+        spread=formatting.spread,
+        time_spread=formatting.time_spread,
+        time_ci=formatting.time_ci,
+        duration_interval=formatting.duration_interval,
         rate=formatting.rate,
         duration=formatting.duration,
         percent=formatting.percent,
@@ -71,7 +75,13 @@ def environment(template_dir: Path) -> jinja2.Environment:
         code=code,
     )
     env.globals.update(
-        speedup=wording.speedup, interval=wording.interval, margin=wording.margin, estimate=wording.estimate
+        rate_spread=formatting.rate_spread,
+        rate_ci=formatting.rate_ci,
+        value_ci=formatting.value_ci,
+        speedup=wording.speedup,
+        interval=wording.interval,
+        margin=wording.margin,
+        estimate=wording.estimate,
     )
     return env
 

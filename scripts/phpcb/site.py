@@ -10,7 +10,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from . import baselines, chart_data, claims_page, comparison, registry, selection
+from . import baselines, chart_data, claims_page, comparison, registry, sample_counts, selection
 from . import environment as env_rows
 from . import machines_page as machines
 from .errors import NoDataError
@@ -137,7 +137,7 @@ def run_anchor(run_id: str) -> str:
     return "run-" + run_id.lower().replace(".", "-")
 
 
-def run_context(experiment: Experiment, run: Run, given: Inputs) -> tuple[dict[str, Any], Figures]:
+def run_context(experiment: Experiment, run: Run, given: Inputs, schemas: Schemas) -> tuple[dict[str, Any], Figures]:
     """What an experiment's page says about one run: its analysis, figures and page context."""
     analysis = experiment.analyse(run, given)
     figures = experiment.figures(analysis, given)
@@ -150,6 +150,9 @@ def run_context(experiment: Experiment, run: Run, given: Inputs) -> tuple[dict[s
         **run_details(run, experiment.name, figures),
         "run_machine": machine_name(run.manifest),
         "run_anchor": run_anchor(run.run_id),
+        "sample_counts": sample_counts.count(
+            run, experiment.tables[0], experiment.case_key(schemas), experiment.measured_value(schemas).time
+        ),
         **experiment.page_context(analysis, given),
     }
     return context, figures
@@ -161,6 +164,7 @@ class Contexts:
 
     def __init__(self, project: Project) -> None:
         self.project = project
+        self.schemas = load_schemas(project.schema)
         self._inputs: dict[str, Inputs] = {}
         self._known: dict[tuple[str, str], tuple[dict[str, Any], Figures]] = {}
 
@@ -173,7 +177,7 @@ class Contexts:
         """A fresh copy of the context dict (pages add to it), the figures as computed."""
         key = (experiment.name, run.run_id)
         if key not in self._known:
-            self._known[key] = run_context(experiment, run, self.inputs(experiment))
+            self._known[key] = run_context(experiment, run, self.inputs(experiment), self.schemas)
         context, figures = self._known[key]
         return dict(context), figures
 

@@ -29,6 +29,12 @@ final class Argon2Experiment implements Experiment
      * ms after which a slow cell stops (never under 3 samples).
      */
     public const SAMPLING = ['quick' => [6, 2_500], 'full' => [10, 8_000]];
+    /**
+     * Parameter sets measured in every profile besides the grid, through each Argon2id interface, so
+     * that the page gives what they cost here: OWASP's minimum for Argon2id (19 MiB, t=2, p=1), as
+     * [memory MiB, threads, time cost]; PHP's own defaults are added from its constants (namedCells).
+     */
+    public const OWASP_MINIMUM = [19, 1, 2];
     /** The interfaces and variants measured: the paper's CLI Argon2d and Argon2i, PHP's two, sodium's two. */
     public const VARIANTS = [['password_hash', 'argon2id'], ['password_hash', 'argon2i'], ['sodium', 'argon2id'], ['sodium', 'argon2i'], ['cli', 'argon2d'], ['cli', 'argon2i']];
 
@@ -104,6 +110,32 @@ final class Argon2Experiment implements Experiment
                         $cells[] = Argon2Cell::of($interface, $variant, $mib * 1024, $threads, $time);
                     }
                 }
+            }
+        }
+        foreach (self::namedCells() as $cell) {
+            if (!in_array($cell, $cells, false)) {
+                $cells[] = $cell;
+            }
+        }
+        return $cells;
+    }
+
+    /**
+     * PHP's password_hash() defaults (64 MiB, t=4, p=1 in PHP 7.3 to 8.4) and OWASP's minimum,
+     * through password_hash and sodium_crypto_pwhash with Argon2id (sodium's only thread count is 1).
+     *
+     * @return list<Argon2Cell>
+     */
+    public static function namedCells(): array
+    {
+        $php = defined('PASSWORD_ARGON2_DEFAULT_MEMORY_COST')
+            ? [intdiv(PASSWORD_ARGON2_DEFAULT_MEMORY_COST, 1024), PASSWORD_ARGON2_DEFAULT_THREADS, PASSWORD_ARGON2_DEFAULT_TIME_COST]
+            : [64, 1, 4];
+        $cells = [];
+        foreach ([$php, self::OWASP_MINIMUM] as [$mib, $threads, $time]) {
+            $cells[] = Argon2Cell::of('password_hash', 'argon2id', $mib * 1024, $threads, $time);
+            if ($threads === 1) {
+                $cells[] = Argon2Cell::of('sodium', 'argon2id', $mib * 1024, 1, $time);
             }
         }
         return $cells;

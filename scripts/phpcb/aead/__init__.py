@@ -34,6 +34,13 @@ class Aead(Experiment):
     def figures(self, result: analysis.AeadAnalysis, inputs: Inputs) -> Figures:
         return figures.all_figures(result)
 
+    def page_context(self, result: analysis.AeadAnalysis, inputs: Inputs) -> dict[str, Any]:
+        return {
+            "gcm_span": page.gcm_span(result),
+            "gcm_faster": page.gcm_faster(result),
+            "ccm_faster": page.ccm_faster(result),
+        }
+
     def finding(self, context: dict[str, Any]) -> Finding | None:
         return page.finding(context)
 

@@ -29,7 +29,8 @@ class Argon2(Experiment):
         return {"claim": inputs.reference.claim("optimal")}
 
     def analyse(self, run: Run, inputs: Inputs) -> analysis.Argon2Analysis:
-        return analysis.analyse(run)
+        named = frozenset((p.memory_mib, p.threads, p.time_cost) for p in inputs.policy.parameter_sets)
+        return analysis.analyse(run, named)
 
     def figures(self, result: analysis.Argon2Analysis, inputs: Inputs) -> Figures:
         return figures.all_figures(result)

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..loader import Run
-from ..stats import Summary, summarize
+from ..stats import Ratio, Summary, ratio_of_medians, summarize
 
 BUDGETS_MS = (100, 250, 500, 1000)
 
@@ -56,9 +56,21 @@ class BudgetChoice:
 
 
 @dataclass(frozen=True)
+class LibraryGap:
+    """The same hash through two interfaces: `ratio` is the first's time over the second's."""
+
+    first: Cell
+    second: Cell
+    ratio: Ratio
+
+
+@dataclass(frozen=True)
 class Argon2Analysis:
     run: Run
     cells: list[Cell]
+    # Parameters (memory MiB, threads, time cost) measured besides the grid (PHP's defaults, OWASP's
+    # minimum): they are looked up by name, and kept off the grid's axes.
+    named: frozenset[tuple[int, int, int]] = frozenset()
 
     def find(self, interface: str, variant: str, memory_mib: int, threads: int, time_cost: int) -> Cell | None:
         wanted = CellKey(interface, variant, memory_mib * 1024, threads, time_cost)
@@ -69,7 +81,23 @@ class Argon2Analysis:
         return list(dict.fromkeys((c.key.interface, c.key.variant) for c in self.cells))
 
     def axis(self, name: str) -> list[int]:
-        return sorted({getattr(c.key, name) for c in self.cells})
+        """The grid's values of one parameter (cells measured only for a named parameter set aside)."""
+        return sorted({getattr(c.key, name) for c in self.grid_cells})
+
+    @property
+    def grid_cells(self) -> list[Cell]:
+        def params(c: Cell) -> tuple[int, int, int]:
+            return (c.key.memory_mib, c.key.threads, c.key.time_cost)
+
+        others = [c for c in self.cells if params(c) not in self.named]
+        memories, threads, times = ({getattr(c.key, a) for c in others} for a in ("memory_kib", "threads", "time_cost"))
+        # A named cell whose parameters all lie on the grid's axes is a grid cell too.
+        return [
+            c
+            for c in self.cells
+            if params(c) not in self.named
+            or (c.key.memory_kib in memories and c.key.threads in threads and c.key.time_cost in times)
+        ]
 
     @property
     def not_ok(self) -> list[Cell]:
@@ -124,8 +152,35 @@ def strongest_within(cells_: list[Cell], budget_ms: int, variants: tuple[str, ..
     )
 
 
-def analyse(run: Run) -> Argon2Analysis:
-    return Argon2Analysis(run, cells(run.tables.get("argon2.csv", [])))
+def analyse(run: Run, named: frozenset[tuple[int, int, int]] = frozenset()) -> Argon2Analysis:
+    return Argon2Analysis(run, cells(run.tables.get("argon2.csv", [])), named)
+
+
+def gap(first: Cell | None, second: Cell | None) -> LibraryGap | None:
+    if first is None or second is None or first.wall_ns is None or second.wall_ns is None:
+        return None
+    return LibraryGap(first, second, ratio_of_medians(first.wall_ns, second.wall_ns))
+
+
+def sodium_gap(analysis: Argon2Analysis, memory_mib: int, time_cost: int) -> LibraryGap | None:
+    """password_hash over sodium_crypto_pwhash, Argon2id, one thread (sodium's only count)."""
+    return gap(
+        analysis.find("password_hash", "argon2id", memory_mib, 1, time_cost),
+        analysis.find("sodium", "argon2id", memory_mib, 1, time_cost),
+    )
+
+
+def reference_cli_gaps(analysis: Argon2Analysis) -> list[LibraryGap]:
+    """password_hash over the reference argon2 CLI, Argon2i on one thread, at every size both measured:
+    the same library code (libargon2) in and out of PHP."""
+    found = []
+    for cell in analysis.cells:
+        k = cell.key
+        if (k.interface, k.variant, k.threads) == ("password_hash", "argon2i", 1):
+            pair = gap(cell, analysis.find("cli", "argon2i", k.memory_mib, 1, k.time_cost))
+            if pair is not None:
+                found.append(pair)
+    return sorted(found, key=lambda g: (g.first.key.time_cost, g.first.key.memory_kib))
 
 
 def budget_choices(analysis: Argon2Analysis, variants: tuple[str, ...]) -> list[BudgetChoice]:

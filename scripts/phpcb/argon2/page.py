@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
@@ -12,7 +13,7 @@ from ..formatting import duration
 from ..headlines import Headline
 from ..policy import Argon2Policy
 from ..reference import ReferenceData
-from .analysis import Argon2Analysis, budget_choices
+from .analysis import Argon2Analysis, LibraryGap, budget_choices, reference_cli_gaps, sodium_gap
 
 FINDING_BUDGET_MS = 250  # a login a user barely notices; the page lists the other budgets
 
@@ -32,9 +33,17 @@ def context(analysis: Argon2Analysis, reference: ReferenceData, policy: Argon2Po
     return {
         "budgets": budget_choices(analysis, policy.recommended_variants),
         "profiles": [
-            (p, analysis.find("password_hash", "argon2id", p.memory_mib, p.threads, p.time_cost))
+            (
+                p,
+                analysis.find("password_hash", "argon2id", p.memory_mib, p.threads, p.time_cost),
+                sodium_gap(analysis, p.memory_mib, p.time_cost) if p.threads == 1 else None,
+            )
             for p in policy.parameter_sets
         ],
+        "sodium_gap": _sodium_gap(analysis, policy),
+        "cli_gaps": cli_summary(reference_cli_gaps(analysis)),
+        "large_memory_mib": LARGE_MEMORY_MIB,
+        "implementations": policy.facts.get("implementations"),
         "variant_verdicts": list(policy.variants.items()),
         "paper_php": [item for item in paper_php if item[1] is not None],
         "paper_cli": [item for item in paper_cli if item[1] is not None],
@@ -43,6 +52,63 @@ def context(analysis: Argon2Analysis, reference: ReferenceData, policy: Argon2Po
             for m in claim["memory_mib"]
         ],
     }
+
+
+# From this much memory up, filling it dominates a hash: a fixed cost per call no longer shows.
+LARGE_MEMORY_MIB = 64
+# password_hash never measurably slower than the CLI by more than this at a large cell: PHP's call
+# adds nothing that matters to the library's cost.
+SAME_COST = 1.12
+
+
+@dataclass(frozen=True)
+class CliSummary:
+    """password_hash's time over the reference CLI's, Argon2i on one thread, cell by cell."""
+
+    large: list[LibraryGap]
+    small: list[LibraryGap]
+
+    @property
+    def large_range(self) -> tuple[LibraryGap, LibraryGap] | None:
+        ordered = sorted(self.large, key=lambda g: g.ratio.value)
+        return (ordered[0], ordered[-1]) if ordered else None
+
+    @property
+    def large_without_difference(self) -> int:
+        return sum(1 for g in self.large if not g.ratio.significant)
+
+    @property
+    def small_fastest(self) -> LibraryGap | None:
+        """The small cell where password_hash gains most on the CLI (which starts a process per hash)."""
+        return min(self.small, key=lambda g: g.ratio.value, default=None)
+
+    @property
+    def same_library_cost(self) -> bool:
+        """Whether, with enough memory, password_hash is never measurably dearer than the CLI by more
+        than SAME_COST: then the gap to sodium is the library's, not PHP's call."""
+        return bool(self.large) and all(g.ratio.low <= SAME_COST for g in self.large)
+
+
+def cli_summary(gaps: list[LibraryGap]) -> CliSummary | None:
+    if not gaps:
+        return None
+    return CliSummary(
+        large=[g for g in gaps if g.first.key.memory_mib >= LARGE_MEMORY_MIB],
+        small=[g for g in gaps if g.first.key.memory_mib < LARGE_MEMORY_MIB],
+    )
+
+
+def _sodium_gap(analysis: Argon2Analysis, policy: Argon2Policy) -> LibraryGap | None:
+    """sodium against password_hash at PHP's defaults, or else at the grid's 64 MiB, t=3 (a run of an
+    earlier runner measured no defaults)."""
+    defaults = [
+        (p.memory_mib, p.time_cost) for p in policy.parameter_sets if p.name.startswith("PHP") and p.threads == 1
+    ]
+    for memory_mib, time_cost in [*defaults, (64, 3)]:
+        found = sodium_gap(analysis, memory_mib, time_cost)
+        if found is not None:
+            return found
+    return None
 
 
 def finding(context: dict[str, Any]) -> Finding | None:

@@ -106,12 +106,17 @@ class BracketRow:
 
 @dataclass(frozen=True)
 class LevelRow:
-    """Table 1 recomputed: key sizes at one strength, and what generating those keys costs today."""
+    """Table 1 recomputed: key sizes at one strength, and what generating those keys costs today.
+
+    `ecc` is the fastest elliptic-curve scheme of exactly this strength that the policy recommends
+    (sodium's Ed25519 and X25519 included); `fastest` is the fastest of any verdict, when it is another.
+    """
 
     security_bits: int
     reference: dict[str, Any]
     key_length_ratio: float
     ecc: SchemeResult | None
+    fastest: SchemeResult | None
     rsa: SchemeResult | None
     rsa_over_ecc: Comparison | None
 
@@ -245,16 +250,19 @@ def level_rows(results: list[SchemeResult], reference: ReferenceData) -> list[Le
     rows = []
     for ref in reference.rows("nist_key_lengths"):
         level = int(ref["security_bits"])
-        ecc = by_time([r for r in results if r.scheme.is_curve and r.scheme.security_bits == level])
+        ecc_any = by_time([r for r in results if r.scheme.family != "rsa" and r.scheme.security_bits == level])
+        ecc = [r for r in ecc_any if r.verdict.recommendable]
         rsa = by_time([r for r in results if r.scheme.family == "rsa" and r.scheme.security_bits == level])
+        against_rsa = ecc[0] if ecc else (ecc_any[0] if ecc_any else None)
         rows.append(
             LevelRow(
                 security_bits=level,
                 reference=ref,
                 key_length_ratio=paper.key_length_ratio(int(ref["rsa_bits"]), int(ref["ecc_min_bits"])),
                 ecc=ecc[0] if ecc else None,
+                fastest=ecc_any[0] if ecc_any and (not ecc or ecc_any[0] is not ecc[0]) else None,
                 rsa=rsa[0] if rsa else None,
-                rsa_over_ecc=faster_of(ecc[0], rsa[0]) if ecc and rsa else None,
+                rsa_over_ecc=faster_of(against_rsa, rsa[0]) if against_rsa and rsa else None,
             )
         )
     return rows

@@ -59,6 +59,10 @@ class AlgorithmResult:
             return curves[self.key_type]
         return f"RSA-{self.key_bits}" if self.key_type == "RSA" else f"{self.key_bits}-bit secret"
 
+    @property
+    def key_scheme(self) -> str | None:
+        return key_scheme(self.key_type, self.key_bits)
+
     def case(self, operation: str, payload: int) -> JwtCase | None:
         return self.cases.get((operation, payload))
 
@@ -133,6 +137,13 @@ def headline_payload(payloads: list[int]) -> int:
     return HEADLINE_PAYLOAD if HEADLINE_PAYLOAD in payloads else (payloads[0] if payloads else 0)
 
 
+def key_scheme(key_type: str, key_bits: int) -> str | None:
+    """The key's name in the shared key table (data/policy/keys.yaml); None for an HMAC secret."""
+    if key_type.startswith(("EC ", "OKP ")):
+        return key_type.split(" ", 1)[1]
+    return f"RSA-{key_bits}" if key_type == "RSA" else None
+
+
 def analyse(run: Run, policy: JwtPolicy) -> JwtAnalysis:
     cases = case_rows(run.tables.get("jwt.csv", []))
     algorithms = []
@@ -145,7 +156,7 @@ def analyse(run: Run, policy: JwtPolicy) -> JwtAnalysis:
                 alg=alg,
                 key_type=mine[0].key_type,
                 key_bits=mine[0].key_bits,
-                verdict=policy.verdict(alg),
+                verdict=policy.with_key(alg, key_scheme(mine[0].key_type, mine[0].key_bits)),
                 asymmetric=policy.asymmetric(alg),
                 cases={(c.operation, c.payload_chars): c for c in mine},
             )

@@ -14,7 +14,8 @@ from ..headlines import Headline
 from ..policy import JwtPolicy
 from ..reference import ReferenceData
 from ..wording import margin
-from .analysis import AlgorithmResult, JwtAnalysis, headline_payload
+from .analysis import AlgorithmResult, JwtAnalysis, JwtCase, headline_payload
+from .keygen_check import keygen_twice
 
 
 @dataclass(frozen=True)
@@ -26,9 +27,8 @@ class ThenNow:
     then_verify_ms: float
     now: AlgorithmResult | None
 
-    def now_ms(self, operation: str) -> float | None:
-        case = self.now.case(operation, self.payload_chars) if self.now else None
-        return case.summary.median_ns / 1e6 if case else None
+    def now_case(self, operation: str) -> JwtCase | None:
+        return self.now.case(operation, self.payload_chars) if self.now else None
 
 
 def _sign_ns(analysis: JwtAnalysis, alg: str, payload: int) -> float | None:
@@ -43,6 +43,7 @@ def context(analysis: JwtAnalysis, reference: ReferenceData, policy: JwtPolicy) 
     headline = headline_payload(analysis.payloads)
     return {
         "headline_payload": headline,
+        "keygen_twice": keygen_twice(analysis, analysis.run, policy.keys),
         "claim": reference.claim,
         "limits": limits,
         "limit_sources": policy.limits,

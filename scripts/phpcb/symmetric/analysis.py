@@ -71,6 +71,24 @@ class InventoryRow:
 
 
 @dataclass(frozen=True)
+class Pick:
+    """The fastest allowed cipher, or, when several tie with it, the one the policy prefers."""
+
+    row: InventoryRow
+    fastest: InventoryRow
+    # The other allowed ciphers with no measurable difference from the fastest (the fastest among
+    # them when the pick is another), each compared with the pick.
+    ties: tuple[Comparison, ...]
+    # The pick against the fastest allowed cipher that is measurably slower than the fastest.
+    runner_up: Comparison | None
+    why: str | None
+
+    @property
+    def tied(self) -> bool:
+        return bool(self.ties)
+
+
+@dataclass(frozen=True)
 class SymmetricAnalysis:
     run: Run
     cases: list[SymCase]
@@ -80,8 +98,7 @@ class SymmetricAnalysis:
     cfb_modes: list[Comparison]
     inventory: list[InventoryRow]
     ranking: list[InventoryRow]
-    recommendation: InventoryRow | None
-    recommendation_margin: Comparison | None
+    pick: Pick | None
     cfb1: list[Comparison]
     mcrypt_verdict: Verdict | None
 
@@ -95,6 +112,18 @@ class SymmetricAnalysis:
             if (k.key_bits, k.operation, k.payload_bytes) == (key_bits, operation, payload):
                 return comparison
         return None
+
+    @property
+    def recommendation(self) -> InventoryRow | None:
+        return self.pick.row if self.pick else None
+
+    @property
+    def engine_span(self) -> tuple[Comparison, Comparison] | None:
+        """The OpenSSL-over-mcrypt comparisons with the smallest and the largest ratio."""
+        if not self.engines:
+            return None
+        ordered = sorted(self.engines, key=lambda c: c.ratio.value)
+        return ordered[0], ordered[-1]
 
     @property
     def headline(self) -> Comparison | None:
@@ -191,15 +220,34 @@ def inventory_rows(run: Run, cases: list[SymCase], policy: SymmetricPolicy) -> l
     ]
 
 
+def _timed(row: InventoryRow) -> SymCase:
+    if row.case is None:
+        raise ValueError(f"{row.cipher} was not timed")
+    return row.case
+
+
+def pick_allowed(ranking: list[InventoryRow], policy: SymmetricPolicy) -> Pick | None:
+    """The fastest allowed cipher; among those it cannot be told apart from, the policy's preference."""
+    allowed = [row for row in ranking if row.verdict.status != "not_recommended" and row.case is not None]
+    if not allowed:
+        return None
+    fastest = allowed[0]
+    tied = [row for row in allowed if row is fastest or not compare(_timed(fastest), _timed(row)).ratio.significant]
+    chosen = min(tied, key=lambda row: (policy.preference(row.cipher)[0], _timed(row).summary.median_ns))
+    slower = next((row for row in allowed if row not in tied), None)
+    return Pick(
+        row=chosen,
+        fastest=fastest,
+        ties=tuple(compare(_timed(chosen), _timed(row)) for row in tied if row is not chosen),
+        runner_up=compare(_timed(chosen), _timed(slower)) if slower else None,
+        why=policy.preference(chosen.cipher)[1] if len(tied) > 1 else None,
+    )
+
+
 def analyse(run: Run, policy: SymmetricPolicy) -> SymmetricAnalysis:
     cases = case_statistics(run.tables.get("symmetric.csv", []))
     inventory = inventory_rows(run, cases, policy)
-    ranking = sorted((row for row in inventory if row.case is not None), key=lambda row: row.case.summary.median_ns)  # type: ignore[union-attr]
-    allowed = [row for row in ranking if row.verdict.status != "not_recommended"]
-    best = allowed[0] if allowed else None
-    margin = (
-        compare(best.case, allowed[1].case) if best and len(allowed) > 1 and best.case and allowed[1].case else None
-    )
+    ranking = sorted((row for row in inventory if row.case is not None), key=lambda row: _timed(row).summary.median_ns)
     return SymmetricAnalysis(
         run=run,
         cases=cases,
@@ -212,8 +260,7 @@ def analyse(run: Run, policy: SymmetricPolicy) -> SymmetricAnalysis:
         cfb_modes=cfb_mode_comparisons(cases),
         inventory=inventory,
         ranking=ranking,
-        recommendation=best,
-        recommendation_margin=margin,
+        pick=pick_allowed(ranking, policy),
         cfb1=cfb1_comparisons(ranking),
         mcrypt_verdict=policy.engine("mcrypt"),
     )
