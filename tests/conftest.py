@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from phpcb.loader import Run
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -36,3 +40,30 @@ def make_project(tmp_path: Path) -> MakeProject:
         return project_with(tmp_path, *runs)
 
     return make
+
+
+UPDATING_SNAPSHOTS = os.environ.get("UPDATE_SNAPSHOTS") == "1"
+
+
+def assert_snapshot(path: Path, actual: str) -> None:
+    """`actual` equals the snapshot at `path`; UPDATE_SNAPSHOTS=1 rewrites it (review the diff)."""
+    if UPDATING_SNAPSHOTS:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(actual, encoding="utf-8")
+    assert path.exists(), f"no snapshot {path}: run with UPDATE_SNAPSHOTS=1 and review it"
+    assert actual == path.read_text(encoding="utf-8"), (
+        f"{path.relative_to(SNAPSHOTS)} changed: rerun with UPDATE_SNAPSHOTS=1 and review the diff"
+    )
+
+
+def named_run(run_id: str, machine: str, profile: str, started: str, experiments: tuple[str, ...] = ("aead",)) -> Run:
+    """A run with no rows, for what the run selection reads: its machine, profile, start and experiments."""
+    manifest: dict[str, Any] = {
+        "schema_version": 3,
+        "run_id": run_id,
+        "profile": profile,
+        "started_utc": started,
+        "machine": {"name": machine, "host_hash": "abcdef"},
+        "experiments": {name: {"status": "ok", "files": []} for name in experiments},
+    }
+    return Run.from_rows(run_id, manifest, {})

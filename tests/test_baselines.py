@@ -6,7 +6,6 @@ import csv
 import io
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -14,25 +13,16 @@ from phpcb import baselines, site
 from phpcb.errors import NoDataError
 from phpcb.exporters.markdown import LIMIT
 from phpcb.github_comment import MARKER
-from phpcb.loader import Run, load_runs
+from phpcb.loader import load_runs
 from phpcb.schema import load_schemas
 from phpcb.selection import COMPARE_VARIABLE, SiteConfig
 
-from .conftest import FIXTURE_RUN
+from .conftest import FIXTURE_RUN, named_run
 
 CONFIG = SiteConfig(Path("data/site.yaml"), "ref", {})
 
 
-def run(run_id: str, machine: str, profile: str, started: str, experiments: tuple[str, ...] = ("aead",)) -> Run:
-    manifest: dict[str, Any] = {
-        "schema_version": 3,
-        "run_id": run_id,
-        "profile": profile,
-        "started_utc": started,
-        "machine": {"name": machine, "host_hash": "abcdef"},
-        "experiments": {name: {"status": "ok", "files": []} for name in experiments},
-    }
-    return Run.from_rows(run_id, manifest, {})
+run = named_run
 
 
 PUBLISHED = run("published", "ref", "full", "2026-11-01T00:00:00Z", ("aead", "jwt"))

@@ -7,9 +7,7 @@ with UPDATE_SNAPSHOTS=1 and review the diff.
 
 import copy
 import json
-import os
 import re
-from pathlib import Path
 
 import pytest
 
@@ -22,11 +20,10 @@ from phpcb.exporters.markdown import LIMIT, MarkdownExporter
 from phpcb.loader import Run, load_run
 from phpcb.schema import load_schemas
 
-from .conftest import FIXTURE_RUN, ROOT, SNAPSHOTS
+from .conftest import FIXTURE_RUN, ROOT, SNAPSHOTS, assert_snapshot
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
 EXPERIMENTS = {e.name: e for e in registry.discover()}
-UPDATING = os.environ.get("UPDATE_SNAPSHOTS") == "1"
 NEW_ID = "20260102T0000Z-fixture-php8.2"
 HOSTILE = "x|<script>alert(1)</script>&*_[y]"
 ADVICE = [
@@ -35,16 +32,6 @@ ADVICE = [
     ),
     AdviceChange("jwt", "jwt.fastest-signer", "Fastest signer", None, "Ed448"),
 ]
-
-
-def assert_snapshot(path: Path, actual: str) -> None:
-    if UPDATING:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(actual, encoding="utf-8")
-    assert path.exists(), f"no snapshot {path}: run with UPDATE_SNAPSHOTS=1 and review it"
-    assert actual == path.read_text(encoding="utf-8"), (
-        f"{path.relative_to(SNAPSHOTS)} changed: rerun with UPDATE_SNAPSHOTS=1 and review the diff"
-    )
 
 
 def scaled(rows, column, factor, where):

@@ -3,27 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from phpcb.errors import DataError
-from phpcb.loader import Run
 from phpcb.selection import SHOW_RUN_VARIABLE, SiteConfig, baseline_for, focus_run, reference, shown
+
+from .conftest import named_run
 
 CONFIG = Path("data/site.yaml")
 
 
-def run(run_id: str, machine: str, profile: str, started: str, experiments: tuple[str, ...] = ("aead",)) -> Run:
-    manifest: dict[str, Any] = {
-        "schema_version": 3,
-        "run_id": run_id,
-        "profile": profile,
-        "started_utc": started,
-        "machine": {"name": machine, "host_hash": "abcdef"},
-        "experiments": {name: {"status": "ok", "files": []} for name in experiments},
-    }
-    return Run.from_rows(run_id, manifest, {})
+run = named_run
 
 
 REF_QUICK_NEW = run("r-quick-new", "ref", "quick", "2026-11-22T10:00:00Z")

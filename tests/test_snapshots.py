@@ -6,29 +6,16 @@ with UPDATE_SNAPSHOTS=1 and review the diff.
 """
 
 import json
-import os
 import re
-from pathlib import Path
 
 import pytest
 from markupsafe import escape
 
 from phpcb import registry, site
 
-from .conftest import FIXTURE_RUN, SNAPSHOTS
+from .conftest import FIXTURE_RUN, SNAPSHOTS, UPDATING_SNAPSHOTS, assert_snapshot
 
 EXPERIMENTS = registry.discover()
-UPDATING = os.environ.get("UPDATE_SNAPSHOTS") == "1"
-
-
-def assert_snapshot(path: Path, actual: str) -> None:
-    if UPDATING:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(actual, encoding="utf-8")
-    assert path.exists(), f"no snapshot {path}: run with UPDATE_SNAPSHOTS=1 and review it"
-    assert actual == path.read_text(encoding="utf-8"), (
-        f"{path.relative_to(SNAPSHOTS)} changed: rerun with UPDATE_SNAPSHOTS=1 and review the diff"
-    )
 
 
 def placeholder(name: str) -> str:
@@ -63,7 +50,7 @@ def test_the_page_and_each_figure_match_their_snapshots(fixture_site, experiment
     assert_snapshot(SNAPSHOTS / experiment.name / "page.md", text)
     folder = SNAPSHOTS / experiment.name
     stale = {p.name for p in folder.iterdir()} - expected_files
-    if UPDATING:
+    if UPDATING_SNAPSHOTS:
         for name in stale:
             (folder / name).unlink()
     else:
