@@ -144,7 +144,7 @@ def test_ec_keygen_charts_render_and_hover_names_the_curve(browser, base_url):
 
 # Per chart, as drawn: its caption (title, permalink, data link) above it and inside the page; tick
 # labels inside the chart; the legend clear of the x axis; error bars and reference lines that
-# contrast with the page's background (WCAG contrast of the computed colours).
+# contrast with the page's background (WCAG contrast of the computed colours); grid lines in one colour.
 CHART_CHECKS = """() => {
   const rgb = (text) => (text.match(/[\\d.]+/g) || []).slice(0, 3).map(Number);
   const luminance = ([r, g, b]) => {
@@ -189,6 +189,9 @@ CHART_CHECKS = """() => {
         problems.push('line ' + stroke + ' on ' + background); break;
       }
     }
+    // Every axis's grid follows the palette: one that kept Plotly's default (white) glares in dark mode.
+    const grids = new Set([...chart.querySelectorAll('.gridlayer path')].map((p) => getComputedStyle(p).stroke));
+    if (grids.size > 1) { problems.push('grid lines in ' + [...grids].join(' and ')); }
     return [chart.id, problems];
   }).filter(([, problems]) => problems.length);
 }"""

@@ -6,22 +6,30 @@
 
   var NARROW = 700; // px: below this the toolbar would sit on the title, and hover replaces it anyway
 
-  function palette() {
+  // Every axis the figure has (xaxis, yaxis, and overlays such as the every-cipher chart's top
+  // xaxis2): an axis left out keeps Plotly's white grid, which glares on the dark background.
+  function axes(layout) {
+    var names = ["xaxis", "yaxis"];
+    Object.keys(layout || {}).forEach(function (key) {
+      if (/^[xy]axis[0-9]+$/.test(key)) { names.push(key); }
+    });
+    return names;
+  }
+
+  function palette(layout) {
     var dark = document.body.getAttribute("data-md-color-scheme") === "slate";
     var text = dark ? "#e2e4e9" : "#1f2430";
     var grid = dark ? "rgba(226,228,233,0.15)" : "rgba(31,36,48,0.12)";
-    return {
-      text: text,
-      layout: {
-        paper_bgcolor: "rgba(0,0,0,0)",
-        plot_bgcolor: "rgba(0,0,0,0)",
-        font: { color: text },
-        "xaxis.gridcolor": grid,
-        "yaxis.gridcolor": grid,
-        "xaxis.zerolinecolor": grid,
-        "yaxis.zerolinecolor": grid,
-      },
+    var colours = {
+      paper_bgcolor: "rgba(0,0,0,0)",
+      plot_bgcolor: "rgba(0,0,0,0)",
+      font: { color: text },
     };
+    axes(layout).forEach(function (axis) {
+      colours[axis + ".gridcolor"] = grid;
+      colours[axis + ".zerolinecolor"] = grid;
+    });
+    return { text: text, layout: colours };
   }
 
   // Error bars are drawn per trace, so the layout's colours do not reach them: restyle them too,
@@ -51,7 +59,7 @@
   }
 
   function applyPalette(element) {
-    var colours = palette();
+    var colours = palette(element.layout);
     var update = Object.assign({}, colours.layout, neutralLines(element.layout, colours.text));
     return Plotly.relayout(element, update).then(function () {
       return recolourErrorBars(element, colours.text);
