@@ -49,3 +49,34 @@ def test_a_ratio_is_rounded_to_what_its_ci_supports():
     assert wording.estimate(1.0213, 1.0201, 1.0225) == "1.021× (95% CI 1.020–1.022×)"
     assert wording.estimate(2.0, 2.0, 2.0) == "2.000× (95% CI 2.000–2.000×)", "a zero-width CI keeps 4 digits"
     assert wording.interval(802.8, 4784.1) == "95% CI 800–4,800×"
+
+
+def test_an_interval_gets_the_digits_that_tell_its_ends_apart():
+    assert formatting.duration_interval(1298, 1302, 1300) == "1.298 µs – 1.302 µs", "not 1.3 µs – 1.3 µs"
+    assert formatting.duration_interval(12_710, 13_000, 12_700) == "12.71 µs – 13.00 µs", "one precision at both ends"
+    assert formatting.duration_interval(987, 1_060, 1_030) == "987 ns – 1.06 µs"
+    assert formatting.rate_interval(0.0431, 0.0437, 0.0434) == "0.0431 – 0.0437 MB/s", "not 0.04 – 0.04 MB/s"
+    assert formatting.value_ci(0.1648, 0.1645, 0.1672, " %") == "0.1648 % (0.1645–0.1672 %)"
+
+
+def test_an_interval_narrower_than_five_digits_is_said_as_a_share():
+    assert formatting.duration_interval(1_299.99, 1_300.01, 1_300) == "1.3 µs ±<0.1 %"
+    assert formatting.rate_interval(100.0001, 100.0002, 100.00015) == "±<0.1 %"
+
+
+def test_a_spread_is_the_wider_half_of_the_ci_as_a_share_of_the_median():
+    assert formatting.spread(100, 99, 103) == "±3.0 %"
+    assert formatting.spread(1.0, 0.5, 1.2) == "±50 %"
+    assert formatting.spread(100, 99.99, 100.01) == "±<0.1 %"
+    assert formatting.spread(100, float("-inf"), float("inf")) == "CI unbounded (n < 6)"
+
+
+def test_a_headline_over_many_cases_states_its_range_and_which_case_gives_each_end():
+    low, high = Ratio(6.21, 6.12, 6.27), Ratio(53.9, 53.0, 54.1)
+    assert wording.span("OpenSSL", "mcrypt", "36 cases", (low, "A"), (high, "B")) == (
+        "Over the 36 cases, OpenSSL is 6.21× (A) to 53.9× faster (B) than mcrypt"
+    )
+    mixed = wording.span("GCM", "CCM", "20 cases", (Ratio(0.86, 0.85, 0.87), "16 B"), (high, "1 MiB"))
+    assert mixed == "Over the 20 cases, GCM ranges from 1.16× slower (16 B) to 53.9× faster (1 MiB) compared with CCM"
+    none = wording.span("A", "B", "4 cases", (Ratio(1.0, 0.99, 1.01), "x"), (Ratio(1.01, 0.99, 1.02), "y"))
+    assert none == "Over the 4 cases, no case shows a measurable difference between A and B"

@@ -29,12 +29,15 @@ def rate(mb_per_s: float, digits: int = 3) -> str:
 
 
 def duration(ns: float, digits: int = 3) -> str:
+    """3 significant digits as a rule ('13 µs'); with more, trailing zeros are kept ('13.00 µs'),
+    so the two ends of an interval read to the same precision."""
     if math.isinf(ns):
         return "∞"
+    flag = "#" if digits > 3 else ""
     for factor, unit in ((1e9, "s"), (1e6, "ms"), (1e3, "µs")):
         if ns >= factor:
-            return f"{ns / factor:.{digits}g} {unit}"
-    return f"{ns:.{digits}g} ns"
+            return f"{ns / factor:{flag}.{digits}g} {unit}"
+    return f"{ns:{flag}.{digits}g} ns"
 
 
 # Digits tried, from the tables' usual 3 up to this many, before an interval is called narrower than
@@ -66,7 +69,7 @@ def value_ci(value: float, low: float, high: float, unit: str = "") -> str:
     if not all(math.isfinite(x) for x in (value, low, high)):
         return f"{value:.3g}{unit} (CI unbounded)"
     digits = _digits_to_tell_apart((low, value, high)) or MAX_DIGITS
-    return f"{value:.{digits}g}{unit} ({low:.{digits}g}–{high:.{digits}g}{unit})"
+    return f"{value:#.{digits}g}{unit} ({low:#.{digits}g}–{high:#.{digits}g}{unit})"
 
 
 def duration_interval(low: float, high: float, median: float) -> str:
