@@ -28,7 +28,7 @@ final class CompactJws
         }
         $header = ['alg' => $key->algorithm->name()] + $header;
         $input = Base64Url::encode(self::json($header)) . '.' . Base64Url::encode($payload);
-        return $input . '.' . Base64Url::encode($key->algorithm->sign($key->material, $input));
+        return $input . '.' . Base64Url::encode($key->algorithm->sign($key, $input));
     }
 
     /** @param array<string, mixed> $claims */
@@ -63,7 +63,7 @@ final class CompactJws
         }
         $payload = Base64Url::decode($encodedPayload, 'payload');
         $signature = Base64Url::decode($encodedSignature, 'signature');
-        if (!$key->algorithm->verify($key->material, $encodedHeader . '.' . $encodedPayload, $signature)) {
+        if (!$key->algorithm->verify($key, $encodedHeader . '.' . $encodedPayload, $signature)) {
             throw SignatureRejected::mismatch($alg);
         }
         return new VerifiedToken($header, $payload);
