@@ -4,12 +4,54 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Native;
 
-/** Fake-clock mode: a deterministic native limit (1 GB/s at 16 KiB, half that at 1 KiB). */
+use PhpCryptoBench\Harness\JitterCycle;
+
+/**
+ * Fake-clock mode: a deterministic native limit. Throughput: 1 GB/s at 16 KiB and above, half that
+ * below. Public-key operations: 20 to 80 µs per signature or derivation (from a hash of the name),
+ * half that per verification. Each round's figure is moved by the fake clock's jitter cycle, so
+ * that PHP/native ratios over rounds have real confidence intervals, the same on every machine.
+ */
 final class FixedNativeSpeed implements NativeSpeed
 {
+    /** Operations per fake measurement. */
+    public const OPERATIONS = 1000;
+    private const BASE_PUBLIC_KEY_NS = 20_000;
+
+    /** @var array<string, int> measurements so far, per primitive and operation */
+    private array $calls = [];
+
+    public function __construct(private readonly JitterCycle $jitter = new JitterCycle())
+    {
+    }
+
     public function bytesPerSecond(string $algorithm, int $blockBytes): ?float
     {
         return $blockBytes >= 16384 ? 1.0e9 : 0.5e9;
+    }
+
+    public function measure(NativePrimitive $primitive): array
+    {
+        $command = implode(' ', OpensslSpeedCommand::command('openssl', $primitive));
+        $measurements = [];
+        foreach ($primitive->operations as $operation) {
+            $id = $primitive->name . '/' . $primitive->blockBytes . '/' . $operation;
+            $call = $this->calls[$id] ?? 0;
+            $this->calls[$id] = $call + 1;
+            $elapsed = $this->jitter->apply(self::OPERATIONS * $this->nsPerOperation($primitive, $operation), $call);
+            $measurements[] = new NativeMeasurement($primitive->name, $operation, $primitive->blockBytes, self::OPERATIONS, $elapsed, $command, $this->toolVersion());
+        }
+        return $measurements;
+    }
+
+    /** The model of one operation, before the jitter. */
+    public function nsPerOperation(NativePrimitive $primitive, string $operation): int
+    {
+        if ($primitive->onBlocks()) {
+            return max(1, (int) round($primitive->blockBytes * 1e9 / (float) $this->bytesPerSecond($primitive->name, $primitive->blockBytes)));
+        }
+        $base = self::BASE_PUBLIC_KEY_NS * (1 + crc32($primitive->name) % 4);
+        return $operation === NativePrimitive::VERIFY ? intdiv($base, 2) : $base;
     }
 
     public function toolVersion(): string
