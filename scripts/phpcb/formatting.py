@@ -36,6 +36,13 @@ def duration(ns: float) -> str:
     return f"{ns:.3g} ns"
 
 
+def signed_duration(ns: float) -> str:
+    """A difference of times: '+1.84 µs', '−320 ns'."""
+    if not math.isfinite(ns):
+        return "∞" if ns > 0 else "−∞"
+    return ("+" if ns >= 0 else "−") + duration(abs(ns))
+
+
 def percent(fraction: float) -> str:
     return f"{fraction * 100:.1f} %"
 

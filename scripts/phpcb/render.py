@@ -64,6 +64,7 @@ def environment(template_dir: Path) -> jinja2.Environment:
         size=formatting.size,
         rate=formatting.rate,
         duration=formatting.duration,
+        signed_duration=formatting.signed_duration,
         percent=formatting.percent,
         count=formatting.count,
         times=wording.times,
@@ -71,7 +72,12 @@ def environment(template_dir: Path) -> jinja2.Environment:
         code=code,
     )
     env.globals.update(
-        speedup=wording.speedup, interval=wording.interval, margin=wording.margin, estimate=wording.estimate
+        speedup=wording.speedup,
+        interval=wording.interval,
+        margin=wording.margin,
+        estimate=wording.estimate,
+        share=wording.share,
+        overhead=wording.overhead,
     )
     return env
 
