@@ -53,6 +53,12 @@ ROW_NEEDS: tuple[RowNeed, ...] = (
         "rows through OpenSSL's legacy provider",
     ),
     RowNeed(
+        "symmetric_rounds.csv",
+        (("provider", "legacy"),),
+        "libraries.openssl_legacy_provider",
+        "rounds through OpenSSL's legacy provider",
+    ),
+    RowNeed(
         "argon2.csv",
         (("interface", "password_hash"), ("status", "ok")),
         "libraries.argon2_provider",

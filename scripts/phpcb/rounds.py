@@ -120,6 +120,22 @@ class VsNative:
         return self.php.summary.median_ns - self.native_side.summary.median_ns
 
 
+@dataclass(frozen=True)
+class Breakdown:
+    """A comparison with native, and PHP's time for the smallest message (one call's fixed cost, from
+    the experiment's main table): how much of what PHP adds the per-call set-up explains."""
+
+    comparison: VsNative
+    per_call_ns: float | None
+    per_call_bytes: int | None = None
+
+    @property
+    def per_call_share(self) -> float | None:
+        """One call's fixed cost over what PHP adds per message (above 1: the call alone costs more)."""
+        extra = self.comparison.extra_ns
+        return self.per_call_ns / extra if self.per_call_ns is not None and extra > 0 else None
+
+
 def against_native(
     php: Mapping[K, Series], natives: Mapping[NativeKey, Series], pairs: Sequence[tuple[str, K, NativeKey]]
 ) -> list[VsNative]:
@@ -131,3 +147,17 @@ def against_native(
         if side is not None and native is not None and ratio is not None:
             found.append(VsNative(what, key, side, native, ratio))
     return found
+
+
+def compare_rounds(
+    php_rows: Sequence[Mapping[str, Any]],
+    native_rows: Sequence[Mapping[str, Any]],
+    case: Callable[[Mapping[str, Any]], K],
+    native_key: Callable[[Mapping[str, Any]], NativeKey],
+    label: Callable[[K], str],
+) -> list[VsNative]:
+    """Each PHP case of a rounds table (named by `case(row)`) against the native figure its rows name
+    (`native_key(row)`), in the order the cases were measured."""
+    php = series_by_case(php_rows, case)
+    keys = {case(row): native_key(row) for row in php_rows}
+    return against_native(php, native_series(native_rows), [(label(c), c, k) for c, k in keys.items()])

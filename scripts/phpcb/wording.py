@@ -93,4 +93,8 @@ def overhead(ratio: Ratio) -> str:
     if not math.isfinite(high):
         return f"{value:+.1f} % (no CI: too few rounds)"
     places = 1 if high - low >= 1 else 2
-    return f"{value:+.{places}f} % (95% CI {low:+.{places}f} to {high:+.{places}f} %)"
+
+    def signed(x: float) -> str:
+        return f"{x:+.{places}f}".replace("-", "−")
+
+    return f"{signed(value)} % (95% CI {signed(low)} to {signed(high)} %)"

@@ -7,18 +7,20 @@ namespace PhpCryptoBench\Native;
 use PhpCryptoBench\Harness\JitterCycle;
 
 /**
- * Fake-clock mode: a deterministic native limit. Throughput: 1 GB/s at 16 KiB and above, half that
- * below. Public-key operations: 200 to 800 ns per signature or derivation (from a hash of the name),
- * half that per verification: under the fake clock's 1 µs per PHP call, so that a fake page shows
- * PHP slower than native, as a real one does. Each round's figure is moved by the fake clock's
- * jitter cycle, so that PHP/native ratios over rounds have real confidence intervals, the same on
- * every machine.
+ * Fake-clock mode: a deterministic native limit. bytesPerSecond() (the single figures of native.csv):
+ * 1 GB/s at 16 KiB and above, half that below. measure() (the rounds): 20 ns per block plus 50 GB/s,
+ * and 200 to 800 ns per public-key signature or derivation (from a hash of the name), half that per
+ * verification; both under the fake clock's 1 µs per PHP call, so that a fake page shows PHP slower
+ * than native, as a real one does. Each round's figure is moved by the fake clock's jitter cycle, so
+ * that PHP/native ratios over rounds have real confidence intervals, the same on every machine.
  */
 final class FixedNativeSpeed implements NativeSpeed
 {
     /** Operations per fake measurement. */
     public const OPERATIONS = 1000;
     private const BASE_PUBLIC_KEY_NS = 200;
+    private const BLOCK_NS = 20;
+    private const PICOSECONDS_PER_BYTE = 20;
 
     /** @var array<string, int> measurements so far, per primitive and operation */
     private array $calls = [];
@@ -50,7 +52,7 @@ final class FixedNativeSpeed implements NativeSpeed
     public function nsPerOperation(NativePrimitive $primitive, string $operation): int
     {
         if ($primitive->onBlocks()) {
-            return max(1, (int) round($primitive->blockBytes * 1e9 / (float) $this->bytesPerSecond($primitive->name, $primitive->blockBytes)));
+            return self::BLOCK_NS + intdiv($primitive->blockBytes * self::PICOSECONDS_PER_BYTE, 1000);
         }
         $base = self::BASE_PUBLIC_KEY_NS * (1 + crc32($primitive->name) % 4);
         return $operation === NativePrimitive::VERIFY ? intdiv($base, 2) : $base;

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..loader import Run
-from ..rounds import NativeKey, Series, native_series, series_by_case, versus
+from ..rounds import NativeKey, Series, inverse, native_series, series_by_case, versus
 from ..stats import Estimate, Ratio, difference_of_medians, ratio_of_medians
 
 LAYERS_CSV = "jwt_layers.csv"
@@ -28,6 +28,7 @@ Goal = Literal["met", "missed", "undecided"]
 class Layers:
     alg: str
     operation: str
+    payload_chars: int
     native_name: str
     native: Series | None
     primitive: Series
@@ -35,6 +36,15 @@ class Layers:
     overhead: Ratio  # JWS time / primitive time (ratio of medians)
     overhead_ns: Estimate  # JWS time − primitive time (difference of medians)
     primitive_vs_native: Ratio | None  # PHP's primitive / openssl speed, paired by round
+
+    @property
+    def primitive_share(self) -> Ratio | None:
+        """PHP's primitive as a fraction of native speed (native time / PHP time)."""
+        return inverse(self.primitive_vs_native) if self.primitive_vs_native is not None else None
+
+    @property
+    def rounds(self) -> int:
+        return len(self.primitive.rounds)
 
     @property
     def goal(self) -> Goal:
@@ -60,19 +70,20 @@ def analyse(run: Run, order: tuple[str, ...]) -> list[Layers]:
         return []
     php = series_by_case(rows, lambda r: (str(r["alg"]), str(r["operation"]), str(r["layer"])))
     natives = native_series(run.tables.get(NATIVE_CSV, []))
-    native_of = {(str(r["alg"]), str(r["operation"])): str(r["native"]) for r in rows}
+    native_of = {(str(r["alg"]), str(r["operation"])): (str(r["native"]), int(r["payload_chars"])) for r in rows}
     found = []
     for alg in order:
         for operation in ("sign", "verify"):
             primitive, jws = php.get((alg, operation, "primitive")), php.get((alg, operation, "jws"))
             if primitive is None or jws is None:
                 continue
-            name = native_of[(alg, operation)]
+            name, payload_chars = native_of[(alg, operation)]
             native = _native_for(natives, name, operation)
             found.append(
                 Layers(
                     alg=alg,
                     operation=operation,
+                    payload_chars=payload_chars,
                     native_name=name,
                     native=native,
                     primitive=primitive,
@@ -83,3 +94,11 @@ def analyse(run: Run, order: tuple[str, ...]) -> list[Layers]:
                 )
             )
     return found
+
+
+def goal_tally(found: list[Layers]) -> dict[Goal, int]:
+    """How many operations meet, miss, or cannot yet tell the overhead goal."""
+    tally: dict[Goal, int] = {"met": 0, "missed": 0, "undecided": 0}
+    for x in found:
+        tally[x.goal] += 1
+    return tally
