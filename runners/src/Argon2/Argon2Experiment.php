@@ -28,6 +28,8 @@ final class Argon2Experiment implements Experiment
      * 64 MiB, 3 passes, 1 thread (sodium has no other), Argon2id and Argon2i.
      */
     public const NATIVE_CELL = ['memory_kib' => 65536, 'time_cost' => 3, 'threads' => 1];
+    /** Under the fake clock each cell still makes one real hash: 1 MiB keeps the rounds of a test run short. */
+    public const FAKE_CLOCK_NATIVE_MEMORY_KIB = 1024;
     public const NATIVE_VARIANTS = ['argon2id', 'argon2i'];
     public const NATIVE_SAMPLES = 3;
     public const GRID = [
@@ -164,7 +166,8 @@ final class Argon2Experiment implements Experiment
             $context->progress->advance(sprintf('%s %s m=%d MiB p=%d t=%d', $cell->interface, $cell->variant, $cell->memoryKib / 1024, $cell->threads, $cell->timeCost));
         }
         $rounds = $this->schema->table(self::ROUNDS_CSV);
-        $gaps = InterleavedRounds::forProfile($profile)->run($this->name(), $this->nativeSteps($runner, $rounds, $provider), $context->progress);
+        $memoryKib = $context->fakeClock ? self::FAKE_CLOCK_NATIVE_MEMORY_KIB : self::NATIVE_CELL['memory_kib'];
+        $gaps = InterleavedRounds::forProfile($profile)->run($this->name(), $this->nativeSteps($runner, $rounds, $provider, $memoryKib), $context->progress);
         $rounds->writeTo($context->outputDirectory . '/' . self::ROUNDS_CSV);
         $checkpoint->complete($context->outputDirectory . '/' . self::CSV);
         // What measured is the cell processes: the manifest records their PHP, not the runner's.
@@ -176,12 +179,12 @@ final class Argon2Experiment implements Experiment
      *
      * @return list<CellStep>
      */
-    private function nativeSteps(CellRunner $runner, CsvTable $rounds, ?string $provider): array
+    private function nativeSteps(CellRunner $runner, CsvTable $rounds, ?string $provider, int $memoryKib): array
     {
         $steps = [];
         foreach (self::NATIVE_VARIANTS as $variant) {
             foreach (['cli', 'password_hash', 'sodium'] as $interface) {
-                $cell = Argon2Cell::of($interface, $variant, self::NATIVE_CELL['memory_kib'], self::NATIVE_CELL['threads'], self::NATIVE_CELL['time_cost']);
+                $cell = Argon2Cell::of($interface, $variant, $memoryKib, self::NATIVE_CELL['threads'], self::NATIVE_CELL['time_cost']);
                 if ($cell->refusal($provider) === null) {
                     $steps[] = new CellStep($runner, $cell, self::NATIVE_SAMPLES, $rounds);
                 }
