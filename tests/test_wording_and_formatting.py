@@ -49,3 +49,22 @@ def test_a_ratio_is_rounded_to_what_its_ci_supports():
     assert wording.estimate(1.0213, 1.0201, 1.0225) == "1.021× (95% CI 1.020–1.022×)"
     assert wording.estimate(2.0, 2.0, 2.0) == "2.000× (95% CI 2.000–2.000×)", "a zero-width CI keeps 4 digits"
     assert wording.interval(802.8, 4784.1) == "95% CI 800–4,800×"
+
+
+def test_a_share_of_native_speed_with_its_interval():
+    from phpcb.stats import Ratio
+    from phpcb.wording import overhead, share
+
+    assert share(Ratio(0.873, 0.841, 0.902)) == "87.3 % (95% CI 84.1 %–90.2 %)"
+    assert share(Ratio(0.9, 0.5, 1.7)) == "90 % (95% CI 50 %–170 %)"
+    assert share(Ratio(0.9, 0.0, float("inf"))) == "90.0 % (no CI: too few rounds)"
+    assert overhead(Ratio(1.042, 1.021, 1.063)) == "+4.2 % (95% CI +2.1 to +6.3 %)"
+    assert overhead(Ratio(0.95, 0.9, 0.999)) == "−5.0 % (95% CI −10.0 to −0.1 %)"
+
+
+def test_a_signed_duration():
+    from phpcb.formatting import signed_duration
+
+    assert signed_duration(1840.0) == "+1.84 µs"
+    assert signed_duration(-320.0) == "−320 ns"
+    assert signed_duration(float("-inf")) == "−∞"

@@ -81,9 +81,9 @@ def _percent(value: float, places: int) -> str:
 
 def share(ratio: Ratio) -> str:
     """A fraction with its CI: '87 % (95% CI 84–90 %)', to the precision the CI supports."""
-    places = max(0, _places(ratio.value * 100, ratio.low * 100, ratio.high * 100))
     if not math.isfinite(ratio.high):
-        return f"{_percent(ratio.value, places)} (no CI: too few rounds)"
+        return f"{_percent(ratio.value, 1)} (no CI: too few rounds)"
+    places = max(0, _places(ratio.value * 100, ratio.low * 100, ratio.high * 100))
     return f"{_percent(ratio.value, places)} (95% CI {_percent(ratio.low, places)}–{_percent(ratio.high, places)})"
 
 

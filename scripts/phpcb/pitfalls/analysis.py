@@ -33,6 +33,11 @@ class PitfallResult:
         return self.entry.key
 
     @property
+    def pays(self) -> bool:
+        """The fast way is measurably faster here: the fix is worth making."""
+        return self.ratio.significant and self.ratio.value > 1
+
+    @property
     def saved_ns(self) -> float:
         """What the fast way saves per unit, at the medians."""
         return self.slow.summary.median_ns - self.fast.summary.median_ns
@@ -63,9 +68,12 @@ def _per_unit(rows: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _agreements(run: Run) -> dict[str, str]:
+    """What the runner checked per pitfall ("<pitfall>: <what agreed>"); anything else is not a record."""
     entry = run.experiment("pitfalls") or {}
-    checked = (entry.get("verification") or {}).get("agreement", [])
-    return {text.split(":", 1)[0]: text.split(":", 1)[1].strip() for text in checked if ":" in text}
+    verification = entry.get("verification")
+    checked = verification.get("agreement") if isinstance(verification, dict) else None
+    texts = [text for text in checked if isinstance(text, str) and ":" in text] if isinstance(checked, list) else []
+    return {text.split(":", 1)[0]: text.split(":", 1)[1].strip() for text in texts}
 
 
 def analyse(run: Run, policy: Mapping[str, PitfallEntry]) -> PitfallsAnalysis:
