@@ -5,7 +5,6 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Jws;
 
 use OpenSSLAsymmetricKey;
-use PhpCryptoBench\Exception\MalformedToken;
 use PhpCryptoBench\Exception\SignatureRejected;
 use PhpCryptoBench\Exception\WeakKey;
 

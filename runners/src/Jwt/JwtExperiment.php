@@ -36,6 +36,11 @@ final class JwtExperiment implements Experiment
     public const PAYLOAD_CHARS = [10, 100, 500, 2048];
     /** The layers are compared at the seed's 100-character payload. */
     public const LAYER_PAYLOAD_CHARS = 100;
+    /**
+     * The quick profile compares one algorithm per primitive family (each `openssl speed` figure costs
+     * two seconds a round); the full profile every algorithm.
+     */
+    public const QUICK_LAYER_ALGORITHMS = ['ES256', 'RS256', 'PS256', 'EdDSA', 'HS256'];
 
     public function __construct(
         private readonly string $vectorDirectory,
@@ -135,6 +140,9 @@ final class JwtExperiment implements Experiment
     {
         $groups = [];
         foreach ($privateKeys as $alg => $private) {
+            if ($context->profile->name !== 'full' && !in_array($alg, self::QUICK_LAYER_ALGORITHMS, true)) {
+                continue;
+            }
             $scheme = JwtScheme::named($alg);
             $jws = [JwtCase::SIGN => new JwtCase($scheme, JwtCase::SIGN, self::LAYER_PAYLOAD_CHARS, $private), JwtCase::VERIFY => new JwtCase($scheme, JwtCase::VERIFY, self::LAYER_PAYLOAD_CHARS, $private)];
             $signing = $scheme->signingKey($private);

@@ -32,6 +32,7 @@ final class PitfallCase implements BenchCase
     ) {
     }
 
+    /** `algorithm` is for the fake clock, whose cost model reads it (FakeTimer); the CSV's columns come from the experiment. */
     public function key(): array
     {
         return ['pitfall' => $this->pitfall, 'variant' => $this->variant, 'algorithm' => $this->pitfall . '/' . $this->variant];
