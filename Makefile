@@ -21,7 +21,7 @@ help:
 	@echo "make site            build site/ from the runs already in data/runs/ (no benchmarking)"
 	@echo "make serve           mkdocs serve; pages regenerate when data/, templates/ or scripts/ change"
 	@echo "make bench PROFILE=full [ONLY=aead]   measure this machine into data/runs/<run-id>/"
-	@echo "make bench-fidelity  PHP throughput over openssl speed, same run (aes-256-gcm/ccm, 16 KiB)"
+	@echo "make bench-fidelity  PHP over openssl speed, aes-256-gcm/ccm at 16 KiB: 3 runs of interleaved rounds, CI within ±5 %"
 	@echo "make bench-site [RUNS='10 50 200']   time make site on that many synthetic runs"
 	@echo "make upgrade-runs    rewrite runs under data/runs/ written under an older schema version"
 	@echo "make compare BASE=data/runs/X NEW=data/runs/Y [FORMAT=json] [OUT=file]   one run against another (Markdown)"
@@ -80,9 +80,13 @@ test-php:
 test-python: venv
 	$(PY) -m pytest
 
+# Three runs in a row of FIDELITY_ROUNDS interleaved rounds each (runners/fidelity.php); the check fails
+# unless every CI is within ±5 % and the three runs' CIs overlap.
+FIDELITY_ROUNDS ?= 10
 bench-fidelity: setup
-	@dir=$$(mktemp -d)/$$(date -u +%Y%m%dT%H%MZ)-fidelity-php$$(php -r 'echo PHP_MAJOR_VERSION.".".PHP_MINOR_VERSION;'); \
-	  php runners/bench.php run --only aead --out "$$dir" >/dev/null && $(PY) -m phpcb fidelity "$$dir"
+	@base=$$(mktemp -d); \
+	  for i in 1 2 3; do php runners/fidelity.php --rounds $(FIDELITY_ROUNDS) --out "$$base/run-$$i" >/dev/null || exit 1; done; \
+	  $(PY) -m phpcb fidelity "$$base/run-1" "$$base/run-2" "$$base/run-3"
 
 bench-site: venv
 	scripts/bench-site.sh $(RUNS)

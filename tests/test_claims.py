@@ -220,6 +220,10 @@ def test_every_claim_gets_a_verdict_and_every_page_its_line(tmp_path):
     for claim_id in REQUIRED:
         assert f'<span id="{claim_id}"></span>' in page
     for experiment_page in generated.experiments:
+        if experiment_page.experiment.reference_required is None:
+            # No source article (pitfalls): no claims, so no line about them.
+            assert "**The articles, checked:**" not in experiment_page.text
+            continue
         assert "**The articles, checked:**" in experiment_page.text
         assert "](../claims.md)" in experiment_page.text
 

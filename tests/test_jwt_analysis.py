@@ -99,3 +99,91 @@ def test_key_labels_are_short_names():
         "P-256",
         "256-bit secret",
     ]
+
+
+def layer_rows(alg, operation, layer, ns, native, rounds=3, seed=0):
+    rng = np.random.default_rng(seed)
+    return [
+        {
+            "alg": alg,
+            "operation": operation,
+            "layer": layer,
+            "native": native,
+            "payload_chars": 100,
+            "round": r,
+            "sample": r * 7 + s,
+            "iterations": 100,
+            "elapsed_ns": int(100 * ns * rng.normal(1, 0.005)),
+            "verified": True,
+        }
+        for r in range(rounds)
+        for s in range(7)
+    ]
+
+
+def speed_rows(primitive, operation, ns, block=0, rounds=3):
+    return [
+        {
+            "primitive": primitive,
+            "operation": operation,
+            "block_bytes": block,
+            "round": r,
+            "iterations": 1000,
+            "elapsed_ns": int(1000 * ns * (1 + 0.01 * r)),
+            "command": f"openssl speed -elapsed -mr -seconds 1 {primitive}",
+            "tool_version": "OpenSSL 3.0.19",
+        }
+        for r in range(rounds)
+    ]
+
+
+def layered():
+    layers = [
+        *layer_rows("RS256", "verify", "primitive", 21_000, "rsa2048"),
+        *layer_rows("RS256", "verify", "jws", 23_500, "rsa2048", seed=1),  # +2.5 µs: within 5 µs, not 5 %
+        *layer_rows("RS256", "sign", "primitive", 400_000, "rsa2048", seed=2),
+        *layer_rows("RS256", "sign", "jws", 402_000, "rsa2048", seed=3),  # +0.5 %
+        *layer_rows("HS256", "verify", "primitive", 2_000, "hmac-sha256", seed=4),
+        *layer_rows("HS256", "verify", "jws", 14_000, "hmac-sha256", seed=5),  # +12 µs and +600 %
+    ]
+    native = [
+        *speed_rows("rsa2048", "sign", 350_000),
+        *speed_rows("rsa2048", "verify", 19_000),
+        *speed_rows("hmac-sha256", "mac", 400, block=231),
+    ]
+    tables = {"jwt.csv": synthetic().tables["jwt.csv"], "jwt_layers.csv": layers, "jwt_native.csv": native}
+    manifest = {"run_id": "20260101T0000Z-t-php8.2", "experiments": {"jwt": {"status": "ok", "files": list(tables)}}}
+    return Run.from_rows(manifest["run_id"], manifest, tables)
+
+
+def test_the_jws_overhead_is_judged_against_five_percent_or_five_microseconds():
+    result = analysis.analyse(layered(), POLICY)
+    goals = {(x.alg, x.operation): x.goal for x in result.layers}
+    assert goals == {("RS256", "sign"): "met", ("RS256", "verify"): "met", ("HS256", "verify"): "missed"}
+    verify = result.layer("RS256", "verify")
+    assert verify.overhead.value == pytest.approx(23_500 / 21_000, rel=0.01)
+    assert verify.overhead_ns.value == pytest.approx(2_500, rel=0.1)
+    assert verify.overhead_ns.low < 2_500 < verify.overhead_ns.high
+
+
+def test_php_against_native_per_layer_and_hmacs_one_figure_for_both_operations():
+    result = analysis.analyse(layered(), POLICY)
+    rs = result.layer("RS256", "verify")
+    assert rs.native_name == "rsa2048"
+    assert rs.primitive_vs_native.value == pytest.approx(21_000 / 19_000 / 1.01, rel=0.02)
+    assert rs.primitive_share.value == pytest.approx(1 / rs.primitive_vs_native.value)
+    hs = result.layer("HS256", "verify")
+    assert hs.native.summary.median_ns == pytest.approx(404, rel=0.01), "the mac figure stands for verify"
+    assert result.native_tool == "OpenSSL 3.0.19"
+
+
+def test_a_run_without_layers_has_none():
+    assert analysis.analyse(synthetic(), POLICY).layers == []
+
+
+def test_the_fixture_run_has_three_layers_for_one_algorithm_per_primitive_in_the_quick_profile():
+    run = load_run(FIXTURE_RUN, load_schemas(ROOT / "data" / "schema"))
+    result = analysis.analyse(run, POLICY)
+    assert sorted({x.alg for x in result.layers}) == ["ES256", "EdDSA", "HS256", "PS256", "RS256"]
+    assert len(result.layers) == 2 * 5
+    assert all(x.native is not None and x.rounds == 3 for x in result.layers)

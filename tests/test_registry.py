@@ -11,8 +11,8 @@ SCHEMAS = load_schemas(ROOT / "data" / "schema")
 EXPERIMENTS = registry.discover()
 
 
-def test_the_five_experiments_are_found_in_reading_order():
-    assert [e.name for e in EXPERIMENTS] == ["aead", "symmetric", "ec_keygen", "jwt", "argon2"]
+def test_the_six_experiments_are_found_in_reading_order():
+    assert [e.name for e in EXPERIMENTS] == ["aead", "symmetric", "ec_keygen", "jwt", "argon2", "pitfalls"]
 
 
 def test_each_reads_only_its_declared_tables_and_knows_its_case_key_and_measure():
@@ -28,12 +28,14 @@ def test_each_reads_only_its_declared_tables_and_knows_its_case_key_and_measure(
         "nonce_bytes",
     )
     assert keys["argon2"] == ("interface", "variant", "memory_kib", "threads", "time_cost")
+    assert keys["pitfalls"] == ("pitfall", "variant")
     assert {e.name: e.measured_value(SCHEMAS).time for e in EXPERIMENTS} == {
         "aead": "elapsed_ns",
         "symmetric": "elapsed_ns",
         "ec_keygen": "elapsed_ns",
         "jwt": "elapsed_ns",
         "argon2": "wall_ns",
+        "pitfalls": "elapsed_ns",
     }
     assert all(e.better == "lower" for e in EXPERIMENTS), "every measured value is a time"
 
@@ -54,3 +56,16 @@ def test_a_table_the_schema_does_not_declare_is_refused():
 
     with pytest.raises(registry.RegistryError, match=r"reads \['argon2.csv'\]"):
         registry.check_tables([Wrong()], SCHEMAS)
+
+
+def test_a_run_whose_experiment_is_ok_must_list_its_samples(tmp_path):
+    from phpcb.errors import DataError
+    from phpcb.loader import load_run
+
+    from .conftest import FIXTURE_RUN
+
+    run = load_run(FIXTURE_RUN, SCHEMAS)
+    registry.check_runs(EXPERIMENTS, [run])
+    run.manifest["experiments"]["jwt"]["files"].remove("jwt.csv")
+    with pytest.raises(DataError, match=r"experiments\.jwt is marked 'ok' but its files lack jwt\.csv, its samples"):
+        registry.check_runs(EXPERIMENTS, [run])

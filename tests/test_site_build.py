@@ -70,6 +70,11 @@ def test_plotly_is_served_from_the_site_and_nothing_from_a_cdn(built_site):
 def test_each_experiment_page_has_its_charts_and_links_its_csv(built_site, repository_site, experiment):
     text = (built_site / "experiments" / experiment.name / "index.html").read_text(encoding="utf-8")
     page = next(p for p in repository_site.experiments if p.experiment is experiment)
+    if page.run is None:
+        # An experiment no committed run has yet (pitfalls, until the next runs on an idle machine).
+        assert f"php runners/bench.php run --only {experiment.name}" in text
+        assert 'class="pcb-chart"' not in text
+        return
     assert text.count('class="pcb-chart"') == len(page.figures) > 0
     links = re.findall(r'href="(\.\./\.\./runs/[^"]+\.(?:csv|json))"', text)
     assert len(links) >= 2

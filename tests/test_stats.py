@@ -117,3 +117,76 @@ def test_the_cached_ranks_give_scipys_own_interval(n):
         np.inf if np.isnan(interval.high) else interval.high,
     )
     assert stats.median_ci(values) == expected
+
+
+def test_paired_ratio_is_the_geometric_mean_of_round_ratios_with_scipys_paired_t_interval():
+    rng = np.random.default_rng(15)
+    native = rng.normal(20_000, 600, 5)
+    php = native * rng.normal(1.3, 0.02, 5)
+    ratio = stats.paired_ratio(php, native)
+    assert ratio.value == pytest.approx(sps.gmean(php / native))
+    expected = sps.ttest_rel(np.log(php), np.log(native)).confidence_interval(0.95)
+    assert (ratio.low, ratio.high) == pytest.approx((np.exp(expected.low), np.exp(expected.high)))
+    assert ratio.low < 1.3 < ratio.high
+    assert ratio.significant
+
+
+def test_pairing_removes_a_drift_both_sides_share():
+    # The machine slows down over five rounds; PHP stays at 1.5× native in every round.
+    drift = np.array([1.0, 1.2, 1.4, 1.6, 1.8])
+    native = 10_000 * drift
+    php = 15_000 * drift * np.array([1.01, 0.99, 1.0, 1.01, 0.99])
+    paired = stats.paired_ratio(php, native)
+    unpaired = stats.ratio_of_medians(php, native)
+    assert paired.high - paired.low < 0.05
+    assert unpaired.high - unpaired.low > 5 * (paired.high - paired.low)
+
+
+def test_paired_difference_matches_scipys_paired_t_interval():
+    rng = np.random.default_rng(16)
+    primitive = rng.normal(21_000, 500, 7)
+    jws = primitive + rng.normal(1_800, 200, 7)
+    estimate = stats.paired_difference(jws, primitive)
+    assert estimate.value == pytest.approx(np.mean(jws - primitive))
+    expected = sps.ttest_rel(jws, primitive).confidence_interval(0.95)
+    assert (estimate.low, estimate.high) == pytest.approx((expected.low, expected.high))
+
+
+def test_one_round_gives_no_interval_and_agreeing_rounds_a_point():
+    one = stats.paired_ratio([3.0], [1.0])
+    assert (one.value, one.low, one.high) == (pytest.approx(3.0), 0.0, np.inf)
+    assert stats.paired_difference([3.0], [1.0]) == stats.Estimate(2.0, -np.inf, np.inf)
+    agreeing = stats.paired_ratio([3.0, 6.0], [1.0, 2.0])
+    assert agreeing.low == agreeing.value == agreeing.high == pytest.approx(3.0)
+    assert stats.paired_difference([3.0, 4.0], [1.0, 2.0]) == stats.Estimate(2.0, 2.0, 2.0)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "message"),
+    [([1.0, 2.0], [1.0], "equally long"), ([], [], "non-empty"), ([1.0, 0.0], [1.0, 1.0], "positive")],
+)
+def test_paired_statistics_refuse_series_that_do_not_pair(a, b, message):
+    with pytest.raises(ValueError, match=message):
+        stats.paired_ratio(a, b)
+
+
+def test_difference_of_medians_is_scipys_percentile_bootstrap_of_the_median_difference():
+    rng = np.random.default_rng(17)
+    jws, primitive = rng.normal(24_000, 800, 21), rng.normal(22_000, 700, 21)
+    estimate = stats.difference_of_medians(jws, primitive)
+    expected = sps.bootstrap(
+        (jws, primitive),
+        lambda a, b, axis=-1: np.median(a, axis=axis) - np.median(b, axis=axis),
+        paired=False,
+        vectorized=True,
+        n_resamples=stats.BOOTSTRAP_RESAMPLES,
+        method="percentile",
+        rng=np.random.default_rng(stats.BOOTSTRAP_SEED),
+    ).confidence_interval
+    assert estimate.value == pytest.approx(np.median(jws) - np.median(primitive))
+    assert (estimate.low, estimate.high) == pytest.approx((expected.low, expected.high))
+    assert estimate.low < 2_000 < estimate.high
+
+
+def test_difference_of_constant_samples_is_a_point():
+    assert stats.difference_of_medians(np.full(7, 5.0), np.full(7, 3.0)) == stats.Estimate(2.0, 2.0, 2.0)

@@ -80,3 +80,22 @@ def test_a_headline_over_many_cases_states_its_range_and_which_case_gives_each_e
     assert mixed == "Over the 20 cases, GCM ranges from 1.16× slower (16 B) to 53.9× faster (1 MiB) compared with CCM"
     none = wording.span("A", "B", "4 cases", (Ratio(1.0, 0.99, 1.01), "x"), (Ratio(1.01, 0.99, 1.02), "y"))
     assert none == "Over the 4 cases, no case shows a measurable difference between A and B"
+
+
+def test_a_share_of_native_speed_with_its_interval():
+    from phpcb.stats import Ratio
+    from phpcb.wording import overhead, share
+
+    assert share(Ratio(0.873, 0.841, 0.902)) == "87.3 % (95% CI 84.1 %–90.2 %)"
+    assert share(Ratio(0.9, 0.5, 1.7)) == "90 % (95% CI 50 %–170 %)"
+    assert share(Ratio(0.9, 0.0, float("inf"))) == "90.0 % (no CI: too few rounds)"
+    assert overhead(Ratio(1.042, 1.021, 1.063)) == "+4.2 % (95% CI +2.1 to +6.3 %)"
+    assert overhead(Ratio(0.95, 0.9, 0.999)) == "−5.0 % (95% CI −10.0 to −0.1 %)"
+
+
+def test_a_signed_duration():
+    from phpcb.formatting import signed_duration
+
+    assert signed_duration(1840.0) == "+1.84 µs"
+    assert signed_duration(-320.0) == "−320 ns"
+    assert signed_duration(float("-inf")) == "−∞"

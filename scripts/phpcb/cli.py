@@ -14,17 +14,11 @@ import os
 import sys
 from pathlib import Path
 
-from . import baselines, comparison, site
-from .aead import analysis as aead_analysis
+from . import baselines, comparison, fidelity, site
 from .errors import BuildError
-from .loader import load_run
-from .policy import load_aead_policy
 from .rewrite import upgrade_on_disk
 from .schema import load_schemas
 from .synthetic import synthesize
-
-FIDELITY_GOAL = 0.85
-FIDELITY_ALGORITHMS = ("aes-256-gcm", "aes-256-ccm")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -39,8 +33,12 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("check", help="validate every run under data/runs/ and render the pages in memory")
     pages = commands.add_parser("pages", help="write the generated Markdown pages to a directory")
     pages.add_argument("out", type=Path)
-    fidelity = commands.add_parser("fidelity", help="PHP throughput over openssl speed for one run directory")
-    fidelity.add_argument("run", type=Path)
+    fidelity_ = commands.add_parser(
+        "fidelity",
+        help="PHP's AES-GCM/CCM speed over openssl speed's, from runners/fidelity.php directories (or aead runs); "
+        "exit 1 when a CI is wider than ±5 %% or the runs' CIs do not overlap",
+    )
+    fidelity_.add_argument("runs", type=Path, nargs="+")
     upgrade = commands.add_parser("upgrade", help="rewrite run directories written under an older schema version")
     upgrade.add_argument("runs", type=Path, nargs="+")
     synthesize = commands.add_parser(
@@ -61,22 +59,6 @@ def _parser() -> argparse.ArgumentParser:
     comment.add_argument("--runs", required=True, help="run ids under data/runs/, comma-separated")
     comment.add_argument("--out", type=Path, default=None, help="write to this file instead of standard output")
     return parser
-
-
-def fidelity_report(root: Path, run_dir: Path) -> str:
-    schemas = load_schemas(root / "data" / "schema")
-    run = load_run(run_dir.resolve(), schemas)
-    analysis = aead_analysis.analyse(run, load_aead_policy(root / "data" / "policy" / "aead.yaml"))
-    lines = [f"PHP / native (openssl speed), same run {run.run_id}; goal >= {FIDELITY_GOAL:.2f} at 16 KiB"]
-    for row in analysis.fidelity:
-        goal = ""
-        if row.algorithm in FIDELITY_ALGORITHMS and row.block_bytes == aead_analysis.FIDELITY_BLOCK:
-            goal = "  meets goal" if row.fraction >= FIDELITY_GOAL else "  BELOW goal"
-        lines.append(
-            f"{row.algorithm:<20} {row.block_bytes:>6} B  PHP {row.php_mb_per_s:9.1f} MB/s"
-            f"  native {row.native_mb_per_s:9.1f} MB/s  ratio {row.fraction:.3f}{goal}"
-        )
-    return "\n".join(lines)
 
 
 def upgrade_runs(root: Path, runs: list[Path]) -> str:
@@ -109,13 +91,16 @@ def main(argv: list[str] | None = None) -> int:
     commands = {
         "check": lambda: build_pages(root, None),
         "pages": lambda: build_pages(root, args.out),
-        "fidelity": lambda: fidelity_report(root, args.run),
         "upgrade": lambda: upgrade_runs(root, args.runs),
         "synthesize": lambda: synthesize(root, args.count, args.out),
         "compare": lambda: comparison.report(root, args.base, args.new, args.format, args.out),
         "preview-comment": lambda: baselines.preview_comment(root, _ids(args.runs), args.out),
     }
     try:
+        if args.command == "fidelity":
+            checked = fidelity.check(root, [run.resolve() for run in args.runs])
+            print(checked.text)
+            return 0 if checked.met else 1
         print(commands[args.command]())
     except BuildError as error:
         print(f"error: {error}", file=sys.stderr)

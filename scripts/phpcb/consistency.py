@@ -53,6 +53,12 @@ ROW_NEEDS: tuple[RowNeed, ...] = (
         "rows through OpenSSL's legacy provider",
     ),
     RowNeed(
+        "symmetric_rounds.csv",
+        (("provider", "legacy"),),
+        "libraries.openssl_legacy_provider",
+        "rounds through OpenSSL's legacy provider",
+    ),
+    RowNeed(
         "argon2.csv",
         (("interface", "password_hash"), ("status", "ok")),
         "libraries.argon2_provider",
@@ -61,6 +67,13 @@ ROW_NEEDS: tuple[RowNeed, ...] = (
     RowNeed(
         "argon2.csv", (("interface", "sodium"), ("status", "ok")), "php.extensions.sodium", "measured sodium cells"
     ),
+    RowNeed(
+        "argon2_rounds.csv",
+        (("interface", "password_hash"),),
+        "libraries.argon2_provider",
+        "password_hash rounds",
+    ),
+    RowNeed("argon2_rounds.csv", (("interface", "sodium"),), "php.extensions.sodium", "sodium rounds"),
 )
 
 

@@ -103,6 +103,12 @@ class Experiment(ABC):
         """The numbers the Machines page sets side by side for every machine × PHP version."""
         return []
 
+    def notes(self, context: dict[str, Any]) -> dict[str, list[Markup]]:
+        """Lines this experiment adds to other experiments' pages (escaped Markdown), by experiment
+        name, from the context of the run its own page shows: e.g. a measured pitfall on the pages it
+        concerns."""
+        return {}
+
     def measures(self) -> Mapping[str, ClaimMeasure]:
         """What decides the source articles' claims (data/reference/claims.yaml names them), by name."""
         return {}

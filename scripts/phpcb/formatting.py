@@ -92,6 +92,13 @@ def rate_interval(low: float, high: float, median: float) -> str:
     return f"{rate(low, digits).removesuffix(' MB/s')} – {rate(high, digits)}"
 
 
+def signed_duration(ns: float) -> str:
+    """A difference of times: '+1.84 µs', '−320 ns'."""
+    if not math.isfinite(ns):
+        return "∞" if ns > 0 else "−∞"
+    return ("+" if ns >= 0 else "−") + duration(abs(ns))
+
+
 def percent(fraction: float) -> str:
     return f"{fraction * 100:.1f} %"
 

@@ -6,8 +6,9 @@ import importlib
 import pkgutil
 
 from . import __path__ as package_path
-from .errors import BuildError
+from .errors import BuildError, DataError
 from .experiment import Experiment
+from .loader import MANIFEST, Run
 from .schema import Schemas
 
 
@@ -44,4 +45,19 @@ def check_tables(experiments: list[Experiment], schemas: Schemas) -> None:
             raise RegistryError(
                 f"experiment {experiment.name} reads {missing}, which data/schema/tables/{experiment.name}.json "
                 f"does not declare (it declares {sorted(declared)})"
+            )
+
+
+def check_runs(experiments: list[Experiment], runs: list[Run]) -> None:
+    """A run whose experiment is marked ok or partial lists that experiment's measurements (its first
+    table): its page is built from them. Tables added later (e.g. native rounds) may be absent."""
+    for run in runs:
+        for experiment in experiments:
+            entry = run.experiment(experiment.name)
+            if entry is None or not run.has_results(experiment.name) or experiment.tables[0] in entry["files"]:
+                continue
+            raise DataError(
+                run.directory / MANIFEST,
+                f"experiments.{experiment.name} is marked {entry['status']!r} but its files lack "
+                f"{experiment.tables[0]}, its samples: expected it among {entry['files']}",
             )

@@ -68,6 +68,7 @@ def environment(template_dir: Path) -> jinja2.Environment:
         duration_interval=formatting.duration_interval,
         rate=formatting.rate,
         duration=formatting.duration,
+        signed_duration=formatting.signed_duration,
         percent=formatting.percent,
         count=formatting.count,
         times=wording.times,
@@ -82,6 +83,8 @@ def environment(template_dir: Path) -> jinja2.Environment:
         interval=wording.interval,
         margin=wording.margin,
         estimate=wording.estimate,
+        share=wording.share,
+        overhead=wording.overhead,
     )
     return env
 

@@ -183,7 +183,13 @@ class Contexts:
 
 
 def experiment_page(
-    experiment: Experiment, runs: list[Run], templates: Any, choice: Choice, contexts: Contexts, claims_tally: str = ""
+    experiment: Experiment,
+    runs: list[Run],
+    templates: Any,
+    choice: Choice,
+    contexts: Contexts,
+    claims_tally: str = "",
+    notes: list[Markup] | None = None,
 ) -> ExperimentPage:
     given = contexts.inputs(experiment)
     chosen = selection.shown(runs, experiment.name, choice.config, choice.focus)
@@ -201,8 +207,24 @@ def experiment_page(
         finding = experiment.finding(context)
     context["selection"] = chosen
     context["claims_tally"] = claims_tally
+    context["notes"] = notes or []
     text = render(templates, experiment.template, **context)
     return ExperimentPage(experiment, chosen, context, figures, finding, text)
+
+
+def cross_notes(
+    experiments: list[Experiment], runs: list[Run], choice: Choice, contexts: Contexts
+) -> dict[str, list[Markup]]:
+    """The lines experiments add to each other's pages (Experiment.notes), each from the run its own
+    page shows; by the name of the page they go on."""
+    found: dict[str, list[Markup]] = {}
+    for experiment in experiments:
+        chosen = selection.shown(runs, experiment.name, choice.config, choice.focus)
+        if chosen is None:
+            continue
+        for page, lines in experiment.notes(contexts.of(experiment, chosen.run)[0]).items():
+            found.setdefault(page, []).extend(lines)
+    return found
 
 
 def datapackage(run: Run, schemas: Schemas) -> str:
@@ -253,6 +275,7 @@ def build(root: Path) -> GeneratedSite:
     experiments = registry.discover()
     registry.check_tables(experiments, schemas)
     runs = load_runs(project.runs, schemas)
+    registry.check_runs(experiments, runs)
     if not runs:
         raise NoDataError(f"{project.runs}: no runs to build from; run `make bench` first")
     config = selection.SiteConfig.load(project.site_config)
@@ -265,8 +288,17 @@ def build(root: Path) -> GeneratedSite:
     site = GeneratedSite()
     checked = claims_page.check(root, experiments, runs, choice, contexts)
     tallies = claims_page.by_page(checked)
+    notes = cross_notes(experiments, runs, choice, contexts)
     for experiment in experiments:
-        page = experiment_page(experiment, runs, templates, choice, contexts, str(tallies.get(experiment.name, "")))
+        page = experiment_page(
+            experiment,
+            runs,
+            templates,
+            choice,
+            contexts,
+            str(tallies.get(experiment.name, "")),
+            notes.get(experiment.name),
+        )
         site.experiments.append(page)
         site.pages[experiment.page] = page.text
         site.contents.update(chart_data.chart_files(experiment.page, page.figures))

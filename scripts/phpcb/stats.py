@@ -166,6 +166,29 @@ def _weighted_mean_of_medians(weights: np.ndarray) -> Callable[..., np.ndarray]:
     return statistic
 
 
+def _median_difference(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.ndarray:
+    return np.median(a, axis=axis) - np.median(b, axis=axis)
+
+
+def difference_of_medians(a: np.ndarray, b: np.ndarray, confidence: float = CONFIDENCE) -> Estimate:
+    """median(a) − median(b) with a percentile-bootstrap CI (independent resampling of each group, fixed
+    seed): what one case adds to another's time, in the time's unit."""
+    value = float(np.median(a) - np.median(b))
+    if np.ptp(a) == 0 and np.ptp(b) == 0:
+        return Estimate(value, value, value)
+    result = stats.bootstrap(
+        (a, b),
+        _median_difference,
+        paired=False,
+        vectorized=True,
+        n_resamples=BOOTSTRAP_RESAMPLES,
+        confidence_level=confidence,
+        method="percentile",
+        rng=np.random.default_rng(BOOTSTRAP_SEED),
+    )
+    return Estimate(value, float(result.confidence_interval.low), float(result.confidence_interval.high))
+
+
 def mean_of_medians(groups: Sequence[np.ndarray], weights: Sequence[float], confidence: float = CONFIDENCE) -> Estimate:
     """mean_i(median(groups[i]) × weights[i]), e.g. a family's average of time-per-bit ratios.
 
@@ -189,6 +212,64 @@ def mean_of_medians(groups: Sequence[np.ndarray], weights: Sequence[float], conf
         rng=np.random.default_rng(BOOTSTRAP_SEED),
     )
     return Estimate(value, float(result.confidence_interval.low), float(result.confidence_interval.high))
+
+
+# Interleaved rounds (runners/src/Native/InterleavedRounds.php): round r measures every side of a
+# comparison once, back to back, so each side's figure for round r shares that round's state of the
+# machine. A comparison of two sides pairs them by round: the per-round ratios (or differences) are
+# the observations, and Student's t gives their CI, with n − 1 degrees of freedom for n rounds. Times
+# are positive and their ratios skewed, so ratios are averaged as logarithms (a geometric mean).
+
+
+def _paired(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if x.shape != y.shape or x.ndim != 1 or x.size == 0:
+        raise ValueError(f"expected two equally long, non-empty series of rounds, got shapes {x.shape} and {y.shape}")
+    return x, y
+
+
+def _all_equal(values: np.ndarray) -> bool:
+    """Equal up to rounding (log 6 − log 2 is not exactly log 3 − log 1): no spread to estimate."""
+    return bool(np.ptp(values) <= 1e-12 * max(1.0, float(np.max(np.abs(values)))))
+
+
+def _t_interval(values: np.ndarray, confidence: float) -> tuple[float, float]:
+    """Student's t CI of the mean of `values` (scipy's one-sample t test, inverted)."""
+    interval = stats.ttest_1samp(values, 0.0).confidence_interval(confidence)
+    return float(interval.low), float(interval.high)
+
+
+def paired_ratio(
+    a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray, confidence: float = CONFIDENCE
+) -> Ratio:
+    """a over b, paired by round: the geometric mean of a_r / b_r with a Student's t CI of the mean
+    log ratio. One round gives no interval (0, inf); rounds that all agree give a point."""
+    x, y = _paired(a, b)
+    if np.any(x <= 0) or np.any(y <= 0):
+        raise ValueError("a ratio of times needs positive times")
+    logs = np.log(x) - np.log(y)
+    value = float(np.exp(np.mean(logs)))
+    if logs.size < 2:
+        return Ratio(value, 0.0, math.inf)
+    if _all_equal(logs):
+        return Ratio(value, value, value)
+    low, high = _t_interval(logs, confidence)
+    return Ratio(value, math.exp(low), math.exp(high))
+
+
+def paired_difference(
+    a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray, confidence: float = CONFIDENCE
+) -> Estimate:
+    """a − b, paired by round: the mean of a_r − b_r with a Student's t CI. One round gives no interval."""
+    x, y = _paired(a, b)
+    differences = x - y
+    value = float(np.mean(differences))
+    if differences.size < 2:
+        return Estimate(value, -math.inf, math.inf)
+    if _all_equal(differences):
+        return Estimate(value, value, value)
+    low, high = _t_interval(differences, confidence)
+    return Estimate(value, low, high)
 
 
 # Comparing two runs (`python -m phpcb compare`): per case a two-sided Mann–Whitney U test, p-values

@@ -100,3 +100,28 @@ def span(subject: str, baseline: str, cases: str, low: tuple[Ratio, str], high: 
         f"Over the {cases}, {subject} ranges from {relative(low_ratio)} ({low_case}) "
         f"to {relative(high_ratio)} ({high_case}) compared with {baseline}"
     )
+
+
+def _percent(value: float, places: int) -> str:
+    return f"{value * 100:,.{max(places, 0)}f} %"
+
+
+def share(ratio: Ratio) -> str:
+    """A fraction with its CI: '87 % (95% CI 84–90 %)', to the precision the CI supports."""
+    if not math.isfinite(ratio.high):
+        return f"{_percent(ratio.value, 1)} (no CI: too few rounds)"
+    places = max(0, _places(ratio.value * 100, ratio.low * 100, ratio.high * 100))
+    return f"{_percent(ratio.value, places)} (95% CI {_percent(ratio.low, places)}–{_percent(ratio.high, places)})"
+
+
+def overhead(ratio: Ratio) -> str:
+    """What one side adds over another, as a percentage with its CI: '+4.2 % (95% CI +2.1 to +6.3 %)'."""
+    value, low, high = (ratio.value - 1) * 100, (ratio.low - 1) * 100, (ratio.high - 1) * 100
+    if not math.isfinite(high):
+        return f"{value:+.1f} % (no CI: too few rounds)"
+    places = 1 if high - low >= 1 else 2
+
+    def signed(x: float) -> str:
+        return f"{x:+.{places}f}".replace("-", "−")
+
+    return f"{signed(value)} % (95% CI {signed(low)} to {signed(high)} %)"

@@ -12,6 +12,7 @@ use PhpCryptoBench\Harness\BenchCase;
 use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Io\CsvTable;
 use PhpCryptoBench\Io\TableSchema;
+use PhpCryptoBench\Native\InterleavedRounds;
 
 /** AES-GCM vs AES-CCM and the other AEADs PHP offers (seed 002: "GCM is 3x faster than CCM"). */
 final class AeadExperiment implements Experiment
@@ -191,9 +192,15 @@ final class AeadExperiment implements Experiment
         }
         $gaps = $this->gaps();
         $native = $this->measureNative($context, $gaps);
+        $rounds = $this->schema->table(FidelityRounds::CSV);
+        $roundsNative = $this->schema->table(FidelityRounds::NATIVE_CSV);
+        $steps = FidelityRounds::steps($context->sampler, $context->profile, $context->nativeSpeed, $rounds, $roundsNative);
+        $gaps = [...$gaps, ...InterleavedRounds::forProfile($context->profile)->run($this->name(), $steps, $context->progress)];
         $table->writeTo($context->outputDirectory . '/' . self::CSV);
         $native->writeTo($context->outputDirectory . '/' . self::NATIVE_CSV);
-        return new MeasurementResult([self::CSV, self::NATIVE_CSV], $gaps);
+        $rounds->writeTo($context->outputDirectory . '/' . FidelityRounds::CSV);
+        $roundsNative->writeTo($context->outputDirectory . '/' . FidelityRounds::NATIVE_CSV);
+        return new MeasurementResult([self::CSV, self::NATIVE_CSV, FidelityRounds::CSV, FidelityRounds::NATIVE_CSV], $gaps);
     }
 
     /** @param list<string> $gaps */

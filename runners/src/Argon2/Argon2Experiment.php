@@ -10,7 +10,9 @@ use PhpCryptoBench\Experiment\ExperimentContext;
 use PhpCryptoBench\Experiment\ExperimentSetup;
 use PhpCryptoBench\Experiment\MeasurementResult;
 use PhpCryptoBench\Harness\Profile;
+use PhpCryptoBench\Io\CsvTable;
 use PhpCryptoBench\Io\TableSchema;
+use PhpCryptoBench\Native\InterleavedRounds;
 
 /**
  * Argon2 over memory × threads × time cost (seed 003, part 2), through password_hash, sodium and
@@ -20,6 +22,16 @@ use PhpCryptoBench\Io\TableSchema;
 final class Argon2Experiment implements Experiment
 {
     public const CSV = 'argon2.csv';
+    public const ROUNDS_CSV = 'argon2_rounds.csv';
+    /**
+     * PHP's two interfaces against the reference CLI at equal parameters, in interleaved rounds:
+     * 64 MiB, 3 passes, 1 thread (sodium has no other), Argon2id and Argon2i.
+     */
+    public const NATIVE_CELL = ['memory_kib' => 65536, 'time_cost' => 3, 'threads' => 1];
+    /** Under the fake clock each cell still makes one real hash: 1 MiB keeps the rounds of a test run short. */
+    public const FAKE_CLOCK_NATIVE_MEMORY_KIB = 1024;
+    public const NATIVE_VARIANTS = ['argon2id', 'argon2i'];
+    public const NATIVE_SAMPLES = 3;
     public const GRID = [
         'quick' => ['memory_mib' => [16, 64], 'threads' => [1, 2], 'time_cost' => [1, 3]],
         'full' => ['memory_mib' => [16, 32, 64, 128, 256, 512, 1024], 'threads' => [1, 2, 4, 8], 'time_cost' => [1, 3, 6]],
@@ -185,8 +197,31 @@ final class Argon2Experiment implements Experiment
             $checkpoint->record($cell, CellRows::of($cell, $context->cores, $refusal, $result));
             $context->progress->advance(sprintf('%s %s m=%d MiB p=%d t=%d', $cell->interface, $cell->variant, $cell->memoryKib / 1024, $cell->threads, $cell->timeCost));
         }
+        $rounds = $this->schema->table(self::ROUNDS_CSV);
+        $memoryKib = $context->fakeClock ? self::FAKE_CLOCK_NATIVE_MEMORY_KIB : self::NATIVE_CELL['memory_kib'];
+        $gaps = InterleavedRounds::forProfile($profile)->run($this->name(), $this->nativeSteps($runner, $rounds, $provider, $memoryKib), $context->progress);
+        $rounds->writeTo($context->outputDirectory . '/' . self::ROUNDS_CSV);
         $checkpoint->complete($context->outputDirectory . '/' . self::CSV);
         // What measured is the cell processes: the manifest records their PHP, not the runner's.
-        return new MeasurementResult([self::CSV], [], $runner->environment());
+        return new MeasurementResult([self::CSV, self::ROUNDS_CSV], $gaps, $runner->environment());
+    }
+
+    /**
+     * Per variant: the CLI, then password_hash, then sodium, each a cell process of NATIVE_SAMPLES hashes.
+     *
+     * @return list<CellStep>
+     */
+    private function nativeSteps(CellRunner $runner, CsvTable $rounds, ?string $provider, int $memoryKib): array
+    {
+        $steps = [];
+        foreach (self::NATIVE_VARIANTS as $variant) {
+            foreach (['cli', 'password_hash', 'sodium'] as $interface) {
+                $cell = Argon2Cell::of($interface, $variant, $memoryKib, self::NATIVE_CELL['threads'], self::NATIVE_CELL['time_cost']);
+                if ($cell->refusal($provider) === null) {
+                    $steps[] = new CellStep($runner, $cell, self::NATIVE_SAMPLES, $rounds);
+                }
+            }
+        }
+        return $steps;
     }
 }

@@ -9,7 +9,13 @@ use PhpCryptoBench\Experiment\ExperimentContext;
 use PhpCryptoBench\Experiment\ExperimentSetup;
 use PhpCryptoBench\Experiment\MeasurementResult;
 use PhpCryptoBench\Harness\Profile;
+use PhpCryptoBench\Io\CsvTable;
 use PhpCryptoBench\Io\TableSchema;
+use PhpCryptoBench\Native\InterleavedRounds;
+use PhpCryptoBench\Native\NativePrimitive;
+use PhpCryptoBench\Native\NativeStep;
+use PhpCryptoBench\Native\RoundStep;
+use PhpCryptoBench\Native\SampledStep;
 
 /**
  * Key generation on every curve OpenSSL offers (seed 003, part 1), beyond the paper: ECDSA sign
@@ -19,6 +25,8 @@ final class EcKeygenExperiment implements Experiment
 {
     public const CSV = 'ec_keygen.csv';
     public const CURVES_CSV = 'ec_curves.csv';
+    public const ROUNDS_CSV = 'ec_keygen_rounds.csv';
+    public const NATIVE_CSV = 'ec_keygen_native.csv';
     /**
      * RSA-4096 only in the full profile: its keys take seconds each, and it sits at the same
      * 128-bit level as RSA-3072 (SP 800-57), so the quick profile's comparison loses nothing.
@@ -119,10 +127,49 @@ final class EcKeygenExperiment implements Experiment
         foreach ($curves as $entry) {
             $curveTable->add($entry->toRow());
         }
+        $rounds = $this->schema->table(self::ROUNDS_CSV);
+        $native = $this->schema->table(self::NATIVE_CSV);
+        $gaps = InterleavedRounds::forProfile($profile)->run($this->name(), $this->nativeSteps($context, $schemes, $keys, $rounds, $native), $context->progress);
         $table->writeTo($context->outputDirectory . '/' . self::CSV);
         $curveTable->writeTo($context->outputDirectory . '/' . self::CURVES_CSV);
+        $rounds->writeTo($context->outputDirectory . '/' . self::ROUNDS_CSV);
+        $native->writeTo($context->outputDirectory . '/' . self::NATIVE_CSV);
         // A curve PHP cannot use (SM2, the Oakley curves) is a finding about PHP, recorded in
-        // ec_curves.csv like the cipher inventory, not a gap in this run.
-        return new MeasurementResult([self::CSV, self::CURVES_CSV]);
+        // ec_curves.csv like the cipher inventory, not a gap in this run. A native measurement
+        // that gives nothing is a gap.
+        return new MeasurementResult([self::CSV, self::CURVES_CSV, self::ROUNDS_CSV, self::NATIVE_CSV], $gaps);
+    }
+
+    /**
+     * Per scheme `openssl speed` has (all of them in the full profile, NativeNames::QUICK in quick):
+     * its native sign/verify or derive figure, then PHP's same operations with the key timed above.
+     *
+     * @param list<KeyScheme> $schemes
+     * @param array<string, mixed> $keys per scheme name
+     * @return list<RoundStep>
+     */
+    private function nativeSteps(ExperimentContext $context, array $schemes, array $keys, CsvTable $rounds, CsvTable $native): array
+    {
+        $steps = [];
+        foreach ($schemes as $scheme) {
+            if ($context->profile->name !== 'full' && !in_array($scheme->name(), NativeNames::QUICK, true)) {
+                continue;
+            }
+            $measured = [];
+            foreach ($scheme->operations() as $operation) {
+                $speedName = NativeNames::of($scheme->name(), $operation);
+                if ($speedName === null || $operation === KeyScheme::KEYGEN) {
+                    continue;
+                }
+                if (!isset($measured[$speedName])) {
+                    $measured[$speedName] = true;
+                    $steps[] = new NativeStep($context->nativeSpeed, NativePrimitive::publicKey($speedName), $native);
+                }
+                $case = new KeyOperationCase($scheme, $operation, $keys[$scheme->name()] ?? null);
+                $columns = ['curve' => $scheme->name(), 'operation' => $operation, 'native' => $speedName, 'verified' => true];
+                $steps[] = new SampledStep($context->sampler, $context->profile, $case, $rounds, static fn (): array => $columns);
+            }
+        }
+        return $steps;
     }
 }

@@ -14,14 +14,17 @@ interface Algorithm
     public function name(): string;
 
     /**
+     * Checks that the key fits this algorithm and reads what signing and verifying need to know
+     * about it. Called once, by Key's named constructors.
+     *
      * @param bool $forSigning a private key (signing) or a public one (verification)
      * @throws WeakKey when the key does not fit this algorithm
      */
-    public function checkKey(mixed $key, bool $forSigning): void;
+    public function facts(mixed $material, bool $forSigning, KeyDetails $details): KeyFacts;
 
     /** @throws SignatureRejected when signing fails */
-    public function sign(mixed $key, string $input): string;
+    public function sign(Key $key, string $input): string;
 
     /** @throws SignatureRejected when the signature has the wrong length for this algorithm */
-    public function verify(mixed $key, string $input, string $signature): bool;
+    public function verify(Key $key, string $input, string $signature): bool;
 }

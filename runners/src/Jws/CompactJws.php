@@ -11,7 +11,6 @@ use PhpCryptoBench\Exception\MalformedToken;
 use PhpCryptoBench\Exception\SignatureRejected;
 use PhpCryptoBench\Exception\WeakKey;
 use PhpCryptoBench\Harness\WallClock;
-use stdClass;
 
 /**
  * JWS compact serialization (RFC 7515 section 7.1) with strict verification (RFC 8725): the
@@ -28,7 +27,7 @@ final class CompactJws
         }
         $header = ['alg' => $key->algorithm->name()] + $header;
         $input = Base64Url::encode(self::json($header)) . '.' . Base64Url::encode($payload);
-        return $input . '.' . Base64Url::encode($key->algorithm->sign($key->material, $input));
+        return $input . '.' . Base64Url::encode($key->algorithm->sign($key, $input));
     }
 
     /** @param array<string, mixed> $claims */
@@ -63,7 +62,7 @@ final class CompactJws
         }
         $payload = Base64Url::decode($encodedPayload, 'payload');
         $signature = Base64Url::decode($encodedSignature, 'signature');
-        if (!$key->algorithm->verify($key->material, $encodedHeader . '.' . $encodedPayload, $signature)) {
+        if (!$key->algorithm->verify($key, $encodedHeader . '.' . $encodedPayload, $signature)) {
             throw SignatureRejected::mismatch($alg);
         }
         return new VerifiedToken($header, $payload);
@@ -94,20 +93,23 @@ final class CompactJws
     }
 
     /**
+     * A JSON object, decoded once. Valid JSON whose first character (after white space) is `{` is
+     * an object, so that character decides; anything else is decoded again, only to name its type.
+     *
      * @param callable(string): MalformedToken $error
      * @return array<string, mixed>
      */
     private static function object(string $json, callable $error): array
     {
         try {
-            $value = json_decode($json, false, 64, JSON_THROW_ON_ERROR | JSON_BIGINT_AS_STRING);
+            $value = json_decode($json, true, 64, JSON_THROW_ON_ERROR | JSON_BIGINT_AS_STRING);
         } catch (JsonException) {
             throw $error('text that is not JSON');
         }
-        if (!$value instanceof stdClass) {
-            throw $error(get_debug_type($value));
+        if (!is_array($value) || ltrim($json, " \t\n\r")[0] !== '{') {
+            throw $error(get_debug_type(json_decode($json, false, 64, JSON_BIGINT_AS_STRING)));
         }
-        return (array) json_decode($json, true, 64, JSON_BIGINT_AS_STRING);
+        return $value;
     }
 
     /** @param array<string, mixed> $value */

@@ -5,7 +5,6 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Jws;
 
 use OpenSSLAsymmetricKey;
-use PhpCryptoBench\Exception\MalformedToken;
 use PhpCryptoBench\Exception\SignatureRejected;
 use PhpCryptoBench\Exception\WeakKey;
 
@@ -45,33 +44,42 @@ final class Ecdsa implements Algorithm
         return $this->curve;
     }
 
-    public function checkKey(mixed $key, bool $forSigning): void
+    public function hash(): string
     {
-        $details = OpensslKeys::details($this->name, $key, OPENSSL_KEYTYPE_EC, 'an EC key on ' . $this->curve);
-        $curve = (string) ($details['ec']['curve_name'] ?? 'an unnamed curve');
+        return $this->hash;
+    }
+
+    public function facts(mixed $material, bool $forSigning, KeyDetails $details): KeyFacts
+    {
+        $found = OpensslKeyDetails::require($details, $this->name, $material, OPENSSL_KEYTYPE_EC, 'an EC key on ' . $this->curve);
+        $curve = (string) ($found['ec']['curve_name'] ?? 'an unnamed curve');
         if ($curve !== $this->curve) {
             // ES256 with a P-384 key verifies nothing an attacker could not also forge elsewhere: refuse.
             throw WeakKey::wrongType($this->name, 'a key on ' . $this->curve, 'a key on ' . $curve);
         }
-        if ($forSigning && !OpensslKeys::isPrivate($details)) {
+        $private = OpensslKeyDetails::isPrivate($found);
+        if ($forSigning && !$private) {
             throw WeakKey::wrongType($this->name, 'a private key to sign with', 'a public key');
         }
+        return new KeyFacts('EC', (int) $found['bits'], $curve, $private);
     }
 
-    public function sign(mixed $key, string $input): string
+    public function sign(Key $key, string $input): string
     {
         $der = '';
-        if (!$key instanceof OpenSSLAsymmetricKey || !openssl_sign($input, $der, $key, $this->hash)) {
+        $material = $key->material;
+        if (!$material instanceof OpenSSLAsymmetricKey || !openssl_sign($input, $der, $material, $this->hash)) {
             throw SignatureRejected::signingFailed($this->name, (string) openssl_error_string());
         }
         return EcdsaSignature::derToRaw($der, $this->coordinateBytes);
     }
 
-    public function verify(mixed $key, string $input, string $signature): bool
+    public function verify(Key $key, string $input, string $signature): bool
     {
         $der = EcdsaSignature::rawToDer($signature, $this->coordinateBytes, $this->name);
+        $material = $key->material;
         try {
-            return $key instanceof OpenSSLAsymmetricKey && openssl_verify($input, $der, $key, $this->hash) === 1;
+            return $material instanceof OpenSSLAsymmetricKey && openssl_verify($input, $der, $material, $this->hash) === 1;
         } finally {
             while (openssl_error_string() !== false) {
                 // A rejected signature leaves errors queued; they would be blamed on the next call.

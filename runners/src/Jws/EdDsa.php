@@ -16,30 +16,34 @@ final class EdDsa implements Algorithm
         return 'EdDSA';
     }
 
-    public function checkKey(mixed $key, bool $forSigning): void
+    /** Ed25519's group order has 253 bits (RFC 8032 section 5.1: L = 2^252 + ...). */
+    private const ORDER_BITS = 253;
+
+    public function facts(mixed $material, bool $forSigning, KeyDetails $details): KeyFacts
     {
         $expected = $forSigning ? SODIUM_CRYPTO_SIGN_SECRETKEYBYTES : SODIUM_CRYPTO_SIGN_PUBLICKEYBYTES;
-        if (!is_string($key) || strlen($key) !== $expected) {
-            throw WeakKey::wrongType('EdDSA', sprintf('a %d-byte Ed25519 %s key', $expected, $forSigning ? 'secret' : 'public'), is_string($key) ? strlen($key) . ' bytes' : get_debug_type($key));
+        if (!is_string($material) || strlen($material) !== $expected) {
+            throw WeakKey::wrongType('EdDSA', sprintf('a %d-byte Ed25519 %s key', $expected, $forSigning ? 'secret' : 'public'), is_string($material) ? strlen($material) . ' bytes' : get_debug_type($material));
         }
+        return new KeyFacts('OKP', self::ORDER_BITS, 'Ed25519', $forSigning);
     }
 
-    public function sign(mixed $key, string $input): string
+    public function sign(Key $key, string $input): string
     {
         try {
-            return sodium_crypto_sign_detached($input, (string) $key);
+            return sodium_crypto_sign_detached($input, (string) $key->material);
         } catch (SodiumException $e) {
             throw SignatureRejected::signingFailed('EdDSA', $e->getMessage());
         }
     }
 
-    public function verify(mixed $key, string $input, string $signature): bool
+    public function verify(Key $key, string $input, string $signature): bool
     {
         if (strlen($signature) !== SODIUM_CRYPTO_SIGN_BYTES) {
             throw SignatureRejected::length('EdDSA', SODIUM_CRYPTO_SIGN_BYTES, strlen($signature));
         }
         try {
-            return sodium_crypto_sign_verify_detached($signature, $input, (string) $key);
+            return sodium_crypto_sign_verify_detached($signature, $input, (string) $key->material);
         } catch (SodiumException) {
             return false;
         }

@@ -14,12 +14,14 @@ final class Hmac implements Algorithm
     private function __construct(
         private readonly string $name,
         private readonly string $hash,
+        private readonly int $tagBytes,
     ) {
     }
 
     public static function named(string $name): self
     {
-        return new self($name, 'sha' . substr($name, 2));
+        $hash = 'sha' . substr($name, 2);
+        return new self($name, $hash, strlen(hash($hash, '', true)));
     }
 
     public function name(): string
@@ -29,10 +31,15 @@ final class Hmac implements Algorithm
 
     public function bytes(): int
     {
-        return strlen(hash($this->hash, '', true));
+        return $this->tagBytes;
     }
 
-    public function checkKey(mixed $key, bool $forSigning): void
+    public function hash(): string
+    {
+        return $this->hash;
+    }
+
+    public function facts(mixed $key, bool $forSigning, KeyDetails $details): KeyFacts
     {
         if ($key instanceof OpenSSLAsymmetricKey) {
             // The RS256-to-HS256 confusion: a public key's bytes used as an HMAC secret.
@@ -47,14 +54,16 @@ final class Hmac implements Algorithm
         if (strlen($key) < $this->bytes()) {
             throw WeakKey::hmacTooShort($this->name, $this->bytes(), strlen($key));
         }
+        // A shared secret is both halves: whoever verifies can also sign.
+        return new KeyFacts('oct', strlen($key) * 8, null, true);
     }
 
-    public function sign(mixed $key, string $input): string
+    public function sign(Key $key, string $input): string
     {
-        return hash_hmac($this->hash, $input, (string) $key, true);
+        return hash_hmac($this->hash, $input, (string) $key->material, true);
     }
 
-    public function verify(mixed $key, string $input, string $signature): bool
+    public function verify(Key $key, string $input, string $signature): bool
     {
         if (strlen($signature) !== $this->bytes()) {
             throw SignatureRejected::length($this->name, $this->bytes(), strlen($signature));

@@ -10,7 +10,9 @@ use PhpCryptoBench\Exception\WeakKey;
 
 /**
  * Key material bound to exactly one algorithm (RFC 8725 section 3.1): a token is verified only
- * with the algorithm its key was created for, whatever its header says.
+ * with the algorithm its key was created for, whatever its header says. Everything known about
+ * the key (family, size, curve, private or public) is read and checked here, once; signing and
+ * verifying then only sign and verify.
  */
 final class Key
 {
@@ -18,21 +20,20 @@ final class Key
         public readonly Algorithm $algorithm,
         public readonly mixed $material,
         public readonly bool $signs,
+        public readonly KeyFacts $facts,
     ) {
     }
 
     /** @throws WeakKey */
-    public static function forSigning(Algorithm $algorithm, mixed $material): self
+    public static function forSigning(Algorithm $algorithm, mixed $material, KeyDetails $details = new OpensslKeyDetails()): self
     {
-        $algorithm->checkKey($material, true);
-        return new self($algorithm, $material, true);
+        return new self($algorithm, $material, true, $algorithm->facts($material, true, $details));
     }
 
     /** @throws WeakKey */
-    public static function forVerification(Algorithm $algorithm, mixed $material): self
+    public static function forVerification(Algorithm $algorithm, mixed $material, KeyDetails $details = new OpensslKeyDetails()): self
     {
-        $algorithm->checkKey($material, false);
-        return new self($algorithm, $material, false);
+        return new self($algorithm, $material, false, $algorithm->facts($material, false, $details));
     }
 
     /**

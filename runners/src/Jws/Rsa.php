@@ -21,13 +21,14 @@ final class Rsa implements Algorithm
         private readonly string $name,
         private readonly string $hash,
         private readonly bool $pss,
+        private readonly int $hashBytes,
     ) {
     }
 
     public static function named(string $name): self
     {
         $hash = 'sha' . substr($name, 2);
-        return new self($name, $hash, str_starts_with($name, 'PS'));
+        return new self($name, $hash, str_starts_with($name, 'PS'), strlen(hash($hash, '', true)));
     }
 
     public function name(): string
@@ -35,67 +36,79 @@ final class Rsa implements Algorithm
         return $this->name;
     }
 
-    public function checkKey(mixed $key, bool $forSigning): void
+    public function facts(mixed $material, bool $forSigning, KeyDetails $details): KeyFacts
     {
-        $details = OpensslKeys::details($this->name, $key, OPENSSL_KEYTYPE_RSA, 'an RSA key');
-        if ($details['bits'] < self::MINIMUM_BITS) {
-            throw WeakKey::rsaTooShort($this->name, (int) $details['bits']);
+        $found = OpensslKeyDetails::require($details, $this->name, $material, OPENSSL_KEYTYPE_RSA, 'an RSA key');
+        if ($found['bits'] < self::MINIMUM_BITS) {
+            throw WeakKey::rsaTooShort($this->name, (int) $found['bits']);
         }
-        if ($forSigning && !OpensslKeys::isPrivate($details)) {
+        $private = OpensslKeyDetails::isPrivate($found);
+        if ($forSigning && !$private) {
             throw WeakKey::wrongType($this->name, 'a private key to sign with', 'a public key');
         }
+        return new KeyFacts('RSA', (int) $found['bits'], null, $private);
     }
 
-    public function sign(mixed $key, string $input): string
+    public function sign(Key $key, string $input): string
     {
+        $material = $key->material;
         $signature = '';
-        $ok = $key instanceof OpenSSLAsymmetricKey && ($this->pss
-            ? openssl_private_encrypt($this->pssEncode($input, self::modulusBits($key)), $signature, $key, OPENSSL_NO_PADDING)
-            : openssl_sign($input, $signature, $key, $this->hash));
+        $ok = $material instanceof OpenSSLAsymmetricKey && ($this->pss
+            ? openssl_private_encrypt($this->pssEncode($input, $key->facts->bits), $signature, $material, OPENSSL_NO_PADDING)
+            : openssl_sign($input, $signature, $material, $this->hash));
         if (!$ok) {
             throw SignatureRejected::signingFailed($this->name, (string) openssl_error_string());
         }
         return $signature;
     }
 
-    public function verify(mixed $key, string $input, string $signature): bool
+    public function verify(Key $key, string $input, string $signature): bool
     {
-        if (!$key instanceof OpenSSLAsymmetricKey) {
+        $material = $key->material;
+        if (!$material instanceof OpenSSLAsymmetricKey) {
             return false;
         }
-        $bits = self::modulusBits($key);
-        $bytes = intdiv($bits + 7, 8);
+        // RFC 8017 section 8.1.2 step 1 (and 8.2.2): a signature is exactly as long as the modulus.
+        $bytes = $key->facts->modulusBytes();
         if (strlen($signature) !== $bytes) {
             throw SignatureRejected::length($this->name, $bytes, strlen($signature));
         }
         if (!$this->pss) {
-            $valid = openssl_verify($input, $signature, $key, $this->hash) === 1;
+            $valid = openssl_verify($input, $signature, $material, $this->hash) === 1;
             self::clearErrors();
             return $valid;
         }
         $encoded = '';
-        if (!openssl_public_decrypt($signature, $encoded, $key, OPENSSL_NO_PADDING)) {
+        if (!openssl_public_decrypt($signature, $encoded, $material, OPENSSL_NO_PADDING)) {
             self::clearErrors();
             return false;
         }
-        return $this->pssVerify($input, $encoded, $bits);
+        return $this->pssVerify($input, $encoded, $key->facts->bits);
     }
 
-    private static function modulusBits(OpenSSLAsymmetricKey $key): int
+    /**
+     * EMSA-PSS-ENCODE of $message for a modulus of $modulusBits, for the raw RSA operation: what
+     * sign() hands to OpenSSL (the JWT experiment times that operation alone, too).
+     */
+    public function pssEncoding(string $message, int $modulusBits): string
     {
-        $details = openssl_pkey_get_details($key);
-        return $details === false ? 0 : (int) $details['bits'];
+        return $this->pssEncode($message, $modulusBits);
     }
 
-    private function hashBytes(): int
+    public function hash(): string
     {
-        return strlen(hash($this->hash, '', true));
+        return $this->hash;
+    }
+
+    public function isPss(): bool
+    {
+        return $this->pss;
     }
 
     /** EMSA-PSS-ENCODE (RFC 8017 section 9.1.1), padded to the modulus length for the raw RSA operation. */
     private function pssEncode(string $message, int $modulusBits): string
     {
-        $hLen = $this->hashBytes();
+        $hLen = $this->hashBytes;
         $emBits = $modulusBits - 1;
         $emLen = intdiv($emBits + 7, 8);
         $salt = random_bytes($hLen);
@@ -109,7 +122,7 @@ final class Rsa implements Algorithm
     /** EMSA-PSS-VERIFY (RFC 8017 section 9.1.2) with sLen = hLen. */
     private function pssVerify(string $message, string $decrypted, int $modulusBits): bool
     {
-        $hLen = $this->hashBytes();
+        $hLen = $this->hashBytes;
         $emBits = $modulusBits - 1;
         $emLen = intdiv($emBits + 7, 8);
         if (strlen($decrypted) > $emLen) {

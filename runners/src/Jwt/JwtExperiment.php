@@ -14,17 +14,33 @@ use PhpCryptoBench\Jws\Algorithms;
 use PhpCryptoBench\Jws\AttackChecks;
 use PhpCryptoBench\Jws\KnownAnswers;
 use PhpCryptoBench\Jws\WycheproofSignatureSuite;
+use PhpCryptoBench\Native\InterleavedRounds;
+use PhpCryptoBench\Native\NativeStep;
+use PhpCryptoBench\Native\RoundStep;
+use PhpCryptoBench\Native\SampledStep;
+use PhpCryptoBench\Io\CsvTable;
 
 /**
  * JWT token size and sign/verify time per algorithm (seed 004), through this project's own JWS
  * code: the seed's 10, 100 and 500-character payloads and 2 KiB, plus key generation per key kind.
+ * Then, in interleaved rounds at 100 characters, three layers per algorithm: `openssl speed` (the
+ * native limit), the raw primitive in PHP on the token's signing input, and the full JWS layer.
  */
 final class JwtExperiment implements Experiment
 {
     public const CSV = 'jwt.csv';
     public const TOKENS_CSV = 'jwt_tokens.csv';
     public const KEYS_CSV = 'jwt_keys.csv';
+    public const LAYERS_CSV = 'jwt_layers.csv';
+    public const NATIVE_CSV = 'jwt_native.csv';
     public const PAYLOAD_CHARS = [10, 100, 500, 2048];
+    /** The layers are compared at the seed's 100-character payload. */
+    public const LAYER_PAYLOAD_CHARS = 100;
+    /**
+     * The quick profile compares one algorithm per primitive family (each `openssl speed` figure costs
+     * two seconds a round); the full profile every algorithm.
+     */
+    public const QUICK_LAYER_ALGORITHMS = ['ES256', 'RS256', 'PS256', 'EdDSA', 'HS256'];
 
     public function __construct(
         private readonly string $vectorDirectory,
@@ -84,9 +100,10 @@ final class JwtExperiment implements Experiment
         $table = $this->schema->table(self::CSV);
         $tokens = $this->schema->table(self::TOKENS_CSV);
         $keys = $this->schema->table(self::KEYS_CSV);
+        $privateKeys = [];
         foreach (Algorithms::NAMES as $alg) {
             $scheme = JwtScheme::named($alg);
-            $private = $scheme->generate();
+            $private = $privateKeys[$alg] = $scheme->generate();
             $keys->add(['alg' => $alg, 'key_type' => $scheme->keyType, 'key_bits' => $scheme->keyBits, 'jwk' => json_encode($scheme->publishedJwk($private), JSON_UNESCAPED_SLASHES | JSON_THROW_ON_ERROR)]);
             $cases = [new JwtCase($scheme, JwtCase::KEYGEN, 0, $private)];
             foreach (self::PAYLOAD_CHARS as $chars) {
@@ -101,9 +118,46 @@ final class JwtExperiment implements Experiment
                 $context->progress->advance($case->label());
             }
         }
+        $layers = $this->schema->table(self::LAYERS_CSV);
+        $native = $this->schema->table(self::NATIVE_CSV);
+        $gaps = InterleavedRounds::forProfile($profile)->run($this->name(), $this->layerSteps($context, $privateKeys, $layers, $native), $context->progress);
         $table->writeTo($context->outputDirectory . '/' . self::CSV);
         $tokens->writeTo($context->outputDirectory . '/' . self::TOKENS_CSV);
         $keys->writeTo($context->outputDirectory . '/' . self::KEYS_CSV);
-        return new MeasurementResult([self::CSV, self::TOKENS_CSV, self::KEYS_CSV]);
+        $layers->writeTo($context->outputDirectory . '/' . self::LAYERS_CSV);
+        $native->writeTo($context->outputDirectory . '/' . self::NATIVE_CSV);
+        return new MeasurementResult([self::CSV, self::TOKENS_CSV, self::KEYS_CSV, self::LAYERS_CSV, self::NATIVE_CSV], $gaps);
+    }
+
+    /**
+     * Per native primitive: `openssl speed` once, then for each algorithm on it the raw primitive and
+     * the JWS layer, signing and verifying. RS and PS share one RSA-2048 measurement.
+     *
+     * @param array<string, mixed> $privateKeys per algorithm
+     * @return list<RoundStep>
+     */
+    private function layerSteps(ExperimentContext $context, array $privateKeys, CsvTable $layers, CsvTable $native): array
+    {
+        $groups = [];
+        foreach ($privateKeys as $alg => $private) {
+            if ($context->profile->name !== 'full' && !in_array($alg, self::QUICK_LAYER_ALGORITHMS, true)) {
+                continue;
+            }
+            $scheme = JwtScheme::named($alg);
+            $jws = [JwtCase::SIGN => new JwtCase($scheme, JwtCase::SIGN, self::LAYER_PAYLOAD_CHARS, $private), JwtCase::VERIFY => new JwtCase($scheme, JwtCase::VERIFY, self::LAYER_PAYLOAD_CHARS, $private)];
+            $signing = $scheme->signingKey($private);
+            $verification = $scheme->verificationKey($private);
+            $primitive = new PrimitiveCase($scheme, JwtCase::SIGN, $signing, $verification, $jws[JwtCase::VERIFY]->token());
+            $speed = $scheme->nativePrimitive(strlen($primitive->signingInput()));
+            $groups[$speed->name] ??= [new NativeStep($context->nativeSpeed, $speed, $native)];
+            foreach ([JwtCase::SIGN, JwtCase::VERIFY] as $operation) {
+                $raw = $operation === JwtCase::SIGN ? $primitive : new PrimitiveCase($scheme, JwtCase::VERIFY, $signing, $verification, $jws[JwtCase::VERIFY]->token());
+                foreach ([PrimitiveCase::LAYER => $raw, 'jws' => $jws[$operation]] as $layer => $case) {
+                    $columns = ['alg' => $alg, 'operation' => $operation, 'layer' => $layer, 'native' => $speed->name, 'payload_chars' => self::LAYER_PAYLOAD_CHARS, 'verified' => true];
+                    $groups[$speed->name][] = new SampledStep($context->sampler, $context->profile, $case, $layers, static fn (): array => $columns);
+                }
+            }
+        }
+        return array_merge(...array_values($groups));
     }
 }

@@ -11,6 +11,7 @@ use PhpCryptoBench\Jws\Ecdsa;
 use PhpCryptoBench\Jws\Hmac;
 use PhpCryptoBench\Jws\Jwk;
 use PhpCryptoBench\Jws\Key;
+use PhpCryptoBench\Native\NativePrimitive;
 
 /** One JWS algorithm with the kind of key it takes, and how to make such a key. */
 final class JwtScheme
@@ -67,6 +68,21 @@ final class JwtScheme
     {
         $material = is_string($private) && $this->keyType === 'oct' ? $private : Jwk::import(Jwk::publicOf($private));
         return Key::forVerification($this->algorithm, $material);
+    }
+
+    /**
+     * What `openssl speed` measures of the same primitive: the RSA modulus or ECDSA curve, Ed25519,
+     * or HMAC with the same hash on blocks as long as the signing input.
+     */
+    public function nativePrimitive(int $signingInputBytes): NativePrimitive
+    {
+        $algorithm = $this->algorithm;
+        return match (true) {
+            $algorithm instanceof Ecdsa => NativePrimitive::publicKey('ecdsa' . ['prime256v1' => 'p256', 'secp384r1' => 'p384', 'secp521r1' => 'p521'][$algorithm->curve()]),
+            $algorithm instanceof Hmac => NativePrimitive::hmac($algorithm->hash(), $signingInputBytes),
+            $this->keyType === 'OKP Ed25519' => NativePrimitive::publicKey('ed25519'),
+            default => NativePrimitive::publicKey('rsa' . $this->keyBits),
+        };
     }
 
     /** @return array<string, string> the JWK a verifier needs: public, or for HMAC the (throwaway) secret */

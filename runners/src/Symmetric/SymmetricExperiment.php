@@ -11,7 +11,14 @@ use PhpCryptoBench\Experiment\ExperimentContext;
 use PhpCryptoBench\Experiment\ExperimentSetup;
 use PhpCryptoBench\Experiment\MeasurementResult;
 use PhpCryptoBench\Harness\Profile;
+use PhpCryptoBench\Harness\BenchCase;
+use PhpCryptoBench\Io\CsvTable;
 use PhpCryptoBench\Io\TableSchema;
+use PhpCryptoBench\Native\InterleavedRounds;
+use PhpCryptoBench\Native\NativePrimitive;
+use PhpCryptoBench\Native\NativeStep;
+use PhpCryptoBench\Native\RoundStep;
+use PhpCryptoBench\Native\SampledStep;
 use PhpCryptoBench\Run\ChildPhp;
 
 /**
@@ -22,6 +29,12 @@ final class SymmetricExperiment implements Experiment
 {
     public const CSV = 'symmetric.csv';
     public const INVENTORY_CSV = 'cipher_inventory.csv';
+    public const ROUNDS_CSV = 'symmetric_rounds.csv';
+    public const NATIVE_CSV = 'symmetric_native.csv';
+    /** PHP against `openssl speed -evp` in interleaved rounds: cipher => operations, at NATIVE_BYTES. */
+    public const NATIVE_CIPHERS = ['aes-128-cbc' => [SymmetricCase::ENCRYPT, SymmetricCase::DECRYPT], 'aes-256-cbc' => [SymmetricCase::ENCRYPT], 'bf-cbc' => [SymmetricCase::ENCRYPT]];
+    /** One of the AES payloads (seed 001's 4 KiB string), so the main table has PHP's curve around it. */
+    public const NATIVE_BYTES = 4096;
 
     /** Seed 001's 1-4 B and 1-4 KiB strings, 200 KiB, and its 20 MiB in the full profile (2 MiB in quick). */
     public const AES_PAYLOADS = ['quick' => [3, 1024, 4096, 204800, 2097152], 'full' => [3, 1024, 4096, 204800, 2097152, 20971520]];
@@ -241,8 +254,37 @@ final class SymmetricExperiment implements Experiment
         foreach ($inventory as $entry) {
             $inventoryTable->add($entry->toRow());
         }
+        $rounds = $this->schema->table(self::ROUNDS_CSV);
+        $native = $this->schema->table(self::NATIVE_CSV);
+        $nativeGaps = InterleavedRounds::forProfile($profile)->run($this->name(), $this->nativeSteps($context, $rounds, $native), $context->progress);
         $table->writeTo($context->outputDirectory . '/' . self::CSV);
         $inventoryTable->writeTo($context->outputDirectory . '/' . self::INVENTORY_CSV);
-        return new MeasurementResult([self::CSV, self::INVENTORY_CSV], $this->gaps());
+        $rounds->writeTo($context->outputDirectory . '/' . self::ROUNDS_CSV);
+        $native->writeTo($context->outputDirectory . '/' . self::NATIVE_CSV);
+        return new MeasurementResult([self::CSV, self::INVENTORY_CSV, self::ROUNDS_CSV, self::NATIVE_CSV], [...$this->gaps(), ...$nativeGaps]);
+    }
+
+    /**
+     * Per cipher and operation: `openssl speed -evp` (with this process's OPENSSL_CONF, so Blowfish
+     * comes from the same legacy provider), then PHP's openssl_encrypt or openssl_decrypt.
+     *
+     * @return list<RoundStep>
+     */
+    private function nativeSteps(ExperimentContext $context, CsvTable $rounds, CsvTable $native): array
+    {
+        $steps = [];
+        foreach (self::NATIVE_CIPHERS as $name => $operations) {
+            $provider = $name === 'bf-cbc' ? 'legacy' : 'default';
+            if ($provider === 'legacy' && self::legacyMissingReason() !== null) {
+                continue;
+            }
+            foreach ($operations as $operation) {
+                $steps[] = new NativeStep($context->nativeSpeed, NativePrimitive::cipher($name, self::NATIVE_BYTES, $operation === SymmetricCase::DECRYPT), $native);
+                $case = new SymmetricCase('native', new OpensslCipher($name, $provider), $operation, self::NATIVE_BYTES);
+                $columns = static fn (BenchCase $c): array => ['cipher' => $name, 'provider' => $provider, 'operation' => $operation, 'payload_bytes' => $c->bytesPerIteration(), 'native' => $name, 'verified' => true];
+                $steps[] = new SampledStep($context->sampler, $context->profile, $case, $rounds, $columns);
+            }
+        }
+        return $steps;
     }
 }

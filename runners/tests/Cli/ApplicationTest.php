@@ -38,7 +38,7 @@ final class ApplicationTest extends TestCase
     {
         [, $out] = $this->invoke('list');
         $names = array_map(static fn (string $line): string => explode("\t", $line)[0], explode("\n", rtrim($out)));
-        self::assertSame(['aead', 'argon2', 'ec_keygen', 'jwt', 'symmetric'], $names);
+        self::assertSame(['aead', 'argon2', 'ec_keygen', 'jwt', 'pitfalls', 'symmetric'], $names);
     }
 
     public function testABrokenExperimentIsOneLineAndExitOneNotATrace(): void
@@ -85,7 +85,7 @@ final class ApplicationTest extends TestCase
     {
         yield 'unknown command' => [['bench'], "bench.php: unknown command \"bench\"; expected one of: run, list, --help\n"];
         yield 'unknown option' => [['run', '--quick'], "bench.php: unknown option \"--quick\"; see --help\n"];
-        yield 'unknown experiment' => [['run', '--only', 'rot13'], "bench.php: unknown experiment \"rot13\"; expected one of: aead, argon2, ec_keygen, jwt, symmetric\n"];
+        yield 'unknown experiment' => [['run', '--only', 'rot13'], "bench.php: unknown experiment \"rot13\"; expected one of: aead, argon2, ec_keygen, jwt, pitfalls, symmetric\n"];
         yield 'list takes no options' => [['list', '--all'], "bench.php: unknown option \"--all\"; see --help\n"];
     }
 

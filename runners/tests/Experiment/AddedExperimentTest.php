@@ -52,7 +52,7 @@ final class AddedExperimentTest extends TestCase
         $schema = TableSchema::load($this->directory . '/tables');
         $setup = new ExperimentSetup(REPOSITORY, $schema, REPOSITORY . '/vectors/wycheproof');
         $registry = ExperimentRegistry::discover($setup, REPOSITORY . '/runners/src', self::TINY . '/runners/src');
-        self::assertSame(['aead', 'argon2', 'ec_keygen', 'jwt', 'symmetric', 'tiny'], $registry->names());
+        self::assertSame(['aead', 'argon2', 'ec_keygen', 'jwt', 'pitfalls', 'symmetric', 'tiny'], $registry->names());
 
         $tiny = $registry->get('tiny');
         self::assertSame(['known_answers' => ['sha256', 'sha512']], $tiny->verify());

@@ -20,9 +20,9 @@ final class ExperimentRegistryTest extends TestCase
         return ExperimentRegistry::discover(ExperimentSetup::forRepository(REPOSITORY), REPOSITORY . '/runners/src', ...$extra);
     }
 
-    public function testTheFiveExperimentsAreFoundInOrderOfName(): void
+    public function testTheSixExperimentsAreFoundInOrderOfName(): void
     {
-        self::assertSame(['aead', 'argon2', 'ec_keygen', 'jwt', 'symmetric'], self::discover()->names());
+        self::assertSame(['aead', 'argon2', 'ec_keygen', 'jwt', 'pitfalls', 'symmetric'], self::discover()->names());
     }
 
     public function testEachIsBuiltByItsFactoryAndAnsweringToItsName(): void
@@ -38,7 +38,7 @@ final class ExperimentRegistryTest extends TestCase
     {
         // good/ also holds Helper/HelperExperiment (implements nothing) and Abstracted/AbstractedExperiment (abstract).
         $registry = self::discover(self::FIXTURES . '/good');
-        self::assertSame(['aead', 'argon2', 'b_sample', 'ec_keygen', 'jwt', 'symmetric'], $registry->names(), 'by name, not by directory');
+        self::assertSame(['aead', 'argon2', 'b_sample', 'ec_keygen', 'jwt', 'pitfalls', 'symmetric'], $registry->names(), 'by name, not by directory');
         $sample = $registry->get('b_sample');
         self::assertInstanceOf(SampleExperiment::class, $sample);
         self::assertSame(REPOSITORY, $sample->repository, 'built by its create() from the setup');

@@ -136,6 +136,28 @@ final class CompactJwsTest extends TestCase
         Base64Url::decode($text);
     }
 
+    /** The table of canonical last characters agrees with the definition: re-encoding gives the text back. */
+    public function testEveryLastCharacterIsAcceptedExactlyWhenItsEncodingIsCanonical(): void
+    {
+        $alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+        $accepted = 0;
+        foreach (['Q', 'QU', 'QUJ', 'QUJD'] as $prefix) {
+            foreach (str_split($alphabet) as $last) {
+                $text = $prefix . $last;
+                $canonical = Base64Url::encode((string) base64_decode(strtr($text, '-_', '+/'))) === $text;
+                try {
+                    Base64Url::decode($text);
+                    $decoded = true;
+                } catch (MalformedToken) {
+                    $decoded = false;
+                }
+                self::assertSame($canonical, $decoded, $text);
+                $accepted += (int) $decoded;
+            }
+        }
+        self::assertSame(4 + 16 + 64 + 0, $accepted, '4 endings after 2 characters of a group, 16 after 3, all 64 after 4, none after 1');
+    }
+
     public function testATokenWithoutThreePartsIsRefused(): void
     {
         [, $verifier] = self::es256();

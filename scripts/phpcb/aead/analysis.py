@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ..loader import Run
 from ..policy import AeadPolicy, Verdict
+from ..rounds import Breakdown, native_tool
 from ..stats import Ratio, Summary, per_op_by_case, ratio_of_medians, summarize
+from . import native
 
 HEADLINE_PAYLOAD = 10 * 1024 * 1024  # the seed's 10 MiB
 FIDELITY_BLOCK = 16384
@@ -91,6 +93,9 @@ class AeadAnalysis:
     picks: list[Pick]
     fidelity: list[Fidelity]
     verdicts: dict[str, Verdict]
+    # PHP against openssl speed in interleaved rounds (aead_rounds.csv), with what each call costs.
+    vs_native: list[Breakdown] = field(default_factory=list)
+    native_tool: str = ""
 
     def case(self, variant: str, operation: str, payload_bytes: int, aad_bytes: int = 0) -> CaseStats | None:
         for case in self.cases:
@@ -211,4 +216,26 @@ def analyse(run: Run, policy: AeadPolicy) -> AeadAnalysis:
         picks=fastest_recommended(cases, verdicts),
         fidelity=php_vs_native(cases, run.tables.get("native.csv", [])),
         verdicts=verdicts,
+        vs_native=breakdowns(cases, run),
+        native_tool=native_tool(run.tables.get(native.NATIVE_CSV, [])),
     )
+
+
+def breakdowns(cases: list[CaseStats], run: Run) -> list[Breakdown]:
+    """Each rounds comparison, with PHP's encryption time at 16 B for the same cipher (16-byte tag, no AAD)."""
+    found = []
+    for comparison in native.from_tables(run.tables.get(native.ROUNDS_CSV, []), run.tables.get(native.NATIVE_CSV, [])):
+        small = next(
+            (
+                c
+                for c in cases
+                if c.key.algorithm == comparison.what
+                and c.key.tag_bytes == 16
+                and c.key.operation == "encrypt"
+                and c.key.aad_bytes == 0
+                and c.key.payload_bytes == native.SMALLEST_PAYLOAD
+            ),
+            None,
+        )
+        found.append(Breakdown(comparison, small.summary.median_ns if small else None, native.SMALLEST_PAYLOAD))
+    return found

@@ -12,7 +12,7 @@ from ..experiment import Experiment, Figures, Finding, Inputs
 from ..headlines import Headline
 from ..loader import Run
 from ..policy import Argon2Policy, load_argon2_policy
-from . import analysis, figures, measures, page
+from . import analysis, figures, measures, native, page
 
 
 class Argon2(Experiment):
@@ -20,7 +20,7 @@ class Argon2(Experiment):
     title = "Argon2"
     question = "Argon2 parameters for a latency budget"
     order = 50
-    tables = ("argon2.csv",)
+    tables = ("argon2.csv", "argon2_rounds.csv")
 
     def load_policy(self, path: Path) -> Argon2Policy:
         return load_argon2_policy(path)
@@ -36,7 +36,7 @@ class Argon2(Experiment):
         return figures.all_figures(result)
 
     def page_context(self, result: analysis.Argon2Analysis, inputs: Inputs) -> dict[str, Any]:
-        return page.context(result, inputs.reference, inputs.policy)
+        return page.context(result, inputs.reference, inputs.policy) | {"vs_cli": native.analyse(result.run)}
 
     def finding(self, context: dict[str, Any]) -> Finding | None:
         return page.finding(context)

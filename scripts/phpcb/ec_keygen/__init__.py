@@ -12,7 +12,8 @@ from ..experiment import Experiment, Figures, Finding, Inputs
 from ..headlines import Headline
 from ..loader import Run
 from ..policy import KeySchemePolicy, load_key_scheme_policy
-from . import analysis, figures, measures, page
+from ..rounds import native_tool
+from . import analysis, figures, measures, native, page
 
 
 class EcKeygen(Experiment):
@@ -20,7 +21,7 @@ class EcKeygen(Experiment):
     title = "Elliptic curves"
     question = "Which elliptic curve, and what key generation costs at equal security"
     order = 30
-    tables = ("ec_keygen.csv", "ec_curves.csv")
+    tables = ("ec_keygen.csv", "ec_curves.csv", "ec_keygen_rounds.csv", "ec_keygen_native.csv")
 
     def load_policy(self, path: Path) -> KeySchemePolicy:
         return load_key_scheme_policy(path)
@@ -32,7 +33,10 @@ class EcKeygen(Experiment):
         return figures.all_figures(result)
 
     def page_context(self, result: analysis.EcAnalysis, inputs: Inputs) -> dict[str, Any]:
-        return page.context(result, inputs.reference)
+        return page.context(result, inputs.reference) | {
+            "vs_native": native.breakdowns(result.run),
+            "native_tool": native_tool(result.run.tables.get(native.NATIVE_CSV, [])),
+        }
 
     def finding(self, context: dict[str, Any]) -> Finding | None:
         return page.finding(context)

@@ -20,7 +20,7 @@ class Jwt(Experiment):
     title = "JWT"
     question = "JWT token size, and sign/verify time per algorithm"
     order = 40
-    tables = ("jwt.csv", "jwt_tokens.csv", "jwt_keys.csv")
+    tables = ("jwt.csv", "jwt_tokens.csv", "jwt_keys.csv", "jwt_layers.csv", "jwt_native.csv")
 
     def load_policy(self, path: Path) -> JwtPolicy:
         return load_jwt_policy(path)

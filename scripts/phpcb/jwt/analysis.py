@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ..loader import Run
 from ..policy import JwtPolicy, Verdict
+from ..rounds import native_commands, native_tool
 from ..stats import Ratio, Summary, per_op_by_case, ratio_of_medians, summarize
+from . import layers as jws_layers
 
 ALGORITHMS = (
     "ES256",
@@ -97,6 +99,13 @@ class JwtAnalysis:
     algorithms: list[AlgorithmResult]
     payloads: list[int]
     choices: list[Choice]
+    # The three layers (native, PHP's primitive, JWS) per algorithm and operation, and the native tool.
+    layers: list[jws_layers.Layers] = field(default_factory=list)
+    native_tool: str = ""
+    native_commands: list[str] = field(default_factory=list)
+
+    def layer(self, alg: str, operation: str) -> jws_layers.Layers | None:
+        return next((x for x in self.layers if (x.alg, x.operation) == (alg, operation)), None)
 
     def find(self, alg: str) -> AlgorithmResult | None:
         return next((a for a in self.algorithms if a.alg == alg), None)
@@ -168,4 +177,13 @@ def analyse(run: Run, policy: JwtPolicy) -> JwtAnalysis:
         choose(algorithms, "many signers (a login service issuing tokens)", "sign", headline),
         choose(algorithms, "frequent key rotation", "keygen", 0),
     ]
-    return JwtAnalysis(run, algorithms, payloads, choices)
+    native_rows = run.tables.get(jws_layers.NATIVE_CSV, [])
+    return JwtAnalysis(
+        run,
+        algorithms,
+        payloads,
+        choices,
+        layers=jws_layers.analyse(run, ALGORITHMS),
+        native_tool=native_tool(native_rows),
+        native_commands=native_commands(native_rows),
+    )

@@ -78,12 +78,46 @@ def asymmetry(analysis: JwtAnalysis, payload: int) -> dict[str, Any]:
     return plain(figure, legend_below=False)
 
 
+LAYER_NAMES = (("native", "openssl speed (native)"), ("primitive", "PHP's primitive"), ("jws", "this JWS code"))
+
+
+def layers(analysis: JwtAnalysis, operation: str) -> dict[str, Any] | None:
+    """Per algorithm, the three layers' median time per operation, with their 95% CIs."""
+    rows = [x for x in analysis.layers if x.operation == operation]
+    if not rows:
+        return None
+    figure = go.Figure()
+    for layer, name in LAYER_NAMES:
+        present = [(x.alg, series) for x in rows if (series := getattr(x, layer)) is not None]
+        summaries = [series.summary for _, series in present]
+        figure.add_trace(
+            go.Bar(
+                x=[alg for alg, _ in present],
+                y=[ms(s.median_ns) for s in summaries],
+                error_y=time_error_bars(summaries),
+                name=name,
+            )
+        )
+    figure.update_layout(
+        title=f"{operation.capitalize()}: native, PHP's primitive and the JWS layer, same rounds (error bars: 95% CI)",
+        barmode="group",
+        xaxis={"title": "algorithm", "type": "category"},
+        yaxis={"title": "ms per operation (log)", "type": "log"},
+    )
+    return plain(figure)
+
+
 def all_figures(analysis: JwtAnalysis, limits: dict[str, int]) -> dict[str, dict[str, Any]]:
     if not analysis.algorithms:
         return {}
     payload = headline_payload(analysis.payloads)
-    return {
+    figures = {
         "jwt-sign-verify": sign_verify(analysis, payload),
         "jwt-token-size": token_sizes(analysis, limits),
         "jwt-asymmetry": asymmetry(analysis, payload),
     }
+    for operation in ("verify", "sign"):
+        figure = layers(analysis, operation)
+        if figure is not None:
+            figures[f"jwt-layers-{operation}"] = figure
+    return figures

@@ -16,6 +16,7 @@ from ..reference import ReferenceData
 from ..wording import margin
 from .analysis import AlgorithmResult, JwtAnalysis, JwtCase, headline_payload
 from .keygen_check import keygen_twice
+from .layers import GOAL_NS, GOAL_RATIO, goal_tally
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,10 @@ def context(analysis: JwtAnalysis, reference: ReferenceData, policy: JwtPolicy) 
             key=lambda item: item[1],
             default=("–", 0),
         ),
+        "layer_goal": goal_tally(analysis.layers),
+        "layer_goal_percent": round((GOAL_RATIO - 1) * 100),
+        "layer_goal_ns": GOAL_NS,
+        "layer_rounds": max((x.rounds for x in analysis.layers), default=0),
         "over_cookie": [
             (a.alg, p, a.token_bytes(p))
             for a in analysis.algorithms

@@ -12,7 +12,8 @@ from ..experiment import Experiment, Figures, Finding, Inputs
 from ..headlines import Headline
 from ..loader import Run
 from ..policy import SymmetricPolicy, load_symmetric_policy
-from . import analysis, figures, measures, page
+from ..rounds import native_tool
+from . import analysis, figures, measures, native, page
 
 
 class Symmetric(Experiment):
@@ -20,7 +21,7 @@ class Symmetric(Experiment):
     title = "mcrypt vs OpenSSL"
     question = "mcrypt vs OpenSSL, and every cipher OpenSSL offers"
     order = 20
-    tables = ("symmetric.csv", "cipher_inventory.csv")
+    tables = ("symmetric.csv", "cipher_inventory.csv", "symmetric_rounds.csv", "symmetric_native.csv")
     reference_required = ("sources", "claims")
 
     def load_policy(self, path: Path) -> SymmetricPolicy:
@@ -33,7 +34,10 @@ class Symmetric(Experiment):
         return figures.all_figures(result)
 
     def page_context(self, result: analysis.SymmetricAnalysis, inputs: Inputs) -> dict[str, Any]:
-        return page.context(result, inputs.reference, inputs.policy)
+        return page.context(result, inputs.reference, inputs.policy) | {
+            "vs_native": native.breakdowns(result.run, result.cases),
+            "native_tool": native_tool(result.run.tables.get(native.NATIVE_CSV, [])),
+        }
 
     def finding(self, context: dict[str, Any]) -> Finding | None:
         return page.finding(context)

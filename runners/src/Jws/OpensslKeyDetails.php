@@ -1,0 +1,42 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Jws;
+
+use OpenSSLAsymmetricKey;
+use PhpCryptoBench\Exception\WeakKey;
+
+/** KeyDetails from ext-openssl itself, and the checks every OpenSSL-backed algorithm makes of them. */
+final class OpensslKeyDetails implements KeyDetails
+{
+    public function of(OpenSSLAsymmetricKey $key): array|false
+    {
+        return openssl_pkey_get_details($key);
+    }
+
+    /**
+     * The details of $key, which must be an OpenSSL key of $type.
+     *
+     * @return array<string, mixed>
+     * @throws WeakKey
+     */
+    public static function require(KeyDetails $details, string $algorithm, mixed $key, int $type, string $expected): array
+    {
+        $found = $key instanceof OpenSSLAsymmetricKey ? $details->of($key) : false;
+        if ($found === false || $found['type'] !== $type) {
+            throw WeakKey::wrongType($algorithm, $expected, get_debug_type($key) . ($found === false ? '' : ' of another type'));
+        }
+        return $found;
+    }
+
+    /**
+     * Whether the details are of a private key (EC: d; RSA: d).
+     *
+     * @param array<string, mixed> $found
+     */
+    public static function isPrivate(array $found): bool
+    {
+        return isset($found['ec']['d']) || isset($found['rsa']['d']);
+    }
+}

@@ -1,0 +1,80 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Native;
+
+use PhpCryptoBench\Exception\NativeSpeedFailed;
+
+/**
+ * One thing `openssl speed` measures: an EVP cipher or an HMAC on blocks of a given size, or a
+ * public-key algorithm by its speed name (rsa2048, ecdsap256, ecdhp256, ecdhx25519, ed25519).
+ * `name` is what the run's CSV calls it; arguments() is what the command gets.
+ */
+final class NativePrimitive
+{
+    public const SIGN = 'sign';
+    public const VERIFY = 'verify';
+    public const DERIVE = 'derive';
+    public const ENCRYPT = 'encrypt';
+    public const DECRYPT = 'decrypt';
+    public const MAC = 'mac';
+
+    /** @param list<string> $arguments */
+    private function __construct(
+        public readonly string $name,
+        public readonly int $blockBytes,
+        private readonly array $arguments,
+        /** @var list<string> the operations one command measures, in the order it measures them */
+        public readonly array $operations,
+    ) {
+    }
+
+    public static function cipher(string $evpName, int $blockBytes, bool $decrypt = false): self
+    {
+        self::check('cipher', '/^[a-z0-9][a-z0-9-]{1,63}$/', $evpName);
+        $arguments = ['-evp', $evpName, '-bytes', (string) $blockBytes];
+        return new self($evpName, self::positive($blockBytes), $decrypt ? [...$arguments, '-decrypt'] : $arguments, [$decrypt ? self::DECRYPT : self::ENCRYPT]);
+    }
+
+    public static function hmac(string $digest, int $blockBytes): self
+    {
+        self::check('HMAC digest', '/^sha[0-9-]{1,10}$/', $digest);
+        return new self('hmac-' . $digest, self::positive($blockBytes), ['-hmac', $digest, '-bytes', (string) $blockBytes], [self::MAC]);
+    }
+
+    /** rsa2048, ecdsap256, ed25519 (sign and verify) or ecdhp256, ecdhx25519 (derive). */
+    public static function publicKey(string $speedName): self
+    {
+        self::check('public-key algorithm', '/^(rsa[0-9]{4,5}|ecdsa[a-z0-9]{3,20}|ecdh[a-z0-9]{3,20}|ed25519|ed448)$/', $speedName);
+        $operations = str_starts_with($speedName, 'ecdh') ? [self::DERIVE] : [self::SIGN, self::VERIFY];
+        return new self($speedName, 0, [$speedName], $operations);
+    }
+
+    /** @return list<string> */
+    public function arguments(): array
+    {
+        return $this->arguments;
+    }
+
+    /** Whether this measures bytes (a cipher or an HMAC) rather than key operations. */
+    public function onBlocks(): bool
+    {
+        return $this->blockBytes > 0;
+    }
+
+    private static function check(string $what, string $pattern, string $value): void
+    {
+        if (preg_match($pattern, $value) !== 1) {
+            throw NativeSpeedFailed::unknownPrimitive($what, 'a name openssl speed knows, ' . trim($pattern, '/^$'), $value);
+        }
+    }
+
+    private static function positive(int $blockBytes): int
+    {
+        if ($blockBytes < 1) {
+            throw NativeSpeedFailed::unknownPrimitive('block size', 'at least 1 byte', (string) $blockBytes);
+        }
+        return $blockBytes;
+    }
+}

@@ -1,0 +1,58 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Native;
+
+/**
+ * Reads `openssl speed -mr` (machine-readable) output. Each result line `+R…:<count>:…:<seconds>`
+ * follows the line that announces what it measured: `+DT:<name>:<seconds>:<bytes>` for ciphers
+ * and MACs, `+DTP:<bits>:<what>:<type>:<seconds>` for public-key operations. The announcement, not
+ * the number after +R, names the operation: those numbers differ between OpenSSL versions (3.2 added
+ * RSA encryption and key encapsulation between them). Anything else (+F summaries, +H, errors,
+ * human-readable text) is skipped.
+ */
+final class OpensslSpeedOutput
+{
+    /**
+     * @return list<array{operation: string, count: int, seconds: float}> in the order measured
+     */
+    public static function results(string $output, NativePrimitive $primitive): array
+    {
+        $results = [];
+        $announced = null;
+        foreach (preg_split('/\R/', $output) ?: [] as $line) {
+            $line = trim($line);
+            if (str_starts_with($line, '+DT:') || str_starts_with($line, '+DTP:')) {
+                $announced = explode(':', $line);
+                continue;
+            }
+            if (preg_match('/^\+R[0-9]*:([0-9]+):.*:([0-9]+(?:\.[0-9]+)?)$/', $line, $match) !== 1 || $announced === null) {
+                continue;
+            }
+            $operation = self::operation($announced, $primitive);
+            $announced = null;
+            [$count, $seconds] = [(int) $match[1], (float) $match[2]];
+            if ($operation !== null && $count > 0 && $seconds > 0.0) {
+                $results[] = ['operation' => $operation, 'count' => $count, 'seconds' => $seconds];
+            }
+        }
+        return $results;
+    }
+
+    /** @param list<string> $announced the fields of the +DT or +DTP line */
+    private static function operation(array $announced, NativePrimitive $primitive): ?string
+    {
+        if ($announced[0] === '+DT') {
+            return $primitive->onBlocks() ? $primitive->operations[0] : null;
+        }
+        $what = strtolower(($announced[2] ?? '') . ' ' . ($announced[3] ?? ''));
+        return match (true) {
+            preg_match('/encrypt|decrypt|encaps|decaps|keygen/', $what) === 1 => null,
+            str_contains($what, 'ecdh') => NativePrimitive::DERIVE,
+            str_contains($what, 'verify'), str_starts_with($what, 'public ') => NativePrimitive::VERIFY,
+            str_contains($what, 'sign'), str_starts_with($what, 'private ') => NativePrimitive::SIGN,
+            default => null,
+        };
+    }
+}

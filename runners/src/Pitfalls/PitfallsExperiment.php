@@ -1,0 +1,113 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Pitfalls;
+
+use PhpCryptoBench\Experiment\Experiment;
+use PhpCryptoBench\Experiment\ExperimentContext;
+use PhpCryptoBench\Experiment\ExperimentSetup;
+use PhpCryptoBench\Experiment\MeasurementResult;
+use PhpCryptoBench\Harness\Profile;
+use PhpCryptoBench\Io\TableSchema;
+use PhpCryptoBench\Native\InterleavedRounds;
+use PhpCryptoBench\Native\NativeStep;
+use PhpCryptoBench\Native\RoundStep;
+use PhpCryptoBench\Native\SampledStep;
+
+/**
+ * Where PHP code loses time: one A/B per pitfall, the slow way and the fast way to the same checked
+ * result, measured in interleaved rounds (slow, fast, and the native figure where `openssl speed`
+ * has one), so that their ratio has a confidence interval.
+ */
+final class PitfallsExperiment implements Experiment
+{
+    public const CSV = 'pitfalls.csv';
+    public const NATIVE_CSV = 'pitfalls_native.csv';
+
+    /** @var list<Pitfall>|null */
+    private ?array $pitfalls = null;
+
+    public function __construct(
+        private readonly string $repository,
+        private readonly TableSchema $schema,
+    ) {
+    }
+
+    public static function create(ExperimentSetup $setup): self
+    {
+        return new self($setup->repository, $setup->schema);
+    }
+
+    public function name(): string
+    {
+        return 'pitfalls';
+    }
+
+    public function description(): string
+    {
+        return 'where PHP loses time: PEM vs key objects, key details per call, openssl.cnf per key, per-call cipher set-up, password_hash vs sodium';
+    }
+
+    public function unavailableReason(): ?string
+    {
+        return extension_loaded('openssl') ? null : 'openssl extension not loaded';
+    }
+
+    public function processEnvironment(): array
+    {
+        return [];
+    }
+
+    /** @return list<Pitfall> */
+    private function pitfalls(): array
+    {
+        return $this->pitfalls ??= array_values(array_filter([
+            PemVersusKeyObject::rsa2048(),
+            PemVersusKeyObject::p256(),
+            new DetailsPerOperation(),
+            new KeyConfigPerCall($this->repository . '/runners/openssl-minimal.cnf'),
+            new SmallMessages(),
+            PasswordHashVersusSodium::unavailableReason() === null ? new PasswordHashVersusSodium() : null,
+        ]));
+    }
+
+    /** @return list<string> */
+    private function gaps(): array
+    {
+        $reason = PasswordHashVersusSodium::unavailableReason();
+        return $reason === null ? [] : [PasswordHashVersusSodium::NAME . ': ' . $reason];
+    }
+
+    public function verify(): array
+    {
+        return ['agreement' => array_map(static fn (Pitfall $pitfall): string => $pitfall->agreement(), $this->pitfalls())];
+    }
+
+    public function caseCount(Profile $profile): int
+    {
+        return 2 * count($this->pitfalls());
+    }
+
+    public function measure(ExperimentContext $context): MeasurementResult
+    {
+        $table = $this->schema->table(self::CSV);
+        $native = $this->schema->table(self::NATIVE_CSV);
+        $steps = [];
+        foreach ($this->pitfalls() as $pitfall) {
+            $primitive = $pitfall->native();
+            if ($primitive !== null) {
+                $steps[] = new NativeStep($context->nativeSpeed, $primitive, $native);
+            }
+            foreach ($pitfall->variants() as $case) {
+                $columns = ['pitfall' => $case->pitfall, 'variant' => $case->variant, 'units' => $case->units, 'native' => $primitive->name ?? 'none', 'verified' => true];
+                $steps[] = new SampledStep($context->sampler, $context->profile, $case, $table, static fn (): array => $columns);
+            }
+        }
+        /** @var list<RoundStep> $steps */
+        $gaps = [...$this->gaps(), ...InterleavedRounds::forProfile($context->profile)->run($this->name(), $steps, $context->progress)];
+        $table->writeTo($context->outputDirectory . '/' . self::CSV);
+        $native->writeTo($context->outputDirectory . '/' . self::NATIVE_CSV);
+        return new MeasurementResult([self::CSV, self::NATIVE_CSV], $gaps);
+    }
+}

@@ -1,0 +1,76 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Tests\Jwt;
+
+use PhpCryptoBench\Exception\VerificationFailed;
+use PhpCryptoBench\Jws\Algorithms;
+use PhpCryptoBench\Jwt\JwtCase;
+use PhpCryptoBench\Jwt\JwtScheme;
+use PhpCryptoBench\Jwt\PrimitiveCase;
+use PHPUnit\Framework\TestCase;
+
+/** The raw primitive under each JWS algorithm: checked against the JWS layer, then timed and checked. */
+final class PrimitiveCaseTest extends TestCase
+{
+    /** @return iterable<string, array{string, string}> */
+    public static function algorithms(): iterable
+    {
+        foreach (Algorithms::NAMES as $alg) {
+            yield $alg => [$alg];
+        }
+    }
+
+    /** @dataProvider algorithms */
+    public function testSignsAndVerifiesTheTokensSigningInputAndChecksEveryRun(string $alg): void
+    {
+        $scheme = JwtScheme::named($alg);
+        $private = $scheme->generate();
+        $token = (new JwtCase($scheme, JwtCase::VERIFY, 100, $private))->token();
+        foreach ([JwtCase::SIGN, JwtCase::VERIFY] as $operation) {
+            $case = new PrimitiveCase($scheme, $operation, $scheme->signingKey($private), $scheme->verificationKey($private), $token);
+            self::assertSame(substr($token, 0, (int) strrpos($token, '.')), $case->signingInput());
+            self::assertSame(['alg' => $alg, 'operation' => $operation, 'layer' => 'primitive'], $case->key());
+            $case->run(3);
+            $case->verifyLastRun();
+        }
+    }
+
+    /** @return iterable<string, array{string}> */
+    public static function deterministicAndNot(): iterable
+    {
+        yield 'RS256: the same bytes expected' => ['RS256'];
+        yield 'ES256: a signature that verifies expected' => ['ES256'];
+        yield 'PS256: the raw RSA operation on the token\'s PSS encoding' => ['PS256'];
+        yield 'HS256' => ['HS256'];
+    }
+
+    /** @dataProvider deterministicAndNot */
+    public function testATokenFromAnotherKeyIsRefusedBeforeTiming(string $alg): void
+    {
+        $scheme = JwtScheme::named($alg);
+        $private = $scheme->generate();
+        $foreign = (new JwtCase($scheme, JwtCase::VERIFY, 100, $scheme->generate()))->token();
+        $this->expectException(VerificationFailed::class);
+        new PrimitiveCase($scheme, JwtCase::VERIFY, $scheme->signingKey($private), $scheme->verificationKey($private), $foreign);
+    }
+
+    /** @return iterable<string, array{string, string, int}> */
+    public static function natives(): iterable
+    {
+        yield 'ES256' => ['ES256', 'ecdsap256', 0];
+        yield 'ES512 (P-521)' => ['ES512', 'ecdsap521', 0];
+        yield 'RS384 (an RSA-2048 key)' => ['RS384', 'rsa2048', 0];
+        yield 'PS512 (an RSA-2048 key)' => ['PS512', 'rsa2048', 0];
+        yield 'EdDSA' => ['EdDSA', 'ed25519', 0];
+        yield 'HS384 on the signing input\'s length' => ['HS384', 'hmac-sha384', 231];
+    }
+
+    /** @dataProvider natives */
+    public function testEachAlgorithmNamesItsOpensslSpeedCounterpart(string $alg, string $native, int $block): void
+    {
+        $primitive = JwtScheme::named($alg)->nativePrimitive(231);
+        self::assertSame([$native, $block], [$primitive->name, $primitive->blockBytes]);
+    }
+}

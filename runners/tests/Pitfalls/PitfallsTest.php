@@ -1,0 +1,115 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Tests\Pitfalls;
+
+use PhpCryptoBench\Exception\VerificationFailed;
+use PhpCryptoBench\Experiment\ExperimentContext;
+use PhpCryptoBench\Experiment\ExperimentSetup;
+use PhpCryptoBench\Harness\FakeTimer;
+use PhpCryptoBench\Harness\Profile;
+use PhpCryptoBench\Harness\Progress;
+use PhpCryptoBench\Harness\Sampler;
+use PhpCryptoBench\Io\CsvTable;
+use PhpCryptoBench\Io\TableSchema;
+use PhpCryptoBench\Native\FixedNativeSpeed;
+use PhpCryptoBench\Pitfalls\DetailsPerOperation;
+use PhpCryptoBench\Pitfalls\KeyConfigPerCall;
+use PhpCryptoBench\Pitfalls\PasswordHashVersusSodium;
+use PhpCryptoBench\Pitfalls\PemVersusKeyObject;
+use PhpCryptoBench\Pitfalls\Pitfall;
+use PhpCryptoBench\Pitfalls\PitfallCase;
+use PhpCryptoBench\Pitfalls\PitfallsExperiment;
+use PhpCryptoBench\Pitfalls\SmallMessages;
+use PHPUnit\Framework\TestCase;
+
+final class PitfallsTest extends TestCase
+{
+    /** @return iterable<string, array{callable(): Pitfall}> */
+    public static function pitfalls(): iterable
+    {
+        yield 'PEM vs key object, RSA-2048' => [static fn (): Pitfall => PemVersusKeyObject::rsa2048()];
+        yield 'PEM vs key object, P-256' => [static fn (): Pitfall => PemVersusKeyObject::p256()];
+        yield 'details per operation' => [static fn (): Pitfall => new DetailsPerOperation()];
+        yield 'openssl.cnf per key' => [static fn (): Pitfall => new KeyConfigPerCall(REPOSITORY . '/runners/openssl-minimal.cnf')];
+        yield 'per-call cipher set-up' => [static fn (): Pitfall => new SmallMessages()];
+        yield 'password_hash vs sodium' => [static fn (): Pitfall => new PasswordHashVersusSodium()];
+    }
+
+    /**
+     * @dataProvider pitfalls
+     * @param callable(): Pitfall $make
+     */
+    public function testBothWaysAgreeAndEachTimedRunIsChecked(callable $make): void
+    {
+        $pitfall = $make();
+        self::assertStringStartsWith($pitfall->name() . ': ', $pitfall->agreement());
+        [$slow, $fast] = $pitfall->variants();
+        self::assertNotSame($slow->variant, $fast->variant);
+        self::assertSame($slow->units, $fast->units, 'both ways do the same amount of work per call');
+        foreach ([$slow, $fast] as $case) {
+            $case->run(2);
+            $case->verifyLastRun();
+            self::assertSame($pitfall->name(), $case->pitfall);
+        }
+    }
+
+    public function testAWrongResultFailsTheCheckWithItsReason(): void
+    {
+        $case = new PitfallCase('p', 'v', static fn (): int => 0, static fn (mixed $r): ?string => $r === 1 ? null : 'expected 1, got ' . $r);
+        $case->run(3);
+        $this->expectException(VerificationFailed::class);
+        $this->expectExceptionMessage('p v: expected a result, the operation failed (expected 1, got 0)');
+        $case->verifyLastRun();
+    }
+
+    public function testAKeyThatIsNotAP256PrivateKeyIsRefused(): void
+    {
+        self::assertNull(KeyConfigPerCall::problem(openssl_pkey_new(['private_key_type' => OPENSSL_KEYTYPE_EC, 'curve_name' => 'prime256v1'])));
+        self::assertSame('expected a P-256 private key, got another key', KeyConfigPerCall::problem(openssl_pkey_new(['private_key_type' => OPENSSL_KEYTYPE_EC, 'curve_name' => 'secp384r1'])));
+        self::assertSame('expected a P-256 private key, got bool', KeyConfigPerCall::problem(false));
+    }
+
+    public function testTheMinimalConfigurationMustExist(): void
+    {
+        $this->expectException(VerificationFailed::class);
+        $this->expectExceptionMessage('expected the configuration file /nonexistent.cnf, found none');
+        new KeyConfigPerCall('/nonexistent.cnf');
+    }
+
+    public function testOnlyTheCipherSetUpPitfallHasANativeCounterpart(): void
+    {
+        self::assertSame('aes-128-cbc', (new SmallMessages())->native()?->name);
+        self::assertSame(16, (new SmallMessages())->native()?->blockBytes);
+        self::assertNull((new DetailsPerOperation())->native());
+    }
+
+    public function testTheExperimentMeasuresBothWaysInRoundsWithTheNativeFigure(): void
+    {
+        $directory = sys_get_temp_dir() . '/pcb-pitfalls-' . bin2hex(random_bytes(4));
+        mkdir($directory);
+        $experiment = PitfallsExperiment::create(ExperimentSetup::forRepository(REPOSITORY));
+        $profile = Profile::named('quick')->forFakeClock();
+        $context = new ExperimentContext($profile, new Sampler(new FakeTimer(), $profile), new Progress(fopen('php://memory', 'w+b')), new FixedNativeSpeed(), $directory, true, 2);
+
+        self::assertCount(6, $experiment->verify()['agreement']);
+        $result = $experiment->measure($context);
+
+        self::assertSame(['pitfalls.csv', 'pitfalls_native.csv'], $result->files);
+        self::assertSame([], $result->gaps);
+        $schema = TableSchema::load(REPOSITORY . '/data/schema/tables');
+        $rows = CsvTable::read($directory . '/pitfalls.csv', $schema->columns('pitfalls.csv'));
+        $native = CsvTable::read($directory . '/pitfalls_native.csv', $schema->columns('pitfalls_native.csv'));
+        array_map('unlink', glob($directory . '/*') ?: []);
+        rmdir($directory);
+
+        $cases = array_unique(array_map(static fn (array $r): string => $r['pitfall'] . '/' . $r['variant'], $rows));
+        self::assertCount(12, $cases, 'six pitfalls, two ways each');
+        self::assertSame(['0', '1', '2'], array_values(array_unique(array_column($rows, 'round'))));
+        self::assertSame(['0', '1', '2'], array_column($native, 'round'), 'one native figure per round');
+        $fieldRows = array_filter($rows, static fn (array $r): bool => $r['pitfall'] === 'cipher-setup-16b');
+        self::assertSame(['64'], array_values(array_unique(array_column($fieldRows, 'units'))));
+        self::assertSame(['aes-128-cbc'], array_values(array_unique(array_column($fieldRows, 'native'))));
+    }
+}

@@ -1,0 +1,51 @@
+"""Experiment `pitfalls`: where PHP loses time, one measured A/B per pitfall, each with its fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup
+
+from ..advice import Advice
+from ..experiment import Experiment, Figures, Finding, Inputs
+from ..headlines import Headline
+from ..loader import Run
+from . import analysis, figures, page
+from .policy import PitfallEntry, load_pitfalls_policy
+
+
+class Pitfalls(Experiment):
+    name = "pitfalls"
+    title = "Where PHP loses time"
+    question = "Which everyday PHP calls cost more than the cryptography, and the one-line fix for each"
+    order = 60
+    tables = ("pitfalls.csv", "pitfalls_native.csv")
+    reference_required = None
+
+    def load_policy(self, path: Path) -> dict[str, PitfallEntry]:
+        return load_pitfalls_policy(path)
+
+    def analyse(self, run: Run, inputs: Inputs) -> analysis.PitfallsAnalysis:
+        return analysis.analyse(run, inputs.policy)
+
+    def figures(self, result: analysis.PitfallsAnalysis, inputs: Inputs) -> Figures:
+        return figures.all_figures(result)
+
+    def page_context(self, result: analysis.PitfallsAnalysis, inputs: Inputs) -> dict[str, Any]:
+        return {"verdict": page.verdict}
+
+    def finding(self, context: dict[str, Any]) -> Finding | None:
+        return page.finding(context)
+
+    def advice(self, context: dict[str, Any]) -> list[Advice]:
+        return page.advice(context)
+
+    def headlines(self, context: dict[str, Any]) -> list[Headline]:
+        return page.headlines(context)
+
+    def notes(self, context: dict[str, Any]) -> dict[str, list[Markup]]:
+        return page.notes(context)
+
+
+EXPERIMENT = Pitfalls()

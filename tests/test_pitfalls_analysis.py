@@ -1,0 +1,131 @@
+"""Pitfalls: each A/B from samples whose answer is known, per unit of work, with its native figure; the
+policy file; the lines it adds to the pages it concerns; the fixture run."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from phpcb.errors import DataError
+from phpcb.loader import Run, load_run
+from phpcb.pitfalls import EXPERIMENT, analysis, page
+from phpcb.pitfalls.policy import load_pitfalls_policy
+from phpcb.schema import load_schemas
+
+from .conftest import FIXTURE_RUN, ROOT
+
+POLICY = load_pitfalls_policy(ROOT / "data" / "policy" / "pitfalls.yaml")
+
+
+def sample_rows(pitfall, variant, ns_per_unit, units=1, native="none", rounds=3, seed=0):
+    rng = np.random.default_rng(seed)
+    return [
+        {
+            "pitfall": pitfall,
+            "variant": variant,
+            "units": units,
+            "native": native,
+            "round": r,
+            "sample": r * 7 + s,
+            "iterations": 10,
+            "elapsed_ns": int(10 * units * ns_per_unit * rng.normal(1, 0.01)),
+            "verified": True,
+        }
+        for r in range(rounds)
+        for s in range(7)
+    ]
+
+
+def run_with(rows, native=(), agreement=()):
+    tables = {"pitfalls.csv": rows, "pitfalls_native.csv": list(native)}
+    entry = {"status": "ok", "files": list(tables), "verification": {"agreement": list(agreement)}}
+    manifest = {"run_id": "20260101T0000Z-t-php8.2", "experiments": {"pitfalls": entry}}
+    return Run.from_rows(manifest["run_id"], manifest, tables)
+
+
+def test_the_slow_way_over_the_fast_way_per_unit_of_work():
+    rows = [
+        *sample_rows("pem-vs-object-rsa2048", "pem", 480_000),
+        *sample_rows("pem-vs-object-rsa2048", "object", 24_000, seed=1),
+        *sample_rows("cipher-setup-16b", "call-per-field", 1_300, units=64, native="aes-128-cbc", seed=2),
+        *sample_rows("cipher-setup-16b", "call-per-record", 40, units=64, native="aes-128-cbc", seed=3),
+    ]
+    native = [
+        {
+            "primitive": "aes-128-cbc",
+            "operation": "encrypt",
+            "block_bytes": 16,
+            "round": r,
+            "iterations": 1000,
+            "elapsed_ns": 20_000,
+            "command": "openssl speed -elapsed -mr -seconds 1 -evp aes-128-cbc -bytes 16",
+            "tool_version": "OpenSSL 3.0.19",
+        }
+        for r in range(3)
+    ]
+    checked = ["pem-vs-object-rsa2048: both agree"]
+    result = analysis.analyse(run_with(rows, native, checked), POLICY)
+    pem = result.find("pem-vs-object-rsa2048")
+    assert pem.ratio.value == pytest.approx(20.0, rel=0.02)
+    assert pem.ratio.significant
+    assert pem.saved_ns == pytest.approx(456_000, rel=0.02)
+    assert pem.agreement == "both agree"
+    assert pem.native is None
+    fields = result.find("cipher-setup-16b")
+    assert fields.slow.summary.median_ns == pytest.approx(1_300, rel=0.02), "per 16-byte field, not per call of 64"
+    assert fields.slow_vs_native.value == pytest.approx(65, rel=0.03)
+    assert fields.native_share_fast.value == pytest.approx(0.5, rel=0.03)
+    assert fields.agreement is None
+    assert result.rounds == 3
+    assert result.find("pkey-new-config") is None, "a pitfall without rows is left out"
+
+
+def test_each_pitfall_adds_one_line_to_each_page_it_concerns():
+    rows = [
+        *sample_rows("details-per-operation", "details-every-call", 150_000),
+        *sample_rows("details-per-operation", "size-read-once", 22_000, seed=1),
+    ]
+    result = analysis.analyse(run_with(rows), POLICY)
+    notes = page.notes({"analysis": result})
+    assert list(notes) == ["jwt"]
+    (line,) = notes["jwt"]
+    assert "(pitfalls.md#details-per-operation)" in line
+    assert "size-read-once is 6.8" in line
+    assert "× faster than details-every-call (95% CI" in line
+    assert "<code>$modulusBytes = intdiv(openssl_pkey_get_details($key)&#91;" in line, "the fix is code, escaped"
+
+
+def test_the_home_finding_is_the_costliest_measurable_pitfall():
+    rows = [
+        *sample_rows("details-per-operation", "details-every-call", 150_000),
+        *sample_rows("details-per-operation", "size-read-once", 22_000, seed=1),
+        *sample_rows("pkey-new-config", "default-config", 300_000, seed=2),
+        *sample_rows("pkey-new-config", "minimal-config", 300_000, seed=3),
+    ]
+    context = {"analysis": analysis.analyse(run_with(rows), POLICY), "machine": "a test machine"}
+    found = EXPERIMENT.finding(context)
+    assert found is not None
+    assert "openssl_pkey_get_details() on every operation" in found.text
+    advice = {a.key: a.value for a in EXPERIMENT.advice(context)}
+    assert advice["pitfalls.pkey-new-config"].startswith("no measurable difference")
+    lines = page.notes(context)["ec_keygen"]
+    assert len(lines) == 1
+    assert "no measurable difference" in lines[0]
+    assert "The fix" not in lines[0], "a fix that does not pay here is not offered"
+
+
+def test_a_policy_entry_naming_an_unknown_reference_is_refused(tmp_path: Path):
+    text = (ROOT / "data" / "policy" / "pitfalls.yaml").read_text(encoding="utf-8")
+    broken = tmp_path / "pitfalls.yaml"
+    broken.write_text(text.replace("references: [php-pkey-get-details, rfc8017]", "references: [nowhere]"))
+    with pytest.raises(DataError, match="pitfalls/details-per-operation: references \\['nowhere'\\] are not defined"):
+        load_pitfalls_policy(broken)
+
+
+def test_every_pitfall_the_runner_measures_is_in_the_policy_and_concerns_real_pages():
+    run = load_run(FIXTURE_RUN, load_schemas(ROOT / "data" / "schema"))
+    result = analysis.analyse(run, POLICY)
+    assert [r.key for r in result.results] == list(POLICY)
+    assert all(r.agreement for r in result.results), "the runner recorded each check"
+    pages = {p.name.removesuffix(".md.j2") for p in (ROOT / "templates").glob("*.md.j2")}
+    assert all(set(entry.affects) <= pages for entry in POLICY.values())
