@@ -69,7 +69,7 @@ def test_a_measuring_process_that_differs_from_the_runner_is_refused(tmp_path):
     with pytest.raises(EnvironmentMismatchError) as caught:
         load_run(run, SCHEMAS)
     message = str(caught.value)
-    assert "experiments.aead.measured_by (process upgraded): the process that measured is not the PHP" in message
+    assert "experiments.aead.measured_by (process runner): the process that measured is not the PHP" in message
     assert "libraries.mcrypt: run absent, measuring process '2.5.8'" in message
 
 
@@ -153,4 +153,4 @@ def test_the_cli_prints_the_mismatch_as_one_line(make_project):
     lines = result.stderr.splitlines()
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("error: ")
-    assert "manifest.json: experiments.symmetric.measured_by (process upgraded)" in lines[0]
+    assert "manifest.json: experiments.symmetric.measured_by (process child)" in lines[0]

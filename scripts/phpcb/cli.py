@@ -1,5 +1,6 @@
-"""`python -m phpcb check|pages|fidelity|upgrade|synthesize|compare|preview-comment`: validate data and
-render the pages, write the generated pages for inspection, compare PHP with `openssl speed`, rewrite
+"""`python -m phpcb check|pages|fidelity|precision|upgrade|synthesize|compare|preview-comment`: validate data and
+render the pages, write the generated pages for inspection, compare PHP with `openssl speed`, say how
+precise and quiet a run was, rewrite
 old runs under the current schema, make synthetic runs for benchmarking the build, compare one run
 with another, or write a pull request's comment (its runs beside their baselines).
 
@@ -14,7 +15,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import baselines, comparison, site
+from . import baselines, comparison, precision_report, site
 from .aead import analysis as aead_analysis
 from .errors import BuildError
 from .loader import load_run
@@ -41,6 +42,8 @@ def _parser() -> argparse.ArgumentParser:
     pages.add_argument("out", type=Path)
     fidelity = commands.add_parser("fidelity", help="PHP throughput over openssl speed for one run directory")
     fidelity.add_argument("run", type=Path)
+    precision = commands.add_parser("precision", help="how precise and how quiet one run directory's measurement was")
+    precision.add_argument("run", type=Path)
     upgrade = commands.add_parser("upgrade", help="rewrite run directories written under an older schema version")
     upgrade.add_argument("runs", type=Path, nargs="+")
     synthesize = commands.add_parser(
@@ -110,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         "check": lambda: build_pages(root, None),
         "pages": lambda: build_pages(root, args.out),
         "fidelity": lambda: fidelity_report(root, args.run),
+        "precision": lambda: precision_report.report(root, args.run),
         "upgrade": lambda: upgrade_runs(root, args.runs),
         "synthesize": lambda: synthesize(root, args.count, args.out),
         "compare": lambda: comparison.report(root, args.base, args.new, args.format, args.out),

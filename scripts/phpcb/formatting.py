@@ -42,3 +42,16 @@ def percent(fraction: float) -> str:
 
 def count(value: float) -> str:
     return f"{value:,.0f}"
+
+
+def plus_minus(fraction: float) -> str:
+    """A precision target: 0.03 is "±3 %"."""
+    return f"±{fraction * 100:g} %"
+
+
+def count_range(counts: list[int]) -> str:
+    """How many, over several cases: "7", or "7–45" when they differ; "0" for none."""
+    if not counts:
+        return "0"
+    low, high = min(counts), max(counts)
+    return f"{low:,}" if low == high else f"{low:,}–{high:,}"

@@ -65,6 +65,7 @@ def environment(template_dir: Path) -> jinja2.Environment:
         rate=formatting.rate,
         duration=formatting.duration,
         percent=formatting.percent,
+        plus_minus=formatting.plus_minus,
         count=formatting.count,
         times=wording.times,
         cell=markdown_text,

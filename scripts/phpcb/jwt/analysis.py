@@ -10,7 +10,8 @@ import numpy as np
 
 from ..loader import Run
 from ..policy import JwtPolicy, Verdict
-from ..stats import Ratio, Summary, per_op_by_case, ratio_of_medians, summarize
+from ..precision import UNPAIRED, Pairing
+from ..stats import Ratio, Summary, per_op_by_case, ratio_between, ratio_of_medians, summarize
 
 ALGORITHMS = (
     "ES256",
@@ -93,6 +94,7 @@ class JwtAnalysis:
     algorithms: list[AlgorithmResult]
     payloads: list[int]
     choices: list[Choice]
+    pairing: Pairing = UNPAIRED  # which cases were sampled in rotation (their ratios are paired)
 
     def find(self, alg: str) -> AlgorithmResult | None:
         return next((a for a in self.algorithms if a.alg == alg), None)
@@ -113,7 +115,9 @@ def case_rows(rows: list[dict[str, Any]]) -> list[JwtCase]:
     ]
 
 
-def choose(algorithms: list[AlgorithmResult], purpose: str, operation: str, payload: int) -> Choice:
+def choose(
+    algorithms: list[AlgorithmResult], purpose: str, operation: str, payload: int, pairing: Pairing = UNPAIRED
+) -> Choice:
     candidates = [
         a for a in algorithms if a.verdict.recommendable and a.asymmetric and a.case(operation, payload) is not None
     ]
@@ -124,7 +128,11 @@ def choose(algorithms: list[AlgorithmResult], purpose: str, operation: str, payl
     runner = ranked[1] if len(ranked) > 1 else None
     best_case = best.case(operation, payload)
     runner_case = runner.case(operation, payload) if runner else None
-    ratio = ratio_of_medians(runner_case.per_op_ns, best_case.per_op_ns) if best_case and runner_case else None
+    ratio = (
+        ratio_between(runner_case.per_op_ns, best_case.per_op_ns, pairing.together(runner_case, best_case))
+        if best_case and runner_case
+        else None
+    )
     return Choice(purpose, operation, best, runner, ratio)
 
 
@@ -135,6 +143,7 @@ def headline_payload(payloads: list[int]) -> int:
 
 def analyse(run: Run, policy: JwtPolicy) -> JwtAnalysis:
     cases = case_rows(run.tables.get("jwt.csv", []))
+    pairing = Pairing.of(run, "jwt", "jwt.csv")
     algorithms = []
     for alg in ALGORITHMS:
         mine = [c for c in cases if c.alg == alg]
@@ -153,8 +162,8 @@ def analyse(run: Run, policy: JwtPolicy) -> JwtAnalysis:
     payloads = sorted({c.payload_chars for c in cases if c.operation != "keygen"})
     headline = headline_payload(payloads)
     choices = [
-        choose(algorithms, "many verifiers (an API gateway checking every request)", "verify", headline),
-        choose(algorithms, "many signers (a login service issuing tokens)", "sign", headline),
-        choose(algorithms, "frequent key rotation", "keygen", 0),
+        choose(algorithms, "many verifiers (an API gateway checking every request)", "verify", headline, pairing),
+        choose(algorithms, "many signers (a login service issuing tokens)", "sign", headline, pairing),
+        choose(algorithms, "frequent key rotation", "keygen", 0, pairing),
     ]
-    return JwtAnalysis(run, algorithms, payloads, choices)
+    return JwtAnalysis(run, algorithms, payloads, choices, pairing)

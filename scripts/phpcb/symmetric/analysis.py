@@ -11,7 +11,8 @@ import numpy as np
 
 from ..loader import Run
 from ..policy import SymmetricPolicy, Verdict
-from ..stats import Ratio, Summary, per_op_by_case, ratio_of_medians, summarize
+from ..precision import UNPAIRED, Pairing
+from ..stats import Ratio, Summary, per_op_by_case, ratio_between, summarize
 
 RANKING_PAYLOAD = 204800
 KEY_COLUMNS = ("suite", "engine", "provider", "cipher", "mode", "key_bits", "padding", "operation", "payload_bytes")
@@ -84,6 +85,7 @@ class SymmetricAnalysis:
     recommendation_margin: Comparison | None
     cfb1: list[Comparison]
     mcrypt_verdict: Verdict | None
+    pairing: Pairing = UNPAIRED  # which cases were sampled in rotation (their ratios are paired)
 
     @property
     def payloads(self) -> list[int]:
@@ -117,11 +119,12 @@ def case_statistics(rows: list[dict[str, Any]]) -> list[SymCase]:
     return [SymCase(k, summarize(values), values) for k, values in per_op_by_case(rows, key).items()]
 
 
-def compare(subject: SymCase, baseline: SymCase) -> Comparison:
-    return Comparison(subject, baseline, ratio_of_medians(baseline.per_op_ns, subject.per_op_ns))
+def compare(subject: SymCase, baseline: SymCase, pairing: Pairing = UNPAIRED) -> Comparison:
+    paired = pairing.together(baseline.key, subject.key)
+    return Comparison(subject, baseline, ratio_between(baseline.per_op_ns, subject.per_op_ns, paired))
 
 
-def engine_comparisons(cases: list[SymCase]) -> list[Comparison]:
+def engine_comparisons(cases: list[SymCase], pairing: Pairing = UNPAIRED) -> list[Comparison]:
     """OpenSSL aes-N-cbc against mcrypt rijndael-128 with an N-bit key, same operation and payload."""
     mcrypt = {
         (c.key.key_bits, c.key.operation, c.key.payload_bytes): c
@@ -132,11 +135,11 @@ def engine_comparisons(cases: list[SymCase]) -> list[Comparison]:
     for case in cases:
         k = case.key
         if k.suite == "aes_cbc" and k.engine == "openssl" and (k.key_bits, k.operation, k.payload_bytes) in mcrypt:
-            result.append(compare(case, mcrypt[(k.key_bits, k.operation, k.payload_bytes)]))
+            result.append(compare(case, mcrypt[(k.key_bits, k.operation, k.payload_bytes)], pairing))
     return sorted(result, key=lambda c: (c.subject.key.key_bits, c.subject.key.operation, c.subject.key.payload_bytes))
 
 
-def key_length_comparisons(cases: list[SymCase]) -> list[Comparison]:
+def key_length_comparisons(cases: list[SymCase], pairing: Pairing = UNPAIRED) -> list[Comparison]:
     """AES-128 against AES-256 for each engine, operation and payload: the seed's key-length claim."""
     index = {
         (c.key.engine, c.key.key_bits, c.key.operation, c.key.payload_bytes): c
@@ -147,11 +150,11 @@ def key_length_comparisons(cases: list[SymCase]) -> list[Comparison]:
     for (engine, bits, operation, payload), case in sorted(index.items()):
         longer = index.get((engine, 256, operation, payload))
         if bits == 128 and longer is not None:
-            result.append(compare(case, longer))
+            result.append(compare(case, longer, pairing))
     return result
 
 
-def cfb_mode_comparisons(cases: list[SymCase]) -> list[Comparison]:
+def cfb_mode_comparisons(cases: list[SymCase], pairing: Pairing = UNPAIRED) -> list[Comparison]:
     """mcrypt Blowfish ncfb (full-block CFB) against cfb (8-bit CFB), per operation and payload."""
     index = {
         (c.key.mode, c.key.operation, c.key.payload_bytes): c
@@ -159,20 +162,20 @@ def cfb_mode_comparisons(cases: list[SymCase]) -> list[Comparison]:
         if c.key.suite == "blowfish" and c.key.engine == "mcrypt"
     }
     return [
-        compare(case, index[("cfb", operation, payload)])
+        compare(case, index[("cfb", operation, payload)], pairing)
         for (mode, operation, payload), case in sorted(index.items())
         if mode == "ncfb" and ("cfb", operation, payload) in index
     ]
 
 
-def cfb1_comparisons(ranking: list[InventoryRow]) -> list[Comparison]:
+def cfb1_comparisons(ranking: list[InventoryRow], pairing: Pairing = UNPAIRED) -> list[Comparison]:
     """Each *-cfb1 cipher against its full-block *-cfb sibling: what one cipher call per bit costs."""
     by_name = {row.cipher: row.case for row in ranking if row.case is not None}
     result = []
     for name, case in sorted(by_name.items()):
         sibling = by_name.get(name.removesuffix("1")) if name.endswith("-cfb1") else None
         if sibling is not None and case is not None:
-            result.append(compare(sibling, case))
+            result.append(compare(sibling, case, pairing))
     return result
 
 
@@ -193,27 +196,31 @@ def inventory_rows(run: Run, cases: list[SymCase], policy: SymmetricPolicy) -> l
 
 def analyse(run: Run, policy: SymmetricPolicy) -> SymmetricAnalysis:
     cases = case_statistics(run.tables.get("symmetric.csv", []))
+    pairing = Pairing.of(run, "symmetric", "symmetric.csv")
     inventory = inventory_rows(run, cases, policy)
     ranking = sorted((row for row in inventory if row.case is not None), key=lambda row: row.case.summary.median_ns)  # type: ignore[union-attr]
     allowed = [row for row in ranking if row.verdict.status != "not_recommended"]
     best = allowed[0] if allowed else None
     margin = (
-        compare(best.case, allowed[1].case) if best and len(allowed) > 1 and best.case and allowed[1].case else None
+        compare(best.case, allowed[1].case, pairing)
+        if best and len(allowed) > 1 and best.case and allowed[1].case
+        else None
     )
     return SymmetricAnalysis(
         run=run,
         cases=cases,
-        engines=engine_comparisons(cases),
-        key_length=key_length_comparisons(cases),
+        engines=engine_comparisons(cases, pairing),
+        key_length=key_length_comparisons(cases, pairing),
         blowfish=sorted(
             (c for c in cases if c.key.suite == "blowfish"),
             key=lambda c: (c.key.payload_bytes, c.key.label, c.key.operation),
         ),
-        cfb_modes=cfb_mode_comparisons(cases),
+        cfb_modes=cfb_mode_comparisons(cases, pairing),
         inventory=inventory,
         ranking=ranking,
         recommendation=best,
         recommendation_margin=margin,
-        cfb1=cfb1_comparisons(ranking),
+        cfb1=cfb1_comparisons(ranking, pairing),
         mcrypt_verdict=policy.engine("mcrypt"),
+        pairing=pairing,
     )
