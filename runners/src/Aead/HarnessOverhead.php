@@ -20,6 +20,8 @@ final class HarnessOverhead
     public const CIPHER = 'aes-256-gcm';
     /** 16 B, where the per-call costs are everything; 16 KiB, where PHP is set beside `openssl speed`. */
     public const PAYLOADS = [16, 16384];
+    /** Rounds at least: the result is their ratio, whose CI narrows with the pairs, not either median. */
+    public const MINIMUM_ROUNDS = 150;
 
     public static function available(): bool
     {
@@ -41,7 +43,7 @@ final class HarnessOverhead
     public static function measureInto(CsvTable $table, Sampler $sampler, ?callable $measured = null): void
     {
         $cases = self::cases();
-        $samples = $sampler->measureGrouped($cases, new Interleaving(self::CSV, ['algorithm', 'payload_bytes']), $measured);
+        $samples = $sampler->measureGrouped($cases, new Interleaving(self::CSV, ['algorithm', 'payload_bytes']), $measured, [], self::MINIMUM_ROUNDS);
         foreach ($cases as $index => $case) {
             foreach ($samples[$index] as $sample) {
                 $table->add($case->key() + ['sample' => $sample->index, 'iterations' => $sample->iterations, 'elapsed_ns' => $sample->elapsedNs]);

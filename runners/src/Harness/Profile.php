@@ -54,8 +54,8 @@ final class Profile
         return match ($name) {
             // 7 samples at least: with 7 the order-statistic CI of the median is the samples' range
             // (6 is the fewest with a finite 95% CI at all).
-            'quick' => new self('quick', 7, 200, 0.03, 2_000_000, 1_000_000, 1, 60_000_000, 2_000_000_000),
-            'full' => new self('full', 20, 1_000, 0.01, 5_000_000, 10_000_000, 3, 400_000_000, 60_000_000_000),
+            'quick' => new self('quick', 7, 200, 0.03, 500_000, 1_000_000, 1, 150_000_000, 2_000_000_000),
+            'full' => new self('full', 20, 1_000, 0.01, 1_000_000, 10_000_000, 3, 800_000_000, 60_000_000_000),
             default => throw UsageError::invalidProfile($name),
         };
     }

@@ -11,10 +11,10 @@ use PhpCryptoBench\Exception\InvalidInterleaving;
  *
  * Sampling is adaptive: after the profile's minimum, a case takes more samples until the 95% CI of
  * its median is within the profile's target (MedianInterval, as the build computes it), or its
- * time is spent (TimeBudget), or it has the profile's maximum. Cases a page compares are measured
- * as one group, in rotation: round r takes one sample of each, starting with a different case each
- * round, so that a drift of the machine moves both sides of a ratio alike, and sample r of one case
- * can be paired with sample r of another. A group goes on until every member is within target.
+ * share of the time is spent (TimeBudget), or it has the profile's maximum. Cases a page compares
+ * are measured as one group, in rotation: round r takes one sample of each case still going,
+ * starting one case further each round, so that a drift of the machine moves both sides of a ratio
+ * alike, and sample r of one case can be paired with sample r of another.
  */
 final class Sampler
 {
@@ -57,15 +57,17 @@ final class Sampler
      * @param list<BenchCase> $cases
      * @param (callable(BenchCase): void)|null $measured called for each case once its group is done (progress)
      * @param list<int> $minimumOperations per case (see measure()); 0 where not given
+     * @param int $minimumSamples more samples than the profile's minimum, for a group whose ratio,
+     *                            not each median, is the result (the harness overhead)
      * @return list<list<Sample>> each case's samples, in the order of $cases
      */
-    public function measureGrouped(array $cases, Interleaving $interleaving, ?callable $measured = null, array $minimumOperations = []): array
+    public function measureGrouped(array $cases, Interleaving $interleaving, ?callable $measured = null, array $minimumOperations = [], int $minimumSamples = 0): array
     {
         $samples = [];
         foreach (CaseGroups::of($cases, $interleaving->by) as $indices) {
             $group = array_map(static fn (int $i): BenchCase => $cases[$i], $indices);
             $minimum = array_map(static fn (int $i): int => $minimumOperations[$i] ?? 0, $indices);
-            foreach ($this->measureInterleaved($group, $interleaving, $minimum) as $position => $caseSamples) {
+            foreach ($this->measureInterleaved($group, $interleaving, $minimum, $minimumSamples) as $position => $caseSamples) {
                 $samples[$indices[$position]] = $caseSamples;
                 if ($measured !== null) {
                     $measured($cases[$indices[$position]]);
@@ -108,30 +110,50 @@ final class Sampler
      * @param list<BenchCase> $cases
      * @param Interleaving|null $interleaving null for a single case, or cases a page does not pair
      * @param int|list<int> $minimumOperations for all cases, or per case (see measure())
+     * @param int $minimumSamples see measureGrouped(); never past the profile's maximum
      * @return list<list<Sample>> each case's samples, in the order of $cases
      */
-    public function measureInterleaved(array $cases, ?Interleaving $interleaving, int|array $minimumOperations = 0): array
+    public function measureInterleaved(array $cases, ?Interleaving $interleaving, int|array $minimumOperations = 0, int $minimumSamples = 0): array
     {
         $by = $interleaving?->by ?? [];
         $this->checkGroup($cases, $by);
         $started = $this->timer->now();
-        $deadline = $started + $this->budget->forCases(count($cases));
+        $budget = $this->budget->forCases(count($cases));
+        $share = intdiv($budget, count($cases));
+        $spent = array_fill(0, count($cases), 0);
         $iterations = [];
         foreach ($cases as $i => $case) {
+            $before = $this->timer->now();
             $this->timedAndVerified($case, 1); // warm-up: caches, lazy initialisation, first allocation
             $minimum = is_int($minimumOperations) ? $minimumOperations : ($minimumOperations[$i] ?? 0);
             $iterations[$i] = max($this->calibrate($case), (int) ceil($minimum / $this->profile->minSamples));
+            $spent[$i] += $this->timer->now() - $before;
         }
+        $leastRounds = min(max($this->profile->minSamples, $minimumSamples), $this->profile->maxSamples);
         $samples = array_fill(0, count($cases), []);
         $perOperation = array_fill(0, count($cases), []);
-        for ($round = 0; $round < $this->profile->maxSamples; $round++) {
+        $open = array_fill(0, count($cases), true);
+        // A case that stops takes no more samples, so sample r of every case is still round r.
+        for ($round = 0; $round < $this->profile->maxSamples && in_array(true, $open, true); $round++) {
             foreach (self::rotation(count($cases), $round) as $i) {
+                if (!$open[$i]) {
+                    continue;
+                }
+                $before = $this->timer->now();
                 $elapsed = $this->timedAndVerified($cases[$i], $iterations[$i]);
+                $spent[$i] += $this->timer->now() - $before;
                 $samples[$i][] = new Sample($round, $iterations[$i], $elapsed);
                 $perOperation[$i][] = $elapsed / $iterations[$i];
             }
-            if ($round + 1 >= $this->profile->minSamples && ($this->allWithinTarget($perOperation) || $this->timer->now() >= $deadline)) {
-                break;
+            if ($round + 1 < $leastRounds) {
+                continue;
+            }
+            // A case not yet within target goes on within its own share of the group's time, or
+            // past it while the group has time left: what quiet cases leave goes to noisy ones,
+            // and a slow case (an RSA key generation) cannot take the others' share.
+            $groupHasTime = array_sum($spent) < $budget;
+            foreach ($open as $i => $going) {
+                $open[$i] = $going && ($spent[$i] < $share || $groupHasTime) && !$this->withinTarget($perOperation[$i]);
             }
         }
         $this->budget->spent(count($cases), $this->timer->now() - $started);
@@ -169,17 +191,6 @@ final class Sampler
             $iterations = min($this->profile->maxIterations, max($iterations * 2, $predicted));
         }
         return $iterations;
-    }
-
-    /** @param list<list<float>> $perOperation */
-    private function allWithinTarget(array $perOperation): bool
-    {
-        foreach ($perOperation as $values) {
-            if (!$this->withinTarget($values)) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**
