@@ -12,6 +12,7 @@ import pytest
 from phpcb import site, stats
 from phpcb.loader import load_run
 from phpcb.precision import (
+    OTHERS_WARNING,
     OUTLIER_WARNING,
     STEAL_WARNING,
     UNPAIRED,
@@ -29,29 +30,31 @@ from .conftest import FIXTURE_RUN, ROOT, V4_RUN
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
 
 
-def reading(total: int, idle: int, steal: int, load: float = 0.5) -> dict:
+def reading(total: int, idle: int, steal: int, load: float = 0.5, own_s: float = 0.0) -> dict:
     return {
         "cpu_ticks": {"total": total, "idle": idle, "steal": steal},
+        "own_cpu_ns": int(own_s * 1e9),
         "load_average": [load, 0.4, 0.3],
         "governor": "performance",
         "frequency_mhz": 3000.0,
     }
 
 
-def test_two_readings_give_the_share_of_cpu_time_stolen_and_busy():
-    load = Load.of({"before": reading(1000, 800, 10, 0.2), "after": reading(3000, 1800, 110, 1.5)})
+def test_two_readings_give_the_share_of_cpu_time_stolen_busy_and_taken_by_others():
+    # 2000 ticks (20 s of all cores' time), 1000 busy, of which the run's own 6 s (600 ticks).
+    load = Load.of({"before": reading(1000, 800, 10, 0.2, 1.0), "after": reading(3000, 1800, 110, 1.5, 7.0)})
     assert load is not None
-    assert (load.steal_share, load.busy_share) == pytest.approx((0.05, 0.5))
+    assert (load.steal_share, load.busy_share, load.others_share) == pytest.approx((0.05, 0.5, 0.2))
     assert (load.load_before, load.load_after, load.governor, load.frequency_mhz) == (0.2, 1.5, "performance", 3000.0)
 
 
 def test_missing_readings_are_not_a_load():
     assert Load.of(None) is None
     assert Load.of({"before": reading(1, 1, 0), "after": None}) is None
-    unreadable = {**reading(1, 1, 0), "cpu_ticks": None, "load_average": None}
+    unreadable = {**reading(1, 1, 0), "cpu_ticks": None, "own_cpu_ns": None, "load_average": None}
     partial = Load.of({"before": unreadable, "after": unreadable})
     assert partial is not None
-    assert (partial.steal_share, partial.load_before) == (None, None)
+    assert (partial.steal_share, partial.others_share, partial.load_before) == (None, None, None)
 
 
 def test_pairing_needs_the_run_to_say_the_cases_were_sampled_together():
@@ -81,8 +84,10 @@ def test_the_fixture_run_pairs_what_its_runner_interleaved_and_an_upgraded_run_p
     assert Sampling.of(old.experiment("aead")) is None
 
 
-def quiet(sampling: Sampling | None = None, steal: float = 0.0, mild: int = 0, samples: int = 1000) -> Precision:
-    load = Load(steal, 0.5, 0.1, 0.1, None, None)
+def quiet(
+    sampling: Sampling | None = None, steal: float = 0.0, mild: int = 0, samples: int = 1000, others: float = 0.1
+) -> Precision:
+    load = Load(steal, 0.6, others, 0.1, 0.1, None, None)
     return Precision(sampling, samples, stats.Outliers(mild, 0), load)
 
 
@@ -96,6 +101,7 @@ def test_a_quiet_precise_run_has_no_warning():
         (quiet(steal=STEAL_WARNING), "the hypervisor took 5.0 % of the CPU time"),
         (quiet(mild=int(OUTLIER_WARNING * 1000)), "70 of its 1,000 samples (7.0 %) are outliers"),
         (quiet(Sampling(0.03, 7, 100, 89, {})), "only 89 of 100 cases reached ±3 %"),
+        (quiet(others=OTHERS_WARNING), "other processes kept the machine busy for 25.0 % of all cores' time"),
     ],
 )
 def test_heavy_steal_many_outliers_or_low_precision_are_warned_of(precision_, says):
@@ -145,3 +151,16 @@ def test_a_page_of_a_run_with_heavy_steal_says_so(unstable_project: Path, monkey
     sampling = json.loads((FIXTURE_RUN / "manifest.json").read_text())["experiments"]["aead"]["sampling"]
     assert f"Precision: {sampling['within_target']} of {sampling['cases']} cases within ±3 %" in aead
     assert f"{sampling['within_target']} of {sampling['cases']} cases within ±3 %" in generated.pages["runs.md"]
+
+
+def test_the_cli_summarises_a_runs_precision_in_a_few_lines(capsys: pytest.CaptureFixture[str]):
+    from phpcb.cli import main
+
+    assert main(["--root", str(ROOT), "precision", str(FIXTURE_RUN)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    manifest = json.loads((FIXTURE_RUN / "manifest.json").read_text())
+    for name, entry in manifest["experiments"].items():
+        sampling = entry["sampling"]
+        row = next(line for line in out if line.startswith(name + " "))
+        assert f"{sampling['within_target']}/{sampling['within_target']} = 100.0% of ±3%" in row, row
+    assert any(line.startswith("harness overhead, aes-256-gcm 16 B: harness/bare 1.000") for line in out)

@@ -26,6 +26,11 @@ STEAL_WARNING = 0.05
 OUTLIER_WARNING = 0.07
 # Below this share of cases within the target, the page says the run is less precise than asked.
 WITHIN_TARGET_WARNING = 0.9
+# Other processes busy for this share of all cores' time: on a 2-core VM, one core's worth for half the
+# run. They take caches, memory bandwidth and, on a hyperthread sibling, the core itself.
+OTHERS_WARNING = 0.25
+# /proc/stat counts in USER_HZ clock ticks, 100 a second on every architecture Linux runs on.
+CLOCK_TICKS_PER_SECOND = 100
 
 Samples = dict[tuple[case_samples.KeyValue, ...], np.ndarray]
 
@@ -103,6 +108,7 @@ class Load:
 
     steal_share: float | None  # of all CPU time, stolen by the hypervisor
     busy_share: float | None  # of all CPU time, not idle (this run's own process included)
+    others_share: float | None  # of all CPU time, busy with other processes than the run's
     load_before: float | None  # the 1-minute load average
     load_after: float | None
     governor: str | None
@@ -113,15 +119,19 @@ class Load:
         if not system or not system.get("before") or not system.get("after"):
             return None
         before, after = system["before"], system["after"]
-        steal = busy = None
+        steal = busy = others = None
         if before["cpu_ticks"] and after["cpu_ticks"]:
             total = after["cpu_ticks"]["total"] - before["cpu_ticks"]["total"]
             if total > 0:
                 steal = (after["cpu_ticks"]["steal"] - before["cpu_ticks"]["steal"]) / total
                 busy = 1 - (after["cpu_ticks"]["idle"] - before["cpu_ticks"]["idle"]) / total
+                if before["own_cpu_ns"] is not None and after["own_cpu_ns"] is not None:
+                    own = (after["own_cpu_ns"] - before["own_cpu_ns"]) / 1e9 * CLOCK_TICKS_PER_SECOND / total
+                    others = max(0.0, busy - own)
         return cls(
             steal_share=steal,
             busy_share=busy,
+            others_share=others,
             load_before=before["load_average"][0] if before["load_average"] else None,
             load_after=after["load_average"][0] if after["load_average"] else None,
             governor=after["governor"],
@@ -150,6 +160,11 @@ class Precision:
             found.append(
                 f"the hypervisor took {percent(self.load.steal_share)} of the CPU time while it measured (CPU steal): "
                 "other virtual machines were busy on the same host"
+            )
+        if self.load is not None and self.load.others_share is not None and self.load.others_share >= OTHERS_WARNING:
+            found.append(
+                f"other processes kept the machine busy for {percent(self.load.others_share)} of all cores' time "
+                "while it measured"
             )
         if self.outlier_share >= OUTLIER_WARNING:
             found.append(

@@ -16,12 +16,16 @@ from .precision import measured_tables, precision
 from .schema import load_schemas
 
 
+def _share(value: float) -> str:
+    return f"{value:.2%}" if np.isfinite(value) else "inf"
+
+
 def report(root: Path, run_dir: Path) -> str:
     schemas = load_schemas(root / "data" / "schema")
     run = load_run(run_dir.resolve(), schemas)
     lines = [
         f"{run.run_id} ({run.manifest['profile']} profile)",
-        "experiment   cases  within target (runner/build)  half-width median  p90   outliers  steal   duration",
+        "experiment   cases  within target (runner/build)  half-width median  p90  outliers  steal  others  duration",
     ]
     total = 0.0
     for name, entry in run.manifest["experiments"].items():
@@ -37,11 +41,14 @@ def report(root: Path, run_dir: Path) -> str:
         recorded = f"{sampling.within_target}/{built}" if sampling else f"-/{built}"
         share = built / widths.size if widths.size else 0.0
         steal = found.load.steal_share if found.load and found.load.steal_share is not None else float("nan")
+        others = found.load.others_share if found.load and found.load.others_share is not None else float("nan")
         total += float(entry["duration_s"])
+        # "nearest": a case without a finite CI (too few samples) has an infinite half-width.
+        median, p90 = (_share(float(np.percentile(widths, q, method="nearest"))) for q in (50, 90))
         lines.append(
             f"{name:<12} {widths.size:>5}  {recorded:>9} = {share:6.1%} of ±{target:.0%}"
-            f"   {np.median(widths):8.2%}  {np.percentile(widths, 90):6.2%}"
-            f"  {found.outliers.mild:>6}  {steal:6.2%}  {entry['duration_s']:7.1f} s"
+            f"   {median:>8}  {p90:>6}  {found.outliers.mild:>6}  {steal:6.2%}  {others:6.1%}"
+            f"  {entry['duration_s']:7.1f} s"
         )
     lines.append(f"total duration of the experiments: {total / 60:.1f} min")
     for overhead in harness_overhead(run):

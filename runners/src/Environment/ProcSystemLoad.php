@@ -21,15 +21,30 @@ final class ProcSystemLoad implements SystemLoad
     ) {
     }
 
-    /** @return array{cpu_ticks: array{total: int, idle: int, steal: int}|null, load_average: list<float>|null, governor: string|null, frequency_mhz: float|null} */
     public function snapshot(): array
     {
         return [
             'cpu_ticks' => $this->cpuTicks(),
+            'own_cpu_ns' => self::ownCpuNs(),
             'load_average' => $this->loadAverage(),
             'governor' => $this->governor(),
             'frequency_mhz' => $this->frequencyMhz(),
         ];
+    }
+
+    /**
+     * CPU time this process and the children it waited for (Argon2's cells) have used: what of the
+     * machine's busy time is the run's own.
+     */
+    private static function ownCpuNs(): int
+    {
+        $total = 0;
+        foreach ([0, 1] as $who) { // RUSAGE_SELF, RUSAGE_CHILDREN
+            $usage = getrusage($who);
+            $total += ($usage['ru_utime.tv_sec'] + $usage['ru_stime.tv_sec']) * 1_000_000_000
+                + ($usage['ru_utime.tv_usec'] + $usage['ru_stime.tv_usec']) * 1_000;
+        }
+        return $total;
     }
 
     /** @return array{total: int, idle: int, steal: int}|null the first line of /proc/stat, summed across CPUs */
