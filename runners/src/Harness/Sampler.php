@@ -119,51 +119,47 @@ final class Sampler
         $this->checkGroup($cases, $by);
         $started = $this->timer->now();
         $budget = $this->budget->forCases(count($cases));
-        $share = intdiv($budget, count($cases));
-        $spent = array_fill(0, count($cases), 0);
-        $iterations = [];
-        foreach ($cases as $i => $case) {
-            $before = $this->timer->now();
-            $this->timedAndVerified($case, 1); // warm-up: caches, lazy initialisation, first allocation
-            $minimum = is_int($minimumOperations) ? $minimumOperations : ($minimumOperations[$i] ?? 0);
-            $iterations[$i] = max($this->calibrate($case), (int) ceil($minimum / $this->profile->minSamples));
-            $spent[$i] += $this->timer->now() - $before;
-        }
+        $group = $this->prepared($cases, $minimumOperations);
         $leastRounds = min(max($this->profile->minSamples, $minimumSamples), $this->profile->maxSamples);
-        $samples = array_fill(0, count($cases), []);
-        $perOperation = array_fill(0, count($cases), []);
-        $open = array_fill(0, count($cases), true);
-        // A case that stops takes no more samples, so sample r of every case is still round r.
-        for ($round = 0; $round < $this->profile->maxSamples && in_array(true, $open, true); $round++) {
-            foreach (self::rotation(count($cases), $round) as $i) {
-                if (!$open[$i]) {
-                    continue;
-                }
-                $before = $this->timer->now();
-                $elapsed = $this->timedAndVerified($cases[$i], $iterations[$i]);
-                $spent[$i] += $this->timer->now() - $before;
-                $samples[$i][] = new Sample($round, $iterations[$i], $elapsed);
-                $perOperation[$i][] = $elapsed / $iterations[$i];
-            }
-            if ($round + 1 < $leastRounds) {
-                continue;
-            }
-            // A case not yet within target goes on within its own share of the group's time, or
-            // past it while the group has time left: what quiet cases leave goes to noisy ones,
-            // and a slow case (an RSA key generation) cannot take the others' share.
-            $groupHasTime = array_sum($spent) < $budget;
-            foreach ($open as $i => $going) {
-                $open[$i] = $going && ($spent[$i] < $share || $groupHasTime) && !$this->withinTarget($perOperation[$i]);
+        $time = function (BenchCase $case, int $iterations): array {
+            $before = $this->timer->now();
+            $elapsed = $this->timedAndVerified($case, $iterations);
+            return [$elapsed, $this->timer->now() - $before];
+        };
+        for ($round = 0; $round < $this->profile->maxSamples && $group->anyOpen(); $round++) {
+            $group->round($round, $time);
+            if ($round + 1 >= $leastRounds) {
+                $group->stopThoseDone($budget, $this->withinTarget(...));
             }
         }
         $this->budget->spent(count($cases), $this->timer->now() - $started);
-        foreach ($perOperation as $values) {
+        foreach ($group->perOperation as $values) {
             $this->tally->caseMeasured($this->withinTarget($values));
         }
         if ($interleaving !== null) {
             $this->tally->groupInterleaved($interleaving, array_intersect_key($cases[0]->key(), array_flip($by)));
         }
-        return $samples;
+        return $group->samples;
+    }
+
+    /**
+     * Each case warmed up and calibrated, one after the other.
+     *
+     * @param list<BenchCase> $cases
+     * @param int|list<int> $minimumOperations
+     */
+    private function prepared(array $cases, int|array $minimumOperations): GroupRounds
+    {
+        $iterations = [];
+        $spent = [];
+        foreach ($cases as $i => $case) {
+            $before = $this->timer->now();
+            $this->timedAndVerified($case, 1); // warm-up: caches, lazy initialisation, first allocation
+            $minimum = is_int($minimumOperations) ? $minimumOperations : ($minimumOperations[$i] ?? 0);
+            $iterations[$i] = max($this->calibrate($case), (int) ceil($minimum / $this->profile->minSamples));
+            $spent[$i] = $this->timer->now() - $before;
+        }
+        return new GroupRounds($cases, $iterations, $spent);
     }
 
     /**
@@ -191,18 +187,6 @@ final class Sampler
             $iterations = min($this->profile->maxIterations, max($iterations * 2, $predicted));
         }
         return $iterations;
-    }
-
-    /**
-     * The order of round $round: every case once, starting one further along each round, so no case
-     * is always first (after the others' caches) or always last.
-     *
-     * @return list<int>
-     */
-    private static function rotation(int $count, int $round): array
-    {
-        $start = $round % $count;
-        return [...range($start, $count - 1), ...($start > 0 ? range(0, $start - 1) : [])];
     }
 
     /**
