@@ -53,7 +53,11 @@ final class Profile
     {
         return match ($name) {
             // 7 samples at least: with 7 the order-statistic CI of the median is the samples' range
-            // (6 is the fewest with a finite 95% CI at all).
+            // (6 is the fewest with a finite 95% CI at all). Samples of 0.5 ms (1 ms): on a shared VM
+            // the speed changes in phases of 10 ms and more, and many short samples put the median in
+            // the common phase (docs/methodology.md#precision-and-noise). 150 ms (0.8 s) a case keeps
+            // every experiment's quick profile under 5 minutes, and the full one under 90 (Argon2
+            // included), on the 2-core VM.
             'quick' => new self('quick', 7, 200, 0.03, 500_000, 1_000_000, 1, 150_000_000, 2_000_000_000),
             'full' => new self('full', 20, 1_000, 0.01, 1_000_000, 10_000_000, 3, 800_000_000, 60_000_000_000),
             default => throw UsageError::invalidProfile($name),
