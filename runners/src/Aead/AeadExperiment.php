@@ -197,14 +197,13 @@ final class AeadExperiment implements Experiment
         $interleaving = new Interleaving(self::CSV, self::INTERLEAVED_BY);
         foreach ($this->groups() as [$payload, $order, $makers]) {
             // A case holds its payload, a sealed copy and the output of its last run.
-            foreach ($context->sampler->measureMade($makers, 3 * $payload, $interleaving) as $position => [$case, $samples]) {
+            foreach ($context->sampler->measureMade($makers, 3 * $payload, $interleaving, $advance) as $position => [$case, $samples]) {
                 // The CSV lists the rows as before interleaving: AEAD by AEAD, then payload, AAD, operation.
                 $rows[sprintf('%03d %s', $position, $order)] = array_map(static fn (Sample $sample): array => $case->key() + [
                     'sample' => $sample->index,
                     'iterations' => $sample->iterations,
                     'elapsed_ns' => $sample->elapsedNs,
                 ], $samples);
-                $advance($case);
             }
         }
         ksort($rows, SORT_STRING);

@@ -67,13 +67,25 @@ final class GroupRounds
      * generation) cannot take the others' share.
      *
      * @param \Closure(list<float>): bool $withinTarget
+     * @return list<int> the cases it stopped
      */
-    public function stopThoseDone(int $budgetNs, \Closure $withinTarget): void
+    public function stopThoseDone(int $budgetNs, \Closure $withinTarget): array
     {
         $share = intdiv($budgetNs, count($this->cases));
         $groupHasTime = array_sum($this->spentNs) < $budgetNs;
+        $stopped = [];
         foreach ($this->open as $i => $going) {
             $this->open[$i] = $going && ($this->spentNs[$i] < $share || $groupHasTime) && !$withinTarget($this->perOperation[$i]);
+            if ($going && !$this->open[$i]) {
+                $stopped[] = $i;
+            }
         }
+        return $stopped;
+    }
+
+    /** @return list<int> the cases still going (when the rounds end at the profile's maximum) */
+    public function stillOpen(): array
+    {
+        return array_keys(array_filter($this->open));
     }
 }

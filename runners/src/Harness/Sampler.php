@@ -67,11 +67,8 @@ final class Sampler
         foreach (CaseGroups::of($cases, $interleaving->by) as $indices) {
             $group = array_map(static fn (int $i): BenchCase => $cases[$i], $indices);
             $minimum = array_map(static fn (int $i): int => $minimumOperations[$i] ?? 0, $indices);
-            foreach ($this->measureInterleaved($group, $interleaving, $minimum, $minimumSamples) as $position => $caseSamples) {
+            foreach ($this->measureInterleaved($group, $interleaving, $minimum, $minimumSamples, $measured) as $position => $caseSamples) {
                 $samples[$indices[$position]] = $caseSamples;
-                if ($measured !== null) {
-                    $measured($cases[$indices[$position]]);
-                }
             }
         }
         ksort($samples);
@@ -85,22 +82,23 @@ final class Sampler
      *
      * @param list<\Closure(): BenchCase> $makers
      * @param int $bytesPerCase about what one case holds (its payload and outputs)
+     * @param (callable(BenchCase): void)|null $measured called for each case as it stops (progress)
      * @return list<array{0: BenchCase, 1: list<Sample>}> each case with its samples, in the order of $makers
      */
-    public function measureMade(array $makers, int $bytesPerCase, Interleaving $interleaving): array
+    public function measureMade(array $makers, int $bytesPerCase, Interleaving $interleaving, ?callable $measured = null): array
     {
         if (MemoryLimit::allows(count($makers) * $bytesPerCase)) {
             $cases = array_map(static fn (\Closure $make): BenchCase => $make(), $makers);
-            $samples = $this->measureInterleaved($cases, $interleaving);
+            $samples = $this->measureInterleaved($cases, $interleaving, 0, 0, $measured);
             return array_map(null, $cases, $samples);
         }
         $this->tally->notInterleaved($interleaving);
-        $measured = [];
+        $done = [];
         foreach ($makers as $make) {
             $case = $make();
-            $measured[] = [$case, $this->measure($case)];
+            $done[] = [$case, $this->measureInterleaved([$case], null, 0, 0, $measured)[0]];
         }
-        return $measured;
+        return $done;
     }
 
     /**
@@ -111,9 +109,10 @@ final class Sampler
      * @param Interleaving|null $interleaving null for a single case, or cases a page does not pair
      * @param int|list<int> $minimumOperations for all cases, or per case (see measure())
      * @param int $minimumSamples see measureGrouped(); never past the profile's maximum
+     * @param (callable(BenchCase): void)|null $measured called for each case as it stops (progress)
      * @return list<list<Sample>> each case's samples, in the order of $cases
      */
-    public function measureInterleaved(array $cases, ?Interleaving $interleaving, int|array $minimumOperations = 0, int $minimumSamples = 0): array
+    public function measureInterleaved(array $cases, ?Interleaving $interleaving, int|array $minimumOperations = 0, int $minimumSamples = 0, ?callable $measured = null): array
     {
         $by = $interleaving?->by ?? [];
         $this->checkGroup($cases, $by);
@@ -129,9 +128,10 @@ final class Sampler
         for ($round = 0; $round < $this->profile->maxSamples && $group->anyOpen(); $round++) {
             $group->round($round, $time);
             if ($round + 1 >= $leastRounds) {
-                $group->stopThoseDone($budget, $this->withinTarget(...));
+                self::announce($measured, $cases, $group->stopThoseDone($budget, $this->withinTarget(...)));
             }
         }
+        self::announce($measured, $cases, $group->stillOpen());
         $this->budget->spent(count($cases), $this->timer->now() - $started);
         foreach ($group->perOperation as $values) {
             $this->tally->caseMeasured($this->withinTarget($values));
@@ -140,6 +140,20 @@ final class Sampler
             $this->tally->groupInterleaved($interleaving, array_intersect_key($cases[0]->key(), array_flip($by)));
         }
         return $group->samples;
+    }
+
+    /**
+     * Progress as it happens: a large group (every cipher OpenSSL offers) takes minutes.
+     *
+     * @param (callable(BenchCase): void)|null $measured
+     * @param list<BenchCase> $cases
+     * @param list<int> $done
+     */
+    private static function announce(?callable $measured, array $cases, array $done): void
+    {
+        foreach ($measured === null ? [] : $done as $i) {
+            $measured($cases[$i]);
+        }
     }
 
     /**

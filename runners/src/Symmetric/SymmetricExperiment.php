@@ -10,6 +10,7 @@ use PhpCryptoBench\Experiment\Experiment;
 use PhpCryptoBench\Experiment\ExperimentContext;
 use PhpCryptoBench\Experiment\ExperimentSetup;
 use PhpCryptoBench\Experiment\MeasurementResult;
+use PhpCryptoBench\Harness\BenchCase;
 use PhpCryptoBench\Harness\Interleaving;
 use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Harness\Sample;
@@ -246,17 +247,19 @@ final class SymmetricExperiment implements Experiment
         $context->progress->begin($this->name(), count($cases), $profile->estimatedSeconds(count($cases)));
         $rows = [];
         $interleaving = new Interleaving(self::CSV, self::INTERLEAVED_BY);
+        $advance = static function (BenchCase $case) use ($context): void {
+            $context->progress->advance($case->label());
+        };
         foreach (self::groups($cases) as $indices) {
             $makers = array_map(static fn (int $i): \Closure => static fn (): SymmetricCase => new SymmetricCase(...$cases[$i]), $indices);
             // A case holds its payload, a ciphertext to decrypt, and its last output.
-            foreach ($context->sampler->measureMade($makers, 3 * $cases[$indices[0]][3], $interleaving) as $position => [$case, $samples]) {
+            foreach ($context->sampler->measureMade($makers, 3 * $cases[$indices[0]][3], $interleaving, $advance) as $position => [$case, $samples]) {
                 $rows[$indices[$position]] = array_map(static fn (Sample $sample): array => $case->key() + [
                     'sample' => $sample->index,
                     'iterations' => $sample->iterations,
                     'elapsed_ns' => $sample->elapsedNs,
                     'verified' => true,
                 ], $samples);
-                $context->progress->advance($case->label());
             }
         }
         ksort($rows);

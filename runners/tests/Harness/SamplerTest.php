@@ -164,10 +164,15 @@ final class SamplerTest extends TestCase
     public function testInAGroupEachCaseStopsOnItsOwnAndTheRestGoOn(): void
     {
         $timer = new NoisyTimer(['quiet' => 5_000, 'noisy' => 5_000], ['quiet' => 0.001, 'noisy' => 0.03]);
-        [$quiet, $noisy] = (new Sampler($timer, Profile::named('quick')))->measureInterleaved(
-            [new CountingCase(64, null, 'quiet'), new CountingCase(64, null, 'noisy')],
+        $stopped = [];
+        [$noisy, $quiet] = (new Sampler($timer, Profile::named('quick')))->measureInterleaved(
+            [new CountingCase(64, null, 'noisy'), new CountingCase(64, null, 'quiet')],
             new Interleaving('t.csv', ['payload_bytes']),
+            measured: static function (CountingCase $case) use (&$stopped): void {
+                $stopped[] = $case->key()['algorithm'];
+            },
         );
+        self::assertSame(['quiet', 'noisy'], $stopped, 'progress as each stops, the quiet one first');
         self::assertCount(7, $quiet);
         self::assertGreaterThan(7, count($noisy));
         self::assertLessThanOrEqual(self::QUICK_TARGET, self::halfWidth($noisy));
