@@ -4,9 +4,10 @@ declare(strict_types=1);
 
 /*
  * Internal: measures one Argon2 cell in this (child) process, so that peak memory belongs to it:
- *   php runners/argon2-cell.php INTERFACE VARIANT MEMORY_KIB THREADS TIME_COST SAMPLES BUDGET_MS fake|real
+ *   php runners/argon2-cell.php INTERFACE VARIANT MEMORY_KIB THREADS TIME_COST SAMPLES BUDGET_MS fake|real [MAX_SAMPLES TARGET]
  * Prints one JSON object (see CellMeasurement::measure): per-sample wall and CPU nanoseconds, peak
  * RSS in KiB, the hashes, and whether a second implementation verified them (null: none exists).
+ * With MAX_SAMPLES above SAMPLES, it goes on until the median's 95% CI is within ±TARGET (e.g. 0.03).
  * "fake" models the timings (ModelledClock, ModelledCellCost) so tests of the whole pipeline are
  * deterministic; the cell's first hash is still made and verified.
  *   php runners/argon2-cell.php --environment
@@ -49,6 +50,8 @@ if (is_string($hold) && preg_match('#^([a-z_]+)/([a-z0-9]+):(\d+)$#', $hold, $ma
 }
 $budgetNs = (int) ($argv[7] ?? 0) * 1_000_000;
 $clock = ($argv[8] ?? 'real') === 'fake' ? new ModelledClock() : new RusageClock();
-$result = (new CellMeasurement(new Argon2Hasher(), $clock))->measure($cell, $samples, $budgetNs);
+$maxSamples = (int) ($argv[9] ?? 0);
+$target = (float) ($argv[10] ?? 0);
+$result = (new CellMeasurement(new Argon2Hasher(), $clock))->measure($cell, $samples, $budgetNs, $maxSamples, $target);
 ParentWatch::exitIfParentGone();
 echo json_encode($result, JSON_UNESCAPED_SLASHES | JSON_THROW_ON_ERROR), "\n";

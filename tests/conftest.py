@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 FIXTURE_RUN = FIXTURES / "runs" / "20260101T0000Z-fixture-php8.2"
 V1_RUN = FIXTURES / "upgrade" / "v1" / "20260101T0000Z-fixture-php8.2"
+V4_RUN = FIXTURES / "upgrade" / "v4" / "20260101T0000Z-fixture-php8.2"
 MALFORMED = FIXTURES / "malformed"
 SNAPSHOTS = ROOT / "tests" / "snapshots"
 

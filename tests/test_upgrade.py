@@ -13,7 +13,7 @@ from phpcb.loader import load_run
 from phpcb.rewrite import csv_field, upgrade_on_disk
 from phpcb.schema import load_schemas
 
-from .conftest import FIXTURE_RUN, ROOT, V1_RUN
+from .conftest import FIXTURE_RUN, ROOT, V1_RUN, V4_RUN
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
 
@@ -47,15 +47,46 @@ def test_upgrading_on_disk_changes_only_what_the_upgrader_names(tmp_path):
     before, after = json.loads((V1_RUN / "manifest.json").read_text()), json.loads((run / "manifest.json").read_text())
     machine = {"name": "intel-xeon-2-50ghz-fixture", "host_hash": "legacy"}
     copied = {"process": "upgraded", "php": before["php"], "libraries": before["libraries"]}
-    experiments = {name: {**entry, "measured_by": copied} for name, entry in before["experiments"].items()}
+    not_recorded = {"sampling": None, "system": None}
+    experiments = {
+        name: {**entry, **not_recorded, "measured_by": copied} for name, entry in before["experiments"].items()
+    }
     # symmetric declared OPENSSL_CONF and its reason names no missing legacy provider: it had one
     legacy = {**copied, "libraries": {**before["libraries"], "openssl_legacy_provider": True}}
-    experiments["symmetric"] = {**before["experiments"]["symmetric"], "measured_by": legacy}
-    expected = {**before, "schema_version": SCHEMAS.version, "machine": machine, "experiments": experiments}
+    experiments["symmetric"] = {**before["experiments"]["symmetric"], **not_recorded, "measured_by": legacy}
+    expected = {
+        **before,
+        "schema_version": SCHEMAS.version,
+        "machine": machine,
+        "system": None,
+        "experiments": experiments,
+    }
     assert after == expected
     assert list(after).index("machine") == list(after).index("cpu") - 1, "in the schema's field order"
+    assert list(after).index("system") == list(after).index("kernel") + 1
     assert not load_run(run, SCHEMAS).upgraded
     assert sorted(p.name for p in tmp_path.iterdir()) == [V1_RUN.name], "no work or backup directory is left"
+
+
+def test_a_version_4_run_gains_precision_and_load_records_that_say_not_recorded(tmp_path):
+    run = shutil.copytree(V4_RUN, tmp_path / V4_RUN.name)
+    before = json.loads((V4_RUN / "manifest.json").read_text())
+    assert before["schema_version"] == 4, "the committed fixture is really version 4"
+    assert upgrade_on_disk(run, SCHEMAS) == 4
+    for path in V4_RUN.iterdir():
+        if path.name != "manifest.json":
+            assert (run / path.name).read_bytes() == path.read_bytes(), path.name
+    after = json.loads((run / "manifest.json").read_text())
+    assert after["system"] is None
+    assert list(after).index("system") == list(after).index("kernel") + 1
+    for name, entry in after["experiments"].items():
+        old = before["experiments"][name]
+        assert (entry["sampling"], entry["system"]) == (None, None)
+        assert {k: v for k, v in entry.items() if k not in ("sampling", "system")} == old
+        assert list(entry).index("sampling") == list(entry).index("verification") + 1, "where the runner writes it"
+    assert {k: v for k, v in after.items() if k not in ("system", "schema_version", "experiments")} == {
+        k: v for k, v in before.items() if k not in ("schema_version", "experiments")
+    }
 
 
 def test_the_upgraded_inventory_is_what_the_current_runner_writes(tmp_path):

@@ -1,5 +1,6 @@
-"""`python -m phpcb check|pages|fidelity|upgrade|synthesize|compare|preview-comment`: validate data and
-render the pages, write the generated pages for inspection, compare PHP with `openssl speed`, rewrite
+"""`python -m phpcb check|pages|fidelity|precision|upgrade|synthesize|compare|preview-comment`: validate data and
+render the pages, write the generated pages for inspection, compare PHP with `openssl speed`, say how
+precise and quiet a run was, rewrite
 old runs under the current schema, make synthetic runs for benchmarking the build, compare one run
 with another, or write a pull request's comment (its runs beside their baselines).
 
@@ -14,7 +15,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import baselines, comparison, fidelity, site
+from . import baselines, comparison, fidelity, precision_report, site
 from .errors import BuildError
 from .rewrite import upgrade_on_disk
 from .schema import load_schemas
@@ -39,6 +40,8 @@ def _parser() -> argparse.ArgumentParser:
         "exit 1 when a CI is wider than ±5 %% or the runs' CIs do not overlap",
     )
     fidelity_.add_argument("runs", type=Path, nargs="+")
+    precision = commands.add_parser("precision", help="how precise and how quiet one run directory's measurement was")
+    precision.add_argument("run", type=Path)
     upgrade = commands.add_parser("upgrade", help="rewrite run directories written under an older schema version")
     upgrade.add_argument("runs", type=Path, nargs="+")
     synthesize = commands.add_parser(
@@ -91,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     commands = {
         "check": lambda: build_pages(root, None),
         "pages": lambda: build_pages(root, args.out),
+        "precision": lambda: precision_report.report(root, args.run),
         "upgrade": lambda: upgrade_runs(root, args.runs),
         "synthesize": lambda: synthesize(root, args.count, args.out),
         "compare": lambda: comparison.report(root, args.base, args.new, args.format, args.out),

@@ -36,9 +36,8 @@ from typing import Any
 import jinja2
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from . import registry, render, stats
+from . import case_samples, registry, render, stats
 from .advice import AdviceChange
 from .environment_diff import EnvironmentDiff
 from .environment_diff import diff as environment_diff
@@ -51,10 +50,7 @@ MIN_SAMPLES = 5
 ALPHA = 0.05
 # A ratio whose whole CI lies within this of 1 is not called faster or slower (see the module doc).
 THRESHOLD = 0.05
-STATUS_COLUMN = "status"
-OK = "ok"
-
-KeyValue = str | int | float | bool
+KeyValue = case_samples.KeyValue
 
 
 class ComparisonError(BuildError):
@@ -191,23 +187,9 @@ def samples(run: Run, experiment: Experiment, schemas: Schemas) -> dict[tuple[Ke
     """Each case's per-operation times in `run`, cases in the table's order; rows whose status is not
     "ok" left out (they hold no timing)."""
     table: pa.Table | None = run.frames.get(experiment.tables[0])
-    if table is None or table.num_rows == 0:
+    if table is None:
         return {}
-    key = list(experiment.case_key(schemas))
-    measure = experiment.measured_value(schemas)
-    if STATUS_COLUMN in table.column_names:
-        table = table.filter(pc.equal(table[STATUS_COLUMN], OK))
-    time = pc.cast(table[measure.time], pa.float64())
-    per_op = time if measure.iterations is None else pc.divide(time, pc.cast(table[measure.iterations], pa.float64()))
-    columns = {name: table[name] for name in key}
-    grouped = (
-        pa.table({**columns, "__per_op": per_op})
-        .group_by(key, use_threads=False)
-        .aggregate([("__per_op", "list")])
-        .to_pydict()
-    )
-    values = grouped["__per_op_list"]
-    return {tuple(grouped[name][i] for name in key): np.asarray(values[i], dtype=float) for i in range(len(values))}
+    return case_samples.per_case(table, experiment.case_key(schemas), experiment.measured_value(schemas))
 
 
 def _draft(key: tuple[KeyValue, ...], base: np.ndarray | None, new: np.ndarray | None) -> CaseComparison:

@@ -138,3 +138,16 @@ def rate_spread(mb_per_s: float, interval: tuple[float, float]) -> str:
 def rate_ci(mb_per_s: float, interval: tuple[float, float]) -> str:
     """A throughput with its CI: '40.3 MB/s (40.26 – 40.38 MB/s)'."""
     return f"{rate(mb_per_s)} ({rate_interval(interval[0], interval[1], mb_per_s)})"
+
+
+def plus_minus(fraction: float) -> str:
+    """A precision target: 0.03 is "±3 %"."""
+    return f"±{fraction * 100:g} %"
+
+
+def count_range(counts: list[int]) -> str:
+    """How many, over several cases: "7", or "7–45" when they differ; "0" for none."""
+    if not counts:
+        return "0"
+    low, high = min(counts), max(counts)
+    return f"{low:,}" if low == high else f"{low:,}–{high:,}"

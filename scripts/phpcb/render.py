@@ -70,6 +70,7 @@ def environment(template_dir: Path) -> jinja2.Environment:
         duration=formatting.duration,
         signed_duration=formatting.signed_duration,
         percent=formatting.percent,
+        plus_minus=formatting.plus_minus,
         count=formatting.count,
         times=wording.times,
         cell=markdown_text,

@@ -10,7 +10,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from . import baselines, chart_data, claims_page, comparison, registry, sample_counts, selection
+from . import baselines, chart_data, claims_page, comparison, precision, registry, sample_counts, selection
 from . import environment as env_rows
 from . import machines_page as machines
 from .errors import NoDataError
@@ -164,9 +164,15 @@ class Contexts:
 
     def __init__(self, project: Project) -> None:
         self.project = project
-        self.schemas = load_schemas(project.schema)
         self._inputs: dict[str, Inputs] = {}
         self._known: dict[tuple[str, str], tuple[dict[str, Any], Figures]] = {}
+        self._schemas: Schemas | None = None
+
+    @property
+    def schemas(self) -> Schemas:
+        if self._schemas is None:
+            self._schemas = load_schemas(self.project.schema)
+        return self._schemas
 
     def inputs(self, experiment: Experiment) -> Inputs:
         if experiment.name not in self._inputs:
@@ -177,7 +183,9 @@ class Contexts:
         """A fresh copy of the context dict (pages add to it), the figures as computed."""
         key = (experiment.name, run.run_id)
         if key not in self._known:
-            self._known[key] = run_context(experiment, run, self.inputs(experiment), self.schemas)
+            context, figures = run_context(experiment, run, self.inputs(experiment), self.schemas)
+            context["precision"] = precision.precision(run, experiment.name, self.schemas)
+            self._known[key] = (context, figures)
         context, figures = self._known[key]
         return dict(context), figures
 
@@ -315,6 +323,8 @@ def build(root: Path) -> GeneratedSite:
         "runs.md.j2",
         runs=[(run, run_anchor(run.run_id), env_rows.describe(run.manifest)) for run in reversed(runs)],
         shown_on=shown_on(site.experiments),
+        sampling=precision.Sampling.of,
+        load=precision.Load.of,
     )
     publish_runs(site, runs, schemas)
     site.binaries[chart_data.ARCHIVE] = chart_data.runs_archive(site.files, site.contents)

@@ -59,13 +59,19 @@ def per_op_ns(elapsed_ns: Sequence[int], iterations: Sequence[int]) -> np.ndarra
 
 
 def per_op_by_case(rows: Sequence[Mapping[str, Any]], key: Callable[[Mapping[str, Any]], K]) -> dict[K, np.ndarray]:
-    """Each case's per-operation times, the case named by `key(row)`; rows keep their order."""
-    grouped: dict[K, tuple[list[int], list[int]]] = {}
-    for row in rows:
-        elapsed, iterations = grouped.setdefault(key(row), ([], []))
-        elapsed.append(int(row["elapsed_ns"]))
-        iterations.append(int(row["iterations"]))
-    return {case: per_op_ns(elapsed, iterations) for case, (elapsed, iterations) in grouped.items()}
+    """Each case's per-operation times, the case named by `key(row)`, cases in the order of their
+    first row, and each case's samples in the order they were taken (their `sample` number, where
+    rows have one): sample r of cases sampled in rotation were taken in the same round."""
+    grouped: dict[K, list[tuple[int, int, int]]] = {}
+    for position, row in enumerate(rows):
+        grouped.setdefault(key(row), []).append(
+            (int(row.get("sample", position)), int(row["elapsed_ns"]), int(row["iterations"]))
+        )
+    result = {}
+    for case, samples in grouped.items():
+        samples.sort(key=lambda sample: sample[0])
+        result[case] = per_op_ns([s[1] for s in samples], [s[2] for s in samples])
+    return result
 
 
 @functools.lru_cache(maxsize=256)
@@ -390,3 +396,96 @@ def two_samples(base: np.ndarray, new: np.ndarray, confidence: float = CONFIDENC
     base_median = float(np.median(base))
     ratio = float(np.median(new)) / base_median if base_median > 0 else math.inf
     return TwoSamples(ratio, low, high, mann_whitney_p(new, base))
+
+
+# Precision, pairing and outliers (issue 16). The runner stops sampling a case once the 95 % CI of
+# its median is narrow enough (runners/src/Harness/MedianInterval.php computes the same interval,
+# with the same operations, and tests/test_precision_agreement.py holds the two together).
+
+MIN_PAIRS = 6  # the fewest paired samples with a finite 95 % order-statistic CI of their median
+TUKEY_FENCE = 1.5  # Tukey's inner fences: Q1 − 1.5 IQR and Q3 + 1.5 IQR ("mild" outliers, criterion's term)
+TUKEY_FAR_FENCE = 3.0  # the outer fences ("severe" outliers)
+
+
+def relative_half_width(values: np.ndarray) -> float:
+    """Half the median's 95 % CI over the median: 0.03 is "±3 %"; inf without a finite CI.
+
+    (high − low) / (2 × median), in this order: the runner computes it so, and floating point
+    gives both the same number.
+    """
+    low, high = median_ci(values)
+    median = float(np.median(values))
+    if not (math.isfinite(low) and math.isfinite(high)) or median <= 0:
+        return math.inf
+    return (high - low) / (2.0 * median)
+
+
+def within_target(values: np.ndarray, target: float) -> bool:
+    """Whether the median's CI is within ±target of it: the runner's rule for stopping a case."""
+    return relative_half_width(values) <= target
+
+
+@dataclass(frozen=True)
+class Outliers:
+    """Samples beyond Tukey's fences: the inner ones (1.5 IQR) and, among them, the outer (3 IQR)."""
+
+    mild: int
+    severe: int
+
+
+def tukey_outliers(values: np.ndarray) -> Outliers:
+    """Count the samples outside Q1 − k·IQR … Q3 + k·IQR for k = 1.5 and 3 (numpy's quartiles)."""
+    q1, q3 = np.percentile(values, [25, 75])
+    iqr = q3 - q1
+    beyond = np.abs(np.clip(values, q1, q3) - values)  # distance outside [Q1, Q3], 0 inside
+    return Outliers(int(np.sum(beyond > TUKEY_FENCE * iqr)), int(np.sum(beyond > TUKEY_FAR_FENCE * iqr)))
+
+
+def paired_median_ratio(a: np.ndarray, b: np.ndarray, confidence: float = CONFIDENCE) -> Ratio:
+    """How many times slower `a` is than `b`, from samples taken in the same rounds (sample r of a
+    beside sample r of b): the median of the per-round ratios a_r / b_r, with the order-statistic CI
+    of that median (a sign-test interval: distribution-free). A drift of the machine moves both
+    samples of a round alike and cancels in their ratio. Rounds only one side has are left out.
+    """
+    rounds = min(a.size, b.size)
+    if rounds < MIN_PAIRS:
+        raise ValueError(f"expected at least {MIN_PAIRS} paired samples, got {rounds}")
+    per_round = a[:rounds] / b[:rounds]
+    low, high = median_ci(per_round, confidence)
+    return Ratio(float(np.median(per_round)), low, high)
+
+
+def ratio_between(a: np.ndarray, b: np.ndarray, paired: bool) -> Ratio:
+    """median a / median b with its CI: from paired samples where they were taken in rotation (and
+    are enough), else from the two samples apart (ratio_of_medians)."""
+    if paired and min(a.size, b.size) >= MIN_PAIRS:
+        return paired_median_ratio(a, b)
+    return ratio_of_medians(a, b)
+
+
+def _share_of_gap(native_ns: float) -> Callable[..., np.ndarray]:
+    def statistic(small: np.ndarray, large: np.ndarray, axis: int = -1) -> np.ndarray:
+        return np.median(small, axis=axis) / (np.median(large, axis=axis) - native_ns)
+
+    return statistic
+
+
+def share_of_gap(small: np.ndarray, large: np.ndarray, native_ns: float, confidence: float = CONFIDENCE) -> Estimate:
+    """median(small) / (median(large) − native_ns): how much of the gap between a large message's
+    time and the native tool's time a fixed cost per call (a small message's time) explains. The CI
+    resamples both samples (percentile bootstrap, fixed seed)."""
+    statistic = _share_of_gap(native_ns)
+    value = float(statistic(small, large))
+    if np.ptp(small) == 0 and np.ptp(large) == 0:
+        return Estimate(value, value, value)
+    result = stats.bootstrap(
+        (small, large),
+        statistic,
+        paired=False,
+        vectorized=True,
+        n_resamples=BOOTSTRAP_RESAMPLES,
+        confidence_level=confidence,
+        method="percentile",
+        rng=np.random.default_rng(BOOTSTRAP_SEED),
+    )
+    return Estimate(value, float(result.confidence_interval.low), float(result.confidence_interval.high))

@@ -115,6 +115,41 @@ class RecordWhatMeasured(Upgrader):
         return {**entry, "measured_by": {"process": "upgraded", "php": dict(php), "libraries": libraries}}
 
 
+@dataclass(frozen=True)
+class RecordPrecision(Upgrader):
+    """Version 4 → 5: the manifest gains `system` (the machine's load as the run started and
+    finished) and each experiment `sampling` (its precision target, how many cases reached it, which
+    were sampled in rotation) and `system` (the load around it).
+
+    Version 4 recorded none of it: each is null, "not recorded". So an upgraded run claims no
+    precision target, its pages compute ratios from unpaired samples, and no steal is shown.
+    """
+
+    def manifest(self, manifest: dict[str, Any]) -> dict[str, Any]:
+        upgraded: dict[str, Any] = {}
+        for key, value in manifest.items():
+            if key == "experiments" and isinstance(value, dict):
+                value = {name: self._entry(entry) for name, entry in value.items()}
+            upgraded[key] = value
+            if key == "kernel":  # where the runner writes it
+                upgraded["system"] = None
+        upgraded.setdefault("system", None)
+        return {**upgraded, "schema_version": self.source_version + 1}
+
+    @staticmethod
+    def _entry(entry: Any) -> Any:
+        if not isinstance(entry, dict):
+            return entry  # left for the schema to report
+        upgraded: dict[str, Any] = {}
+        for key, value in entry.items():
+            upgraded[key] = value
+            if key == "verification":  # where the runner writes them
+                upgraded.update(sampling=None, system=None)
+        upgraded.setdefault("sampling", None)
+        upgraded.setdefault("system", None)
+        return upgraded
+
+
 def legacy_host(run_id: str) -> str:
     """The hostname slug a version-2 run id carries: YYYYMMDDTHHMMZ-<host>-phpX.Y."""
     parts = run_id.split("-")
@@ -129,6 +164,7 @@ UPGRADERS: dict[int, Upgrader] = {
     3: RecordWhatMeasured(
         3, "manifest.json: add each experiment's `measured_by` (copied from the run's php and libraries)"
     ),
+    4: RecordPrecision(4, "manifest.json: add `system` and each experiment's `sampling` and `system`, as not recorded"),
 }
 
 

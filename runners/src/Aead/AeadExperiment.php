@@ -9,7 +9,9 @@ use PhpCryptoBench\Experiment\ExperimentContext;
 use PhpCryptoBench\Experiment\ExperimentSetup;
 use PhpCryptoBench\Experiment\MeasurementResult;
 use PhpCryptoBench\Harness\BenchCase;
+use PhpCryptoBench\Harness\Interleaving;
 use PhpCryptoBench\Harness\Profile;
+use PhpCryptoBench\Harness\Sample;
 use PhpCryptoBench\Io\CsvTable;
 use PhpCryptoBench\Io\TableSchema;
 use PhpCryptoBench\Native\InterleavedRounds;
@@ -24,6 +26,8 @@ final class AeadExperiment implements Experiment
     public const PAYLOADS = [16, 1024, 16384, 1048576, 10485760];
     public const AAD_SIZES = [0, 64];
     public const NATIVE_BLOCKS = [1024, 16384];
+    /** The page compares every AEAD at one operation, payload and AAD size: those are sampled in rotation. */
+    public const INTERLEAVED_BY = ['operation', 'payload_bytes', 'aad_bytes'];
 
     private const OPENSSL_CIPHERS = ['aes-128-gcm', 'aes-256-gcm', 'aes-128-ccm', 'aes-256-ccm', 'chacha20-poly1305'];
     private const CCM_SHORT_TAGS = [8, 12];
@@ -158,17 +162,25 @@ final class AeadExperiment implements Experiment
 
     public function caseCount(Profile $profile): int
     {
-        return count($this->algorithms()) * count(self::PAYLOADS) * count(self::AAD_SIZES) * 2;
+        $overhead = HarnessOverhead::available() ? 2 * count(HarnessOverhead::PAYLOADS) : 0;
+        return count($this->algorithms()) * count(self::PAYLOADS) * count(self::AAD_SIZES) * 2 + $overhead;
     }
 
-    /** @return iterable<BenchCase> */
-    private function cases(): iterable
+    /**
+     * The groups sampled in rotation, each as the makers of its cases (one per AEAD), made only when
+     * its turn comes: ten AEADs on 10 MiB are a lot of memory to hold at once.
+     *
+     * @return iterable<array{0: int, 1: string, 2: list<\Closure(): BenchCase>}> the payload size,
+     *         where the group's rows go in the CSV (after the AEAD's position), and one maker per AEAD
+     */
+    private function groups(): iterable
     {
-        foreach ($this->algorithms() as $aead) {
-            foreach (self::PAYLOADS as $payload) {
-                foreach (self::AAD_SIZES as $aad) {
-                    yield new EncryptCase($aead, $payload, $aad);
-                    yield new DecryptCase($aead, $payload, $aad);
+        $algorithms = $this->algorithms();
+        foreach (self::PAYLOADS as $payload) {
+            foreach (self::AAD_SIZES as $aad) {
+                foreach ([EncryptCase::class, DecryptCase::class] as $operation => $class) {
+                    $order = sprintf('%012d %06d %d', $payload, $aad, $operation);
+                    yield [$payload, $order, array_map(static fn (AeadAlgorithm $aead): \Closure => static fn (): BenchCase => new $class($aead, $payload, $aad), $algorithms)];
                 }
             }
         }
@@ -176,19 +188,35 @@ final class AeadExperiment implements Experiment
 
     public function measure(ExperimentContext $context): MeasurementResult
     {
-        $table = $this->schema->table(self::CSV);
-        $cases = $this->caseCount($context->profile);
+        $count = $this->caseCount($context->profile);
         $nativeSeconds = count(self::OPENSSL_CIPHERS) * count(self::NATIVE_BLOCKS) * $context->profile->nativeSeconds;
-        $context->progress->begin($this->name(), $cases, $context->profile->estimatedSeconds($cases) + $nativeSeconds);
-        foreach ($this->cases() as $case) {
-            foreach ($context->sampler->measure($case) as $sample) {
-                $table->add($case->key() + [
+        $context->progress->begin($this->name(), $count, $context->profile->estimatedSeconds($count) + $nativeSeconds);
+        $advance = static function (BenchCase $case) use ($context): void {
+            $context->progress->advance($case->label());
+        };
+        $rows = [];
+        $interleaving = new Interleaving(self::CSV, self::INTERLEAVED_BY);
+        foreach ($this->groups() as [$payload, $order, $makers]) {
+            // A case holds its payload, a sealed copy and the output of its last run.
+            foreach ($context->sampler->measureMade($makers, 3 * $payload, $interleaving, $advance) as $position => [$case, $samples]) {
+                // The CSV lists the rows as before interleaving: AEAD by AEAD, then payload, AAD, operation.
+                $rows[sprintf('%03d %s', $position, $order)] = array_map(static fn (Sample $sample): array => $case->key() + [
                     'sample' => $sample->index,
                     'iterations' => $sample->iterations,
                     'elapsed_ns' => $sample->elapsedNs,
-                ]);
+                ], $samples);
             }
-            $context->progress->advance($case->label());
+        }
+        ksort($rows, SORT_STRING);
+        $table = $this->schema->table(self::CSV);
+        foreach (array_merge(...array_values($rows)) as $row) {
+            $table->add($row);
+        }
+        $files = [self::CSV, self::NATIVE_CSV];
+        $overhead = $this->schema->table(HarnessOverhead::CSV);
+        if (HarnessOverhead::available()) {
+            HarnessOverhead::measureInto($overhead, $context->sampler, $advance);
+            $files[] = HarnessOverhead::CSV;
         }
         $gaps = $this->gaps();
         $native = $this->measureNative($context, $gaps);
@@ -200,7 +228,10 @@ final class AeadExperiment implements Experiment
         $native->writeTo($context->outputDirectory . '/' . self::NATIVE_CSV);
         $rounds->writeTo($context->outputDirectory . '/' . FidelityRounds::CSV);
         $roundsNative->writeTo($context->outputDirectory . '/' . FidelityRounds::NATIVE_CSV);
-        return new MeasurementResult([self::CSV, self::NATIVE_CSV, FidelityRounds::CSV, FidelityRounds::NATIVE_CSV], $gaps);
+        if (HarnessOverhead::available()) {
+            $overhead->writeTo($context->outputDirectory . '/' . HarnessOverhead::CSV);
+        }
+        return new MeasurementResult([...$files, FidelityRounds::CSV, FidelityRounds::NATIVE_CSV], $gaps);
     }
 
     /** @param list<string> $gaps */

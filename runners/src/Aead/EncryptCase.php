@@ -29,6 +29,12 @@ final class EncryptCase extends AeadCase
     public function run(int $iterations): void
     {
         $aead = $this->aead;
+        if ($aead instanceof BulkAead) {
+            $this->lastSealed = $aead->encryptMany($this->plaintext, $this->key, $this->noncePrefix, $this->counter + 1, $iterations, $this->aad);
+            $this->counter += max($iterations, 1);
+            $this->lastNonce = $this->noncePrefix . pack('J', $this->counter);
+            return;
+        }
         for ($i = 0; $i < $iterations; $i++) {
             $nonce = $this->noncePrefix . pack('J', ++$this->counter);
             $this->lastSealed = $aead->encrypt($this->plaintext, $this->key, $nonce, $this->aad);

@@ -8,7 +8,7 @@ use PhpCryptoBench\Environment\PhpFeatures;
 use PhpCryptoBench\Exception\InvalidAeadParameter;
 
 /** AES-GCM, AES-CCM and ChaCha20-Poly1305 through ext-openssl, with the length checks PHP leaves out. */
-final class OpensslAead implements AeadAlgorithm
+final class OpensslAead implements BulkAead
 {
     /** Lengths each mode may use: [nonce min, nonce max, allowed tag lengths]. */
     private const MODES = [
@@ -96,6 +96,43 @@ final class OpensslAead implements AeadAlgorithm
         }
         $plaintext = openssl_decrypt($sealed->ciphertext(), $this->cipher, $key, OPENSSL_RAW_DATA, $nonce, $tag, $aad);
         return $plaintext === false ? null : $plaintext;
+    }
+
+    public function encryptMany(string $plaintext, string $key, string $noncePrefix, int $firstCounter, int $count, string $aad): Sealed
+    {
+        $this->checkLengths($key, $noncePrefix . pack('J', $firstCounter));
+        $messages = max($count, 1);
+        $cipher = $this->cipher;
+        $tagBytes = $this->tagBytes;
+        $ciphertext = false;
+        $tag = '';
+        for ($i = 0; $i < $messages; $i++) {
+            $ciphertext = openssl_encrypt($plaintext, $cipher, $key, OPENSSL_RAW_DATA, $noncePrefix . pack('J', $firstCounter + $i), $tag, $aad, $tagBytes);
+            if ($ciphertext === false) {
+                throw InvalidAeadParameter::unsupported($cipher, (string) openssl_error_string());
+            }
+        }
+        return Sealed::separate((string) $ciphertext, $tag);
+    }
+
+    public function decryptMany(Sealed $sealed, string $key, string $nonce, string $aad, int $count): ?string
+    {
+        $this->checkLengths($key, $nonce);
+        $messages = max($count, 1);
+        $tag = $sealed->tag();
+        if (strlen($tag) !== $this->tagBytes) {
+            return null;
+        }
+        $cipher = $this->cipher;
+        $ciphertext = $sealed->ciphertext();
+        $plaintext = false;
+        for ($i = 0; $i < $messages; $i++) {
+            $plaintext = openssl_decrypt($ciphertext, $cipher, $key, OPENSSL_RAW_DATA, $nonce, $tag, $aad);
+            if ($plaintext === false) {
+                return null;
+            }
+        }
+        return $plaintext;
     }
 
     private function checkLengths(string $key, string $nonce): void

@@ -37,11 +37,6 @@ final class Argon2Experiment implements Experiment
         'full' => ['memory_mib' => [16, 32, 64, 128, 256, 512, 1024], 'threads' => [1, 2, 4, 8], 'time_cost' => [1, 3, 6]],
     ];
     /**
-     * Samples per cell (6: the fewest with a finite 95% CI of the median), and the per-cell budget in
-     * ms after which a slow cell stops (never under 3 samples).
-     */
-    public const SAMPLING = ['quick' => [6, 2_500], 'full' => [10, 8_000]];
-    /**
      * Parameter sets measured in every profile besides the grid, through each Argon2id interface, so
      * that the page gives what they cost here: OWASP's minimum for Argon2id (19 MiB, t=2, p=1), as
      * [memory MiB, threads, time cost]; PHP's own defaults are added from its constants (namedCells).
@@ -166,11 +161,11 @@ final class Argon2Experiment implements Experiment
      */
     public function estimatedSeconds(Profile $profile, array $cells, float $secondsPerMibPass): float
     {
-        [$samples, $budgetMs] = self::SAMPLING[$profile->name];
+        $sampling = CellSampling::forProfile($profile->name);
         $total = 0.0;
         foreach ($cells as $cell) {
             $hash = $secondsPerMibPass * $cell->memoryKib / 1024 * $cell->timeCost / min($cell->threads, 2) * ($cell->threads > 1 ? 1.2 : 1.0);
-            $count = max(min(3, $samples), min($samples, (int) floor($budgetMs / 1000 / max($hash * 2, 1e-3))));
+            $count = max(CellMeasurement::MIN_SAMPLES_IN_BUDGET, min($sampling->minSamples, (int) floor($sampling->allowanceSeconds() / max($hash * 2, 1e-3))));
             $total += $count * $hash * 2;
         }
         return $total;
@@ -179,7 +174,8 @@ final class Argon2Experiment implements Experiment
     public function measure(ExperimentContext $context): MeasurementResult
     {
         $profile = $context->profile;
-        [$samples, $budgetMs] = self::SAMPLING[$profile->name];
+        $sampling = CellSampling::forProfile($profile->name);
+        $budget = $sampling->timeBudget();
         $grid = $this->cells($profile);
         $checkpoint = CellCheckpoint::open($context->outputDirectory, $this->schema->columns(self::CSV), $grid);
         $left = array_values(array_filter($grid, static fn (Argon2Cell $cell): bool => !$checkpoint->has($cell)));
@@ -193,7 +189,12 @@ final class Argon2Experiment implements Experiment
         $provider = Argon2Cell::provider();
         foreach ($left as $cell) {
             $refusal = $cell->refusal($provider);
-            $result = $refusal === null ? $runner->measure($cell, $samples, $budgetMs) : null;
+            $result = null;
+            if ($refusal === null) {
+                $result = $runner->measure($cell, $sampling->minSamples, intdiv($budget->forCases(1), 1_000_000), $sampling->maxSamples, CellSampling::TARGET);
+                // The cell's own clock (modelled under the fake clock, so a fake run stays the same everywhere).
+                $budget->spent(1, (int) ($result['elapsed_ns'] ?? 0));
+            }
             $checkpoint->record($cell, CellRows::of($cell, $context->cores, $refusal, $result));
             $context->progress->advance(sprintf('%s %s m=%d MiB p=%d t=%d', $cell->interface, $cell->variant, $cell->memoryKib / 1024, $cell->threads, $cell->timeCost));
         }
@@ -201,9 +202,10 @@ final class Argon2Experiment implements Experiment
         $memoryKib = $context->fakeClock ? self::FAKE_CLOCK_NATIVE_MEMORY_KIB : self::NATIVE_CELL['memory_kib'];
         $gaps = InterleavedRounds::forProfile($profile)->run($this->name(), $this->nativeSteps($runner, $rounds, $provider, $memoryKib), $context->progress);
         $rounds->writeTo($context->outputDirectory . '/' . self::ROUNDS_CSV);
+        $tally = $sampling->tally($checkpoint->records(), $rounds->records());
         $checkpoint->complete($context->outputDirectory . '/' . self::CSV);
         // What measured is the cell processes: the manifest records their PHP, not the runner's.
-        return new MeasurementResult([self::CSV, self::ROUNDS_CSV], $gaps, $runner->environment());
+        return new MeasurementResult([self::CSV, self::ROUNDS_CSV], $gaps, $runner->environment(), $tally);
     }
 
     /**

@@ -77,6 +77,12 @@ final class CellCheckpoint
         AtomicFile::write($this->path, $this->table->toString());
     }
 
+    /** @return list<array<string, string>> every row so far, as CSV text */
+    public function records(): array
+    {
+        return $this->table->records();
+    }
+
     /** Writes every row to $csvPath (atomically), then removes the checkpoint. */
     public function complete(string $csvPath): void
     {

@@ -4,13 +4,16 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Argon2;
 
+use PhpCryptoBench\Harness\MedianInterval;
 use Throwable;
 
 /**
  * Measures one Argon2 cell: a sample is one hash, timed by the clock and checked by the hasher's
- * second implementation. A slow cell stops once its budget is spent, but never before
- * min(samples, 3) samples. A hash that fails (memory it cannot allocate, parameters an
- * implementation refuses) makes the cell `failed`, with the reason: a result, not a crash.
+ * second implementation. After $samples samples, a cell given a $maxSamples above that and a
+ * target goes on until the 95% CI of its median wall time is within ±target (MedianInterval). A
+ * slow cell stops once its budget is spent, but never before min(samples, 3) samples. A hash that
+ * fails (memory it cannot allocate, parameters an implementation refuses) makes the cell `failed`,
+ * with the reason: a result, not a crash.
  */
 final class CellMeasurement
 {
@@ -23,16 +26,20 @@ final class CellMeasurement
     }
 
     /**
+     * @param int $samples the samples to take (the least, when $maxSamples is larger)
      * @param int $budgetNs 0 for no budget
-     * @return array{samples: list<array{wall_ns: int, cpu_ns: int}>, hashes: list<string>, verified: bool|null, status: string, detail: string, max_rss_kib: int}
+     * @param int $maxSamples the most to take while the CI is wider than ±$target; at most $samples when not above it
+     * @param float $target the CI's half-width over the median to stop at
+     * @return array{samples: list<array{wall_ns: int, cpu_ns: int}>, hashes: list<string>, verified: bool|null, status: string, detail: string, max_rss_kib: int, elapsed_ns: int}
      */
-    public function measure(Argon2Cell $cell, int $samples, int $budgetNs): array
+    public function measure(Argon2Cell $cell, int $samples, int $budgetNs, int $maxSamples = 0, float $target = 0.0): array
     {
         $result = ['samples' => [], 'hashes' => [], 'verified' => null, 'status' => 'ok', 'detail' => ''];
         $started = $this->clock->now();
         $floor = min($samples, self::MIN_SAMPLES_IN_BUDGET);
+        $adaptive = $maxSamples > $samples && $target > 0.0;
         try {
-            for ($index = 0; $index < $samples; $index++) {
+            for ($index = 0; $index < ($adaptive ? $maxSamples : $samples); $index++) {
                 $hash = null;
                 $result['samples'][] = $this->clock->time($cell, $index, function () use ($cell, &$hash): void {
                     $hash = $this->hasher->hash($cell);
@@ -44,11 +51,21 @@ final class CellMeasurement
                 if ($budgetNs > 0 && $index + 1 >= $floor && $this->clock->now() - $started > $budgetNs) {
                     break;
                 }
+                if ($adaptive && $index + 1 >= $samples && self::withinTarget($result['samples'], $target)) {
+                    break;
+                }
             }
         } catch (Throwable $e) {
             $result = ['samples' => [], 'hashes' => [], 'verified' => null, 'status' => 'failed', 'detail' => $e::class . ': ' . $e->getMessage()];
         }
-        return $result + ['max_rss_kib' => $this->clock->peakMemoryKib($cell)];
+        return $result + ['max_rss_kib' => $this->clock->peakMemoryKib($cell), 'elapsed_ns' => $this->clock->now() - $started];
+    }
+
+    /** @param list<array{wall_ns: int, cpu_ns: int}> $samples */
+    private static function withinTarget(array $samples, float $target): bool
+    {
+        $walls = array_map(static fn (array $sample): float => (float) $sample['wall_ns'], $samples);
+        return MedianInterval::of($walls)->relativeHalfWidth() <= $target;
     }
 
     /** True only if every hash verified; null while no second implementation could look. */

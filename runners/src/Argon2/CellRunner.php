@@ -19,11 +19,14 @@ final class CellRunner
     ) {
     }
 
-    /** @return array{samples: list<array{wall_ns: int, cpu_ns: int}>, hashes: list<string>, verified: bool|null, status: string, detail: string, max_rss_kib: int} */
-    public function measure(Argon2Cell $cell, int $samples, int $budgetMs): array
+    /**
+     * @param int $maxSamples, $target see CellMeasurement::measure()
+     * @return array{samples: list<array{wall_ns: int, cpu_ns: int}>, hashes: list<string>, verified: bool|null, status: string, detail: string, max_rss_kib: int, elapsed_ns?: int}
+     */
+    public function measure(Argon2Cell $cell, int $samples, int $budgetMs, int $maxSamples = 0, float $target = 0.0): array
     {
         $key = $cell->key();
-        $arguments = [$key['interface'], $key['variant'], (string) $key['memory_kib'], (string) $key['threads'], (string) $key['time_cost'], (string) $samples, (string) $budgetMs, $this->fakeClock ? 'fake' : 'real'];
+        $arguments = [$key['interface'], $key['variant'], (string) $key['memory_kib'], (string) $key['threads'], (string) $key['time_cost'], (string) $samples, (string) $budgetMs, $this->fakeClock ? 'fake' : 'real', (string) $maxSamples, (string) $target];
         [$status, $out, $err] = $this->run($arguments);
         if ($status === null) {
             return self::failed('could not start ' . PHP_BINARY);

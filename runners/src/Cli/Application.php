@@ -5,6 +5,8 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Cli;
 
 use PhpCryptoBench\Environment\EnvironmentProbe;
+use PhpCryptoBench\Environment\ModelledSystemLoad;
+use PhpCryptoBench\Environment\ProcSystemLoad;
 use PhpCryptoBench\Exception\BenchException;
 use PhpCryptoBench\Exception\UsageError;
 use PhpCryptoBench\Experiment\ExperimentRegistry;
@@ -36,7 +38,8 @@ final class Application
 
         run        verify, then measure the experiments into a run directory (default data/runs/<run-id>);
                    prints that directory on stdout, progress and ETA on stderr
-          --profile  quick (7 samples per case, default) or full (25 samples)
+          --profile  quick (default: at least 7 samples per case, more until the median's 95% CI is
+                     within ±3 %) or full (at least 20, until ±1 %); see docs/methodology.md
           --only     comma-separated experiment names (see list)
           --out      the run directory to write
           --resume   finish the experiments a killed run in --out did not record
@@ -124,6 +127,7 @@ final class Application
             new Progress($this->stderr),
             $this->repository,
             new ChildProcessLauncher($this->repository . '/runners/bench.php', $this->stderr),
+            $options->fakeClock ? new ModelledSystemLoad() : new ProcSystemLoad(),
         );
     }
 

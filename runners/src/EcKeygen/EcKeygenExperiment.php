@@ -8,6 +8,8 @@ use PhpCryptoBench\Experiment\Experiment;
 use PhpCryptoBench\Experiment\ExperimentContext;
 use PhpCryptoBench\Experiment\ExperimentSetup;
 use PhpCryptoBench\Experiment\MeasurementResult;
+use PhpCryptoBench\Harness\BenchCase;
+use PhpCryptoBench\Harness\Interleaving;
 use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Io\CsvTable;
 use PhpCryptoBench\Io\TableSchema;
@@ -34,6 +36,11 @@ final class EcKeygenExperiment implements Experiment
     public const RSA_BITS = ['quick' => [2048, 3072], 'full' => [2048, 3072, 4096]];
     /** The paper generated 100 keys per curve; the full profile times at least as many. */
     public const FULL_PROFILE_KEYS_PER_CURVE = 100;
+    /**
+     * The page ranks every curve, RSA and Curve25519 at one operation (within a bracket of field
+     * sizes, at one security level): all schemes of one operation are sampled in rotation.
+     */
+    public const INTERLEAVED_BY = ['operation'];
 
     public function __construct(
         private readonly string $vectorDirectory,
@@ -107,13 +114,21 @@ final class EcKeygenExperiment implements Experiment
         }
         $profile = $context->profile;
         $context->progress->begin($this->name(), count($cases), $profile->estimatedSeconds(count($cases)));
-        $table = $this->schema->table(self::CSV);
         $keys = [];
+        $built = [];
+        $minimum = [];
         foreach ($cases as [$scheme, $operation]) {
             $key = $operation === KeyScheme::KEYGEN ? null : ($keys[$scheme->name()] ??= $scheme->generate());
-            $case = new KeyOperationCase($scheme, $operation, $key);
-            $minimum = $profile->name === 'full' && $operation === KeyScheme::KEYGEN && $scheme instanceof OpensslCurve ? self::FULL_PROFILE_KEYS_PER_CURVE : 0;
-            foreach ($context->sampler->measure($case, $minimum) as $sample) {
+            $built[] = new KeyOperationCase($scheme, $operation, $key);
+            $minimum[] = $profile->name === 'full' && $operation === KeyScheme::KEYGEN && $scheme instanceof OpensslCurve ? self::FULL_PROFILE_KEYS_PER_CURVE : 0;
+        }
+        $advance = static function (BenchCase $case) use ($context): void {
+            $context->progress->advance($case->label());
+        };
+        $samples = $context->sampler->measureGrouped($built, new Interleaving(self::CSV, self::INTERLEAVED_BY), $advance, $minimum);
+        $table = $this->schema->table(self::CSV);
+        foreach ($built as $index => $case) {
+            foreach ($samples[$index] as $sample) {
                 $table->add($case->key() + [
                     'sample' => $sample->index,
                     'iterations' => $sample->iterations,
@@ -121,7 +136,6 @@ final class EcKeygenExperiment implements Experiment
                     'verified' => true,
                 ]);
             }
-            $context->progress->advance($case->label());
         }
         $curveTable = $this->schema->table(self::CURVES_CSV);
         foreach ($curves as $entry) {

@@ -12,12 +12,17 @@ namespace PhpCryptoBench\Harness;
  *
  * Each timing is then moved by the JitterCycle, counted per case (its class and key): the warm-up
  * and the calibration take the first two offsets, a quick profile's 7 samples the next 7, i.e.
- * each offset once, so their median is the model.
+ * each offset once, so their median is the model (and their CI, the whole cycle, is within the
+ * quick profile's ±3 %: sampling stops there).
+ *
+ * Its clock (now()) is the modelled time so far: budgets are spent in fake time, the same on
+ * every machine.
  */
 final class FakeTimer implements Timer
 {
     /** @var array<string, int> timings so far, per case */
     private array $calls = [];
+    private int $nowNs = 0;
 
     public function __construct(
         private readonly int $nsPerCall = 1_000,
@@ -32,7 +37,14 @@ final class FakeTimer implements Timer
         $id = $case::class . json_encode($case->key());
         $call = $this->calls[$id] ?? 0;
         $this->calls[$id] = $call + 1;
-        return $this->jitter->apply($iterations * $this->nsPerIteration($case), $call);
+        $elapsed = $this->jitter->apply($iterations * $this->nsPerIteration($case), $call);
+        $this->nowNs += $elapsed;
+        return $elapsed;
+    }
+
+    public function now(): int
+    {
+        return $this->nowNs;
     }
 
     /** The model of one iteration, before the jitter. */

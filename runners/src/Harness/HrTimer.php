@@ -13,6 +13,11 @@ final class HrTimer implements Timer
         return hrtime(true) - $start;
     }
 
+    public function now(): int
+    {
+        return hrtime(true);
+    }
+
     public function name(): string
     {
         return 'hrtime';

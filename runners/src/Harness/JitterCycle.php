@@ -10,16 +10,18 @@ namespace PhpCryptoBench\Harness;
  * must show confidence intervals that are not zero, yet the same command must write the same
  * bytes on every machine: so a cycle, never a random number.
  *
- * The cycle is a permutation of −3 % … +3 % in 1 % steps: any 7 consecutive timings of a case (the
- * quick profile's samples) take each offset once, so their median is exactly the model. Its order
- * puts neighbouring samples apart, so that no run of samples drifts one way.
+ * The cycle is a permutation of −2.4 % … +2.4 % in 0.8 % steps: any 7 consecutive timings of a case
+ * (the quick profile's minimum samples) take each offset once, so their median is exactly the model,
+ * and their CI (their range) is within the quick profile's ±3 % target, rounding included: a fake
+ * quick case stops at 7 samples. Its order puts neighbouring samples apart, so that no run of
+ * samples drifts one way.
  */
 final class JitterCycle
 {
     /** Per-mille offsets, in the order they are taken. */
-    public const PER_MILLE = [0, 30, -20, 10, -30, 20, -10];
+    public const PER_MILLE = [0, 24, -16, 8, -24, 16, -8];
     /** No timing is further than this from its model, in per mille. */
-    public const BOUND_PER_MILLE = 30;
+    public const BOUND_PER_MILLE = 24;
 
     /** @param non-empty-list<int> $offsetsPerMille */
     public function __construct(private readonly array $offsetsPerMille = self::PER_MILLE)

@@ -6,39 +6,38 @@ namespace PhpCryptoBench\Harness;
 
 use PhpCryptoBench\Exception\UsageError;
 
-/** How hard to measure: samples per case, the minimum sample duration, the native tool's seconds. */
+/**
+ * How hard to measure. A case takes at least $minSamples samples, then more until the 95% CI of
+ * its median is within ±$targetHalfWidth (MedianInterval), its group's time runs out (TimeBudget:
+ * $caseAllowanceNs per case on average, never more than $caseCeilingNs) or it has $maxSamples.
+ */
 final class Profile
 {
     private function __construct(
         public readonly string $name,
-        public readonly int $samples,
+        public readonly int $minSamples,
+        public readonly int $maxSamples,
+        /** 0.03: stop once the CI's half-width is 3 % of the median */
+        public readonly float $targetHalfWidth,
         public readonly int $minSampleNs,
         public readonly int $maxIterations,
         public readonly int $nativeSeconds,
-        public readonly int $slowCaseSamples,
-        public readonly int $caseBudgetNs,
+        /** What a case may spend on average (warm-up and calibration included); what quiet cases leave, noisy ones use. */
+        public readonly int $caseAllowanceNs,
+        /** The most one case may take, savings or not. */
+        public readonly int $caseCeilingNs,
     ) {
     }
 
-    /**
-     * Samples for a case whose single sample takes $sampleNs: all of them, unless they would blow
-     * the per-case budget, then as many as fit but never fewer than $slowCaseSamples.
-     */
-    public function samplesFor(int $sampleNs): int
+    public function timeBudget(): TimeBudget
     {
-        if ($sampleNs * $this->samples <= $this->caseBudgetNs) {
-            return $this->samples;
-        }
-        return max($this->slowCaseSamples, min($this->samples, intdiv($this->caseBudgetNs, max($sampleNs, 1))));
+        return new TimeBudget($this->caseAllowanceNs, $this->caseCeilingNs);
     }
 
-    /**
-     * A lower bound for $cases cases: warm-up and calibration take about four sample lengths,
-     * and no sample is shorter than the minimum (slow cases take longer).
-     */
+    /** About how long $cases cases take: each spends its allowance, some less, some the others' savings. */
     public function estimatedSeconds(int $cases): float
     {
-        return $cases * ($this->samples + 4) * $this->minSampleNs / 1e9;
+        return $cases * $this->caseAllowanceNs / 1e9;
     }
 
     /**
@@ -47,16 +46,20 @@ final class Profile
      */
     public function forFakeClock(): self
     {
-        return new self($this->name, $this->samples, 1, $this->maxIterations, $this->nativeSeconds, $this->slowCaseSamples, $this->caseBudgetNs);
+        return new self($this->name, $this->minSamples, $this->maxSamples, $this->targetHalfWidth, 1, $this->maxIterations, $this->nativeSeconds, $this->caseAllowanceNs, $this->caseCeilingNs);
     }
 
     public static function named(string $name): self
     {
         return match ($name) {
-            // 7 samples, 6 at least for slow cases: 6 is the smallest count whose order-statistic
-            // 95% CI of the median is finite.
-            'quick' => new self('quick', 7, 10_000_000, 1_000_000, 1, 6, 2_000_000_000),
-            'full' => new self('full', 25, 10_000_000, 10_000_000, 3, 20, 60_000_000_000),
+            // 7 samples at least: with 7 the order-statistic CI of the median is the samples' range
+            // (6 is the fewest with a finite 95% CI at all). Samples of 0.5 ms (1 ms): on a shared VM
+            // the speed changes in phases of 10 ms and more, and many short samples put the median in
+            // the common phase (docs/methodology.md#precision-and-noise). 150 ms (0.8 s) a case keeps
+            // every experiment's quick profile under 5 minutes, and the full one under 90 (Argon2
+            // included), on the 2-core VM.
+            'quick' => new self('quick', 7, 200, 0.03, 500_000, 1_000_000, 1, 150_000_000, 2_000_000_000),
+            'full' => new self('full', 20, 1_000, 0.01, 1_000_000, 10_000_000, 3, 800_000_000, 60_000_000_000),
             default => throw UsageError::invalidProfile($name),
         };
     }

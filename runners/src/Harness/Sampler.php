@@ -4,60 +4,233 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Harness;
 
+use PhpCryptoBench\Exception\InvalidInterleaving;
+
 /**
  * Warm-up, calibration and sampling. Every timed run is verified before its sample counts.
+ *
+ * Sampling is adaptive: after the profile's minimum, a case takes more samples until the 95% CI of
+ * its median is within the profile's target (MedianInterval, as the build computes it), or its
+ * share of the time is spent (TimeBudget), or it has the profile's maximum. Cases a page compares
+ * are measured as one group, in rotation: round r takes one sample of each case still going,
+ * starting one case further each round, so that a drift of the machine moves both sides of a ratio
+ * alike, and sample r of one case can be paired with sample r of another.
  */
 final class Sampler
 {
+    private readonly TimeBudget $budget;
+    private SamplingTally $tally;
+
     public function __construct(
         private readonly Timer $timer,
         private readonly Profile $profile,
     ) {
+        $this->budget = $profile->timeBudget();
+        $this->tally = $this->newTally();
+    }
+
+    /** A fresh tally: what measure() calls from now on count towards (one experiment's). */
+    public function beginExperiment(): void
+    {
+        $this->tally = $this->newTally();
+    }
+
+    public function tally(): SamplingTally
+    {
+        return $this->tally;
     }
 
     /**
      * @param int $minimumOperations operations all samples together must time at least (e.g. the
      *                               paper's 100 keys per curve); more iterations per sample if needed
+     * @param bool $counted false: not a case of the experiment's tally (a later round of a case already counted)
      * @return list<Sample>
      */
-    public function measure(BenchCase $case, int $minimumOperations = 0): array
+    public function measure(BenchCase $case, int $minimumOperations = 0, bool $counted = true): array
     {
-        $this->timedAndVerified($case, 1); // warm-up: caches, lazy initialisation, first allocation
-        [$iterations, $sampleNs] = $this->calibrated($case);
-        $samples = [];
-        $count = $this->profile->samplesFor($sampleNs);
-        $iterations = max($iterations, (int) ceil($minimumOperations / $count));
-        for ($index = 0; $index < $count; $index++) {
-            $samples[] = new Sample($index, $iterations, $this->timedAndVerified($case, $iterations));
+        if ($counted) {
+            return $this->measureInterleaved([$case], null, $minimumOperations)[0];
         }
-        return $samples;
+        $tally = $this->tally;
+        $this->tally = $this->newTally();
+        try {
+            return $this->measureInterleaved([$case], null, $minimumOperations)[0];
+        } finally {
+            $this->tally = $tally;
+        }
+    }
+
+    /**
+     * Measures every case, in groups of the cases that share their values of the interleaving's
+     * columns (CaseGroups), each group in rotation. For cases that are cheap to hold all at once.
+     *
+     * @param list<BenchCase> $cases
+     * @param (callable(BenchCase): void)|null $measured called for each case once its group is done (progress)
+     * @param list<int> $minimumOperations per case (see measure()); 0 where not given
+     * @param int $minimumSamples more samples than the profile's minimum, for a group whose ratio,
+     *                            not each median, is the result (the harness overhead)
+     * @return list<list<Sample>> each case's samples, in the order of $cases
+     */
+    public function measureGrouped(array $cases, Interleaving $interleaving, ?callable $measured = null, array $minimumOperations = [], int $minimumSamples = 0): array
+    {
+        $samples = [];
+        foreach (CaseGroups::of($cases, $interleaving->by) as $indices) {
+            $group = array_map(static fn (int $i): BenchCase => $cases[$i], $indices);
+            $minimum = array_map(static fn (int $i): int => $minimumOperations[$i] ?? 0, $indices);
+            foreach ($this->measureInterleaved($group, $interleaving, $minimum, $minimumSamples, $measured) as $position => $caseSamples) {
+                $samples[$indices[$position]] = $caseSamples;
+            }
+        }
+        ksort($samples);
+        return array_values($samples);
+    }
+
+    /**
+     * One group whose cases hold large payloads, made only when measured: in rotation if all of
+     * them fit in memory at once (MemoryLimit), else one after another, and then the build is told
+     * not to pair this table's samples (SamplingTally::notInterleaved).
+     *
+     * @param list<\Closure(): BenchCase> $makers
+     * @param int $bytesPerCase about what one case holds (its payload and outputs)
+     * @param (callable(BenchCase): void)|null $measured called for each case as it stops (progress)
+     * @return list<array{0: BenchCase, 1: list<Sample>}> each case with its samples, in the order of $makers
+     */
+    public function measureMade(array $makers, int $bytesPerCase, Interleaving $interleaving, ?callable $measured = null): array
+    {
+        if (MemoryLimit::allows(count($makers) * $bytesPerCase)) {
+            $cases = array_map(static fn (\Closure $make): BenchCase => $make(), $makers);
+            $samples = $this->measureInterleaved($cases, $interleaving, 0, 0, $measured);
+            return array_map(null, $cases, $samples);
+        }
+        $this->tally->notInterleaved($interleaving);
+        $done = [];
+        foreach ($makers as $make) {
+            $case = $make();
+            $done[] = [$case, $this->measureInterleaved([$case], null, 0, 0, $measured)[0]];
+        }
+        return $done;
+    }
+
+    /**
+     * Measures $cases in rotation: the cases a page compares, which share the interleaving's key
+     * columns (e.g. operation and payload size). Sample index r of every case is round r.
+     *
+     * @param list<BenchCase> $cases
+     * @param Interleaving|null $interleaving null for a single case, or cases a page does not pair
+     * @param int|list<int> $minimumOperations for all cases, or per case (see measure())
+     * @param int $minimumSamples see measureGrouped(); never past the profile's maximum
+     * @param (callable(BenchCase): void)|null $measured called for each case as it stops (progress)
+     * @return list<list<Sample>> each case's samples, in the order of $cases
+     */
+    public function measureInterleaved(array $cases, ?Interleaving $interleaving, int|array $minimumOperations = 0, int $minimumSamples = 0, ?callable $measured = null): array
+    {
+        $by = $interleaving?->by ?? [];
+        $this->checkGroup($cases, $by);
+        $started = $this->timer->now();
+        $budget = $this->budget->forCases(count($cases));
+        $group = $this->prepared($cases, $minimumOperations);
+        $leastRounds = min(max($this->profile->minSamples, $minimumSamples), $this->profile->maxSamples);
+        $time = function (BenchCase $case, int $iterations): array {
+            $before = $this->timer->now();
+            $elapsed = $this->timedAndVerified($case, $iterations);
+            return [$elapsed, $this->timer->now() - $before];
+        };
+        for ($round = 0; $round < $this->profile->maxSamples && $group->anyOpen(); $round++) {
+            $group->round($round, $time);
+            if ($round + 1 >= $leastRounds) {
+                self::announce($measured, $cases, $group->stopThoseDone($budget, $this->withinTarget(...)));
+            }
+        }
+        self::announce($measured, $cases, $group->stillOpen());
+        $this->budget->spent(count($cases), $this->timer->now() - $started);
+        foreach ($group->perOperation as $values) {
+            $this->tally->caseMeasured($this->withinTarget($values));
+        }
+        if ($interleaving !== null) {
+            $this->tally->groupInterleaved($interleaving, array_intersect_key($cases[0]->key(), array_flip($by)));
+        }
+        return $group->samples;
+    }
+
+    /**
+     * Progress as it happens: a large group (every cipher OpenSSL offers) takes minutes.
+     *
+     * @param (callable(BenchCase): void)|null $measured
+     * @param list<BenchCase> $cases
+     * @param list<int> $done
+     */
+    private static function announce(?callable $measured, array $cases, array $done): void
+    {
+        foreach ($measured === null ? [] : $done as $i) {
+            $measured($cases[$i]);
+        }
+    }
+
+    /**
+     * Each case warmed up and calibrated, one after the other.
+     *
+     * @param list<BenchCase> $cases
+     * @param int|list<int> $minimumOperations
+     */
+    private function prepared(array $cases, int|array $minimumOperations): GroupRounds
+    {
+        $iterations = [];
+        $spent = [];
+        foreach ($cases as $i => $case) {
+            $before = $this->timer->now();
+            $this->timedAndVerified($case, 1); // warm-up: caches, lazy initialisation, first allocation
+            $minimum = is_int($minimumOperations) ? $minimumOperations : ($minimumOperations[$i] ?? 0);
+            $iterations[$i] = max($this->calibrate($case), (int) ceil($minimum / $this->profile->minSamples));
+            $spent[$i] = $this->timer->now() - $before;
+        }
+        return new GroupRounds($cases, $iterations, $spent);
+    }
+
+    /**
+     * Whether these per-operation times have the CI of their median within the profile's target.
+     *
+     * @param list<float> $perOperation
+     */
+    public function withinTarget(array $perOperation): bool
+    {
+        return MedianInterval::of($perOperation)->relativeHalfWidth() <= $this->profile->targetHalfWidth;
     }
 
     /** The smallest iteration count (within the cap) whose run lasts at least the profile's minimum. */
     public function calibrate(BenchCase $case): int
     {
-        return $this->calibrated($case)[0];
-    }
-
-    /** @return array{int, int} the iteration count, and how long a run of that many took */
-    private function calibrated(BenchCase $case): array
-    {
         $target = $this->profile->minSampleNs;
         $iterations = 1;
-        $elapsed = 0;
-        $timedIterations = 1;
         while ($iterations < $this->profile->maxIterations) {
             $elapsed = $this->timedAndVerified($case, $iterations);
-            $timedIterations = $iterations;
             if ($elapsed >= $target) {
-                return [$iterations, $elapsed];
+                return $iterations;
             }
             // Aim 10 % past the target so noise does not leave the next try just short of it.
             $predicted = (int) ceil($iterations * 1.1 * $target / max($elapsed, 1));
             $iterations = min($this->profile->maxIterations, max($iterations * 2, $predicted));
         }
-        // Capped before reaching the target: the last timing was of fewer iterations, so scale it.
-        return [$iterations, intdiv($elapsed * $iterations, $timedIterations)];
+        return $iterations;
+    }
+
+    /**
+     * @param list<BenchCase> $cases
+     * @param list<string> $by
+     */
+    private function checkGroup(array $cases, array $by): void
+    {
+        if ($cases === []) {
+            throw InvalidInterleaving::noCases($by);
+        }
+        $first = $cases[0]->key();
+        foreach ($cases as $case) {
+            $key = $case->key();
+            foreach ($by as $column) {
+                if (!array_key_exists($column, $key) || !array_key_exists($column, $first) || $key[$column] !== $first[$column]) {
+                    throw InvalidInterleaving::membersDisagree($column, $first, $key);
+                }
+            }
+        }
     }
 
     private function timedAndVerified(BenchCase $case, int $iterations): int
@@ -65,5 +238,10 @@ final class Sampler
         $elapsed = $this->timer->time($case, $iterations);
         $case->verifyLastRun();
         return $elapsed;
+    }
+
+    private function newTally(): SamplingTally
+    {
+        return new SamplingTally($this->profile->targetHalfWidth, $this->profile->minSamples);
     }
 }

@@ -40,6 +40,12 @@ final class CsvTable
         return count($this->rows);
     }
 
+    /** @return list<array<string, string>> the rows as written: each cell as its CSV text, by column */
+    public function records(): array
+    {
+        return array_map(fn (array $row): array => array_combine($this->columns, $row), $this->rows);
+    }
+
     private static function cell(bool|int|float|string $value): string
     {
         return match (true) {

@@ -8,6 +8,8 @@ use PhpCryptoBench\Experiment\Experiment;
 use PhpCryptoBench\Experiment\ExperimentContext;
 use PhpCryptoBench\Experiment\ExperimentSetup;
 use PhpCryptoBench\Experiment\MeasurementResult;
+use PhpCryptoBench\Harness\BenchCase;
+use PhpCryptoBench\Harness\Interleaving;
 use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Io\TableSchema;
 use PhpCryptoBench\Jws\Algorithms;
@@ -41,6 +43,8 @@ final class JwtExperiment implements Experiment
      * two seconds a round); the full profile every algorithm.
      */
     public const QUICK_LAYER_ALGORITHMS = ['ES256', 'RS256', 'PS256', 'EdDSA', 'HS256'];
+    /** The page compares the algorithms at one operation and payload: those are sampled in rotation. */
+    public const INTERLEAVED_BY = ['operation', 'payload_chars'];
 
     public function __construct(
         private readonly string $vectorDirectory,
@@ -101,21 +105,25 @@ final class JwtExperiment implements Experiment
         $tokens = $this->schema->table(self::TOKENS_CSV);
         $keys = $this->schema->table(self::KEYS_CSV);
         $privateKeys = [];
+        $cases = [];
         foreach (Algorithms::NAMES as $alg) {
             $scheme = JwtScheme::named($alg);
             $private = $privateKeys[$alg] = $scheme->generate();
             $keys->add(['alg' => $alg, 'key_type' => $scheme->keyType, 'key_bits' => $scheme->keyBits, 'jwk' => json_encode($scheme->publishedJwk($private), JSON_UNESCAPED_SLASHES | JSON_THROW_ON_ERROR)]);
-            $cases = [new JwtCase($scheme, JwtCase::KEYGEN, 0, $private)];
+            $cases[] = new JwtCase($scheme, JwtCase::KEYGEN, 0, $private);
             foreach (self::PAYLOAD_CHARS as $chars) {
                 $sign = new JwtCase($scheme, JwtCase::SIGN, $chars, $private);
                 $tokens->add(['alg' => $alg, 'payload_chars' => $chars, 'token_bytes' => strlen($sign->token()), 'token' => $sign->token()]);
                 array_push($cases, $sign, new JwtCase($scheme, JwtCase::VERIFY, $chars, $private));
             }
-            foreach ($cases as $case) {
-                foreach ($context->sampler->measure($case) as $sample) {
-                    $table->add($case->key() + ['sample' => $sample->index, 'iterations' => $sample->iterations, 'elapsed_ns' => $sample->elapsedNs, 'verified' => true]);
-                }
-                $context->progress->advance($case->label());
+        }
+        $advance = static function (BenchCase $case) use ($context): void {
+            $context->progress->advance($case->label());
+        };
+        $samples = $context->sampler->measureGrouped($cases, new Interleaving(self::CSV, self::INTERLEAVED_BY), $advance);
+        foreach ($cases as $index => $case) {
+            foreach ($samples[$index] as $sample) {
+                $table->add($case->key() + ['sample' => $sample->index, 'iterations' => $sample->iterations, 'elapsed_ns' => $sample->elapsedNs, 'verified' => true]);
             }
         }
         $layers = $this->schema->table(self::LAYERS_CSV);

@@ -43,7 +43,8 @@ final class SampledStep implements RoundStep
     public function measure(int $round): void
     {
         $columns = ($this->columns)($this->case);
-        foreach ($this->sampler->measure($this->case) as $sample) {
+        // The tally counts cases, as the tables list them: a case measured in several rounds once.
+        foreach ($this->sampler->measure($this->case, 0, $this->nextSample === 0) as $sample) {
             $this->table->add(self::row($columns, $round, $this->nextSample++, $sample));
         }
     }

@@ -12,7 +12,7 @@ use PhpCryptoBench\Io\JsonFile;
 final class Manifest
 {
     /** The data contract's version; data/schema/manifest.schema.json declares the same (a test checks). */
-    public const SCHEMA_VERSION = 4;
+    public const SCHEMA_VERSION = 5;
     public const FILE = 'manifest.json';
 
     /** @param array<string, mixed> $data */
@@ -70,9 +70,11 @@ final class Manifest
         $this->data['experiments'][$name] = $outcome;
     }
 
-    public function finish(string $finishedUtc): void
+    /** @param array<string, mixed> $system the machine's load as the run ends (SystemLoad::snapshot) */
+    public function finish(string $finishedUtc, array $system): void
     {
         $this->data['finished_utc'] = $finishedUtc;
+        $this->data['system']['after'] = $system;
     }
 
     /** @return array<string, mixed> */

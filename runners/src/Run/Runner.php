@@ -5,6 +5,8 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Run;
 
 use PhpCryptoBench\Environment\EnvironmentProbe;
+use PhpCryptoBench\Environment\ProcSystemLoad;
+use PhpCryptoBench\Environment\SystemLoad;
 use PhpCryptoBench\Exception\BenchException;
 use PhpCryptoBench\Exception\IoError;
 use PhpCryptoBench\Experiment\Experiment;
@@ -30,6 +32,7 @@ final class Runner
         private readonly Progress $progress,
         private readonly string $repository,
         private readonly ?ExperimentLauncher $launcher = null,
+        private readonly SystemLoad $load = new ProcSystemLoad(),
     ) {
     }
 
@@ -60,6 +63,7 @@ final class Runner
             'memory_bytes' => $this->probe->memoryBytes(),
             'os' => $this->probe->os(),
             'kernel' => $this->probe->kernel(),
+            'system' => ['before' => $this->load->snapshot(), 'after' => null],
         ]);
         return $this->finishRun($manifest, $profile, $experiments, $directory);
     }
@@ -87,7 +91,7 @@ final class Runner
             $manifest->recordExperiment($experiment->name(), $entry);
             $manifest->save($directory);
         }
-        $manifest->finish($this->clock->now()->format('Y-m-d\TH:i:s\Z'));
+        $manifest->finish($this->clock->now()->format('Y-m-d\TH:i:s\Z'), $this->load->snapshot());
         $manifest->save($directory);
         return $manifest;
     }
@@ -184,12 +188,15 @@ final class Runner
     private function verifyAndMeasure(Experiment $experiment, ExperimentContext $context): array
     {
         $startNs = hrtime(true);
-        $outcome = static fn (string $status, ?string $reason, array $files = [], array $verification = []): array => [
+        $before = $this->load->snapshot();
+        $outcome = fn (string $status, ?string $reason, array $files = [], array $verification = [], ?array $sampling = null): array => [
             'status' => $status,
             'reason' => $reason,
             'duration_s' => round((hrtime(true) - $startNs) / 1e9, 3),
             'files' => $files,
             'verification' => $verification === [] ? null : $verification,
+            'sampling' => $sampling,
+            'system' => ['before' => $before, 'after' => $this->load->snapshot()],
         ];
         $unavailable = $experiment->unavailableReason();
         if ($unavailable !== null) {
@@ -204,6 +211,7 @@ final class Runner
             return $outcome('failed', 'verification failed: ' . $e->getMessage());
         }
         try {
+            $context->sampler->beginExperiment();
             $result = $experiment->measure($context);
         } catch (BenchException $e) {
             $this->progress->message(sprintf('[%s] FAILED: %s', $experiment->name(), $e->getMessage()));
@@ -211,7 +219,8 @@ final class Runner
         }
         $status = $result->gaps === [] ? 'ok' : 'partial';
         $this->progress->message(sprintf('[%s] %s', $experiment->name(), $status));
-        $entry = $outcome($status, $result->gaps === [] ? null : implode('; ', $result->gaps), $result->files, $verification);
+        $sampling = $result->sampling ?? $context->sampler->tally()->toManifest();
+        $entry = $outcome($status, $result->gaps === [] ? null : implode('; ', $result->gaps), $result->files, $verification, $sampling);
         return $result->measuredBy === null ? $entry : $entry + ['measured_by' => $result->measuredBy];
     }
 }

@@ -10,9 +10,11 @@ use PhpCryptoBench\Experiment\Experiment;
 use PhpCryptoBench\Experiment\ExperimentContext;
 use PhpCryptoBench\Experiment\ExperimentSetup;
 use PhpCryptoBench\Experiment\MeasurementResult;
-use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Harness\BenchCase;
+use PhpCryptoBench\Harness\Interleaving;
+use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Io\CsvTable;
+use PhpCryptoBench\Harness\Sample;
 use PhpCryptoBench\Io\TableSchema;
 use PhpCryptoBench\Native\InterleavedRounds;
 use PhpCryptoBench\Native\NativePrimitive;
@@ -43,6 +45,8 @@ final class SymmetricExperiment implements Experiment
     public const BLOWFISH_PAYLOADS = ['quick' => [3, 4096, 204800], 'full' => [3, 4096, 204800, 20971520]];
     public const INVENTORY_PAYLOADS = ['quick' => [204800], 'full' => [204800, 2097152]];
     private const BLOWFISH_KEY_BYTES = 16;
+    /** The page compares engines, key sizes and ciphers at one suite, operation and payload: those are sampled in rotation. */
+    public const INTERLEAVED_BY = ['suite', 'operation', 'payload_bytes'];
 
     public function __construct(
         private readonly string $repository,
@@ -210,6 +214,22 @@ final class SymmetricExperiment implements Experiment
         );
     }
 
+    /**
+     * The cases sampled in rotation: those of one suite, operation and payload size (the AES key
+     * sizes in mcrypt and OpenSSL; the Blowfish modes; the inventory's ciphers).
+     *
+     * @param list<array{0: string, 1: SymmetricCipher, 2: string, 3: int}> $cases
+     * @return list<list<int>> indices into $cases
+     */
+    private static function groups(array $cases): array
+    {
+        $groups = [];
+        foreach ($cases as $index => [$suite, , $operation, $payload]) {
+            $groups["$suite $operation $payload"][] = $index;
+        }
+        return array_values($groups);
+    }
+
     public function measure(ExperimentContext $context): MeasurementResult
     {
         $profile = $context->profile;
@@ -237,18 +257,27 @@ final class SymmetricExperiment implements Experiment
             }
         }
         $context->progress->begin($this->name(), count($cases), $profile->estimatedSeconds(count($cases)));
-        $table = $this->schema->table(self::CSV);
-        foreach ($cases as [$suite, $cipher, $operation, $payload]) {
-            $case = new SymmetricCase($suite, $cipher, $operation, $payload);
-            foreach ($context->sampler->measure($case) as $sample) {
-                $table->add($case->key() + [
+        $rows = [];
+        $interleaving = new Interleaving(self::CSV, self::INTERLEAVED_BY);
+        $advance = static function (BenchCase $case) use ($context): void {
+            $context->progress->advance($case->label());
+        };
+        foreach (self::groups($cases) as $indices) {
+            $makers = array_map(static fn (int $i): \Closure => static fn (): SymmetricCase => new SymmetricCase(...$cases[$i]), $indices);
+            // A case holds its payload, a ciphertext to decrypt, and its last output.
+            foreach ($context->sampler->measureMade($makers, 3 * $cases[$indices[0]][3], $interleaving, $advance) as $position => [$case, $samples]) {
+                $rows[$indices[$position]] = array_map(static fn (Sample $sample): array => $case->key() + [
                     'sample' => $sample->index,
                     'iterations' => $sample->iterations,
                     'elapsed_ns' => $sample->elapsedNs,
                     'verified' => true,
-                ]);
+                ], $samples);
             }
-            $context->progress->advance($case->label());
+        }
+        ksort($rows);
+        $table = $this->schema->table(self::CSV);
+        foreach (array_merge(...$rows) as $row) {
+            $table->add($row);
         }
         $inventoryTable = $this->schema->table(self::INVENTORY_CSV);
         foreach ($inventory as $entry) {

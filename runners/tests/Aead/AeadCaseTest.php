@@ -4,9 +4,11 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Tests\Aead;
 
+use PhpCryptoBench\Aead\BulkAead;
 use PhpCryptoBench\Aead\DecryptCase;
 use PhpCryptoBench\Aead\EncryptCase;
 use PhpCryptoBench\Aead\OpensslAead;
+use PhpCryptoBench\Aead\SodiumAead;
 use PhpCryptoBench\Exception\VerificationFailed;
 use PhpCryptoBench\Tests\Support\TamperedDecryption;
 use PHPUnit\Framework\TestCase;
@@ -34,6 +36,26 @@ final class AeadCaseTest extends TestCase
             $case->verifyLastRun();
         }
         $this->expectNotToPerformAssertions();
+    }
+
+    /** @return iterable<string, array{BulkAead}> */
+    public static function bulkAeads(): iterable
+    {
+        yield 'openssl gcm' => [new OpensslAead('aes-256-gcm')];
+        yield 'openssl ccm, 8-byte tag' => [new OpensslAead('aes-128-ccm', 12, 8)];
+        yield 'sodium xchacha20-poly1305' => [new SodiumAead('xchacha20poly1305-ietf')];
+    }
+
+    /** @dataProvider bulkAeads */
+    public function testATimedRunIsTheLibraryCallInALoopWithAFreshNoncePerMessage(BulkAead $aead): void
+    {
+        $key = random_bytes($aead->keyBytes());
+        $prefix = random_bytes($aead->nonceBytes() - 8);
+        $last = $aead->encryptMany('message', $key, $prefix, 41, 3, 'aad');
+        $nonce = $prefix . pack('J', 43);
+        self::assertEquals($aead->encrypt('message', $key, $nonce, 'aad'), $last, 'the last of three messages, under counter 41 + 2');
+        self::assertSame('message', $aead->decryptMany($last, $key, $nonce, 'aad', 4));
+        self::assertNull($aead->decryptMany($last, $key, $nonce, 'other aad', 4), 'a failed opening is not a plaintext');
     }
 
     public function testAnUnverifiedEncryptCaseFailsVerification(): void

@@ -87,7 +87,8 @@ final class Argon2CellTest extends TestCase
         $cell = Argon2Cell::of('password_hash', 'argon2id', 8192, 2, 1);
         $result = (new CellRunner(REPOSITORY . '/runners/argon2-cell.php', true))->measure($cell, 3, 0);
         $cost = new ModelledCellCost();
-        self::assertSame(['samples', 'hashes', 'verified', 'status', 'detail', 'max_rss_kib'], array_keys($result), 'the JSON contract CellRunner reads');
+        self::assertSame(['samples', 'hashes', 'verified', 'status', 'detail', 'max_rss_kib', 'elapsed_ns'], array_keys($result), 'the JSON contract CellRunner reads');
+        self::assertSame(array_sum(array_column($result['samples'], 'wall_ns')), $result['elapsed_ns'], 'modelled time: the samples\' sum');
         self::assertSame(array_map(static fn (int $i): array => ['wall_ns' => $cost->wallNs($cell, $i), 'cpu_ns' => $cost->cpuNs($cell, $i)], [0, 1, 2]), $result['samples']);
         self::assertCount(1, $result['hashes']);
         self::assertTrue($result['verified']);

@@ -11,6 +11,8 @@ use PhpCryptoBench\Argon2\ModelledClock;
 use PhpCryptoBench\Argon2\RusageClock;
 use PhpCryptoBench\Argon2\Argon2Hasher;
 use PhpCryptoBench\Exception\Argon2Failed;
+use PhpCryptoBench\Harness\MedianInterval;
+use PhpCryptoBench\Tests\Support\ScriptedCellClock;
 use PhpCryptoBench\Tests\Support\ScriptedHasher;
 use PhpCryptoBench\Tests\Support\SteppingClock;
 use PHPUnit\Framework\TestCase;
@@ -44,6 +46,35 @@ final class CellMeasurementTest extends TestCase
         self::assertCount(3, $measure->measure(self::cell(), 10, 1)['samples'], 'never fewer than 3');
         self::assertCount(2, $measure->measure(self::cell(), 2, 1)['samples'], 'nor more than asked for');
         self::assertCount(5, $measure->measure(self::cell(), 10, (int) (4.5 * self::SECOND))['samples']);
+    }
+
+    public function testGivenATargetACellGoesOnUntilTheCiOfItsMedianIsWithinIt(): void
+    {
+        // Six spread hashes, then steady ones: the CI narrows as the steady ones outnumber them.
+        $walls = [100, 130, 80, 120, 90, 110, 101, 99, 100, 100];
+        $result = (new CellMeasurement(new ScriptedHasher(), new ScriptedCellClock($walls)))->measure(self::cell(), 6, 0, 40, 0.03);
+        $taken = array_map(static fn (array $s): float => (float) $s['wall_ns'], $result['samples']);
+
+        self::assertGreaterThan(6, count($taken));
+        self::assertLessThan(40, count($taken));
+        self::assertLessThanOrEqual(0.03, MedianInterval::of($taken)->relativeHalfWidth());
+        self::assertGreaterThan(0.03, MedianInterval::of(array_slice($taken, 0, -1))->relativeHalfWidth(), 'it stops at the first that is');
+        self::assertSame(array_sum($result['samples'] === [] ? [] : array_map('intval', $taken)), $result['elapsed_ns'], 'the cell reports the time it took');
+    }
+
+    public function testAQuietCellStopsAtItsMinimumAndANoisyOneAtItsMaximum(): void
+    {
+        $quiet = (new CellMeasurement(new ScriptedHasher(), new SteppingClock(self::SECOND)))->measure(self::cell(), 6, 0, 40, 0.03);
+        $noisy = (new CellMeasurement(new ScriptedHasher(), new ScriptedCellClock([50, 150, 60, 140, 70, 130, 80, 120, 90, 110, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100])))->measure(self::cell(), 6, 0, 12, 0.03);
+        self::assertCount(6, $quiet['samples']);
+        self::assertCount(12, $noisy['samples']);
+    }
+
+    public function testTheBudgetStillStopsACellThatSamplesToATarget(): void
+    {
+        // 50, then 150 per hash: past 500 after the fifth, below the minimum of 6 (but above 3).
+        $noisy = (new CellMeasurement(new ScriptedHasher(), new ScriptedCellClock([50, 150])))->measure(self::cell(), 6, 500, 40, 0.03);
+        self::assertCount(5, $noisy['samples']);
     }
 
     /** @return iterable<string, array{string, list<bool|null>, bool|null}> */

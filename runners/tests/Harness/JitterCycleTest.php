@@ -13,9 +13,9 @@ final class JitterCycleTest extends TestCase
     public function testTheCycleIsPinned(): void
     {
         $jitter = new JitterCycle();
-        self::assertSame([0, 30, -20, 10, -30, 20, -10, 0, 30], array_map($jitter->offsetPerMille(...), range(0, 8)));
-        self::assertSame([1_000_000, 1_030_000, 980_000, 1_010_000, 970_000, 1_020_000, 990_000], array_map(static fn (int $i): int => $jitter->apply(1_000_000, $i), range(0, 6)));
-        self::assertSame(998, $jitter->apply(1_029, 4), '1029 × 0.97 = 998.13: rounded down to whole nanoseconds');
+        self::assertSame([0, 24, -16, 8, -24, 16, -8, 0, 24], array_map($jitter->offsetPerMille(...), range(0, 8)));
+        self::assertSame([1_000_000, 1_024_000, 984_000, 1_008_000, 976_000, 1_016_000, 992_000], array_map(static fn (int $i): int => $jitter->apply(1_000_000, $i), range(0, 6)));
+        self::assertSame(1_004, $jitter->apply(1_029, 4), '1029 × 0.976 = 1004.3: rounded down to whole nanoseconds');
     }
 
     public function testAnySevenConsecutiveTimingsTakeEachOffsetOnceSoTheirMedianIsTheModel(): void
@@ -24,11 +24,11 @@ final class JitterCycleTest extends TestCase
         for ($first = 0; $first < 7; $first++) {
             $offsets = array_map($jitter->offsetPerMille(...), range($first, $first + 6));
             sort($offsets);
-            self::assertSame([-30, -20, -10, 0, 10, 20, 30], $offsets, "starting at timing $first");
+            self::assertSame([-24, -16, -8, 0, 8, 16, 24], $offsets, "starting at timing $first");
         }
     }
 
-    public function testNoTimingLeavesThreePercentOfItsModel(): void
+    public function testNoTimingLeavesItsBoundAroundItsModel(): void
     {
         $jitter = new JitterCycle();
         foreach ([1, 999, 5_096, 123_456_789, 6_442_450_944_000] as $model) {

@@ -4,29 +4,49 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Tests\Harness;
 
+use PhpCryptoBench\Exception\InvalidInterleaving;
 use PhpCryptoBench\Exception\VerificationFailed;
 use PhpCryptoBench\Harness\FakeTimer;
+use PhpCryptoBench\Harness\Interleaving;
 use PhpCryptoBench\Harness\JitterCycle;
+use PhpCryptoBench\Harness\MedianInterval;
 use PhpCryptoBench\Harness\Profile;
+use PhpCryptoBench\Harness\Sample;
 use PhpCryptoBench\Harness\Sampler;
 use PhpCryptoBench\Tests\Support\CountingCase;
+use PhpCryptoBench\Tests\Support\NoisyTimer;
 use PHPUnit\Framework\TestCase;
 
 final class SamplerTest extends TestCase
 {
-    public function testCalibratesToTheSmallestCountThatLastsTenMillisecondsOfFakeTime(): void
+    private const QUICK_TARGET = 0.03;
+
+    /** @param list<Sample> $samples @return list<float> */
+    private static function perOperation(array $samples): array
+    {
+        return array_map(static fn (Sample $s): float => $s->elapsedNs / $s->iterations, $samples);
+    }
+
+    /** @param list<Sample> $samples */
+    private static function halfWidth(array $samples): float
+    {
+        return MedianInterval::of(self::perOperation($samples))->relativeHalfWidth();
+    }
+
+    public function testCalibratesToTheSmallestCountThatLastsTheProfilesSampleLengthOfFakeTime(): void
     {
         $timer = new FakeTimer(1_000, 0, JitterCycle::none()); // 1 µs per iteration, whatever the bytes, no jitter
         $sampler = new Sampler($timer, Profile::named('quick'));
         $iterations = $sampler->calibrate(new CountingCase());
-        self::assertGreaterThanOrEqual(10_000, $iterations);
-        self::assertLessThan(12_000, $iterations, 'calibration overshoots by at most the 10 % margin');
+        self::assertSame(500_000, Profile::named('quick')->minSampleNs);
+        self::assertGreaterThanOrEqual(500, $iterations);
+        self::assertLessThan(600, $iterations, 'calibration overshoots by at most the 10 % margin');
     }
 
     public function testCalibrationStopsAtTheProfilesIterationCap(): void
     {
-        // 1 ns per iteration would need 10 million iterations; the quick profile caps at a million.
-        $sampler = new Sampler(new FakeTimer(1, 0), Profile::named('quick'));
+        // A case that takes no measurable time would never reach a sample's length; the quick profile caps at a million.
+        $sampler = new Sampler(new FakeTimer(0, 0), Profile::named('quick'));
         self::assertSame(1_000_000, $sampler->calibrate(new CountingCase()));
     }
 
@@ -42,24 +62,185 @@ final class SamplerTest extends TestCase
         self::assertSame(1, (new Sampler(new FakeTimer(), $profile))->measure(new CountingCase())[0]->iterations);
     }
 
-    public function testQuickProfileWritesSevenSamplesEachVerified(): void
+    public function testAQuietQuickCaseStopsAtItsSevenMinimumSamplesEachVerified(): void
     {
         $case = new CountingCase();
-        $samples = (new Sampler(new FakeTimer(), Profile::named('quick')))->measure($case);
+        $sampler = new Sampler(new FakeTimer(), Profile::named('quick'));
+        $samples = $sampler->measure($case);
 
-        self::assertCount(7, $samples);
+        self::assertCount(7, $samples, 'the fake clock spreads ±2.4 %: within the ±3 % target at once');
         self::assertSame(range(0, 6), array_map(static fn ($s) => $s->index, $samples));
         self::assertSame($case->runs, $case->verifications, 'every timed run is verified');
         $first = $samples[0];
         foreach ($samples as $sample) {
             self::assertSame($first->iterations, $sample->iterations);
-            self::assertGreaterThanOrEqual(10_000_000, $sample->elapsedNs);
+            self::assertGreaterThanOrEqual(500_000 * (1000 - JitterCycle::BOUND_PER_MILLE) / 1000, $sample->elapsedNs);
         }
+        self::assertSame(['target' => 0.03, 'minimum_samples' => 7, 'cases' => 1, 'within_target' => 1], array_slice($sampler->tally()->toManifest(), 0, 4));
     }
 
-    public function testFullProfileTakesTwentyFiveSamples(): void
+    public function testALaterRoundOfACaseAlreadyCountedIsNotCountedAgain(): void
     {
-        self::assertCount(25, (new Sampler(new FakeTimer(), Profile::named('full')))->measure(new CountingCase()));
+        $sampler = new Sampler(new FakeTimer(), Profile::named('quick'));
+        $case = new CountingCase();
+        $sampler->measure($case);
+        $later = $sampler->measure($case, 0, false);
+
+        self::assertCount(7, $later, 'measured all the same');
+        self::assertSame([1, 1], [$sampler->tally()->cases(), $sampler->tally()->withinTarget()]);
+    }
+
+    public function testTheFullProfileTakesTwentySamplesAtLeastAndMoreUntilWithinOnePercent(): void
+    {
+        $samples = (new Sampler(new FakeTimer(), Profile::named('full')->forFakeClock()))->measure(new CountingCase());
+
+        self::assertGreaterThanOrEqual(20, count($samples));
+        self::assertLessThanOrEqual(0.01, self::halfWidth($samples));
+        self::assertGreaterThan(0.01, self::halfWidth(array_slice($samples, 0, -1)), 'it stops at the first sample that reaches the target');
+    }
+
+    public function testANoisyCaseTakesMoreSamplesUntilItsMedianIsWithinTheTarget(): void
+    {
+        $quiet = new Sampler(new NoisyTimer(['quiet' => 5_000], 0.005), Profile::named('quick'));
+        $noisy = new Sampler(new NoisyTimer(['noisy' => 5_000], 0.03), Profile::named('quick'));
+        $few = $quiet->measure(new CountingCase(0, null, 'quiet'));
+        $many = $noisy->measure(new CountingCase(0, null, 'noisy'));
+
+        self::assertCount(7, $few);
+        self::assertGreaterThan(7, count($many));
+        self::assertLessThanOrEqual(self::QUICK_TARGET, self::halfWidth($many));
+        self::assertGreaterThan(self::QUICK_TARGET, self::halfWidth(array_slice($many, 0, -1)), 'and not one sample more');
+        self::assertSame(1, $noisy->tally()->withinTarget());
+    }
+
+    public function testACaseTooNoisyForItsTimeStopsWhenTheBudgetIsSpent(): void
+    {
+        $profile = Profile::named('quick');
+        // 2 ms per iteration: one iteration a sample, 70 or so in its time, well under the profile's 200.
+        $timer = new NoisyTimer(['wild' => 2_000_000], 0.3);
+        $sampler = new Sampler($timer, $profile);
+        $samples = $sampler->measure(new CountingCase(0, null, 'wild'));
+
+        self::assertGreaterThan(7, count($samples));
+        self::assertLessThan($profile->maxSamples, count($samples));
+        self::assertGreaterThan(self::QUICK_TARGET, self::halfWidth($samples));
+        $lastSample = end($samples)->elapsedNs;
+        self::assertGreaterThanOrEqual($profile->caseAllowanceNs, $timer->now());
+        self::assertLessThanOrEqual($profile->caseAllowanceNs + $lastSample, $timer->now(), 'it stops at the first sample past its time');
+        self::assertSame([1, 0], [$sampler->tally()->cases(), $sampler->tally()->withinTarget()]);
+    }
+
+    public function testTimeAQuietCaseLeavesGoesToANoisyOneLater(): void
+    {
+        $profile = Profile::named('quick');
+        $model = ['quiet' => 5_000, 'wild' => 2_000_000];
+        $sigma = ['quiet' => 0.001, 'wild' => 0.3];
+        $alone = new NoisyTimer($model, $sigma);
+        (new Sampler($alone, $profile))->measure(new CountingCase(0, null, 'wild'));
+
+        $timer = new NoisyTimer($model, $sigma);
+        $sampler = new Sampler($timer, $profile);
+        $sampler->measure(new CountingCase(0, null, 'quiet'));
+        $quietSpent = $timer->now();
+        $wild = $sampler->measure(new CountingCase(0, null, 'wild'));
+        $wildSpent = $timer->now() - $quietSpent;
+
+        self::assertLessThan($profile->caseAllowanceNs / 2, $quietSpent, 'the quiet case left time');
+        self::assertGreaterThan($alone->now() + $profile->caseAllowanceNs / 4, $wildSpent, 'the wild case used it');
+        self::assertLessThanOrEqual(2 * $profile->caseAllowanceNs - $quietSpent + end($wild)->elapsedNs, $wildSpent, 'and no more than was left');
+    }
+
+    public function testInterleavingRemovesADriftOfTheMachineFromARatio(): void
+    {
+        // A is truly 1.5× B's time; the machine gets six times as slow per second; 1 % noise.
+        $model = ['a' => 15_000, 'b' => 10_000];
+        $a = new CountingCase(64, null, 'a');
+        $b = new CountingCase(64, null, 'b');
+
+        $sequential = new Sampler(new NoisyTimer($model, 0.01, 5.0), Profile::named('quick'));
+        $ratioApart = self::medianOf(self::perOperation($sequential->measure($a))) / self::medianOf(self::perOperation($sequential->measure($b)));
+
+        $rotation = new Sampler(new NoisyTimer($model, 0.01, 5.0), Profile::named('quick'));
+        [$sa, $sb] = $rotation->measureInterleaved([new CountingCase(64, null, 'a'), new CountingCase(64, null, 'b')], new Interleaving('t.csv', ['payload_bytes']));
+        $rounds = min(count($sa), count($sb));
+        self::assertGreaterThanOrEqual(7, $rounds);
+        self::assertSame(array_column(array_slice($sa, 0, $rounds), 'index'), array_column(array_slice($sb, 0, $rounds), 'index'), 'sample r of each in round r');
+        $perRound = array_map(static fn (Sample $x, Sample $y): float => ($x->elapsedNs / $x->iterations) / ($y->elapsedNs / $y->iterations), array_slice($sa, 0, $rounds), array_slice($sb, 0, $rounds));
+        $ratioPaired = self::medianOf($perRound);
+
+        self::assertGreaterThan(0.02, abs($ratioApart / 1.5 - 1), 'one after the other, the drift moves the ratio');
+        self::assertLessThan(0.01, abs($ratioPaired / 1.5 - 1), 'in rotation, paired by round, it does not');
+    }
+
+    public function testInAGroupEachCaseStopsOnItsOwnAndTheRestGoOn(): void
+    {
+        $timer = new NoisyTimer(['quiet' => 5_000, 'noisy' => 5_000], ['quiet' => 0.001, 'noisy' => 0.03]);
+        $stopped = [];
+        [$noisy, $quiet] = (new Sampler($timer, Profile::named('quick')))->measureInterleaved(
+            [new CountingCase(64, null, 'noisy'), new CountingCase(64, null, 'quiet')],
+            new Interleaving('t.csv', ['payload_bytes']),
+            measured: static function (CountingCase $case) use (&$stopped): void {
+                $stopped[] = $case->key()['algorithm'];
+            },
+        );
+        self::assertSame(['quiet', 'noisy'], $stopped, 'progress as each stops, the quiet one first');
+        self::assertCount(7, $quiet);
+        self::assertGreaterThan(7, count($noisy));
+        self::assertLessThanOrEqual(self::QUICK_TARGET, self::halfWidth($noisy));
+        self::assertSame(range(0, count($noisy) - 1), array_column($noisy, 'index'), 'its rounds go on, numbered as before');
+    }
+
+    public function testEachRoundStartsWithTheNextCase(): void
+    {
+        CountingCase::$order = [];
+        $cases = [new CountingCase(64, null, 'x'), new CountingCase(64, null, 'y'), new CountingCase(64, null, 'z')];
+        (new Sampler(new FakeTimer(), Profile::named('quick')->forFakeClock()))->measureInterleaved($cases, new Interleaving('t.csv', ['payload_bytes']));
+        // Warm-up and calibration: two runs each, one case after the other; then seven rounds of three.
+        self::assertSame([9, 9, 9], array_map(static fn (CountingCase $c): int => $c->runs, $cases));
+        $order = CountingCase::$order;
+        $rounds = array_chunk(array_slice($order, -21), 3);
+        self::assertSame(['x', 'y', 'z'], $rounds[0]);
+        self::assertSame(['y', 'z', 'x'], $rounds[1]);
+        self::assertSame(['z', 'x', 'y'], $rounds[2]);
+        self::assertSame(['x', 'y', 'z'], $rounds[3]);
+    }
+
+    public function testTheTallyRecordsWhichTablesCasesWereSampledInRotation(): void
+    {
+        $sampler = new Sampler(new FakeTimer(), Profile::named('quick')->forFakeClock());
+        $sampler->measureGrouped([new CountingCase(16, null, 'a'), new CountingCase(16, null, 'b'), new CountingCase(32, null, 'a')], new Interleaving('t.csv', ['payload_bytes']));
+        $sampler->measure(new CountingCase(8, null, 'alone'));
+        $record = $sampler->tally()->toManifest();
+        self::assertSame(4, $record['cases']);
+        self::assertEquals((object) ['t.csv' => ['payload_bytes']], $record['interleaved_by']);
+
+        $sampler->measureGrouped([new CountingCase(16, null, 'c')], new Interleaving('t.csv', ['payload_bytes']));
+        self::assertEquals((object) [], $sampler->tally()->toManifest()['interleaved_by'], 'two groups of 16 B: which pairs were together is lost');
+        $sampler->beginExperiment();
+        self::assertSame(0, $sampler->tally()->cases());
+    }
+
+    public function testCasesOfAGroupMustShareItsColumns(): void
+    {
+        $this->expectException(InvalidInterleaving::class);
+        $this->expectExceptionMessage('cases interleaved by "payload_bytes" must share its value: expected 16');
+        (new Sampler(new FakeTimer(), Profile::named('quick')->forFakeClock()))->measureInterleaved([new CountingCase(16), new CountingCase(32)], new Interleaving('t.csv', ['payload_bytes']));
+    }
+
+    public function testAGroupTooLargeForTheMemoryLimitIsMeasuredOneCaseAfterTheOther(): void
+    {
+        $limit = ini_get('memory_limit');
+        ini_set('memory_limit', (string) (memory_get_usage() + 64 * 1024 * 1024));
+        try {
+            $sampler = new Sampler(new FakeTimer(), Profile::named('quick')->forFakeClock());
+            $makers = [static fn (): CountingCase => new CountingCase(16, null, 'a'), static fn (): CountingCase => new CountingCase(16, null, 'b')];
+            $measured = $sampler->measureMade($makers, 1024 * 1024 * 1024, new Interleaving('t.csv', ['payload_bytes']));
+        } finally {
+            ini_set('memory_limit', (string) $limit);
+        }
+        self::assertSame(['a', 'b'], array_map(static fn (array $m): string => $m[0]->key()['algorithm'], $measured));
+        self::assertCount(7, $measured[1][1]);
+        self::assertEquals((object) [], $sampler->tally()->toManifest()['interleaved_by'], 'not sampled together: not to be paired');
     }
 
     public function testFakeTimeIsDeterministicAndScalesWithBytesAndAlgorithm(): void
@@ -71,6 +252,7 @@ final class SamplerTest extends TestCase
         self::assertSame(1_000 + intdiv(16 * 250 * $factor, 1000), $timer->nsPerIteration($small));
         self::assertSame(3 * (1_000 + intdiv(16384 * 250 * $factor, 1000)), $timer->time($large, 3));
         self::assertSame(3, $large->iterationsRun, 'the fake clock still runs the work');
+        self::assertSame(3 * (1_000 + intdiv(16384 * 250 * $factor, 1000)), $timer->now(), 'its clock is the modelled time so far');
     }
 
     public function testTheFakeClockSpreadsAQuickCasesSevenSamplesWithTheirMedianOnTheModel(): void
@@ -81,10 +263,10 @@ final class SamplerTest extends TestCase
         self::assertSame(5_096, $timer->nsPerIteration($case));
         $samples = (new Sampler($timer, Profile::named('quick')->forFakeClock()))->measure($case);
 
-        // The warm-up and the calibration take the cycle's first two offsets (0, +3 %); the samples
-        // the seven after: −2 %, +1 %, −3 %, +2 %, −1 %, 0, +3 %.
+        // The warm-up and the calibration take the cycle's first two offsets (0, +2.4 %); the
+        // samples the seven after: −1.6 %, +0.8 %, −2.4 %, +1.6 %, −0.8 %, 0, +2.4 %.
         $elapsed = array_map(static fn ($sample): int => $sample->elapsedNs, $samples);
-        self::assertSame([4_994, 5_146, 4_943, 5_197, 5_045, 5_096, 5_248], $elapsed);
+        self::assertSame([5_014, 5_136, 4_973, 5_177, 5_055, 5_096, 5_218], $elapsed);
         sort($elapsed);
         self::assertSame(5_096, $elapsed[3], 'the median is the model itself');
     }
@@ -94,9 +276,9 @@ final class SamplerTest extends TestCase
         $timer = new FakeTimer();
         $a = new CountingCase(4096, null, 'aes-128-gcm');
         $b = new CountingCase(4096, null, 'aes-256-gcm');
-        self::assertSame([5_096, 5_248], [$timer->time($a, 1), $timer->time($a, 1)]);
+        self::assertSame([5_096, 5_218], [$timer->time($a, 1), $timer->time($a, 1)]);
         self::assertSame(5_096, $timer->time($b, 1), 'another key starts its own cycle');
-        self::assertSame(4_994, $timer->time($a, 1));
+        self::assertSame(5_014, $timer->time($a, 1));
         self::assertSame(4_994 * 3, (new FakeTimer(4_994, 0, JitterCycle::none()))->time($a, 3), 'iterations scale the model before the offset');
     }
 
@@ -106,15 +288,21 @@ final class SamplerTest extends TestCase
         (new Sampler(new FakeTimer(), Profile::named('quick')))->measure(new CountingCase(1024, 4));
     }
 
-    public function testTheEstimateCountsSamplesPlusWarmUpAtTheMinimumSampleLength(): void
+    public function testTheEstimateIsEveryCasesAllowance(): void
     {
-        self::assertEqualsWithDelta(240 * 11 * 0.01, Profile::named('quick')->estimatedSeconds(240), 1e-9);
-        self::assertEqualsWithDelta(240 * 29 * 0.01, Profile::named('full')->estimatedSeconds(240), 1e-9);
+        self::assertEqualsWithDelta(240 * 0.15, Profile::named('quick')->estimatedSeconds(240), 1e-9);
+        self::assertEqualsWithDelta(240 * 0.8, Profile::named('full')->estimatedSeconds(240), 1e-9);
     }
 
     public function testAnUnknownProfileIsAUsageError(): void
     {
         $this->expectExceptionMessage('unknown profile "fast"; expected quick or full');
         Profile::named('fast');
+    }
+
+    /** @param list<float> $values */
+    private static function medianOf(array $values): float
+    {
+        return MedianInterval::of($values)->median;
     }
 }

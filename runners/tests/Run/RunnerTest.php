@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Tests\Run;
 
 use PhpCryptoBench\Environment\EnvironmentProbe;
+use PhpCryptoBench\Environment\ModelledSystemLoad;
 use PhpCryptoBench\Exception\IoError;
 use PhpCryptoBench\Harness\FakeTimer;
 use PhpCryptoBench\Harness\FakeWallClock;
@@ -74,6 +75,21 @@ final class RunnerTest extends TestCase
         $lines = file($this->directory . '/stub.csv', FILE_IGNORE_NEW_LINES);
         self::assertSame('sample,iterations,elapsed_ns', $lines[0]);
         self::assertCount(8, $lines, 'a header and every one of the 7 quick samples');
+    }
+
+    public function testEachEntryRecordsItsSamplingAndTheMachinesLoadAroundIt(): void
+    {
+        $load = new ModelledSystemLoad();
+        $runner = new Runner(new FakeTimer(), new FakeWallClock(), new FixedNativeSpeed(), new EnvironmentProbe(), new Progress(fopen('php://memory', 'w')), REPOSITORY, null, $load);
+        $runner->start(Profile::named('quick'), [new StubExperiment('one'), new StubExperiment('two')], $this->directory);
+        $manifest = $this->manifest();
+        $entry = $manifest['experiments']['two'];
+
+        self::assertSame(['target' => 0.03, 'minimum_samples' => 7, 'cases' => 1, 'within_target' => 1, 'interleaved_by' => []], $entry['sampling'], 'its own case only');
+        // Readings: the run's start, then before and after each experiment, then the run's end.
+        $ticks = static fn (array $reading): int => $reading['cpu_ticks']['total'];
+        self::assertSame([4000, 5000], [$ticks($entry['system']['before']), $ticks($entry['system']['after'])]);
+        self::assertSame([1000, 6000], [$ticks($manifest['system']['before']), $ticks($manifest['system']['after'])]);
     }
 
     public function testAFailedVerificationTimesNothingAndRecordsWhy(): void

@@ -13,6 +13,8 @@ final class CountingCase implements BenchCase
     public int $iterationsRun = 0;
     public int $runs = 0;
     public int $verifications = 0;
+    /** @var list<string> the algorithm of every run of any CountingCase, in order (tests reset it) */
+    public static array $order = [];
 
     public function __construct(
         private readonly int $bytes = 1024,
@@ -40,6 +42,7 @@ final class CountingCase implements BenchCase
     {
         $this->runs++;
         $this->iterationsRun += $iterations;
+        self::$order[] = $this->algorithm;
     }
 
     public function verifyLastRun(): void

@@ -20,7 +20,7 @@ class Aead(Experiment):
     title = "AEAD (GCM vs CCM)"
     question = "AES-GCM vs AES-CCM, and which AEAD to use"
     order = 10
-    tables = ("aead.csv", "native.csv", "aead_rounds.csv", "aead_native.csv")
+    tables = ("aead.csv", "native.csv", "aead_rounds.csv", "aead_native.csv", "harness_overhead.csv")
 
     def load_policy(self, path: Path) -> AeadPolicy:
         return load_aead_policy(path)

@@ -1,4 +1,5 @@
-"""AEAD numbers and findings from one run: per-case statistics, GCM vs CCM, fastest safe choice, fidelity."""
+"""AEAD numbers and findings from one run: per-case statistics, GCM vs CCM, fastest safe choice, fidelity,
+the harness's overhead and how much of the gap to `openssl speed` PHP's cost per call explains."""
 
 from __future__ import annotations
 
@@ -8,11 +9,14 @@ from typing import Any
 
 import numpy as np
 
+from ..formatting import count_range
 from ..loader import Run
 from ..policy import AeadPolicy, Verdict
+from ..precision import UNPAIRED, Pairing
 from ..rounds import Breakdown, native_tool
-from ..stats import Ratio, Summary, per_op_by_case, ratio_of_medians, summarize
+from ..stats import Ratio, Summary, per_op_by_case, ratio_between, summarize
 from . import native
+from .per_call import Overhead, PerCallModel, harness_overhead, per_call_models
 
 HEADLINE_PAYLOAD = 10 * 1024 * 1024  # the seed's 10 MiB
 FIDELITY_BLOCK = 16384
@@ -93,7 +97,9 @@ class AeadAnalysis:
     picks: list[Pick]
     fidelity: list[Fidelity]
     verdicts: dict[str, Verdict]
-    # PHP against openssl speed in interleaved rounds (aead_rounds.csv), with what each call costs.
+    overhead: list[Overhead]
+    per_call: list[PerCallModel]
+    # PHP against openssl speed in interleaved rounds (aead_rounds.csv); what a call costs is per_call.
     vs_native: list[Breakdown] = field(default_factory=list)
     native_tool: str = ""
 
@@ -112,6 +118,10 @@ class AeadAnalysis:
     def payloads(self) -> list[int]:
         return sorted({case.key.payload_bytes for case in self.cases})
 
+    @property
+    def sample_counts(self) -> str:
+        return count_range([case.summary.n for case in self.cases])
+
 
 def case_statistics(rows: list[dict[str, Any]]) -> list[CaseStats]:
     def key(row: Mapping[str, Any]) -> CaseKey:
@@ -128,17 +138,17 @@ def case_statistics(rows: list[dict[str, Any]]) -> list[CaseStats]:
     return [CaseStats(k, summarize(values), values) for k, values in per_op_by_case(rows, key).items()]
 
 
-def _compare(subject: CaseStats, baseline: CaseStats) -> Comparison:
+def _compare(subject: CaseStats, baseline: CaseStats, pairing: Pairing) -> Comparison:
     return Comparison(
         subject=subject.key.variant,
         baseline=baseline.key.variant,
         operation=subject.key.operation,
         payload_bytes=subject.key.payload_bytes,
-        ratio=ratio_of_medians(baseline.per_op_ns, subject.per_op_ns),
+        ratio=ratio_between(baseline.per_op_ns, subject.per_op_ns, pairing.together(baseline.key, subject.key)),
     )
 
 
-def gcm_vs_ccm(analysis_cases: list[CaseStats]) -> list[Comparison]:
+def gcm_vs_ccm(analysis_cases: list[CaseStats], pairing: Pairing = UNPAIRED) -> list[Comparison]:
     """aes-N-gcm against aes-N-ccm (16-byte tags, no AAD) at every payload and operation."""
     index = {(c.key.variant, c.key.operation, c.key.payload_bytes, c.key.aad_bytes): c for c in analysis_cases}
     comparisons = []
@@ -148,11 +158,13 @@ def gcm_vs_ccm(analysis_cases: list[CaseStats]) -> list[Comparison]:
                 gcm = index.get((f"aes-{bits}-gcm", operation, payload, 0))
                 ccm = index.get((f"aes-{bits}-ccm", operation, payload, 0))
                 if gcm is not None and ccm is not None:
-                    comparisons.append(_compare(gcm, ccm))
+                    comparisons.append(_compare(gcm, ccm, pairing))
     return comparisons
 
 
-def fastest_recommended(cases: list[CaseStats], verdicts: dict[str, Verdict]) -> list[Pick]:
+def fastest_recommended(
+    cases: list[CaseStats], verdicts: dict[str, Verdict], pairing: Pairing = UNPAIRED
+) -> list[Pick]:
     picks = []
     for payload in sorted({c.key.payload_bytes for c in cases}):
         eligible = sorted(
@@ -170,7 +182,11 @@ def fastest_recommended(cases: list[CaseStats], verdicts: dict[str, Verdict]) ->
             continue
         best = eligible[0]
         runner_up = eligible[1] if len(eligible) > 1 else None
-        margin = ratio_of_medians(runner_up.per_op_ns, best.per_op_ns) if runner_up else None
+        margin = (
+            ratio_between(runner_up.per_op_ns, best.per_op_ns, pairing.together(runner_up.key, best.key))
+            if runner_up
+            else None
+        )
         picks.append(Pick(payload, best, verdicts[best.key.variant], runner_up, margin))
     return picks
 
@@ -199,7 +215,8 @@ def php_vs_native(cases: list[CaseStats], native_rows: list[dict[str, Any]]) -> 
 def analyse(run: Run, policy: AeadPolicy) -> AeadAnalysis:
     cases = case_statistics(run.tables.get("aead.csv", []))
     verdicts = {case.key.variant: policy.verdict(case.key.algorithm, case.key.tag_bytes) for case in cases}
-    comparisons = gcm_vs_ccm(cases)
+    pairing = Pairing.of(run, "aead", "aead.csv")
+    comparisons = gcm_vs_ccm(cases, pairing)
     headline = next(
         (
             c
@@ -213,29 +230,22 @@ def analyse(run: Run, policy: AeadPolicy) -> AeadAnalysis:
         cases=cases,
         gcm_vs_ccm=comparisons,
         headline=headline,
-        picks=fastest_recommended(cases, verdicts),
+        picks=fastest_recommended(cases, verdicts, pairing),
         fidelity=php_vs_native(cases, run.tables.get("native.csv", [])),
         verdicts=verdicts,
-        vs_native=breakdowns(cases, run),
+        overhead=harness_overhead(run),
+        per_call=per_call_models(
+            {(c.key.algorithm, c.key.payload_bytes): c.per_op_ns for c in cases if _per_call_case(c)},
+            run.tables.get("native.csv", []),
+        ),
+        vs_native=[
+            Breakdown(c, None)
+            for c in native.from_tables(run.tables.get(native.ROUNDS_CSV, []), run.tables.get(native.NATIVE_CSV, []))
+        ],
         native_tool=native_tool(run.tables.get(native.NATIVE_CSV, [])),
     )
 
 
-def breakdowns(cases: list[CaseStats], run: Run) -> list[Breakdown]:
-    """Each rounds comparison, with PHP's encryption time at 16 B for the same cipher (16-byte tag, no AAD)."""
-    found = []
-    for comparison in native.from_tables(run.tables.get(native.ROUNDS_CSV, []), run.tables.get(native.NATIVE_CSV, [])):
-        small = next(
-            (
-                c
-                for c in cases
-                if c.key.algorithm == comparison.what
-                and c.key.tag_bytes == 16
-                and c.key.operation == "encrypt"
-                and c.key.aad_bytes == 0
-                and c.key.payload_bytes == native.SMALLEST_PAYLOAD
-            ),
-            None,
-        )
-        found.append(Breakdown(comparison, small.summary.median_ns if small else None, native.SMALLEST_PAYLOAD))
-    return found
+def _per_call_case(case: CaseStats) -> bool:
+    """What the per-call model reads: encryption with a 16-byte tag and no AAD, as `openssl speed` times it."""
+    return case.key.operation == "encrypt" and case.key.tag_bytes == 16 and case.key.aad_bytes == 0

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 
 from ..loader import Run
 from ..policy import KeySchemePolicy, Verdict
+from ..precision import UNPAIRED, Pairing
 from ..reference import ReferenceData
-from ..stats import Estimate, Ratio, Summary, mean_of_medians, per_op_by_case, ratio_of_medians, summarize
+from ..stats import Estimate, Ratio, Summary, mean_of_medians, per_op_by_case, ratio_between, summarize
 from . import paper
 
 OPERATIONS = ("keygen", "sign", "verify", "derive")
@@ -191,8 +192,10 @@ def scheme_results(rows: list[dict[str, Any]], policy: KeySchemePolicy) -> list[
     ]
 
 
-def faster_of(a: SchemeResult, b: SchemeResult, operation: str = "keygen") -> Comparison:
-    ratio = ratio_of_medians(b.operations[operation].per_op_ns, a.operations[operation].per_op_ns)
+def faster_of(a: SchemeResult, b: SchemeResult, operation: str = "keygen", pairing: Pairing = UNPAIRED) -> Comparison:
+    keys = [{**asdict(result.scheme), "operation": operation} for result in (a, b)]
+    paired = pairing.together(*keys)
+    ratio = ratio_between(b.operations[operation].per_op_ns, a.operations[operation].per_op_ns, paired)
     return Comparison(a, b, ratio)
 
 
@@ -225,7 +228,7 @@ def family_rows(curves: list[SchemeResult], reference: ReferenceData) -> list[Fa
     return sorted(rows, key=lambda row: (row.average.value, row.family))
 
 
-def bracket_rows(curves: list[SchemeResult], reference: ReferenceData) -> list[BracketRow]:
+def bracket_rows(curves: list[SchemeResult], reference: ReferenceData, pairing: Pairing = UNPAIRED) -> list[BracketRow]:
     paper_rows = {row["bracket"].replace("-", "–"): row["curves"] for row in reference.rows("best_per_bracket")}
     rows = []
     for bracket in paper.BRACKETS:
@@ -239,14 +242,14 @@ def bracket_rows(curves: list[SchemeResult], reference: ReferenceData) -> list[B
                 paper_curves=list(paper_rows.get(bracket.label, [])),
                 by_ratio=by_ratio[0] if by_ratio else None,
                 by_time=ranked[0] if ranked else None,
-                time_margin=faster_of(ranked[0], ranked[1]) if len(ranked) > 1 else None,
+                time_margin=faster_of(ranked[0], ranked[1], pairing=pairing) if len(ranked) > 1 else None,
                 recommended=allowed[0] if allowed else None,
             )
         )
     return rows
 
 
-def level_rows(results: list[SchemeResult], reference: ReferenceData) -> list[LevelRow]:
+def level_rows(results: list[SchemeResult], reference: ReferenceData, pairing: Pairing = UNPAIRED) -> list[LevelRow]:
     rows = []
     for ref in reference.rows("nist_key_lengths"):
         level = int(ref["security_bits"])
@@ -262,13 +265,13 @@ def level_rows(results: list[SchemeResult], reference: ReferenceData) -> list[Le
                 ecc=ecc[0] if ecc else None,
                 fastest=ecc_any[0] if ecc_any and (not ecc or ecc_any[0] is not ecc[0]) else None,
                 rsa=rsa[0] if rsa else None,
-                rsa_over_ecc=faster_of(against_rsa, rsa[0]) if against_rsa and rsa else None,
+                rsa_over_ecc=faster_of(against_rsa, rsa[0], pairing=pairing) if against_rsa and rsa else None,
             )
         )
     return rows
 
 
-def recommendations(results: list[SchemeResult]) -> list[Recommendation]:
+def recommendations(results: list[SchemeResult], pairing: Pairing = UNPAIRED) -> list[Recommendation]:
     """Per strength and purpose: the fastest key generation among the schemes the policy recommends."""
     rows = []
     for level in LEVELS:
@@ -280,7 +283,7 @@ def recommendations(results: list[SchemeResult]) -> list[Recommendation]:
                     if r.verdict.recommendable and r.scheme.security_bits >= level and operation in r.operations
                 ]
             )
-            margin = faster_of(allowed[0], allowed[1]) if len(allowed) > 1 else None
+            margin = faster_of(allowed[0], allowed[1], pairing=pairing) if len(allowed) > 1 else None
             rows.append(Recommendation(level, purpose, allowed[0] if allowed else None, margin))
     return rows
 
@@ -306,12 +309,13 @@ def analyse(run: Run, policy: KeySchemePolicy, reference: ReferenceData) -> EcAn
     results = scheme_results(run.tables.get("ec_keygen.csv", []), policy)
     results.sort(key=lambda r: (not r.scheme.is_curve, r.scheme.family, r.scheme.field_bits, r.scheme.curve))
     curves = [r for r in results if r.scheme.is_curve]
+    pairing = Pairing.of(run, "ec_keygen", "ec_keygen.csv")
     return EcAnalysis(
         run=run,
         results=results,
         families=family_rows(curves, reference),
-        brackets=bracket_rows(curves, reference),
-        levels=level_rows(results, reference),
-        recommendations=recommendations(results),
+        brackets=bracket_rows(curves, reference, pairing),
+        levels=level_rows(results, reference, pairing),
+        recommendations=recommendations(results, pairing),
         inventory=inventory_rows(run, policy),
     )

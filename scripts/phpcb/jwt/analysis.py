@@ -10,8 +10,9 @@ import numpy as np
 
 from ..loader import Run
 from ..policy import JwtPolicy, Verdict
+from ..precision import UNPAIRED, Pairing
 from ..rounds import native_commands, native_tool
-from ..stats import Ratio, Summary, per_op_by_case, ratio_of_medians, summarize
+from ..stats import Ratio, Summary, per_op_by_case, ratio_between, ratio_of_medians, summarize
 from . import layers as jws_layers
 
 ALGORITHMS = (
@@ -103,6 +104,7 @@ class JwtAnalysis:
     layers: list[jws_layers.Layers] = field(default_factory=list)
     native_tool: str = ""
     native_commands: list[str] = field(default_factory=list)
+    pairing: Pairing = UNPAIRED  # which cases were sampled in rotation (their ratios are paired)
 
     def layer(self, alg: str, operation: str) -> jws_layers.Layers | None:
         return next((x for x in self.layers if (x.alg, x.operation) == (alg, operation)), None)
@@ -126,7 +128,9 @@ def case_rows(rows: list[dict[str, Any]]) -> list[JwtCase]:
     ]
 
 
-def choose(algorithms: list[AlgorithmResult], purpose: str, operation: str, payload: int) -> Choice:
+def choose(
+    algorithms: list[AlgorithmResult], purpose: str, operation: str, payload: int, pairing: Pairing = UNPAIRED
+) -> Choice:
     candidates = [
         a for a in algorithms if a.verdict.recommendable and a.asymmetric and a.case(operation, payload) is not None
     ]
@@ -137,7 +141,11 @@ def choose(algorithms: list[AlgorithmResult], purpose: str, operation: str, payl
     runner = ranked[1] if len(ranked) > 1 else None
     best_case = best.case(operation, payload)
     runner_case = runner.case(operation, payload) if runner else None
-    ratio = ratio_of_medians(runner_case.per_op_ns, best_case.per_op_ns) if best_case and runner_case else None
+    ratio = (
+        ratio_between(runner_case.per_op_ns, best_case.per_op_ns, pairing.together(runner_case, best_case))
+        if best_case and runner_case
+        else None
+    )
     return Choice(purpose, operation, best, runner, ratio)
 
 
@@ -155,6 +163,7 @@ def key_scheme(key_type: str, key_bits: int) -> str | None:
 
 def analyse(run: Run, policy: JwtPolicy) -> JwtAnalysis:
     cases = case_rows(run.tables.get("jwt.csv", []))
+    pairing = Pairing.of(run, "jwt", "jwt.csv")
     algorithms = []
     for alg in ALGORITHMS:
         mine = [c for c in cases if c.alg == alg]
@@ -173,9 +182,9 @@ def analyse(run: Run, policy: JwtPolicy) -> JwtAnalysis:
     payloads = sorted({c.payload_chars for c in cases if c.operation != "keygen"})
     headline = headline_payload(payloads)
     choices = [
-        choose(algorithms, "many verifiers (an API gateway checking every request)", "verify", headline),
-        choose(algorithms, "many signers (a login service issuing tokens)", "sign", headline),
-        choose(algorithms, "frequent key rotation", "keygen", 0),
+        choose(algorithms, "many verifiers (an API gateway checking every request)", "verify", headline, pairing),
+        choose(algorithms, "many signers (a login service issuing tokens)", "sign", headline, pairing),
+        choose(algorithms, "frequent key rotation", "keygen", 0, pairing),
     ]
     native_rows = run.tables.get(jws_layers.NATIVE_CSV, [])
     return JwtAnalysis(
@@ -183,6 +192,7 @@ def analyse(run: Run, policy: JwtPolicy) -> JwtAnalysis:
         algorithms,
         payloads,
         choices,
+        pairing=pairing,
         layers=jws_layers.analyse(run, ALGORITHMS),
         native_tool=native_tool(native_rows),
         native_commands=native_commands(native_rows),

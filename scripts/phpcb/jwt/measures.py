@@ -6,7 +6,7 @@ from typing import Any
 
 from ..claim_rules import Args, Measure, RatioResult, Result, ShareResult, Unavailable
 from ..experiment import Inputs
-from ..stats import ratio_of_medians
+from ..stats import ratio_between, ratio_of_medians
 from .analysis import JwtAnalysis, JwtCase
 
 
@@ -23,7 +23,8 @@ def algorithm_ratio(context: dict[str, Any], inputs: Inputs, args: Args) -> Resu
     where = f"{operation}, {payload}-character payload"
     if cases[0] is None or cases[1] is None:
         return Unavailable(f"{subject} and {baseline} ({where}) are not both in this run")
-    return RatioResult(subject, baseline, ratio_of_medians(cases[1].per_op_ns, cases[0].per_op_ns), where)
+    paired = context["analysis"].pairing.together(cases[1], cases[0])
+    return RatioResult(subject, baseline, ratio_between(cases[1].per_op_ns, cases[0].per_op_ns, paired), where)
 
 
 def payload_ratio(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:

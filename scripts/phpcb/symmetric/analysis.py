@@ -11,7 +11,8 @@ import numpy as np
 
 from ..loader import Run
 from ..policy import SymmetricPolicy, Verdict
-from ..stats import Ratio, Summary, per_op_by_case, ratio_of_medians, summarize
+from ..precision import UNPAIRED, Pairing
+from ..stats import Ratio, Summary, per_op_by_case, ratio_between, summarize
 
 RANKING_PAYLOAD = 204800
 KEY_COLUMNS = ("suite", "engine", "provider", "cipher", "mode", "key_bits", "padding", "operation", "payload_bytes")
@@ -101,6 +102,7 @@ class SymmetricAnalysis:
     pick: Pick | None
     cfb1: list[Comparison]
     mcrypt_verdict: Verdict | None
+    pairing: Pairing = UNPAIRED  # which cases were sampled in rotation (their ratios are paired)
 
     @property
     def payloads(self) -> list[int]:
@@ -146,11 +148,12 @@ def case_statistics(rows: list[dict[str, Any]]) -> list[SymCase]:
     return [SymCase(k, summarize(values), values) for k, values in per_op_by_case(rows, key).items()]
 
 
-def compare(subject: SymCase, baseline: SymCase) -> Comparison:
-    return Comparison(subject, baseline, ratio_of_medians(baseline.per_op_ns, subject.per_op_ns))
+def compare(subject: SymCase, baseline: SymCase, pairing: Pairing = UNPAIRED) -> Comparison:
+    paired = pairing.together(baseline.key, subject.key)
+    return Comparison(subject, baseline, ratio_between(baseline.per_op_ns, subject.per_op_ns, paired))
 
 
-def engine_comparisons(cases: list[SymCase]) -> list[Comparison]:
+def engine_comparisons(cases: list[SymCase], pairing: Pairing = UNPAIRED) -> list[Comparison]:
     """OpenSSL aes-N-cbc against mcrypt rijndael-128 with an N-bit key, same operation and payload."""
     mcrypt = {
         (c.key.key_bits, c.key.operation, c.key.payload_bytes): c
@@ -161,11 +164,11 @@ def engine_comparisons(cases: list[SymCase]) -> list[Comparison]:
     for case in cases:
         k = case.key
         if k.suite == "aes_cbc" and k.engine == "openssl" and (k.key_bits, k.operation, k.payload_bytes) in mcrypt:
-            result.append(compare(case, mcrypt[(k.key_bits, k.operation, k.payload_bytes)]))
+            result.append(compare(case, mcrypt[(k.key_bits, k.operation, k.payload_bytes)], pairing))
     return sorted(result, key=lambda c: (c.subject.key.key_bits, c.subject.key.operation, c.subject.key.payload_bytes))
 
 
-def key_length_comparisons(cases: list[SymCase]) -> list[Comparison]:
+def key_length_comparisons(cases: list[SymCase], pairing: Pairing = UNPAIRED) -> list[Comparison]:
     """AES-128 against AES-256 for each engine, operation and payload: the seed's key-length claim."""
     index = {
         (c.key.engine, c.key.key_bits, c.key.operation, c.key.payload_bytes): c
@@ -176,11 +179,11 @@ def key_length_comparisons(cases: list[SymCase]) -> list[Comparison]:
     for (engine, bits, operation, payload), case in sorted(index.items()):
         longer = index.get((engine, 256, operation, payload))
         if bits == 128 and longer is not None:
-            result.append(compare(case, longer))
+            result.append(compare(case, longer, pairing))
     return result
 
 
-def cfb_mode_comparisons(cases: list[SymCase]) -> list[Comparison]:
+def cfb_mode_comparisons(cases: list[SymCase], pairing: Pairing = UNPAIRED) -> list[Comparison]:
     """mcrypt Blowfish ncfb (full-block CFB) against cfb (8-bit CFB), per operation and payload."""
     index = {
         (c.key.mode, c.key.operation, c.key.payload_bytes): c
@@ -188,20 +191,20 @@ def cfb_mode_comparisons(cases: list[SymCase]) -> list[Comparison]:
         if c.key.suite == "blowfish" and c.key.engine == "mcrypt"
     }
     return [
-        compare(case, index[("cfb", operation, payload)])
+        compare(case, index[("cfb", operation, payload)], pairing)
         for (mode, operation, payload), case in sorted(index.items())
         if mode == "ncfb" and ("cfb", operation, payload) in index
     ]
 
 
-def cfb1_comparisons(ranking: list[InventoryRow]) -> list[Comparison]:
+def cfb1_comparisons(ranking: list[InventoryRow], pairing: Pairing = UNPAIRED) -> list[Comparison]:
     """Each *-cfb1 cipher against its full-block *-cfb sibling: what one cipher call per bit costs."""
     by_name = {row.cipher: row.case for row in ranking if row.case is not None}
     result = []
     for name, case in sorted(by_name.items()):
         sibling = by_name.get(name.removesuffix("1")) if name.endswith("-cfb1") else None
         if sibling is not None and case is not None:
-            result.append(compare(sibling, case))
+            result.append(compare(sibling, case, pairing))
     return result
 
 
@@ -226,41 +229,45 @@ def _timed(row: InventoryRow) -> SymCase:
     return row.case
 
 
-def pick_allowed(ranking: list[InventoryRow], policy: SymmetricPolicy) -> Pick | None:
+def pick_allowed(ranking: list[InventoryRow], policy: SymmetricPolicy, pairing: Pairing = UNPAIRED) -> Pick | None:
     """The fastest allowed cipher; among those it cannot be told apart from, the policy's preference."""
     allowed = [row for row in ranking if row.verdict.status != "not_recommended" and row.case is not None]
     if not allowed:
         return None
     fastest = allowed[0]
-    tied = [row for row in allowed if row is fastest or not compare(_timed(fastest), _timed(row)).ratio.significant]
+    tied = [
+        row for row in allowed if row is fastest or not compare(_timed(fastest), _timed(row), pairing).ratio.significant
+    ]
     chosen = min(tied, key=lambda row: (policy.preference(row.cipher)[0], _timed(row).summary.median_ns))
     slower = next((row for row in allowed if row not in tied), None)
     return Pick(
         row=chosen,
         fastest=fastest,
-        ties=tuple(compare(_timed(chosen), _timed(row)) for row in tied if row is not chosen),
-        runner_up=compare(_timed(chosen), _timed(slower)) if slower else None,
+        ties=tuple(compare(_timed(chosen), _timed(row), pairing) for row in tied if row is not chosen),
+        runner_up=compare(_timed(chosen), _timed(slower), pairing) if slower else None,
         why=policy.preference(chosen.cipher)[1] if len(tied) > 1 else None,
     )
 
 
 def analyse(run: Run, policy: SymmetricPolicy) -> SymmetricAnalysis:
     cases = case_statistics(run.tables.get("symmetric.csv", []))
+    pairing = Pairing.of(run, "symmetric", "symmetric.csv")
     inventory = inventory_rows(run, cases, policy)
     ranking = sorted((row for row in inventory if row.case is not None), key=lambda row: _timed(row).summary.median_ns)
     return SymmetricAnalysis(
         run=run,
         cases=cases,
-        engines=engine_comparisons(cases),
-        key_length=key_length_comparisons(cases),
+        engines=engine_comparisons(cases, pairing),
+        key_length=key_length_comparisons(cases, pairing),
         blowfish=sorted(
             (c for c in cases if c.key.suite == "blowfish"),
             key=lambda c: (c.key.payload_bytes, c.key.label, c.key.operation),
         ),
-        cfb_modes=cfb_mode_comparisons(cases),
+        cfb_modes=cfb_mode_comparisons(cases, pairing),
         inventory=inventory,
         ranking=ranking,
-        pick=pick_allowed(ranking, policy),
-        cfb1=cfb1_comparisons(ranking),
+        pick=pick_allowed(ranking, policy, pairing),
+        cfb1=cfb1_comparisons(ranking, pairing),
         mcrypt_verdict=policy.engine("mcrypt"),
+        pairing=pairing,
     )

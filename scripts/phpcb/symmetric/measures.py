@@ -7,7 +7,7 @@ from typing import Any
 from ..claim_rules import Args, ChoiceResult, FactResult, Measure, Ranked, RankResult, RatioResult, Result, Unavailable
 from ..experiment import Inputs
 from ..formatting import size
-from ..stats import ratio_of_medians
+from ..stats import ratio_between
 from ..wording import speedup
 from .analysis import SymCase, SymmetricAnalysis
 
@@ -67,7 +67,8 @@ def spread(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
         return Unavailable(f"fewer than {place} ciphers raced at {size(payload)} in this run")
     first, last = race[0], race[place - 1]
     where = f"the fastest and the {place}th cipher, encrypt + decrypt {size(payload)}"
-    return RatioResult(first.key.cipher, last.key.cipher, ratio_of_medians(last.per_op_ns, first.per_op_ns), where)
+    paired = context["analysis"].pairing.together(last.key, first.key)
+    return RatioResult(first.key.cipher, last.key.cipher, ratio_between(last.per_op_ns, first.per_op_ns, paired), where)
 
 
 def pkcs7(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:

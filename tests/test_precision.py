@@ -1,0 +1,166 @@
+"""What a run says of its own precision and noise, and what the pages make of it."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from phpcb import site, stats
+from phpcb.loader import load_run
+from phpcb.precision import (
+    OTHERS_WARNING,
+    OUTLIER_WARNING,
+    STEAL_WARNING,
+    UNPAIRED,
+    Load,
+    Pairing,
+    Precision,
+    Sampling,
+    measured_tables,
+    precision,
+)
+from phpcb.schema import load_schemas
+
+from .conftest import FIXTURE_RUN, ROOT, V4_RUN
+
+SCHEMAS = load_schemas(ROOT / "data" / "schema")
+
+
+def reading(total: int, idle: int, steal: int, load: float = 0.5, own_s: float = 0.0) -> dict:
+    return {
+        "cpu_ticks": {"total": total, "idle": idle, "steal": steal},
+        "own_cpu_ns": int(own_s * 1e9),
+        "load_average": [load, 0.4, 0.3],
+        "governor": "performance",
+        "frequency_mhz": 3000.0,
+    }
+
+
+def test_two_readings_give_the_share_of_cpu_time_stolen_busy_and_taken_by_others():
+    # 2000 ticks (20 s of all cores' time), 1000 busy, of which the run's own 6 s (600 ticks).
+    load = Load.of({"before": reading(1000, 800, 10, 0.2, 1.0), "after": reading(3000, 1800, 110, 1.5, 7.0)})
+    assert load is not None
+    assert (load.steal_share, load.busy_share, load.others_share) == pytest.approx((0.05, 0.5, 0.2))
+    assert (load.load_before, load.load_after, load.governor, load.frequency_mhz) == (0.2, 1.5, "performance", 3000.0)
+
+
+def test_missing_readings_are_not_a_load():
+    assert Load.of(None) is None
+    assert Load.of({"before": reading(1, 1, 0), "after": None}) is None
+    unreadable = {**reading(1, 1, 0), "cpu_ticks": None, "own_cpu_ns": None, "load_average": None}
+    partial = Load.of({"before": unreadable, "after": unreadable})
+    assert partial is not None
+    assert (partial.steal_share, partial.others_share, partial.load_before) == (None, None, None)
+
+
+def test_pairing_needs_the_run_to_say_the_cases_were_sampled_together():
+    pairing = Pairing(("operation", "payload_bytes"))
+    assert pairing.together(
+        {"operation": "encrypt", "payload_bytes": 16}, {"operation": "encrypt", "payload_bytes": 16}
+    )
+    assert not pairing.together(
+        {"operation": "encrypt", "payload_bytes": 16}, {"operation": "decrypt", "payload_bytes": 16}
+    )
+
+    @dataclass
+    class Key:
+        operation: str
+        payload_bytes: int
+
+    assert pairing.together(Key("encrypt", 16), {"operation": "encrypt", "payload_bytes": 16})
+    assert not UNPAIRED.together({"a": 1}, {"a": 1})
+
+
+def test_the_fixture_run_pairs_what_its_runner_interleaved_and_an_upgraded_run_pairs_nothing():
+    run = load_run(FIXTURE_RUN, SCHEMAS)
+    assert Pairing.of(run, "aead", "aead.csv").columns == ("operation", "payload_bytes", "aad_bytes")
+    assert Pairing.of(run, "argon2", "argon2.csv").columns is None, "Argon2 cells are not interleaved"
+    old = load_run(V4_RUN, SCHEMAS)
+    assert Pairing.of(old, "aead", "aead.csv").columns is None
+    assert Sampling.of(old.experiment("aead")) is None
+
+
+def quiet(
+    sampling: Sampling | None = None, steal: float = 0.0, mild: int = 0, samples: int = 1000, others: float = 0.1
+) -> Precision:
+    load = Load(steal, 0.6, others, 0.1, 0.1, None, None)
+    return Precision(sampling, samples, stats.Outliers(mild, 0), load)
+
+
+def test_a_quiet_precise_run_has_no_warning():
+    assert quiet(Sampling(0.03, 7, 100, 95, {})).warnings == []
+
+
+@pytest.mark.parametrize(
+    ("precision_", "says"),
+    [
+        (quiet(steal=STEAL_WARNING), "the hypervisor took 5.0 % of the CPU time"),
+        (quiet(mild=int(OUTLIER_WARNING * 1000)), "70 of its 1,000 samples (7.0 %) are outliers"),
+        (quiet(Sampling(0.03, 7, 100, 89, {})), "only 89 of 100 cases reached ±3 %"),
+        (quiet(others=OTHERS_WARNING), "other processes kept the machine busy for 25.0 % of all cores' time"),
+    ],
+)
+def test_heavy_steal_many_outliers_or_low_precision_are_warned_of(precision_, says):
+    assert len(precision_.warnings) == 1
+    assert says in precision_.warnings[0]
+
+
+def test_the_outliers_are_the_sum_over_the_experiments_cases():
+    run = load_run(FIXTURE_RUN, SCHEMAS)
+    found = precision(run, "aead", SCHEMAS)
+    cases = [v for _, table in measured_tables(run, "aead", SCHEMAS) for v in table.values()]
+    assert found.samples == sum(v.size for v in cases)
+    assert found.outliers.mild == sum(stats.tukey_outliers(v).mild for v in cases)
+    assert found.sampling is not None
+    assert found.sampling.cases == len(cases)
+
+
+def test_the_samples_of_a_case_are_in_the_order_they_were_taken():
+    """Sample r of two interleaved cases is round r however the rows are ordered in the file."""
+    run = load_run(FIXTURE_RUN, SCHEMAS)
+    table = dict(measured_tables(run, "aead", SCHEMAS))["aead.csv"]
+    key = SCHEMAS.tables["aead.csv"].key
+    reordered = sorted(run.tables["aead.csv"], key=lambda row: -int(row["sample"]))
+    by_case = stats.per_op_by_case(reordered, lambda row: tuple(row[column] for column in key))
+    assert by_case.keys() == table.keys()
+    assert all(np.array_equal(by_case[case], table[case]) for case in table)
+    assert any(np.ptp(values) > 0 for values in table.values()), "the order matters: the samples differ"
+
+
+@pytest.fixture
+def unstable_project(make_project) -> Path:
+    root = make_project(FIXTURE_RUN)
+    path = root / "data" / "runs" / FIXTURE_RUN.name / "manifest.json"
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    manifest["experiments"]["aead"]["system"] = {"before": reading(1000, 500, 0), "after": reading(2000, 900, 120)}
+    path.write_text(json.dumps(manifest, indent=4), encoding="utf-8")
+    return root
+
+
+def test_a_page_of_a_run_with_heavy_steal_says_so(unstable_project: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delenv("PHPCB_SHOW_RUN", raising=False)
+    generated = site.build(unstable_project)
+    aead = generated.pages["experiments/aead.md"]
+    assert '!!! warning "This run\'s numbers may be unstable"' in aead
+    assert "the hypervisor took 12.0 % of the CPU time while it measured (CPU steal)" in aead
+    assert '!!! warning "This run' not in generated.pages["experiments/jwt.md"], "only the experiment that saw it"
+    sampling = json.loads((FIXTURE_RUN / "manifest.json").read_text())["experiments"]["aead"]["sampling"]
+    assert f"Precision: {sampling['within_target']} of {sampling['cases']} cases within ±3 %" in aead
+    assert f"{sampling['within_target']} of {sampling['cases']} cases within ±3 %" in generated.pages["runs.md"]
+
+
+def test_the_cli_summarises_a_runs_precision_in_a_few_lines(capsys: pytest.CaptureFixture[str]):
+    from phpcb.cli import main
+
+    assert main(["--root", str(ROOT), "precision", str(FIXTURE_RUN)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    manifest = json.loads((FIXTURE_RUN / "manifest.json").read_text())
+    for name, entry in manifest["experiments"].items():
+        sampling = entry["sampling"]
+        row = next(line for line in out if line.startswith(name + " "))
+        assert f"{sampling['within_target']}/{sampling['within_target']} = 100.0% of ±3%" in row, row
+    assert any(line.startswith("harness overhead, aes-256-gcm 16 B: harness/bare 1.000") for line in out)
