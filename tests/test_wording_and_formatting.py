@@ -57,6 +57,7 @@ def test_an_interval_gets_the_digits_that_tell_its_ends_apart():
     assert formatting.duration_interval(987, 1_060, 1_030) == "987 ns – 1.06 µs"
     assert formatting.rate_interval(0.0431, 0.0437, 0.0434) == "0.0431 – 0.0437 MB/s", "not 0.04 – 0.04 MB/s"
     assert formatting.value_ci(0.1648, 0.1645, 0.1672, " %") == "0.1648 % (0.1645–0.1672 %)"
+    assert formatting.value_ci(101.2, 98.8, 104.1, " %") == "101 % (98.8–104 %)", "no bare trailing point"
 
 
 def test_an_interval_narrower_than_five_digits_is_said_as_a_share():

@@ -69,7 +69,12 @@ def value_ci(value: float, low: float, high: float, unit: str = "") -> str:
     if not all(math.isfinite(x) for x in (value, low, high)):
         return f"{value:.3g}{unit} (CI unbounded)"
     digits = _digits_to_tell_apart((low, value, high)) or MAX_DIGITS
-    return f"{value:#.{digits}g}{unit} ({low:#.{digits}g}–{high:#.{digits}g}{unit})"
+    return f"{_significant(value, digits)}{unit} ({_significant(low, digits)}–{_significant(high, digits)}{unit})"
+
+
+def _significant(value: float, digits: int) -> str:
+    """`digits` significant digits, trailing zeros kept ('0.10'), no bare trailing point ('101', not '101.')."""
+    return f"{value:#.{digits}g}".removesuffix(".")
 
 
 def duration_interval(low: float, high: float, median: float) -> str:

@@ -177,7 +177,7 @@ final class Runner
         $entry = $this->verifyAndMeasure($experiment, $context);
         $environment = $experiment->processEnvironment();
         if ($environment !== []) {
-            $entry['settings'] = ['environment' => $environment];
+            $entry['settings'] = ['environment' => self::inRepository($environment, $this->repository)];
         }
         // Probed here, in the process that verified and measured (or in the processes it measured in).
         $entry['measured_by'] = $entry['measured_by'] ?? $this->probe->process($process);
@@ -222,5 +222,18 @@ final class Runner
         $sampling = $result->sampling ?? $context->sampler->tally()->toManifest();
         $entry = $outcome($status, $result->gaps === [] ? null : implode('; ', $result->gaps), $result->files, $verification, $sampling);
         return $result->measuredBy === null ? $entry : $entry + ['measured_by' => $result->measuredBy];
+    }
+
+    /**
+     * Paths inside the repository as the repository names them (runners/openssl-legacy.cnf): a run
+     * published from a checkout in /tmp must not carry that checkout's path.
+     *
+     * @param array<string, string> $environment
+     * @return array<string, string>
+     */
+    public static function inRepository(array $environment, string $repository): array
+    {
+        $prefix = rtrim($repository, '/') . '/';
+        return array_map(static fn (string $value): string => str_starts_with($value, $prefix) ? substr($value, strlen($prefix)) : $value, $environment);
     }
 }

@@ -231,4 +231,12 @@ final class RunnerTest extends TestCase
         $schema = json_decode((string) file_get_contents(REPOSITORY . '/data/schema/manifest.schema.json'), true, 64, JSON_THROW_ON_ERROR);
         self::assertSame($schema['properties']['schema_version']['const'], Manifest::SCHEMA_VERSION);
     }
+
+    public function testAPathInsideTheRepositoryIsRecordedAsTheRepositoryNamesIt(): void
+    {
+        self::assertSame(
+            ['OPENSSL_CONF' => 'runners/openssl-legacy.cnf', 'OTHER' => '/etc/ssl/openssl.cnf'],
+            \PhpCryptoBench\Run\Runner::inRepository(['OPENSSL_CONF' => '/tmp/x/p/runners/openssl-legacy.cnf', 'OTHER' => '/etc/ssl/openssl.cnf'], '/tmp/x/p/'),
+        );
+    }
 }

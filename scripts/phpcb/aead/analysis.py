@@ -3,6 +3,7 @@ the harness's overhead and how much of the gap to `openssl speed` PHP's cost per
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -71,10 +72,17 @@ class Fidelity:
     block_bytes: int
     php_mb_per_s: float
     native_mb_per_s: float
+    php_mb_per_s_ci: tuple[float, float] = (math.nan, math.nan)
 
     @property
     def fraction(self) -> float:
         return self.php_mb_per_s / self.native_mb_per_s
+
+    @property
+    def fraction_ci(self) -> tuple[float, float]:
+        """PHP's CI over the one native figure (that figure's own spread is unknown: one measurement)."""
+        low, high = self.php_mb_per_s_ci
+        return low / self.native_mb_per_s, high / self.native_mb_per_s
 
 
 @dataclass(frozen=True)
@@ -208,7 +216,9 @@ def php_vs_native(cases: list[CaseStats], native_rows: list[dict[str, Any]]) -> 
             None,
         )
         if php is not None:
-            result.append(Fidelity(algorithm, block, php.mb_per_s, float(row["bytes_per_second"]) / 1e6))
+            result.append(
+                Fidelity(algorithm, block, php.mb_per_s, float(row["bytes_per_second"]) / 1e6, php.mb_per_s_ci)
+            )
     return result
 
 

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..loader import Run
 from ..precision import Pairing
-from ..stats import Estimate, Ratio, per_op_by_case, ratio_between, share_of_gap
+from ..stats import Estimate, Ratio, Summary, per_op_by_case, ratio_between, share_of_gap, summarize
 
 OVERHEAD_TABLE = "harness_overhead.csv"
 OVERHEAD_GOAL = 0.05  # the harness may add at most 5 % to what it measures
@@ -38,8 +38,8 @@ class Overhead:
 
     algorithm: str
     payload_bytes: int
-    harness_ns: float
-    bare_ns: float
+    harness: Summary
+    bare: Summary
     ratio: Ratio
     paired: bool
 
@@ -64,8 +64,8 @@ def harness_overhead(run: Run) -> list[Overhead]:
             Overhead(
                 algorithm,
                 payload,
-                float(np.median(harness)),
-                float(np.median(bare)),
+                summarize(harness),
+                summarize(bare),
                 ratio_between(harness, bare, paired),
                 paired,
             )
@@ -79,14 +79,14 @@ class PerCallModel:
     that PHP's cost per call explains, with its CI."""
 
     algorithm: str
-    per_call_ns: float
-    php_ns: float
+    per_call: Summary
+    php: Summary
     native_ns: float
     explained: Estimate
 
     @property
     def gap_ns(self) -> float:
-        return self.php_ns - self.native_ns
+        return self.php.median_ns - self.native_ns
 
 
 def per_call_models(
@@ -108,6 +108,8 @@ def per_call_models(
         if php_ns <= native_ns:
             continue  # no gap to explain
         models.append(
-            PerCallModel(algorithm, float(np.median(small)), php_ns, native_ns, share_of_gap(small, large, native_ns))
+            PerCallModel(
+                algorithm, summarize(small), summarize(large), native_ns, share_of_gap(small, large, native_ns)
+            )
         )
     return models
