@@ -118,3 +118,11 @@ def test_the_site_publishes_every_run_file_and_a_data_package_per_run(fixture_si
 def test_the_claims_page_matches_its_snapshot(fixture_site):
     """Every claim's verdict on the fixture run: a change of rule, data or measure shows here."""
     assert_snapshot(SNAPSHOTS / "claims.md", fixture_site.pages["claims.md"])
+
+
+@pytest.mark.parametrize("experiment", EXPERIMENTS, ids=lambda e: e.name)
+def test_no_list_item_runs_into_the_line_before_it(fixture_site, experiment):
+    """A Jinja block at the end of a line eats its newline: '...</code>- **On the pages**' in one bullet."""
+    text = page_of(fixture_site, experiment.name).text
+    run_together = [line for line in text.splitlines() if re.search(r"\S- \*\*[A-Z]", line)]
+    assert not run_together, run_together
