@@ -154,3 +154,13 @@ def test_the_cli_prints_the_mismatch_as_one_line(make_project):
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("error: ")
     assert "manifest.json: experiments.symmetric.measured_by (process child)" in lines[0]
+
+
+def test_no_committed_run_publishes_a_path_of_the_checkout_that_measured_it():
+    """The site publishes every manifest: an OPENSSL_CONF of /tmp/<checkout>/runners/... leaks a local
+    path (the runner records paths inside the repository relative to it since schema version 5)."""
+    for manifest in sorted((ROOT / "data" / "runs").glob("*/manifest.json")):
+        for name, entry in json.loads(manifest.read_text())["experiments"].items():
+            environment = (entry.get("settings") or {}).get("environment") or {}
+            absolute = {k: v for k, v in environment.items() if v.startswith("/")}
+            assert not absolute, f"{manifest.parent.name} {name}: {absolute}"
