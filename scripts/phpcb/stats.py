@@ -132,19 +132,16 @@ class Ratio:
         return self.low > 1.0 + NOISE_THRESHOLD or self.high < 1.0 / (1.0 + NOISE_THRESHOLD)
 
 
-def _median_ratio(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.ndarray:
-    return np.median(a, axis=axis) / np.median(b, axis=axis)
-
-
-def ratio_of_medians(a: np.ndarray, b: np.ndarray, confidence: float = CONFIDENCE) -> Ratio:
-    """Ratio of medians with a percentile-bootstrap CI (independent resampling of each group)."""
-    value = float(np.median(a) / np.median(b))
-    if np.ptp(a) == 0 and np.ptp(b) == 0:
-        # Constant samples (the fake clock): every resample gives the same ratio.
-        return Ratio(value, value, value)
+def _independent_bootstrap(
+    samples: Sequence[np.ndarray], statistic: Callable[..., np.ndarray], value: float, confidence: float
+) -> tuple[float, float]:
+    """The percentile-bootstrap CI of `statistic`, each group resampled on its own (fixed seed); the
+    value itself when every group is constant (the fake clock: every resample gives the same)."""
+    if all(np.ptp(sample) == 0 for sample in samples):
+        return value, value
     result = stats.bootstrap(
-        (a, b),
-        _median_ratio,
+        tuple(samples),
+        statistic,
         paired=False,
         vectorized=True,
         n_resamples=BOOTSTRAP_RESAMPLES,
@@ -152,7 +149,17 @@ def ratio_of_medians(a: np.ndarray, b: np.ndarray, confidence: float = CONFIDENC
         method="percentile",
         rng=np.random.default_rng(BOOTSTRAP_SEED),
     )
-    return Ratio(value, float(result.confidence_interval.low), float(result.confidence_interval.high))
+    return float(result.confidence_interval.low), float(result.confidence_interval.high)
+
+
+def _median_ratio(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.ndarray:
+    return np.median(a, axis=axis) / np.median(b, axis=axis)
+
+
+def ratio_of_medians(a: np.ndarray, b: np.ndarray, confidence: float = CONFIDENCE) -> Ratio:
+    """Ratio of medians with a percentile-bootstrap CI (independent resampling of each group)."""
+    value = float(np.median(a) / np.median(b))
+    return Ratio(value, *_independent_bootstrap((a, b), _median_ratio, value, confidence))
 
 
 @dataclass(frozen=True)
@@ -180,19 +187,7 @@ def difference_of_medians(a: np.ndarray, b: np.ndarray, confidence: float = CONF
     """median(a) − median(b) with a percentile-bootstrap CI (independent resampling of each group, fixed
     seed): what one case adds to another's time, in the time's unit."""
     value = float(np.median(a) - np.median(b))
-    if np.ptp(a) == 0 and np.ptp(b) == 0:
-        return Estimate(value, value, value)
-    result = stats.bootstrap(
-        (a, b),
-        _median_difference,
-        paired=False,
-        vectorized=True,
-        n_resamples=BOOTSTRAP_RESAMPLES,
-        confidence_level=confidence,
-        method="percentile",
-        rng=np.random.default_rng(BOOTSTRAP_SEED),
-    )
-    return Estimate(value, float(result.confidence_interval.low), float(result.confidence_interval.high))
+    return Estimate(value, *_independent_bootstrap((a, b), _median_difference, value, confidence))
 
 
 def mean_of_medians(groups: Sequence[np.ndarray], weights: Sequence[float], confidence: float = CONFIDENCE) -> Estimate:
@@ -205,19 +200,7 @@ def mean_of_medians(groups: Sequence[np.ndarray], weights: Sequence[float], conf
     w = np.asarray(weights, dtype=float)
     statistic = _weighted_mean_of_medians(w)
     value = float(statistic(*groups))
-    if all(np.ptp(group) == 0 for group in groups):
-        return Estimate(value, value, value)
-    result = stats.bootstrap(
-        tuple(groups),
-        statistic,
-        paired=False,
-        vectorized=True,
-        n_resamples=BOOTSTRAP_RESAMPLES,
-        confidence_level=confidence,
-        method="percentile",
-        rng=np.random.default_rng(BOOTSTRAP_SEED),
-    )
-    return Estimate(value, float(result.confidence_interval.low), float(result.confidence_interval.high))
+    return Estimate(value, *_independent_bootstrap(tuple(groups), statistic, value, confidence))
 
 
 # Interleaved rounds (runners/src/Native/InterleavedRounds.php): round r measures every side of a
@@ -476,16 +459,4 @@ def share_of_gap(small: np.ndarray, large: np.ndarray, native_ns: float, confide
     resamples both samples (percentile bootstrap, fixed seed)."""
     statistic = _share_of_gap(native_ns)
     value = float(statistic(small, large))
-    if np.ptp(small) == 0 and np.ptp(large) == 0:
-        return Estimate(value, value, value)
-    result = stats.bootstrap(
-        (small, large),
-        statistic,
-        paired=False,
-        vectorized=True,
-        n_resamples=BOOTSTRAP_RESAMPLES,
-        confidence_level=confidence,
-        method="percentile",
-        rng=np.random.default_rng(BOOTSTRAP_SEED),
-    )
-    return Estimate(value, float(result.confidence_interval.low), float(result.confidence_interval.high))
+    return Estimate(value, *_independent_bootstrap((small, large), statistic, value, confidence))
