@@ -16,11 +16,34 @@ from phpcb import stats
         ([1.0, 2, 3, 4, 5], [6.0, 7, 8, 9, 10]),  # small, no ties: scipy's exact test
         ([1.0, 2, 2, 3, 3, 3, 4], [3.0, 3, 4, 4, 5, 5, 6]),  # ties: normal approximation with tie correction
         (list(np.random.default_rng(1).lognormal(0, 0.1, 25)), list(np.random.default_rng(2).lognormal(0, 0.1, 30))),
+        ([1.0, 2, 3], list(np.arange(4.0, 40.0))),  # one side of 3, the other of 36: exact
+        ([5.0, 1, 9, 3, 7, 2, 8, 4], [6.0, 10, 11, 12, 0.5, 13, 14, 15, 16]),  # 8 and 9 without ties: exact
+        ([2.0, 2, 2, 2, 2], [2.0, 2, 2, 2, 2]),  # all tied
+        ([1.0] * 12, [1.0] * 11 + [2.0]),
+        ([1.0, 2, 3, 4, 5, 6, 7, 8, 9], [1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5, 9.5]),  # both 9: normal
     ],
 )
 def test_the_mann_whitney_p_value_is_scipys_two_sided_one(a, b):
     x, y = np.asarray(a), np.asarray(b)
-    assert stats.mann_whitney_p(x, y) == sps.mannwhitneyu(x, y, alternative="two-sided").pvalue
+    expected = sps.mannwhitneyu(x, y, alternative="two-sided").pvalue
+    assert stats.mann_whitney_p(x, y) == pytest.approx(expected, rel=1e-12, abs=1e-300)
+    assert stats.mann_whitney_p(y, x) == pytest.approx(expected, rel=1e-12, abs=1e-300)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_mann_whitney_p_value_is_scipys_on_random_samples_with_and_without_ties(seed):
+    rng = np.random.default_rng(seed)
+    m, n = int(rng.integers(1, 15)), int(rng.integers(1, 40))
+    rounding = [0, 1, 3][seed % 3]  # coarse rounding makes ties
+    x = np.round(rng.lognormal(0, 0.3, m) * 10, rounding)
+    y = np.round(rng.lognormal(0.1, 0.3, n) * 10, rounding)
+    expected = sps.mannwhitneyu(x, y, alternative="two-sided").pvalue
+    assert stats.mann_whitney_p(x, y) == pytest.approx(expected, rel=1e-9, abs=1e-300)
+
+
+def test_the_mann_whitney_p_value_needs_two_samples():
+    with pytest.raises(ValueError, match="non-empty"):
+        stats.mann_whitney_p(np.array([]), np.array([1.0]))
 
 
 @pytest.mark.parametrize("size", [1, 2, 7, 50, 1000])

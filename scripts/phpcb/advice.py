@@ -85,7 +85,7 @@ def of_run(run: Run, contexts: Contexts, experiments: list[str] | None = None) -
             continue
         if not run.has_results(experiment.name):
             continue
-        context, _ = contexts.of(experiment, run)
+        context = contexts.context(experiment, run)
         statements += experiment.advice(context)
     return statements
 

@@ -111,7 +111,7 @@ def preview_comment(root: Path, compared: Sequence[str], out: Path | None) -> st
     config.check(runs)
     from .site import Contexts, Project  # the site imports this module
 
-    text = comment(comparisons(runs, compared, config, schemas, Contexts(Project(root))))
+    text = comment(comparisons(runs, compared, config, schemas, Contexts(Project(root), schemas)))
     if out is None:
         return text.rstrip("\n")
     out.parent.mkdir(parents=True, exist_ok=True)

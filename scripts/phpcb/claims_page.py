@@ -82,7 +82,7 @@ def check_one(
     if chosen is None:
         result: Result = Unavailable(f"no run has results for {experiment.name}")
         return Checked(claim, decide(claim.rule, result), measured(result, claim.rule), None, "")
-    context, _ = contexts.of(experiment, chosen.run)
+    context = contexts.context(experiment, chosen.run)
     result = _measure(claim, experiment, context, contexts.inputs(experiment), path)
     machine = f"{machine_name(chosen.run.manifest)} ({env_rows.short(chosen.run.manifest)})"
     return Checked(claim, decide(claim.rule, result), measured(result, claim.rule), chosen.run, machine)

@@ -323,7 +323,7 @@ def report(root: Path, base_dir: Path, new_dir: Path, format_name: str = "markdo
     base, new = load(base_dir, schemas, "BASE"), load(new_dir, schemas, "NEW")
     from .site import Contexts, Project  # the site imports this module
 
-    changes = advice.changes(base, new, Contexts(Project(root)))
+    changes = advice.changes(base, new, Contexts(Project(root), schemas))
     text = chosen.serialize(compare(base, new, schemas, advice_changes=changes))
     if out is None:
         return text.rstrip("\n")

@@ -13,6 +13,9 @@ import yaml
 
 from .errors import DataError
 
+# libyaml's loader where PyYAML was built with it (the wheels are): the same documents, ten times faster.
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 def read_json(path: Path, error: type[DataError] = DataError) -> Any:
     try:
@@ -33,7 +36,7 @@ class YamlFile:
     @classmethod
     def load(cls, path: Path) -> YamlFile:
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            data = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
         except FileNotFoundError:
             raise DataError(path, "file missing") from None
         except UnicodeDecodeError:

@@ -4,8 +4,10 @@ nominal one (slow cases take fewer within their time budget)."""
 from __future__ import annotations
 
 import statistics
-from collections import Counter
 from dataclasses import dataclass
+
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from .loader import Run
 
@@ -25,9 +27,11 @@ class SampleCounts:
 def count(run: Run, table: str, case_key: tuple[str, ...], time: str) -> SampleCounts | None:
     """Timed samples per case of `table` (cases named by `case_key`; a row with no time, or a time of
     zero, records a case that was refused, not a sample); None when nothing was timed."""
-    rows = run.tables.get(table, [])
-    per_case = Counter(tuple(row[column] for column in case_key) for row in rows if row[time])
-    if not per_case:
+    frame = run.frames.get(table)
+    if frame is None or frame.num_rows == 0 or pa.types.is_null(frame[time].type):
         return None
-    counts = list(per_case.values())
+    timed = frame.filter(pc.fill_null(pc.not_equal(frame[time], 0), False))
+    if timed.num_rows == 0:
+        return None
+    counts = timed.group_by(list(case_key), use_threads=False).aggregate([([], "count_all")])["count_all"].to_pylist()
     return SampleCounts(len(counts), min(counts), float(statistics.median(counts)), max(counts))

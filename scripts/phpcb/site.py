@@ -109,10 +109,9 @@ def csv_links(run: Run, experiment: str, page_depth: int) -> list[tuple[str, str
     return [(name, f"{prefix}runs/{run.run_id}/{name}") for name in entry["files"]]
 
 
-def run_details(run: Run, experiment: str, figures: Figures) -> dict[str, Any]:
-    """What every experiment page shows of the run it comes from: figures, machine, status, downloads."""
+def run_details(run: Run, experiment: str) -> dict[str, Any]:
+    """What every experiment page shows of the run it comes from: machine, status, downloads."""
     return {
-        "figures": {name: figure_attribute(f) for name, f in figures.items()},
         "environment": env_rows.describe(run.manifest, (run.experiment(experiment) or {}).get("measured_by")),
         "machine": env_rows.short(run.manifest),
         "entry": run.experiment(experiment),
@@ -137,17 +136,16 @@ def run_anchor(run_id: str) -> str:
     return "run-" + run_id.lower().replace(".", "-")
 
 
-def run_context(experiment: Experiment, run: Run, given: Inputs, schemas: Schemas) -> tuple[dict[str, Any], Figures]:
-    """What an experiment's page says about one run: its analysis, figures and page context."""
+def run_context(experiment: Experiment, run: Run, given: Inputs, schemas: Schemas) -> dict[str, Any]:
+    """What an experiment's page says about one run: its analysis and page context (figures apart)."""
     analysis = experiment.analyse(run, given)
-    figures = experiment.figures(analysis, given)
-    context: dict[str, Any] = {
+    return {
         "experiment": experiment,
         "run": run,
         "reference": given.reference,
         **experiment.static_context(given),
         "analysis": analysis,
-        **run_details(run, experiment.name, figures),
+        **run_details(run, experiment.name),
         "run_machine": machine_name(run.manifest),
         "run_anchor": run_anchor(run.run_id),
         "sample_counts": sample_counts.count(
@@ -155,18 +153,19 @@ def run_context(experiment: Experiment, run: Run, given: Inputs, schemas: Schema
         ),
         **experiment.page_context(analysis, given),
     }
-    return context, figures
 
 
 class Contexts:
     """Each (experiment, run)'s analysis and page context, computed once per build: the experiment
-    pages, the Machines page and the Comparison page's advice read the same runs."""
+    pages, the Machines page and the Comparison page's advice read the same runs. Figures are made
+    only for the runs a page draws (the advice of a compared run needs none)."""
 
-    def __init__(self, project: Project) -> None:
+    def __init__(self, project: Project, schemas: Schemas | None = None) -> None:
         self.project = project
         self._inputs: dict[str, Inputs] = {}
-        self._known: dict[tuple[str, str], tuple[dict[str, Any], Figures]] = {}
-        self._schemas: Schemas | None = None
+        self._known: dict[tuple[str, str], dict[str, Any]] = {}
+        self._figures: dict[tuple[str, str], Figures] = {}
+        self._schemas = schemas
 
     @property
     def schemas(self) -> Schemas:
@@ -179,15 +178,24 @@ class Contexts:
             self._inputs[experiment.name] = inputs(self.project, experiment)
         return self._inputs[experiment.name]
 
-    def of(self, experiment: Experiment, run: Run) -> tuple[dict[str, Any], Figures]:
-        """A fresh copy of the context dict (pages add to it), the figures as computed."""
+    def context(self, experiment: Experiment, run: Run) -> dict[str, Any]:
+        """A fresh copy of the page context without figures (callers add to it)."""
         key = (experiment.name, run.run_id)
         if key not in self._known:
-            context, figures = run_context(experiment, run, self.inputs(experiment), self.schemas)
+            context = run_context(experiment, run, self.inputs(experiment), self.schemas)
             context["precision"] = precision.precision(run, experiment.name, self.schemas)
-            self._known[key] = (context, figures)
-        context, figures = self._known[key]
-        return dict(context), figures
+            self._known[key] = context
+        return dict(self._known[key])
+
+    def of(self, experiment: Experiment, run: Run) -> tuple[dict[str, Any], Figures]:
+        """A fresh copy of the page context with its figures, and the figures as computed."""
+        key = (experiment.name, run.run_id)
+        context = self.context(experiment, run)
+        if key not in self._figures:
+            self._figures[key] = experiment.figures(context["analysis"], self.inputs(experiment))
+        figures = self._figures[key]
+        context["figures"] = {name: figure_attribute(f) for name, f in figures.items()}
+        return context, figures
 
 
 def experiment_page(
@@ -230,7 +238,7 @@ def cross_notes(
         chosen = selection.shown(runs, experiment.name, choice.config, choice.focus)
         if chosen is None:
             continue
-        for page, lines in experiment.notes(contexts.of(experiment, chosen.run)[0]).items():
+        for page, lines in experiment.notes(contexts.context(experiment, chosen.run)).items():
             found.setdefault(page, []).extend(lines)
     return found
 
@@ -256,7 +264,7 @@ def publish_runs(site: GeneratedSite, runs: list[Run], schemas: Schemas) -> None
 def machines_page(
     experiments: list[Experiment], runs: list[Run], templates: Any, config: selection.SiteConfig, contexts: Contexts
 ) -> tuple[str, dict[str, dict[str, Any]]]:
-    questions = machines.questions(experiments, runs, config, lambda e, r: contexts.of(e, r)[0])
+    questions = machines.questions(experiments, runs, config, contexts.context)
     figures = {q.key: q.figure for q in questions}
     return render(
         templates,

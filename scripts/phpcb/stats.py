@@ -1,4 +1,5 @@
-"""Statistics of samples: one small module, built on numpy and scipy, tested against them.
+"""Statistics of samples: one small module, built on numpy and scipy.special, tested against scipy.stats
+(which it does not import: that costs a second at every start of the command line).
 
 A sample is `iterations` operations timed together; its per-operation time is elapsed / iterations.
 """
@@ -9,10 +10,11 @@ import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, TypeVar
 
 import numpy as np
-from scipy import stats
+from scipy import special
 
 K = TypeVar("K")
 
@@ -62,28 +64,38 @@ def per_op_by_case(rows: Sequence[Mapping[str, Any]], key: Callable[[Mapping[str
     """Each case's per-operation times, the case named by `key(row)`, cases in the order of their
     first row, and each case's samples in the order they were taken (their `sample` number, where
     rows have one): sample r of cases sampled in rotation were taken in the same round."""
-    grouped: dict[K, list[tuple[int, int, int]]] = {}
+    positions: dict[K, list[int]] = {}
     for position, row in enumerate(rows):
-        grouped.setdefault(key(row), []).append(
-            (int(row.get("sample", position)), int(row["elapsed_ns"]), int(row["iterations"]))
-        )
+        positions.setdefault(key(row), []).append(position)
+    count = len(rows)
+    elapsed = np.fromiter((row["elapsed_ns"] for row in rows), dtype=float, count=count)
+    iterations = np.fromiter((row["iterations"] for row in rows), dtype=float, count=count)
+    taken = np.fromiter((row.get("sample", position) for position, row in enumerate(rows)), dtype=float, count=count)
     result = {}
-    for case, samples in grouped.items():
-        samples.sort(key=lambda sample: sample[0])
-        result[case] = per_op_ns([s[1] for s in samples], [s[2] for s in samples])
+    for case, where in positions.items():
+        indices = np.asarray(where)
+        indices = indices[np.argsort(taken[indices], kind="stable")]
+        result[case] = elapsed[indices] / iterations[indices]
     return result
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=1024)
 def _median_ci_ranks(n: int, confidence: float) -> tuple[int | None, int | None]:
-    """The 0-based ranks bounding the median's CI for n samples, from scipy's quantile test.
+    """The 0-based ranks bounding the median's CI for n samples, as scipy's quantile test gives them.
 
-    The interval is made of order statistics whose ranks depend on n alone, so scipy is asked once
-    per n, with the ranks themselves as the data. None: no finite bound at this confidence.
+    With k the smallest count such that P(X ≤ k) ≥ α/2 for X ~ Binomial(n, 1/2) (scipy's
+    binom.ppf(α/2)), the interval is [x₍k−1₎, x₍n−k₎]: by symmetry at p = 1/2, n − k is scipy's
+    binom.isf(α/2). Counted exactly in integers. None: no finite bound at this confidence (n < 6 at 95 %).
     """
-    interval = stats.quantile_test(np.arange(n, dtype=float), q=n / 2, p=0.5).confidence_interval(confidence)
-    low = None if math.isnan(interval.low) else int(interval.low)
-    high = None if math.isnan(interval.high) else int(interval.high)
+    half_alpha = Fraction((1.0 - confidence) / 2)
+    cumulative, k = 0, 0
+    while k <= n:
+        cumulative += math.comb(n, k)
+        if Fraction(cumulative, 2**n) >= half_alpha:
+            break
+        k += 1
+    low = k - 1 if k >= 1 else None
+    high = n - k if k >= 1 else None
     return low, high
 
 
@@ -132,34 +144,47 @@ class Ratio:
         return self.low > 1.0 + NOISE_THRESHOLD or self.high < 1.0 / (1.0 + NOISE_THRESHOLD)
 
 
+def bootstrap_medians(sample: np.ndarray, rng: np.random.Generator, resamples: int = BOOTSTRAP_RESAMPLES) -> np.ndarray:
+    """`resamples` draws of the median of a bootstrap resample of `sample`, without drawing the resamples.
+
+    A resample is the sorted sample read at n i.i.d. uniform ranks floor(n·U), and floor is monotone,
+    so its median is the sorted sample read at the middle order statistics of n uniforms: U₍k₎ ~
+    Beta(k, n − k + 1), and the next one up is U₍k₎ + (1 − U₍k₎)·Beta(1, n − k) (the least of the n − k
+    uniforms above it). The draws have the bootstrap's own distribution, at a cost that does not grow
+    with n (scipy's resampling sorts 4000 × n numbers per group: seconds for a run's pages).
+    """
+    ordered = np.sort(np.asarray(sample, dtype=float))
+    n = ordered.size
+    if n == 0:
+        raise ValueError("cannot bootstrap the median of zero samples")
+    k = (n + 1) // 2  # the (lower) middle rank, 1-based
+    lower = rng.beta(k, n - k + 1, size=resamples)
+    at_lower = ordered[np.minimum((lower * n).astype(int), n - 1)]
+    if n % 2:
+        return at_lower
+    upper = lower + (1.0 - lower) * rng.beta(1, n - k, size=resamples)
+    return (at_lower + ordered[np.minimum((upper * n).astype(int), n - 1)]) / 2
+
+
 def _independent_bootstrap(
     samples: Sequence[np.ndarray], statistic: Callable[..., np.ndarray], value: float, confidence: float
 ) -> tuple[float, float]:
-    """The percentile-bootstrap CI of `statistic`, each group resampled on its own (fixed seed); the
-    value itself when every group is constant (the fake clock: every resample gives the same)."""
+    """The percentile-bootstrap CI of `statistic` of the groups' medians, each group resampled on its
+    own (fixed seed); the value itself when every group is constant (the fake clock: every resample
+    gives the same)."""
     if all(np.ptp(sample) == 0 for sample in samples):
         return value, value
-    result = stats.bootstrap(
-        tuple(samples),
-        statistic,
-        paired=False,
-        vectorized=True,
-        n_resamples=BOOTSTRAP_RESAMPLES,
-        confidence_level=confidence,
-        method="percentile",
-        rng=np.random.default_rng(BOOTSTRAP_SEED),
-    )
-    return float(result.confidence_interval.low), float(result.confidence_interval.high)
-
-
-def _median_ratio(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.ndarray:
-    return np.median(a, axis=axis) / np.median(b, axis=axis)
+    rng = np.random.default_rng(BOOTSTRAP_SEED)
+    resampled = statistic(*(bootstrap_medians(sample, rng) for sample in samples))
+    tail = (1.0 - confidence) / 2
+    low, high = np.quantile(resampled, [tail, 1.0 - tail])
+    return float(low), float(high)
 
 
 def ratio_of_medians(a: np.ndarray, b: np.ndarray, confidence: float = CONFIDENCE) -> Ratio:
     """Ratio of medians with a percentile-bootstrap CI (independent resampling of each group)."""
     value = float(np.median(a) / np.median(b))
-    return Ratio(value, *_independent_bootstrap((a, b), _median_ratio, value, confidence))
+    return Ratio(value, *_independent_bootstrap((a, b), np.divide, value, confidence))
 
 
 @dataclass(frozen=True)
@@ -171,23 +196,18 @@ class Estimate:
     high: float
 
 
-def _weighted_mean_of_medians(weights: np.ndarray) -> Callable[..., np.ndarray]:
-    def statistic(*samples: np.ndarray, axis: int = -1) -> np.ndarray:
-        medians = np.stack([np.median(sample, axis=axis) for sample in samples], axis=-1)
-        return np.mean(medians * weights, axis=-1)
+def _weighted_mean(weights: np.ndarray) -> Callable[..., np.ndarray]:
+    def statistic(*medians: np.ndarray) -> np.ndarray:
+        return np.mean(np.stack(medians, axis=-1) * weights, axis=-1)
 
     return statistic
-
-
-def _median_difference(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.ndarray:
-    return np.median(a, axis=axis) - np.median(b, axis=axis)
 
 
 def difference_of_medians(a: np.ndarray, b: np.ndarray, confidence: float = CONFIDENCE) -> Estimate:
     """median(a) − median(b) with a percentile-bootstrap CI (independent resampling of each group, fixed
     seed): what one case adds to another's time, in the time's unit."""
     value = float(np.median(a) - np.median(b))
-    return Estimate(value, *_independent_bootstrap((a, b), _median_difference, value, confidence))
+    return Estimate(value, *_independent_bootstrap((a, b), np.subtract, value, confidence))
 
 
 def mean_of_medians(groups: Sequence[np.ndarray], weights: Sequence[float], confidence: float = CONFIDENCE) -> Estimate:
@@ -198,8 +218,8 @@ def mean_of_medians(groups: Sequence[np.ndarray], weights: Sequence[float], conf
     if not groups or len(groups) != len(weights):
         raise ValueError("expected one weight per group, and at least one group")
     w = np.asarray(weights, dtype=float)
-    statistic = _weighted_mean_of_medians(w)
-    value = float(statistic(*groups))
+    statistic = _weighted_mean(w)
+    value = float(statistic(*(np.median(group) for group in groups)))
     return Estimate(value, *_independent_bootstrap(tuple(groups), statistic, value, confidence))
 
 
@@ -223,9 +243,14 @@ def _all_equal(values: np.ndarray) -> bool:
 
 
 def _t_interval(values: np.ndarray, confidence: float) -> tuple[float, float]:
-    """Student's t CI of the mean of `values` (scipy's one-sample t test, inverted)."""
-    interval = stats.ttest_1samp(values, 0.0).confidence_interval(confidence)
-    return float(interval.low), float(interval.high)
+    """Student's t CI of the mean of `values` (scipy's one-sample t test, inverted); (−inf, inf) from
+    one value."""
+    n = values.size
+    mean = float(np.mean(values))
+    if n < 2:
+        return -math.inf, math.inf
+    margin = float(special.stdtrit(n - 1, 0.5 + confidence / 2)) * float(np.std(values, ddof=1)) / math.sqrt(n)
+    return mean - margin, mean + margin
 
 
 def paired_ratio(
@@ -268,7 +293,7 @@ def paired_difference(
 # obtained by inverting the Mann–Whitney test (Hollander & Wolfe, Nonparametric Statistical Methods,
 # § 4.3): the shifts δ the test does not reject at level α are exactly those between two order
 # statistics of the m·n pairwise differences log(new_j) − log(base_i). It is distribution-free,
-# deterministic and costs one partition of m·n numbers, where a 4000-resample bootstrap costs about
+# deterministic and costs one partition of m·n numbers, where scipy's 4000-resample bootstrap costs about
 # 4 ms a case (five seconds for a full pair of runs). Under a pure scale shift it covers the ratio of
 # the two medians; it agrees with the test by construction (a shift of 0 is outside the interval
 # exactly when the exact test rejects at α).
@@ -278,10 +303,34 @@ def paired_difference(
 EXACT_U_MAX_SIZE = 100
 
 
+# scipy's rule for its exact test: a sample of at most this many and no ties; else the normal
+# approximation. (scipy.stats.mannwhitneyu costs ~1 ms a call in input checks, a second for a pair of
+# full runs; this is the same test, held to scipy's p-values by tests/test_compare_stats.py.)
+EXACT_U_SMALL_SIDE = 8
+
+
 def mann_whitney_p(a: np.ndarray, b: np.ndarray) -> float:
-    """Two-sided Mann–Whitney U p-value (scipy: exact for small samples without ties, else the
-    normal approximation with tie correction)."""
-    return float(stats.mannwhitneyu(a, b, alternative="two-sided").pvalue)
+    """Two-sided Mann–Whitney U p-value, as scipy.stats.mannwhitneyu gives it: exact when a sample
+    has at most 8 values and there are no ties, else the normal approximation with tie and
+    continuity corrections."""
+    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    m, n = x.size, y.size
+    if m == 0 or n == 0:
+        raise ValueError(f"expected two non-empty samples, got sizes {m} and {n}")
+    _, where, ties = np.unique(np.concatenate((x, y)), return_inverse=True, return_counts=True)
+    average_rank = np.cumsum(ties) - (ties - 1) / 2.0
+    u_first = float(np.sum(average_rank[where[:m]])) - m * (m + 1) / 2.0
+    u = max(u_first, m * n - u_first)
+    if min(m, n) <= EXACT_U_SMALL_SIDE and not np.any(ties > 1):
+        # P(U ≥ u) by the null distribution's symmetry: P(U ≤ m·n − u)
+        p = 2.0 * float(u_null_cdf(min(m, n), max(m, n))[round(m * n - u)])
+    else:
+        total = m + n
+        tie_term = float(np.sum(ties.astype(float) ** 3 - ties))
+        spread = math.sqrt(m * n / 12.0 * ((total + 1) - tie_term / (total * (total - 1))))
+        z = (u - m * n / 2.0 - 0.5) / spread if spread > 0 else -math.inf
+        p = math.erfc(z / math.sqrt(2.0))  # 2 × the normal survival function at z
+    return min(max(p, 0.0), 1.0)
 
 
 def benjamini_hochberg(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
@@ -336,7 +385,7 @@ def shift_ci_rank(m: int, n: int, confidence: float = CONFIDENCE) -> int:
         cdf = u_null_cdf(min(m, n), max(m, n))
         # A relative tolerance so that a tail probability equal to α/2 counts as within it.
         return int(np.searchsorted(cdf, half_alpha * (1 + 1e-9), side="right"))
-    z = float(stats.norm.ppf(1 - half_alpha))
+    z = float(special.ndtri(1 - half_alpha))
     sigma = math.sqrt(m * n * (m + n + 1) / 12)
     return max(0, math.floor(m * n / 2 + 0.5 - z * sigma))
 
@@ -447,8 +496,8 @@ def ratio_between(a: np.ndarray, b: np.ndarray, paired: bool) -> Ratio:
 
 
 def _share_of_gap(native_ns: float) -> Callable[..., np.ndarray]:
-    def statistic(small: np.ndarray, large: np.ndarray, axis: int = -1) -> np.ndarray:
-        return np.median(small, axis=axis) / (np.median(large, axis=axis) - native_ns)
+    def statistic(small: np.ndarray, large: np.ndarray) -> np.ndarray:
+        return small / (large - native_ns)
 
     return statistic
 
@@ -458,5 +507,5 @@ def share_of_gap(small: np.ndarray, large: np.ndarray, native_ns: float, confide
     time and the native tool's time a fixed cost per call (a small message's time) explains. The CI
     resamples both samples (percentile bootstrap, fixed seed)."""
     statistic = _share_of_gap(native_ns)
-    value = float(statistic(small, large))
+    value = float(statistic(np.median(small), np.median(large)))
     return Estimate(value, *_independent_bootstrap((small, large), statistic, value, confidence))

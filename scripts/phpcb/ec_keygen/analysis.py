@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -176,12 +176,26 @@ def _scheme(row: Mapping[str, Any]) -> Scheme:
     return Scheme(**{column: row[column] for column in DESCRIBE})
 
 
+def _scheme_of_rows() -> Callable[[Mapping[str, Any]], Scheme]:
+    """_scheme, made once per curve: a full run has a hundred thousand rows and a hundred curves."""
+    made: dict[tuple[Any, ...], Scheme] = {}
+
+    def scheme(row: Mapping[str, Any]) -> Scheme:
+        described = tuple(row[column] for column in DESCRIBE)
+        if described not in made:
+            made[described] = _scheme(row)
+        return made[described]
+
+    return scheme
+
+
 def scheme_results(rows: list[dict[str, Any]], policy: KeySchemePolicy) -> list[SchemeResult]:
-    by_case = per_op_by_case(rows, lambda row: (_scheme(row), str(row["operation"])))
+    scheme = _scheme_of_rows()
+    by_case = per_op_by_case(rows, lambda row: (scheme(row), str(row["operation"])))
     keys: dict[Scheme, int] = defaultdict(int)
     for row in rows:
         if row["operation"] == "keygen":
-            keys[_scheme(row)] += int(row["iterations"])
+            keys[scheme(row)] += int(row["iterations"])
     grouped: dict[Scheme, dict[str, Operation]] = defaultdict(dict)
     for (scheme, operation), values in by_case.items():
         grouped[scheme][operation] = Operation(summarize(values), values)
