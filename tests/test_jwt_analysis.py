@@ -187,3 +187,50 @@ def test_the_fixture_run_has_three_layers_for_one_algorithm_per_primitive_in_the
     assert sorted({x.alg for x in result.layers}) == ["ES256", "EdDSA", "HS256", "PS256", "RS256"]
     assert len(result.layers) == 2 * 5
     assert all(x.native is not None and x.rounds == 3 for x in result.layers)
+
+
+def drifting_layers(paired_by):
+    """RS256 verify: the JWS layer adds 2.5 µs to a 21 µs primitive. Sample s of both layers was taken
+    in the same turn; then the machine got noisy (×1.5) and the adaptive sampler took 40 more JWS samples."""
+    rng = np.random.default_rng(7)
+
+    def row(layer, sample, ns):
+        return {
+            "alg": "RS256",
+            "operation": "verify",
+            "layer": layer,
+            "native": "rsa2048",
+            "payload_chars": 100,
+            "round": 0,
+            "sample": sample,
+            "iterations": 100,
+            "elapsed_ns": int(100 * ns),
+        }
+
+    drift = rng.uniform(1.0, 1.02, 20)
+    rows = [row("primitive", s, 21_000 * drift[s]) for s in range(20)]
+    rows += [row("jws", s, 23_500 * drift[s]) for s in range(20)]
+    rows += [row("jws", s, 23_500 * 1.5) for s in range(20, 60)]
+    sampling = {"target": 0.03, "minimum_samples": 7, "cases": 2, "within_target": 2, "interleaved_by": paired_by}
+    tables = {"jwt.csv": synthetic().tables["jwt.csv"], "jwt_layers.csv": rows, "jwt_native.csv": []}
+    entry = {"status": "ok", "files": list(tables), "sampling": sampling}
+    manifest = {"run_id": "20260101T0000Z-t-php8.2", "experiments": {"jwt": entry}}
+    return Run.from_rows(manifest["run_id"], manifest, tables)
+
+
+def test_layers_measured_in_rotation_give_the_overhead_pair_by_pair():
+    run = drifting_layers({"jwt_layers.csv": ["alg", "operation"]})
+    paired = analysis.analyse(run, POLICY).layer("RS256", "verify")
+    assert paired.paired
+    assert paired.overhead.value == pytest.approx(23_500 / 21_000, rel=1e-6)
+    assert paired.overhead_ns.low <= paired.overhead_ns.value <= paired.overhead_ns.high
+    assert 2_500 <= paired.overhead_ns.value <= 2_550
+    assert paired.goal == "met"
+
+
+def test_layers_measured_apart_are_compared_median_to_median():
+    # Without the manifest's record the sample numbers do not pair: the noisy stretch shows.
+    apart = analysis.analyse(drifting_layers({}), POLICY).layer("RS256", "verify")
+    assert not apart.paired
+    assert apart.overhead_ns.value > 10_000
+    assert apart.goal == "missed"

@@ -63,6 +63,17 @@ def test_the_paired_ratio_is_the_median_of_per_round_ratios_with_scipys_interval
     assert (ratio.low, ratio.high) == pytest.approx(scipy_median_ci(a / b))
 
 
+def test_the_paired_difference_is_the_median_of_per_round_differences_with_scipys_interval():
+    rng = np.random.default_rng(5)
+    b = rng.lognormal(10, 0.05, 30)
+    a = b + rng.normal(2_500, 100, 30)
+    estimate = stats.paired_median_difference(a, b)
+    assert estimate.value == pytest.approx(np.median(a - b))
+    assert (estimate.low, estimate.high) == pytest.approx(scipy_median_ci(a - b))
+    with pytest.raises(ValueError, match="at least 6 paired samples, got 5"):
+        stats.paired_median_difference(a[:5], b)
+
+
 def test_rounds_only_one_side_has_are_left_out():
     a, b = np.array([2.0, 4, 6, 8, 10, 12, 99, 99]), np.array([1.0, 2, 3, 4, 5, 6])
     assert stats.paired_median_ratio(a, b) == stats.Ratio(2.0, 2.0, 2.0)

@@ -487,6 +487,17 @@ def paired_median_ratio(a: np.ndarray, b: np.ndarray, confidence: float = CONFID
     return Ratio(float(np.median(per_round)), low, high)
 
 
+def paired_median_difference(a: np.ndarray, b: np.ndarray, confidence: float = CONFIDENCE) -> Estimate:
+    """What `a` adds to `b`, from samples taken in the same rounds: the median of the per-round
+    differences a_r − b_r, with the order-statistic CI of that median (see paired_median_ratio)."""
+    rounds = min(a.size, b.size)
+    if rounds < MIN_PAIRS:
+        raise ValueError(f"expected at least {MIN_PAIRS} paired samples, got {rounds}")
+    per_round = a[:rounds] - b[:rounds]
+    low, high = median_ci(per_round, confidence)
+    return Estimate(float(np.median(per_round)), low, high)
+
+
 def ratio_between(a: np.ndarray, b: np.ndarray, paired: bool) -> Ratio:
     """median a / median b with its CI: from paired samples where they were taken in rotation (and
     are enough), else from the two samples apart (ratio_of_medians)."""

@@ -27,4 +27,9 @@ final class InvalidInterleaving extends LogicException implements BenchException
     {
         return new self(sprintf('expected at least one case to interleave by [%s], got none', implode(', ', $by)));
     }
+
+    public static function tooFewToRotate(int $count): self
+    {
+        return new self(sprintf('expected at least two cases to measure in rotation, got %d', $count));
+    }
 }

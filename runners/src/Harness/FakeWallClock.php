@@ -21,4 +21,9 @@ final class FakeWallClock implements WallClock
         $instant = new DateTimeImmutable($this->start, new DateTimeZone('UTC'));
         return $instant->modify(sprintf('+%d seconds', $this->readings++));
     }
+
+    public function timestamp(): int
+    {
+        return $this->now()->getTimestamp();
+    }
 }

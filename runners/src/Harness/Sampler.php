@@ -48,13 +48,36 @@ final class Sampler
      */
     public function measure(BenchCase $case, int $minimumOperations = 0, bool $counted = true): array
     {
+        return $this->countedIf($counted, fn (): array => $this->measureInterleaved([$case], null, $minimumOperations)[0]);
+    }
+
+    /**
+     * Cases measured in rotation as one step of interleaved rounds (RotatedStep): sample r of each
+     * was taken in the same turn, and the manifest says so for $interleaving's table.
+     *
+     * @param list<BenchCase> $cases
+     * @param bool $counted as in measure(): false for a later round of cases already counted
+     * @return list<list<Sample>> each case's samples, in the order of $cases
+     */
+    public function measureRotation(array $cases, Interleaving $interleaving, bool $counted = true): array
+    {
+        return $this->countedIf($counted, fn (): array => $this->measureInterleaved($cases, $interleaving));
+    }
+
+    /**
+     * @template T
+     * @param \Closure(): T $measure
+     * @return T
+     */
+    private function countedIf(bool $counted, \Closure $measure): mixed
+    {
         if ($counted) {
-            return $this->measureInterleaved([$case], null, $minimumOperations)[0];
+            return $measure();
         }
         $tally = $this->tally;
         $this->tally = $this->newTally();
         try {
-            return $this->measureInterleaved([$case], null, $minimumOperations)[0];
+            return $measure();
         } finally {
             $this->tally = $tally;
         }

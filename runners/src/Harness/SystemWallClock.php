@@ -13,4 +13,10 @@ final class SystemWallClock implements WallClock
     {
         return new DateTimeImmutable('now', new DateTimeZone('UTC'));
     }
+
+    public function timestamp(): int
+    {
+        // No DateTimeImmutable: every JWT verification reads the clock.
+        return time();
+    }
 }

@@ -41,12 +41,48 @@ final class CompactJws
      */
     public static function verify(string $token, Key $key): VerifiedToken
     {
+        [$header, $payload] = self::verified($token, $key);
+        return new VerifiedToken($header, $payload);
+    }
+
+    /**
+     * A JWT: a verified JWS whose payload is a claims set, with `exp` and `nbf` checked against the clock.
+     *
+     * @throws MalformedToken|AlgorithmNotAllowed|SignatureRejected|ClaimRejected
+     */
+    public static function verifyJwt(string $token, Key $key, WallClock $clock): VerifiedToken
+    {
+        [$header, $payload] = self::verified($token, $key);
+        $claims = self::object($payload, false);
+        foreach (['exp', 'nbf'] as $name) {
+            if (array_key_exists($name, $claims) && !is_int($claims[$name])) {
+                throw ClaimRejected::notANumber($name, get_debug_type($claims[$name]));
+            }
+        }
+        $now = $clock->timestamp();
+        if (isset($claims['exp']) && $now >= $claims['exp']) {
+            throw ClaimRejected::expired($claims['exp'], $now);
+        }
+        if (isset($claims['nbf']) && $now < $claims['nbf']) {
+            throw ClaimRejected::notYetValid($claims['nbf'], $now);
+        }
+        return new VerifiedToken($header, $payload, $claims);
+    }
+
+    /**
+     * The header and payload of a token whose signature verified with $key, after every check.
+     *
+     * @return array{0: array<string, mixed>, 1: string}
+     * @throws MalformedToken|AlgorithmNotAllowed|SignatureRejected
+     */
+    private static function verified(string $token, Key $key): array
+    {
         $parts = explode('.', $token);
         if (count($parts) !== 3) {
             throw MalformedToken::partCount(count($parts));
         }
         [$encodedHeader, $encodedPayload, $encodedSignature] = $parts;
-        $header = self::object(Base64Url::decode($encodedHeader, 'header'), MalformedToken::headerNotObject(...));
+        $header = self::object(Base64Url::decode($encodedHeader, 'header'), true);
         $alg = $header['alg'] ?? null;
         if (!is_string($alg)) {
             throw AlgorithmNotAllowed::missing();
@@ -65,51 +101,32 @@ final class CompactJws
         if (!$key->algorithm->verify($key, $encodedHeader . '.' . $encodedPayload, $signature)) {
             throw SignatureRejected::mismatch($alg);
         }
-        return new VerifiedToken($header, $payload);
-    }
-
-    /**
-     * A JWT: a verified JWS whose payload is a claims set, with `exp` and `nbf` checked against the clock.
-     *
-     * @throws MalformedToken|AlgorithmNotAllowed|SignatureRejected|ClaimRejected
-     */
-    public static function verifyJwt(string $token, Key $key, WallClock $clock): VerifiedToken
-    {
-        $verified = self::verify($token, $key);
-        $claims = self::object($verified->payload, MalformedToken::claimsNotObject(...));
-        $now = $clock->now()->getTimestamp();
-        foreach (['exp', 'nbf'] as $name) {
-            if (array_key_exists($name, $claims) && !is_int($claims[$name])) {
-                throw ClaimRejected::notANumber($name, get_debug_type($claims[$name]));
-            }
-        }
-        if (isset($claims['exp']) && $now >= $claims['exp']) {
-            throw ClaimRejected::expired($claims['exp'], $now);
-        }
-        if (isset($claims['nbf']) && $now < $claims['nbf']) {
-            throw ClaimRejected::notYetValid($claims['nbf'], $now);
-        }
-        return new VerifiedToken($verified->header, $verified->payload, $claims);
+        return [$header, $payload];
     }
 
     /**
      * A JSON object, decoded once. Valid JSON whose first character (after white space) is `{` is
      * an object, so that character decides; anything else is decoded again, only to name its type.
      *
-     * @param callable(string): MalformedToken $error
+     * @param bool $header the token's header (else its claims): which part the error names
      * @return array<string, mixed>
      */
-    private static function object(string $json, callable $error): array
+    private static function object(string $json, bool $header): array
     {
         try {
             $value = json_decode($json, true, 64, JSON_THROW_ON_ERROR | JSON_BIGINT_AS_STRING);
         } catch (JsonException) {
-            throw $error('text that is not JSON');
+            throw self::notAnObject($header, 'text that is not JSON');
         }
         if (!is_array($value) || ltrim($json, " \t\n\r")[0] !== '{') {
-            throw $error(get_debug_type(json_decode($json, false, 64, JSON_BIGINT_AS_STRING)));
+            throw self::notAnObject($header, get_debug_type(json_decode($json, false, 64, JSON_BIGINT_AS_STRING)));
         }
         return $value;
+    }
+
+    private static function notAnObject(bool $header, string $found): MalformedToken
+    {
+        return $header ? MalformedToken::headerNotObject($found) : MalformedToken::claimsNotObject($found);
     }
 
     /** @param array<string, mixed> $value */

@@ -19,7 +19,7 @@ use PhpCryptoBench\Jws\WycheproofSignatureSuite;
 use PhpCryptoBench\Native\InterleavedRounds;
 use PhpCryptoBench\Native\NativeStep;
 use PhpCryptoBench\Native\RoundStep;
-use PhpCryptoBench\Native\SampledStep;
+use PhpCryptoBench\Native\RotatedStep;
 use PhpCryptoBench\Io\CsvTable;
 
 /**
@@ -45,6 +45,9 @@ final class JwtExperiment implements Experiment
     public const QUICK_LAYER_ALGORITHMS = ['ES256', 'RS256', 'PS256', 'EdDSA', 'HS256'];
     /** The page compares the algorithms at one operation and payload: those are sampled in rotation. */
     public const INTERLEAVED_BY = ['operation', 'payload_chars'];
+    /** jwt_layers.csv: the raw primitive and the JWS layer of one algorithm and operation, in rotation. */
+    public const LAYERS_PAIRED_BY = ['alg', 'operation'];
+    public const JWS_LAYER = 'jws';
 
     public function __construct(
         private readonly string $vectorDirectory,
@@ -160,10 +163,9 @@ final class JwtExperiment implements Experiment
             $groups[$speed->name] ??= [new NativeStep($context->nativeSpeed, $speed, $native)];
             foreach ([JwtCase::SIGN, JwtCase::VERIFY] as $operation) {
                 $raw = $operation === JwtCase::SIGN ? $primitive : new PrimitiveCase($scheme, JwtCase::VERIFY, $signing, $verification, $jws[JwtCase::VERIFY]->token());
-                foreach ([PrimitiveCase::LAYER => $raw, 'jws' => $jws[$operation]] as $layer => $case) {
-                    $columns = ['alg' => $alg, 'operation' => $operation, 'layer' => $layer, 'native' => $speed->name, 'payload_chars' => self::LAYER_PAYLOAD_CHARS, 'verified' => true];
-                    $groups[$speed->name][] = new SampledStep($context->sampler, $context->profile, $case, $layers, static fn (): array => $columns);
-                }
+                $columns = static fn (BenchCase $case): array => ['alg' => $alg, 'operation' => $operation, 'layer' => $case instanceof PrimitiveCase ? PrimitiveCase::LAYER : self::JWS_LAYER, 'native' => $speed->name, 'payload_chars' => self::LAYER_PAYLOAD_CHARS, 'verified' => true];
+                // The primitive and the JWS layer in rotation: the overhead is paired sample by sample.
+                $groups[$speed->name][] = new RotatedStep($context->sampler, $context->profile, [$raw, $jws[$operation]], $layers, new Interleaving(self::LAYERS_CSV, self::LAYERS_PAIRED_BY), $columns);
             }
         }
         return array_merge(...array_values($groups));

@@ -41,6 +41,11 @@ final class CompactJwsTest extends TestCase
             {
                 return (new DateTimeImmutable())->setTimestamp($this->timestamp);
             }
+
+            public function timestamp(): int
+            {
+                return $this->timestamp;
+            }
         };
     }
 

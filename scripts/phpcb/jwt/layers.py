@@ -2,9 +2,13 @@
 raw primitive on the token's signing input, and this project's full JWS code. What the JWS code adds
 over the primitive is its overhead; the goal is at most 5 % or 5 µs per operation.
 
-Both PHP layers have every round's samples, taken back to back, so the overhead is a ratio (and a
-difference) of medians over all of them, with bootstrap CIs, as elsewhere on the site; the native
-side has one figure per round, so PHP against it is paired by round (rounds.versus)."""
+Since schema version 5 runs measure the two PHP layers of an operation in rotation (the manifest
+says so for jwt_layers.csv): a sample of the primitive and the JWS sample with the same number were
+taken one after the other, so the overhead is the median of the per-pair ratios (and differences),
+with the order-statistic CI of that median. A drift of the machine, or a noisy stretch in which the
+adaptive sampler took many samples of one layer, cancels in each pair. Older runs measured the layers
+apart: a ratio (and a difference) of medians over all samples, with bootstrap CIs. The native side
+has one figure per round, so PHP against it is paired by round (rounds.versus)."""
 
 from __future__ import annotations
 
@@ -12,9 +16,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import numpy as np
+
 from ..loader import Run
+from ..precision import Pairing
 from ..rounds import NativeKey, Series, inverse, native_series, series_by_case, versus
-from ..stats import Estimate, Ratio, difference_of_medians, ratio_of_medians
+from ..stats import (
+    MIN_PAIRS,
+    Estimate,
+    Ratio,
+    Summary,
+    difference_of_medians,
+    paired_median_difference,
+    paired_median_ratio,
+    ratio_of_medians,
+    summarize,
+)
 
 LAYERS_CSV = "jwt_layers.csv"
 NATIVE_CSV = "jwt_native.csv"
@@ -33,8 +50,11 @@ class Layers:
     native: Series | None
     primitive: Series
     jws: Series
-    overhead: Ratio  # JWS time / primitive time (ratio of medians)
-    overhead_ns: Estimate  # JWS time − primitive time (difference of medians)
+    overhead: Ratio  # JWS time / primitive time (median of paired ratios, or ratio of medians)
+    overhead_ns: Estimate  # JWS time − primitive time (median of paired differences, or difference of medians)
+    paired: bool  # the overhead comes from samples taken in rotation, pair by pair
+    primitive_summary: Summary  # of the samples the overhead compares: the pairs', or all of them
+    jws_summary: Summary
     primitive_vs_native: Ratio | None  # PHP's primitive / openssl speed, paired by round
 
     @property
@@ -69,6 +89,7 @@ def analyse(run: Run, order: tuple[str, ...]) -> list[Layers]:
     if not rows:
         return []
     php = series_by_case(rows, lambda r: (str(r["alg"]), str(r["operation"]), str(r["layer"])))
+    pairing = Pairing.of(run, "jwt", LAYERS_CSV)
     natives = native_series(run.tables.get(NATIVE_CSV, []))
     native_of = {(str(r["alg"]), str(r["operation"])): (str(r["native"]), int(r["payload_chars"])) for r in rows}
     found = []
@@ -79,6 +100,8 @@ def analyse(run: Run, order: tuple[str, ...]) -> list[Layers]:
                 continue
             name, payload_chars = native_of[(alg, operation)]
             native = _native_for(natives, name, operation)
+            case = {"alg": alg, "operation": operation}
+            pairs = _pairs(rows, alg, operation) if pairing.together(case, case) else None
             found.append(
                 Layers(
                     alg=alg,
@@ -88,12 +111,34 @@ def analyse(run: Run, order: tuple[str, ...]) -> list[Layers]:
                     native=native,
                     primitive=primitive,
                     jws=jws,
-                    overhead=ratio_of_medians(jws.per_op_ns, primitive.per_op_ns),
-                    overhead_ns=difference_of_medians(jws.per_op_ns, primitive.per_op_ns),
+                    overhead=paired_median_ratio(*pairs)
+                    if pairs
+                    else ratio_of_medians(jws.per_op_ns, primitive.per_op_ns),
+                    overhead_ns=paired_median_difference(*pairs)
+                    if pairs
+                    else difference_of_medians(jws.per_op_ns, primitive.per_op_ns),
+                    paired=pairs is not None,
+                    primitive_summary=summarize(pairs[1]) if pairs else primitive.summary,
+                    jws_summary=summarize(pairs[0]) if pairs else jws.summary,
                     primitive_vs_native=versus(primitive, native) if native is not None else None,
                 )
             )
     return found
+
+
+def _pairs(rows: list[Mapping[str, Any]], alg: str, operation: str) -> tuple[np.ndarray, np.ndarray] | None:
+    """The JWS layer's and the primitive's per-operation times, sample by sample where both have the
+    sample number (taken in the same turn of a rotation); None with fewer than MIN_PAIRS pairs."""
+    by_layer: dict[str, dict[int, float]] = {"jws": {}, "primitive": {}}
+    for row in rows:
+        if row["alg"] == alg and row["operation"] == operation and row["layer"] in by_layer:
+            by_layer[str(row["layer"])][int(row["sample"])] = float(row["elapsed_ns"]) / float(row["iterations"])
+    shared = sorted(by_layer["jws"].keys() & by_layer["primitive"].keys())
+    if len(shared) < MIN_PAIRS:
+        return None
+    jws = np.array([by_layer["jws"][sample] for sample in shared])
+    primitive = np.array([by_layer["primitive"][sample] for sample in shared])
+    return jws, primitive
 
 
 def goal_tally(found: list[Layers]) -> dict[Goal, int]:
