@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from phpcb import site, stats
-from phpcb.loader import load_run
+from phpcb.loader import Run, load_run
 from phpcb.precision import (
     OTHERS_WARNING,
     OUTLIER_WARNING,
@@ -19,6 +19,7 @@ from phpcb.precision import (
     Load,
     Pairing,
     Precision,
+    Reached,
     Sampling,
     measured_tables,
     precision,
@@ -88,11 +89,37 @@ def quiet(
     sampling: Sampling | None = None, steal: float = 0.0, mild: int = 0, samples: int = 1000, others: float = 0.1
 ) -> Precision:
     load = Load(steal, 0.6, others, 0.1, 0.1, None, None)
-    return Precision(sampling, samples, stats.Outliers(mild, 0), load)
+    reached = Reached(sampling.cases, sampling.within_target, sampling.target) if sampling else None
+    return Precision(sampling, samples, stats.Outliers(mild, 0), load, reached)
 
 
 def test_a_quiet_precise_run_has_no_warning():
     assert quiet(Sampling(0.03, 7, 100, 95, {})).warnings == []
+
+
+def test_cases_within_target_are_counted_from_the_samples_the_pages_print():
+    """The runner judged each case when it stopped sampling it; later rounds add samples (and the
+    machine's drift between rounds). The pages count what their CIs show, whatever the runner said."""
+    rng = np.random.default_rng(3)
+    narrow = [
+        {"case": "narrow", "sample": s, "iterations": 1, "elapsed_ns": int(1000 * rng.normal(1, 0.001))}
+        for s in range(30)
+    ]
+    wide = [
+        {"case": "wide", "sample": s, "iterations": 1, "elapsed_ns": int(1000 * (1 + 0.5 * (s % 2)))} for s in range(30)
+    ]
+    sampling = {"target": 0.03, "minimum_samples": 7, "cases": 2, "within_target": 2, "interleaved_by": {}}
+    manifest = {
+        "run_id": "20260101T0000Z-t-php8.2",
+        "experiments": {"x": {"status": "ok", "files": ["x.csv"], "sampling": sampling}},
+    }
+    run = Run.from_rows(manifest["run_id"], manifest, {"x.csv": narrow + wide})
+    schemas = replace(SCHEMAS, tables={"x.csv": replace(SCHEMAS.tables["aead.csv"], primary_key=("case", "sample"))})
+    found = precision(run, "x", schemas)
+    assert found.sampling is not None
+    assert found.sampling.within_target == 2, "the runner's tally said both"
+    assert found.reached == Reached(2, 1, 0.03)
+    assert "only 1 of 2 cases reached ±3 %" in found.warnings[0]
 
 
 @pytest.mark.parametrize(

@@ -70,10 +70,6 @@ class Sampling:
             interleaved_by={table: tuple(columns) for table, columns in record["interleaved_by"].items()},
         )
 
-    @property
-    def share_within_target(self) -> float:
-        return self.within_target / self.cases if self.cases else 1.0
-
 
 @dataclass(frozen=True)
 class Pairing:
@@ -140,6 +136,22 @@ class Load:
 
 
 @dataclass(frozen=True)
+class Reached:
+    """How many of an experiment's cases have the median's 95 % CI within the sampling target, counted
+    from the samples the pages print (all rounds of a case together). The runner's own tally (the
+    manifest's `sampling.within_target`) judged each case when it stopped sampling it, before later
+    rounds added their samples: pages state this count, so that it agrees with the CIs they print."""
+
+    cases: int
+    within: int
+    target: float
+
+    @property
+    def share(self) -> float:
+        return self.within / self.cases if self.cases else 1.0
+
+
+@dataclass(frozen=True)
 class Precision:
     """One experiment of one run: its sampling record, its samples' outliers, the machine's load."""
 
@@ -147,6 +159,7 @@ class Precision:
     samples: int
     outliers: stats.Outliers
     load: Load | None
+    reached: Reached | None = None  # None when the run recorded no target (before schema version 5)
 
     @property
     def outlier_share(self) -> float:
@@ -171,19 +184,23 @@ class Precision:
                 f"{self.outliers.mild:,} of its {self.samples:,} samples ({percent(self.outlier_share)}) are outliers "
                 "(beyond Tukey's fences): something else ran on the machine"
             )
-        if self.sampling is not None and self.sampling.share_within_target < WITHIN_TARGET_WARNING:
+        if self.reached is not None and self.reached.share < WITHIN_TARGET_WARNING:
             found.append(
-                f"only {self.sampling.within_target:,} of {self.sampling.cases:,} cases reached "
-                f"{plus_minus(self.sampling.target)} before their time ran out"
+                f"only {self.reached.within:,} of {self.reached.cases:,} cases reached "
+                f"{plus_minus(self.reached.target)} before their time ran out"
             )
         return found
 
 
 def precision(run: Run, experiment: str, schemas: Schemas) -> Precision:
     entry = run.experiment(experiment)
-    mild = severe = samples = 0
-    for _, cases in measured_tables(run, experiment, schemas):
-        for values in cases.values():
+    sampling = Sampling.of(entry)
+    mild = severe = samples = cases = within = 0
+    for _, by_case in measured_tables(run, experiment, schemas):
+        for values in by_case.values():
             found = stats.tukey_outliers(values)
             mild, severe, samples = mild + found.mild, severe + found.severe, samples + int(values.size)
-    return Precision(Sampling.of(entry), samples, stats.Outliers(mild, severe), Load.of((entry or {}).get("system")))
+            cases += 1
+            within += sampling is not None and stats.within_target(values, sampling.target)
+    reached = Reached(cases, within, sampling.target) if sampling is not None else None
+    return Precision(sampling, samples, stats.Outliers(mild, severe), Load.of((entry or {}).get("system")), reached)

@@ -37,9 +37,9 @@ def report(root: Path, run_dir: Path) -> str:
         )
         sampling = found.sampling
         target = sampling.target if sampling else float("nan")
-        built = int(np.sum(widths <= target))
+        built = found.reached.within if found.reached else 0
         recorded = f"{sampling.within_target}/{built}" if sampling else f"-/{built}"
-        share = built / widths.size if widths.size else 0.0
+        share = found.reached.share if found.reached else 0.0
         steal = found.load.steal_share if found.load and found.load.steal_share is not None else float("nan")
         others = found.load.others_share if found.load and found.load.others_share is not None else float("nan")
         total += float(entry["duration_s"])

@@ -300,7 +300,7 @@ def build(root: Path) -> GeneratedSite:
     if choice.focus is not None and choice.focus not in {run.run_id for run in runs}:
         raise NoDataError(f"{selection.SHOW_RUN_VARIABLE}={choice.focus}: no such run under {project.runs}")
     templates = environment(project.templates)
-    contexts = Contexts(project)
+    contexts = Contexts(project, schemas)
     site = GeneratedSite()
     checked = claims_page.check(root, experiments, runs, choice, contexts)
     tallies = claims_page.by_page(checked)
@@ -331,7 +331,7 @@ def build(root: Path) -> GeneratedSite:
         "runs.md.j2",
         runs=[(run, run_anchor(run.run_id), env_rows.describe(run.manifest)) for run in reversed(runs)],
         shown_on=shown_on(site.experiments),
-        sampling=precision.Sampling.of,
+        reached=lambda run, name: precision.precision(run, name, schemas).reached,
         load=precision.Load.of,
     )
     publish_runs(site, runs, schemas)

@@ -26,6 +26,8 @@ from ..comparison import ALPHA, THRESHOLD, CaseComparison, Comparison, Experimen
 LIMIT = 60_000
 LARGEST = 10
 ABSENT = "—"
+# A statement only one run makes: the other has no results for it (e.g. a quick run has no 20 MiB case).
+NOT_STATED = "not stated (no results for it in this run)"
 _MARKDOWN_SPECIAL = re.compile(r"[\\`*\[\]]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
 # Room kept for the note that says how many rows were left out.
 _NOTE_RESERVE = 400
@@ -123,7 +125,7 @@ def across_text(comparison: Comparison) -> str:
 def advice_lines(comparison: Comparison) -> list[str]:
     """'label: base → new', Markdown-escaped, one per changed statement."""
     return [
-        md_text(f"{change_.label}: {change_.base or ABSENT} → {change_.new or ABSENT}")
+        md_text(f"{change_.label}: {change_.base or NOT_STATED} → {change_.new or NOT_STATED}")
         for change_ in comparison.advice_changes
     ]
 
