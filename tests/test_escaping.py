@@ -72,3 +72,19 @@ def test_a_run_without_ec_keygen_results_gives_a_page_that_says_so(make_project)
     generated = site.build(root)
     assert "has results for the `ec_keygen` experiment yet" in generated.pages["experiments/ec_keygen.md"]
     assert "Elliptic curves" not in generated.pages["index.md"].split("## Experiments")[0]
+
+
+def test_underscores_at_a_words_edge_do_not_become_emphasis():
+    import html
+
+    import markdown
+
+    from phpcb import render
+
+    text = "'config' => __DIR__ . '/a.cnf'; _x_ and openssl_pkey_new"
+    escaped = str(render.markdown_text(text))
+    assert "openssl_pkey_new" in escaped, "an underscore inside a word is left as it is"
+    shown = markdown.markdown(escaped)
+    assert "<strong>" not in shown
+    assert "<em>" not in shown
+    assert html.unescape(shown) == f"<p>{text}</p>"

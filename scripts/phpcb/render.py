@@ -4,6 +4,7 @@ or a line break followed by `# heading` reaches the reader as the characters it 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +18,15 @@ from . import formatting, wording
 # As numeric character references they are plain text to Markdown and the same characters in HTML.
 MARKDOWN_SPECIAL = {char: f"&#{ord(char)};" for char in "\\`*[]{}|\n\r"}
 _MARKDOWN_SPECIAL = str.maketrans(MARKDOWN_SPECIAL)
+# An underscore opens or closes emphasis only at a word's edge (`__DIR__` showed as a bold DIR); inside
+# a word (`openssl_pkey_new`) Markdown leaves it alone, and so does this.
+_EDGE_UNDERSCORE = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
 
 
 def markdown_text(value: object) -> Markup:
     """Text from data, escaped for HTML and for Markdown: it shows as the characters it holds."""
-    return Markup(str(escape(str(value))).translate(_MARKDOWN_SPECIAL))
+    escaped = str(escape(str(value))).translate(_MARKDOWN_SPECIAL)
+    return Markup(_EDGE_UNDERSCORE.sub("&#95;", escaped))
 
 
 def table_cell(value: object) -> Markup:
