@@ -88,11 +88,13 @@ def _median_ci_ranks(n: int, confidence: float) -> tuple[int | None, int | None]
     binom.isf(α/2). Counted exactly in integers. None: no finite bound at this confidence (n < 6 at 95 %).
     """
     half_alpha = Fraction((1.0 - confidence) / 2)
-    cumulative, k = 0, 0
-    while k <= n:
-        cumulative += math.comb(n, k)
-        if Fraction(cumulative, 2**n) >= half_alpha:
-            break
+    # P(X ≤ k) ≥ α/2  ⇔  (C(n,0) + … + C(n,k)) · q ≥ p · 2ⁿ for α/2 = p/q: integers throughout, each
+    # coefficient from the one before (C(n,k+1) = C(n,k) · (n − k) / (k + 1), exact).
+    bound = half_alpha.numerator << n
+    coefficient, cumulative, k = 1, 1, 0
+    while k <= n and cumulative * half_alpha.denominator < bound:
+        coefficient = coefficient * (n - k) // (k + 1)
+        cumulative += coefficient
         k += 1
     low = k - 1 if k >= 1 else None
     high = n - k if k >= 1 else None
