@@ -248,9 +248,9 @@ def _t_interval(values: np.ndarray, confidence: float) -> tuple[float, float]:
     """Student's t CI of the mean of `values` (scipy's one-sample t test, inverted); (−inf, inf) from
     one value."""
     n = values.size
-    mean = float(np.mean(values))
     if n < 2:
         return -math.inf, math.inf
+    mean = float(np.mean(values))
     margin = float(special.stdtrit(n - 1, 0.5 + confidence / 2)) * float(np.std(values, ddof=1)) / math.sqrt(n)
     return mean - margin, mean + margin
 
@@ -475,29 +475,31 @@ def tukey_outliers(values: np.ndarray) -> Outliers:
     return Outliers(int(np.sum(beyond > TUKEY_FENCE * iqr)), int(np.sum(beyond > TUKEY_FAR_FENCE * iqr)))
 
 
+def _median_per_round(
+    a: np.ndarray, b: np.ndarray, combine: Callable[[np.ndarray, np.ndarray], np.ndarray], confidence: float
+) -> tuple[float, float, float]:
+    """The median of combine(a_r, b_r) over the rounds both sides have, with its order-statistic CI."""
+    rounds = min(a.size, b.size)
+    if rounds < MIN_PAIRS:
+        raise ValueError(f"expected at least {MIN_PAIRS} paired samples, got {rounds}")
+    per_round = combine(a[:rounds], b[:rounds])
+    low, high = median_ci(per_round, confidence)
+    return float(np.median(per_round)), low, high
+
+
 def paired_median_ratio(a: np.ndarray, b: np.ndarray, confidence: float = CONFIDENCE) -> Ratio:
     """How many times slower `a` is than `b`, from samples taken in the same rounds (sample r of a
     beside sample r of b): the median of the per-round ratios a_r / b_r, with the order-statistic CI
     of that median (a sign-test interval: distribution-free). A drift of the machine moves both
     samples of a round alike and cancels in their ratio. Rounds only one side has are left out.
     """
-    rounds = min(a.size, b.size)
-    if rounds < MIN_PAIRS:
-        raise ValueError(f"expected at least {MIN_PAIRS} paired samples, got {rounds}")
-    per_round = a[:rounds] / b[:rounds]
-    low, high = median_ci(per_round, confidence)
-    return Ratio(float(np.median(per_round)), low, high)
+    return Ratio(*_median_per_round(a, b, np.divide, confidence))
 
 
 def paired_median_difference(a: np.ndarray, b: np.ndarray, confidence: float = CONFIDENCE) -> Estimate:
     """What `a` adds to `b`, from samples taken in the same rounds: the median of the per-round
     differences a_r − b_r, with the order-statistic CI of that median (see paired_median_ratio)."""
-    rounds = min(a.size, b.size)
-    if rounds < MIN_PAIRS:
-        raise ValueError(f"expected at least {MIN_PAIRS} paired samples, got {rounds}")
-    per_round = a[:rounds] - b[:rounds]
-    low, high = median_ci(per_round, confidence)
-    return Estimate(float(np.median(per_round)), low, high)
+    return Estimate(*_median_per_round(a, b, np.subtract, confidence))
 
 
 def ratio_between(a: np.ndarray, b: np.ndarray, paired: bool) -> Ratio:

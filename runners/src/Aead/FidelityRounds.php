@@ -34,7 +34,7 @@ final class FidelityRounds
         foreach (array_intersect(self::CIPHERS, openssl_get_cipher_methods()) as $cipher) {
             $steps[] = new NativeStep($native, NativePrimitive::cipher($cipher, self::BLOCK_BYTES), $nativeTable);
             $columns = static fn (BenchCase $case): array => ['algorithm' => $cipher, 'operation' => 'encrypt', 'payload_bytes' => $case->bytesPerIteration(), 'native' => $cipher];
-            $steps[] = new SampledStep($sampler, $profile, new EncryptCase(new OpensslAead($cipher), self::BLOCK_BYTES, 0), $php, $columns);
+            $steps[] = SampledStep::of($sampler, $profile, new EncryptCase(new OpensslAead($cipher), self::BLOCK_BYTES, 0), $php, $columns);
         }
         return $steps;
     }

@@ -181,7 +181,7 @@ final class EcKeygenExperiment implements Experiment
                 }
                 $case = new KeyOperationCase($scheme, $operation, $keys[$scheme->name()] ?? null);
                 $columns = ['curve' => $scheme->name(), 'operation' => $operation, 'native' => $speedName, 'verified' => true];
-                $steps[] = new SampledStep($context->sampler, $context->profile, $case, $rounds, static fn (): array => $columns);
+                $steps[] = SampledStep::of($context->sampler, $context->profile, $case, $rounds, static fn (): array => $columns);
             }
         }
         return $steps;

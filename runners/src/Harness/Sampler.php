@@ -52,14 +52,15 @@ final class Sampler
     }
 
     /**
-     * Cases measured in rotation as one step of interleaved rounds (RotatedStep): sample r of each
-     * was taken in the same turn, and the manifest says so for $interleaving's table.
+     * One step of interleaved rounds (SampledStep): one case, or cases measured in rotation, sample r
+     * of each taken in the same turn, which the manifest then says for $interleaving's table.
      *
      * @param list<BenchCase> $cases
+     * @param Interleaving|null $interleaving null for a single case
      * @param bool $counted as in measure(): false for a later round of cases already counted
      * @return list<list<Sample>> each case's samples, in the order of $cases
      */
-    public function measureRotation(array $cases, Interleaving $interleaving, bool $counted = true): array
+    public function measureRotation(array $cases, ?Interleaving $interleaving, bool $counted = true): array
     {
         return $this->countedIf($counted, fn (): array => $this->measureInterleaved($cases, $interleaving));
     }

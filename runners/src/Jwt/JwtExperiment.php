@@ -19,7 +19,7 @@ use PhpCryptoBench\Jws\WycheproofSignatureSuite;
 use PhpCryptoBench\Native\InterleavedRounds;
 use PhpCryptoBench\Native\NativeStep;
 use PhpCryptoBench\Native\RoundStep;
-use PhpCryptoBench\Native\RotatedStep;
+use PhpCryptoBench\Native\SampledStep;
 use PhpCryptoBench\Io\CsvTable;
 
 /**
@@ -165,7 +165,7 @@ final class JwtExperiment implements Experiment
                 $raw = $operation === JwtCase::SIGN ? $primitive : new PrimitiveCase($scheme, JwtCase::VERIFY, $signing, $verification, $jws[JwtCase::VERIFY]->token());
                 $columns = static fn (BenchCase $case): array => ['alg' => $alg, 'operation' => $operation, 'layer' => $case instanceof PrimitiveCase ? PrimitiveCase::LAYER : self::JWS_LAYER, 'native' => $speed->name, 'payload_chars' => self::LAYER_PAYLOAD_CHARS, 'verified' => true];
                 // The primitive and the JWS layer in rotation: the overhead is paired sample by sample.
-                $groups[$speed->name][] = new RotatedStep($context->sampler, $context->profile, [$raw, $jws[$operation]], $layers, new Interleaving(self::LAYERS_CSV, self::LAYERS_PAIRED_BY), $columns);
+                $groups[$speed->name][] = SampledStep::rotated($context->sampler, $context->profile, [$raw, $jws[$operation]], $layers, new Interleaving(self::LAYERS_CSV, self::LAYERS_PAIRED_BY), $columns);
             }
         }
         return array_merge(...array_values($groups));

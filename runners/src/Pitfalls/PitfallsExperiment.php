@@ -101,7 +101,7 @@ final class PitfallsExperiment implements Experiment
             }
             foreach ($pitfall->variants() as $case) {
                 $columns = ['pitfall' => $case->pitfall, 'variant' => $case->variant, 'units' => $case->units, 'native' => $primitive->name ?? 'none', 'verified' => true];
-                $steps[] = new SampledStep($context->sampler, $context->profile, $case, $table, static fn (): array => $columns);
+                $steps[] = SampledStep::of($context->sampler, $context->profile, $case, $table, static fn (): array => $columns);
             }
         }
         /** @var list<RoundStep> $steps */

@@ -311,7 +311,7 @@ final class SymmetricExperiment implements Experiment
                 $steps[] = new NativeStep($context->nativeSpeed, NativePrimitive::cipher($name, self::NATIVE_BYTES, $operation === SymmetricCase::DECRYPT), $native);
                 $case = new SymmetricCase('native', new OpensslCipher($name, $provider), $operation, self::NATIVE_BYTES);
                 $columns = static fn (BenchCase $c): array => ['cipher' => $name, 'provider' => $provider, 'operation' => $operation, 'payload_bytes' => $c->bytesPerIteration(), 'native' => $name, 'verified' => true];
-                $steps[] = new SampledStep($context->sampler, $context->profile, $case, $rounds, $columns);
+                $steps[] = SampledStep::of($context->sampler, $context->profile, $case, $rounds, $columns);
             }
         }
         return $steps;

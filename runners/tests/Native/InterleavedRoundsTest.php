@@ -65,7 +65,7 @@ final class InterleavedRoundsTest extends TestCase
         $case = new CountingCase(16, null, 'aes-128-cbc');
         $steps = [
             new NativeStep(new FixedNativeSpeed(), NativePrimitive::cipher('aes-128-cbc', 16), $native),
-            new SampledStep(new Sampler(new FakeTimer(), $profile), $profile, $case, $php, static fn (): array => ['algorithm' => 'aes-128-cbc']),
+            SampledStep::of(new Sampler(new FakeTimer(), $profile), $profile, $case, $php, static fn (): array => ['algorithm' => 'aes-128-cbc']),
         ];
 
         (new InterleavedRounds(2))->run('test', $steps, self::progress());

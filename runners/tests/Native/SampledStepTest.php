@@ -13,11 +13,11 @@ use PhpCryptoBench\Harness\Progress;
 use PhpCryptoBench\Harness\Sampler;
 use PhpCryptoBench\Io\CsvTable;
 use PhpCryptoBench\Native\InterleavedRounds;
-use PhpCryptoBench\Native\RotatedStep;
+use PhpCryptoBench\Native\SampledStep;
 use PhpCryptoBench\Tests\Support\CountingCase;
 use PHPUnit\Framework\TestCase;
 
-final class RotatedStepTest extends TestCase
+final class SampledStepTest extends TestCase
 {
     private const COLUMNS = ['algorithm', 'layer', 'round', 'sample', 'iterations', 'elapsed_ns'];
 
@@ -67,9 +67,9 @@ final class RotatedStepTest extends TestCase
     }
 
     /** @param list<BenchCase> $cases */
-    private static function step(Sampler $sampler, Profile $profile, array $cases, CsvTable $table): RotatedStep
+    private static function step(Sampler $sampler, Profile $profile, array $cases, CsvTable $table): SampledStep
     {
-        return new RotatedStep($sampler, $profile, $cases, $table, new Interleaving('layers.csv', ['payload_bytes']), static fn (BenchCase $case): array => ['algorithm' => 'x', 'layer' => $case->key()['algorithm']]);
+        return SampledStep::rotated($sampler, $profile, $cases, $table, new Interleaving('layers.csv', ['payload_bytes']), static fn (BenchCase $case): array => ['algorithm' => 'x', 'layer' => $case->key()['algorithm']]);
     }
 
     /** @return list<array<string, string>> */
