@@ -26,7 +26,8 @@ final class Base64Url
     {
         $length = strlen($text);
         $tail = $length % 4;
-        if ($tail === 1 || preg_match('/^[A-Za-z0-9_-]*$/', $text) !== 1) {
+        // D: without it, $ also matches before a final newline, which base64_decode() then skips.
+        if ($tail === 1 || preg_match('/^[A-Za-z0-9_-]*$/D', $text) !== 1) {
             throw MalformedToken::notBase64Url($part);
         }
         if ($tail > 1 && !str_contains(self::CANONICAL_LAST[$tail], $text[$length - 1])) {

@@ -54,19 +54,31 @@ final class CompactJws
     {
         [$header, $payload] = self::verified($token, $key);
         $claims = self::object($payload, false);
-        foreach (['exp', 'nbf'] as $name) {
-            if (array_key_exists($name, $claims) && !is_int($claims[$name])) {
-                throw ClaimRejected::notANumber($name, get_debug_type($claims[$name]));
-            }
-        }
+        $exp = self::numericDate($claims, 'exp');
+        $nbf = self::numericDate($claims, 'nbf');
         $now = $clock->timestamp();
-        if (isset($claims['exp']) && $now >= $claims['exp']) {
-            throw ClaimRejected::expired($claims['exp'], $now);
+        if ($exp !== null && $now >= $exp) {
+            throw ClaimRejected::expired($exp, $now);
         }
-        if (isset($claims['nbf']) && $now < $claims['nbf']) {
-            throw ClaimRejected::notYetValid($claims['nbf'], $now);
+        if ($nbf !== null && $now < $nbf) {
+            throw ClaimRejected::notYetValid($nbf, $now);
         }
         return new VerifiedToken($header, $payload, $claims);
+    }
+
+    /**
+     * A time claim (RFC 7519 section 2, NumericDate; whole seconds here), or null when absent.
+     *
+     * @param array<string, mixed> $claims
+     * @throws ClaimRejected when present but not an integer (null included)
+     */
+    private static function numericDate(array $claims, string $name): ?int
+    {
+        $value = $claims[$name] ?? null;
+        if (is_int($value) || ($value === null && !array_key_exists($name, $claims))) {
+            return $value;
+        }
+        throw ClaimRejected::notANumber($name, get_debug_type($value));
     }
 
     /**
@@ -90,8 +102,9 @@ final class CompactJws
         if ($alg === 'none') {
             throw AlgorithmNotAllowed::none();
         }
-        if ($alg !== $key->algorithm->name()) {
-            throw AlgorithmNotAllowed::mismatch($key->algorithm->name(), $alg);
+        $bound = $key->algorithm->name();
+        if ($alg !== $bound) {
+            throw AlgorithmNotAllowed::mismatch($bound, $alg);
         }
         if (array_key_exists('crit', $header)) {
             throw AlgorithmNotAllowed::criticalHeader(json_encode($header['crit']) ?: 'an unreadable value');

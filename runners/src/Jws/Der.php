@@ -6,7 +6,7 @@ namespace PhpCryptoBench\Jws;
 
 use PhpCryptoBench\Exception\MalformedToken;
 
-/** The few DER shapes JWS needs: lengths (short and long form), INTEGER, SEQUENCE, BIT STRING, OID. */
+/** The few DER shapes JWS needs: lengths (short and long form), INTEGER, SEQUENCE, BIT and OCTET STRING, OID, [n] EXPLICIT. */
 final class Der
 {
     public static function length(int $length): string
@@ -37,6 +37,17 @@ final class Der
     public static function bitString(string $bytes): string
     {
         return "\x03" . self::length(strlen($bytes) + 1) . "\0" . $bytes;
+    }
+
+    public static function octetString(string $bytes): string
+    {
+        return "\x04" . self::length(strlen($bytes)) . $bytes;
+    }
+
+    /** A context-specific, constructed [n] EXPLICIT tag around one element (RFC 4055's PSS parameters). */
+    public static function explicit(int $number, string $element): string
+    {
+        return chr(0xa0 | $number) . self::length(strlen($element)) . $element;
     }
 
     public static function nullValue(): string

@@ -78,12 +78,10 @@ final class Ecdsa implements Algorithm
     {
         $der = EcdsaSignature::rawToDer($signature, $this->coordinateBytes, $this->name);
         $material = $key->material;
-        try {
-            return $material instanceof OpenSSLAsymmetricKey && openssl_verify($input, $der, $material, $this->hash) === 1;
-        } finally {
-            while (openssl_error_string() !== false) {
-                // A rejected signature leaves errors queued; they would be blamed on the next call.
-            }
+        $valid = $material instanceof OpenSSLAsymmetricKey && openssl_verify($input, $der, $material, $this->hash) === 1;
+        while (!$valid && openssl_error_string() !== false) {
+            // A refused signature leaves OpenSSL's reasons queued (a valid one leaves none): the next call would report them.
         }
+        return $valid;
     }
 }

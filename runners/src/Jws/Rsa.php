@@ -10,8 +10,9 @@ use PhpCryptoBench\Exception\WeakKey;
 
 /**
  * RS256/384/512 (RSASSA-PKCS1-v1_5) and PS256/384/512 (RSASSA-PSS, MGF1 with the same hash and a
- * salt as long as the hash, RFC 7518 section 3.5). PHP's openssl_sign() has no PSS option, so PSS
- * is encoded here (RFC 8017 section 9.1) and only the raw RSA operation is OpenSSL's.
+ * salt as long as the hash, RFC 7518 section 3.5). PHP's openssl_sign() has no padding option; a PS
+ * algorithm signs and verifies with the key's RSASSA-PSS form (RsaPssKey, made once with the key),
+ * whose parameters make OpenSSL pad with exactly this PSS.
  */
 final class Rsa implements Algorithm
 {
@@ -46,17 +47,20 @@ final class Rsa implements Algorithm
         if ($forSigning && !$private) {
             throw WeakKey::wrongType($this->name, 'a private key to sign with', 'a public key');
         }
-        return new KeyFacts('RSA', (int) $found['bits'], null, $private);
+        $rsa = $found['rsa'];
+        if (!$forSigning) {
+            // A verifier needs only the public half, whatever it was given.
+            $rsa = ['n' => $rsa['n'], 'e' => $rsa['e']];
+        }
+        $pssForm = $this->pss ? RsaPssKey::of($rsa, $this->name, $this->hash, $this->hashBytes) : null;
+        return new KeyFacts('RSA', (int) $found['bits'], null, $private, $pssForm);
     }
 
     public function sign(Key $key, string $input): string
     {
-        $material = $key->material;
+        $material = $this->pss ? $key->facts->pssForm : $key->material;
         $signature = '';
-        $ok = $material instanceof OpenSSLAsymmetricKey && ($this->pss
-            ? openssl_private_encrypt($this->pssEncode($input, $key->facts->bits), $signature, $material, OPENSSL_NO_PADDING)
-            : openssl_sign($input, $signature, $material, $this->hash));
-        if (!$ok) {
+        if (!$material instanceof OpenSSLAsymmetricKey || !openssl_sign($input, $signature, $material, $this->hash)) {
             throw SignatureRejected::signingFailed($this->name, (string) openssl_error_string());
         }
         return $signature;
@@ -64,7 +68,7 @@ final class Rsa implements Algorithm
 
     public function verify(Key $key, string $input, string $signature): bool
     {
-        $material = $key->material;
+        $material = $this->pss ? $key->facts->pssForm : $key->material;
         if (!$material instanceof OpenSSLAsymmetricKey) {
             return false;
         }
@@ -73,26 +77,11 @@ final class Rsa implements Algorithm
         if (strlen($signature) !== $bytes) {
             throw SignatureRejected::length($this->name, $bytes, strlen($signature));
         }
-        if (!$this->pss) {
-            $valid = openssl_verify($input, $signature, $material, $this->hash) === 1;
+        $valid = openssl_verify($input, $signature, $material, $this->hash) === 1;
+        if (!$valid) {
             self::clearErrors();
-            return $valid;
         }
-        $encoded = '';
-        if (!openssl_public_decrypt($signature, $encoded, $material, OPENSSL_NO_PADDING)) {
-            self::clearErrors();
-            return false;
-        }
-        return $this->pssVerify($input, $encoded, $key->facts->bits);
-    }
-
-    /**
-     * EMSA-PSS-ENCODE of $message for a modulus of $modulusBits, for the raw RSA operation: what
-     * sign() hands to OpenSSL (the JWT experiment times that operation alone, too).
-     */
-    public function pssEncoding(string $message, int $modulusBits): string
-    {
-        return $this->pssEncode($message, $modulusBits);
+        return $valid;
     }
 
     public function hash(): string
@@ -105,64 +94,11 @@ final class Rsa implements Algorithm
         return $this->pss;
     }
 
-    /** EMSA-PSS-ENCODE (RFC 8017 section 9.1.1), padded to the modulus length for the raw RSA operation. */
-    private function pssEncode(string $message, int $modulusBits): string
-    {
-        $hLen = $this->hashBytes;
-        $emBits = $modulusBits - 1;
-        $emLen = intdiv($emBits + 7, 8);
-        $salt = random_bytes($hLen);
-        $h = hash($this->hash, str_repeat("\0", 8) . hash($this->hash, $message, true) . $salt, true);
-        $db = str_repeat("\0", $emLen - 2 * $hLen - 2) . "\x01" . $salt;
-        $maskedDb = $db ^ $this->mgf1($h, $emLen - $hLen - 1);
-        $maskedDb[0] = chr(ord($maskedDb[0]) & (0xff >> (8 * $emLen - $emBits)));
-        return str_pad($maskedDb . $h . "\xbc", intdiv($modulusBits + 7, 8), "\0", STR_PAD_LEFT);
-    }
-
-    /** EMSA-PSS-VERIFY (RFC 8017 section 9.1.2) with sLen = hLen. */
-    private function pssVerify(string $message, string $decrypted, int $modulusBits): bool
-    {
-        $hLen = $this->hashBytes;
-        $emBits = $modulusBits - 1;
-        $emLen = intdiv($emBits + 7, 8);
-        if (strlen($decrypted) > $emLen) {
-            if (ltrim(substr($decrypted, 0, strlen($decrypted) - $emLen), "\0") !== '') {
-                return false;
-            }
-            $decrypted = substr($decrypted, -$emLen);
-        }
-        if ($emLen < 2 * $hLen + 2 || strlen($decrypted) !== $emLen || $decrypted[$emLen - 1] !== "\xbc") {
-            return false;
-        }
-        $maskedDb = substr($decrypted, 0, $emLen - $hLen - 1);
-        $h = substr($decrypted, $emLen - $hLen - 1, $hLen);
-        $topBits = 0xff << (8 - (8 * $emLen - $emBits)) & 0xff;
-        if ((ord($maskedDb[0]) & $topBits) !== 0) {
-            return false;
-        }
-        $db = $maskedDb ^ $this->mgf1($h, $emLen - $hLen - 1);
-        $db[0] = chr(ord($db[0]) & (0xff >> (8 * $emLen - $emBits)));
-        $separator = $emLen - 2 * $hLen - 2;
-        if (ltrim(substr($db, 0, $separator), "\0") !== '' || $db[$separator] !== "\x01") {
-            return false;
-        }
-        $salt = substr($db, $separator + 1);
-        return hash_equals($h, hash($this->hash, str_repeat("\0", 8) . hash($this->hash, $message, true) . $salt, true));
-    }
-
-    private function mgf1(string $seed, int $length): string
-    {
-        $mask = '';
-        for ($counter = 0; strlen($mask) < $length; $counter++) {
-            $mask .= hash($this->hash, $seed . pack('N', $counter), true);
-        }
-        return substr($mask, 0, $length);
-    }
-
+    /** A refused signature leaves OpenSSL's reasons queued (a valid one leaves none): the next call would report them. */
     private static function clearErrors(): void
     {
         while (openssl_error_string() !== false) {
-            // Leave no stale error for the next call to report.
+            // Drained.
         }
     }
 }

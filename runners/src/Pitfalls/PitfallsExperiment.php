@@ -46,7 +46,7 @@ final class PitfallsExperiment implements Experiment
 
     public function description(): string
     {
-        return 'where PHP loses time: PEM vs key objects, key details per call, openssl.cnf per key, per-call cipher set-up, password_hash vs sodium';
+        return 'where PHP loses time: PEM vs key objects, key details per call, PSS in PHP vs an RSASSA-PSS key, openssl.cnf per key, per-call cipher set-up, password_hash vs sodium';
     }
 
     public function unavailableReason(): ?string
@@ -66,6 +66,7 @@ final class PitfallsExperiment implements Experiment
             PemVersusKeyObject::rsa2048(),
             PemVersusKeyObject::p256(),
             new DetailsPerOperation(),
+            new PssPaddingInPhp(),
             new KeyConfigPerCall($this->repository . '/runners/openssl-minimal.cnf'),
             new SmallMessages(),
             PasswordHashVersusSodium::unavailableReason() === null ? new PasswordHashVersusSodium() : null,

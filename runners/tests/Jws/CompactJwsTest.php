@@ -132,6 +132,7 @@ final class CompactJwsTest extends TestCase
         yield 'standard alphabet' => ['ab+/'];
         yield 'non-zero trailing bits' => ['eR'];
         yield 'an impossible length' => ['abcde'];
+        yield 'a trailing newline' => ["QUI\n"];
     }
 
     /** @dataProvider nonCanonicalBase64 */

@@ -21,6 +21,7 @@ use PhpCryptoBench\Pitfalls\PemVersusKeyObject;
 use PhpCryptoBench\Pitfalls\Pitfall;
 use PhpCryptoBench\Pitfalls\PitfallCase;
 use PhpCryptoBench\Pitfalls\PitfallsExperiment;
+use PhpCryptoBench\Pitfalls\PssPaddingInPhp;
 use PhpCryptoBench\Pitfalls\SmallMessages;
 use PHPUnit\Framework\TestCase;
 
@@ -32,6 +33,7 @@ final class PitfallsTest extends TestCase
         yield 'PEM vs key object, RSA-2048' => [static fn (): Pitfall => PemVersusKeyObject::rsa2048()];
         yield 'PEM vs key object, P-256' => [static fn (): Pitfall => PemVersusKeyObject::p256()];
         yield 'details per operation' => [static fn (): Pitfall => new DetailsPerOperation()];
+        yield 'PSS in PHP vs an RSASSA-PSS key' => [static fn (): Pitfall => new PssPaddingInPhp()];
         yield 'openssl.cnf per key' => [static fn (): Pitfall => new KeyConfigPerCall(REPOSITORY . '/runners/openssl-minimal.cnf')];
         yield 'per-call cipher set-up' => [static fn (): Pitfall => new SmallMessages()];
         yield 'password_hash vs sodium' => [static fn (): Pitfall => new PasswordHashVersusSodium()];
@@ -93,7 +95,7 @@ final class PitfallsTest extends TestCase
         $profile = Profile::named('quick')->forFakeClock();
         $context = new ExperimentContext($profile, new Sampler(new FakeTimer(), $profile), new Progress(fopen('php://memory', 'w+b')), new FixedNativeSpeed(), $directory, true, 2);
 
-        self::assertCount(6, $experiment->verify()['agreement']);
+        self::assertCount(7, $experiment->verify()['agreement']);
         $result = $experiment->measure($context);
 
         self::assertSame(['pitfalls.csv', 'pitfalls_native.csv'], $result->files);
@@ -105,7 +107,7 @@ final class PitfallsTest extends TestCase
         rmdir($directory);
 
         $cases = array_unique(array_map(static fn (array $r): string => $r['pitfall'] . '/' . $r['variant'], $rows));
-        self::assertCount(12, $cases, 'six pitfalls, two ways each');
+        self::assertCount(14, $cases, 'seven pitfalls, two ways each');
         self::assertSame(['0', '1', '2'], array_values(array_unique(array_column($rows, 'round'))));
         self::assertSame(['0', '1', '2'], array_column($native, 'round'), 'one native figure per round');
         $fieldRows = array_filter($rows, static fn (array $r): bool => $r['pitfall'] === 'cipher-setup-16b');
