@@ -1,5 +1,8 @@
 """jwt findings from samples whose answer is known, the fixture run's evidence files, and the policy."""
 
+import json
+import shutil
+
 import numpy as np
 import pytest
 
@@ -234,3 +237,28 @@ def test_layers_measured_apart_are_compared_median_to_median():
     assert not apart.paired
     assert apart.overhead_ns.value > 10_000
     assert apart.goal == "missed"
+
+
+def test_the_page_says_who_padded_ps_signatures_in_the_run_it_shows(tmp_path):
+    """Runs recorded before `pss_padding` encoded PSS in PHP: their page must not describe the RSASSA-PSS key."""
+    from phpcb import site
+
+    from .conftest import project_with
+
+    older = tmp_path / "older" / FIXTURE_RUN.name
+    shutil.copytree(FIXTURE_RUN, older)
+    manifest = json.loads((older / "manifest.json").read_text())
+    del manifest["experiments"]["jwt"]["verification"]["pss_padding"]
+    (older / "manifest.json").write_text(json.dumps(manifest))
+
+    pages = {}
+    for name, run in (("current", FIXTURE_RUN), ("older", older)):
+        generated = site.build(project_with(tmp_path / name, run))
+        pages[name] = next(page.text for page in generated.experiments if page.experiment.name == "jwt")
+
+    assert "PSS comes from the key's RSASSA-PSS form" in pages["current"]
+    assert "PS with the same RSASSA-PSS key object" in pages["current"]
+    assert "the key's RSASSA-PSS form" not in pages["older"]
+    assert "RSASSA-PSS key object" not in pages["older"]
+    assert "in this run PSS was encoded and checked in PHP" in pages["older"]
+    assert "`openssl_public_decrypt` without padding) on the PSS encoding" in pages["older"]

@@ -47,6 +47,18 @@ final class RsaPssTest extends TestCase
         $verifier = Key::forVerification($algorithm, Jwk::import(Jwk::publicOf(self::$private)));
         self::assertSame('payload', CompactJws::verify($first, $verifier)->payload);
         self::assertSame('payload', CompactJws::verify($second, $verifier)->payload);
+        self::assertFalse(openssl_error_string(), 'a valid signature leaves no OpenSSL error queued (verify drains only after a refusal)');
+    }
+
+    public function testASignatureWithAnotherHashIsRefused(): void
+    {
+        $details = openssl_pkey_get_details(self::$private)['rsa'];
+        $input = Base64Url::encode('{"alg":"PS256"}') . '.' . Base64Url::encode('payload');
+        $sha384 = '';
+        // PS384's padding (SHA-384, MGF1-SHA-384) with PS256's salt length, under a PS256 header.
+        self::assertTrue(openssl_sign($input, $sha384, RsaPssKey::of($details, 'PS384', 'sha384', 32), 'sha384'));
+        $verifier = Key::forVerification(Algorithms::named('PS256'), Jwk::import(Jwk::publicOf(self::$private)));
+        $this->assertRefused("$input." . Base64Url::encode($sha384), $verifier, 'a PSS signature with SHA-384');
     }
 
     /** @dataProvider algorithms */
@@ -77,7 +89,7 @@ final class RsaPssTest extends TestCase
         $nAndD = openssl_pkey_new(['rsa' => ['n' => $rsa['n'], 'e' => $rsa['e'], 'd' => $rsa['d']]]);
 
         $this->expectException(WeakKey::class);
-        $this->expectExceptionMessage('PS256: expected an RSA private key with its CRT members (p, q, dp, dq, qi) to sign with PSS, got one without p, q, dmp1, dmq1, iqmp');
+        $this->expectExceptionMessage('PS256: expected an RSA private key with its CRT members (p, q, dp, dq, qi), which its RSASSA-PSS form needs, got one without p, q, dp, dq, qi');
         Key::forSigning(Algorithms::named('PS256'), $nAndD);
     }
 

@@ -42,7 +42,7 @@ final class PrimitiveCaseTest extends TestCase
     {
         yield 'RS256: the same bytes expected' => ['RS256'];
         yield 'ES256: a signature that verifies expected' => ['ES256'];
-        yield 'PS256: the raw RSA operation on the token\'s PSS encoding' => ['PS256'];
+        yield 'PS256: openssl_sign and openssl_verify with the RSASSA-PSS key' => ['PS256'];
         yield 'HS256' => ['HS256'];
     }
 

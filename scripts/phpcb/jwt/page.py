@@ -11,6 +11,7 @@ from ..advice import Advice, pick
 from ..experiment import Finding
 from ..formatting import duration
 from ..headlines import Headline
+from ..loader import Run
 from ..policy import JwtPolicy
 from ..reference import ReferenceData
 from ..wording import margin
@@ -36,6 +37,13 @@ def _sign_ns(analysis: JwtAnalysis, alg: str, payload: int) -> float | None:
     found = analysis.find(alg)
     case = found.case("sign", payload) if found else None
     return case.summary.median_ns if case else None
+
+
+def pss_by_openssl(run: Run) -> bool:
+    """Whether the run's PS signatures were padded by OpenSSL (the key's RSASSA-PSS form); older runs
+    encoded PSS in PHP and record nothing."""
+    verification = run.manifest.get("experiments", {}).get("jwt", {}).get("verification") or {}
+    return verification.get("pss_padding") == "openssl"
 
 
 def context(analysis: JwtAnalysis, reference: ReferenceData, policy: JwtPolicy) -> dict[str, Any]:
@@ -67,6 +75,7 @@ def context(analysis: JwtAnalysis, reference: ReferenceData, policy: JwtPolicy) 
             key=lambda item: item[1],
             default=("–", 0),
         ),
+        "pss_by_openssl": pss_by_openssl(analysis.run),
         "layer_goal": goal_tally(analysis.layers),
         "layer_goal_percent": round((GOAL_RATIO - 1) * 100),
         "layer_goal_ns": GOAL_NS,
