@@ -79,8 +79,8 @@ final class Ecdsa implements Algorithm
         $der = EcdsaSignature::rawToDer($signature, $this->coordinateBytes, $this->name);
         $material = $key->material;
         $valid = $material instanceof OpenSSLAsymmetricKey && openssl_verify($input, $der, $material, $this->hash) === 1;
-        while (!$valid && openssl_error_string() !== false) {
-            // A refused signature leaves OpenSSL's reasons queued (a valid one leaves none): the next call would report them.
+        if (!$valid) {
+            OpensslErrors::drain();
         }
         return $valid;
     }

@@ -135,9 +135,8 @@ final class Jwk
     {
         $key = openssl_pkey_get_public(Der::pem('PUBLIC KEY', $der));
         if ($key === false) {
-            while (openssl_error_string() !== false) {
-                // Drop the queued reasons: the exception says what failed.
-            }
+            // Drop the queued reasons: the exception says what failed.
+            OpensslErrors::drain();
             throw MalformedToken::jwk(sprintf('OpenSSL refused the %s', $what));
         }
         return $key;

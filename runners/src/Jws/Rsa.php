@@ -79,7 +79,7 @@ final class Rsa implements Algorithm
         }
         $valid = openssl_verify($input, $signature, $material, $this->hash) === 1;
         if (!$valid) {
-            self::clearErrors();
+            OpensslErrors::drain();
         }
         return $valid;
     }
@@ -92,13 +92,5 @@ final class Rsa implements Algorithm
     public function isPss(): bool
     {
         return $this->pss;
-    }
-
-    /** A refused signature leaves OpenSSL's reasons queued (a valid one leaves none): the next call would report them. */
-    private static function clearErrors(): void
-    {
-        while (openssl_error_string() !== false) {
-            // Drained.
-        }
     }
 }

@@ -36,7 +36,7 @@ final class RsaPssKey
     public static function of(array $rsa, string $algorithm, string $hash, int $saltBytes): OpenSSLAsymmetricKey
     {
         // Reasons queued before this call would otherwise be reported as this key's.
-        self::drainErrors();
+        OpensslErrors::drain();
         $identifier = self::algorithmIdentifier($hash, $saltBytes);
         if (!isset($rsa['d'])) {
             $public = Der::sequence($identifier, Der::bitString(Der::sequence(Der::unsignedInteger($rsa['n']), Der::unsignedInteger($rsa['e']))));
@@ -69,17 +69,7 @@ final class RsaPssKey
     private static function loaded(OpenSSLAsymmetricKey|false $key, string $algorithm): OpenSSLAsymmetricKey
     {
         // OpenSSL's PEM decoders try several formats and queue a reason for each they skipped.
-        $reasons = self::drainErrors();
+        $reasons = OpensslErrors::drain();
         return $key ?: throw WeakKey::wrongType($algorithm, 'an RSA key OpenSSL accepts as an RSASSA-PSS key', 'one it refused (' . implode('; ', $reasons) . ')');
-    }
-
-    /** @return list<string> the reasons OpenSSL had queued */
-    private static function drainErrors(): array
-    {
-        $reasons = [];
-        while (($reason = openssl_error_string()) !== false) {
-            $reasons[] = $reason;
-        }
-        return $reasons;
     }
 }

@@ -6,6 +6,7 @@ namespace PhpCryptoBench\Pitfalls;
 
 use OpenSSLAsymmetricKey;
 use PhpCryptoBench\Exception\VerificationFailed;
+use PhpCryptoBench\Jws\OpensslErrors;
 use PhpCryptoBench\Native\NativePrimitive;
 
 /**
@@ -68,9 +69,7 @@ final class PemVersusKeyObject implements Pitfall
         $tampered[10] = chr(ord($tampered[10]) ^ 1);
         foreach ([$this->pem, $this->public] as $key) {
             $answers = [openssl_verify(self::MESSAGE, $this->signature, $key, 'sha256'), @openssl_verify(self::MESSAGE, $tampered, $key, 'sha256')];
-            while (openssl_error_string() !== false) {
-                // A refused signature leaves errors queued.
-            }
+            OpensslErrors::drain();
             if ($answers !== [1, 0]) {
                 throw VerificationFailed::knownAnswerMismatch($this->name, 'the signature accepted (1) and a changed one refused (0) with either key', sprintf('%s and %s with the %s', var_export($answers[0], true), var_export($answers[1], true), is_string($key) ? 'PEM text' : 'key object'));
             }

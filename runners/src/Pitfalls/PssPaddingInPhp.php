@@ -6,6 +6,7 @@ namespace PhpCryptoBench\Pitfalls;
 
 use OpenSSLAsymmetricKey;
 use PhpCryptoBench\Exception\VerificationFailed;
+use PhpCryptoBench\Jws\OpensslErrors;
 use PhpCryptoBench\Jws\RsaPssKey;
 use PhpCryptoBench\Native\NativePrimitive;
 
@@ -65,9 +66,7 @@ final class PssPaddingInPhp implements Pitfall
             [$this->inPhp(self::MESSAGE, $this->signature), $this->inPhp($other, $this->signature)],
             [$this->byOpenssl(self::MESSAGE, $this->signature), $this->byOpenssl($other, $this->signature)],
         ];
-        while (openssl_error_string() !== false) {
-            // The refused signature leaves OpenSSL's reasons queued.
-        }
+        OpensslErrors::drain();
         if ($answers !== [[true, false], [true, false]]) {
             throw VerificationFailed::knownAnswerMismatch(self::NAME, 'the signature accepted and refused for another message, both ways', json_encode($answers) ?: 'other answers');
         }
