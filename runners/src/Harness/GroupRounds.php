@@ -21,11 +21,13 @@ final class GroupRounds
     /**
      * @param list<BenchCase> $cases
      * @param list<int> $iterations per case, calibrated
+     * @param list<int> $leastSamples per case: it goes on until it has these, target and time or not
      * @param list<int> $spentNs per case, warm-up and calibration so far
      */
     public function __construct(
         public readonly array $cases,
         private readonly array $iterations,
+        private readonly array $leastSamples,
         private array $spentNs,
     ) {
         $this->samples = array_fill(0, count($cases), []);
@@ -61,10 +63,10 @@ final class GroupRounds
     }
 
     /**
-     * Stops the cases that are within target (as $withinTarget says), and those out of time: a case
-     * goes on within its own share of the group's budget, or past it while the group as a whole has
-     * time left. So what quiet cases leave goes to noisy ones, and a slow case (an RSA key
-     * generation) cannot take the others' share.
+     * Stops the cases that have their least samples and are within target (as $withinTarget says),
+     * or out of time: a case goes on within its own share of the group's budget, or past it while the
+     * group as a whole has time left. So what quiet cases leave goes to noisy ones, and a slow case
+     * (an RSA key generation) cannot take the others' share.
      *
      * @param \Closure(list<float>): bool $withinTarget
      * @return list<int> the cases it stopped
@@ -75,7 +77,8 @@ final class GroupRounds
         $groupHasTime = array_sum($this->spentNs) < $budgetNs;
         $stopped = [];
         foreach ($this->open as $i => $going) {
-            $this->open[$i] = $going && ($this->spentNs[$i] < $share || $groupHasTime) && !$withinTarget($this->perOperation[$i]);
+            $least = count($this->samples[$i]) < $this->leastSamples[$i];
+            $this->open[$i] = $going && ($least || (($this->spentNs[$i] < $share || $groupHasTime) && !$withinTarget($this->perOperation[$i])));
             if ($going && !$this->open[$i]) {
                 $stopped[] = $i;
             }

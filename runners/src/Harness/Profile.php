@@ -13,6 +13,12 @@ use PhpCryptoBench\Exception\UsageError;
  */
 final class Profile
 {
+    /**
+     * The fewest samples any case takes: with 7 the order-statistic CI of the median is the samples'
+     * range (6 is the fewest with a finite 95% CI at all).
+     */
+    public const FEWEST_SAMPLES = 7;
+
     private function __construct(
         public readonly string $name,
         public readonly int $minSamples,
@@ -52,13 +58,13 @@ final class Profile
     public static function named(string $name): self
     {
         return match ($name) {
-            // 7 samples at least: with 7 the order-statistic CI of the median is the samples' range
-            // (6 is the fewest with a finite 95% CI at all). Samples of 0.5 ms (1 ms): on a shared VM
+            // FEWEST_SAMPLES at least (7; full: 20, fewer only when 20 would not fit in the case's
+            // ceiling, see Sampler::leastSamples). Samples of 0.5 ms (1 ms): on a shared VM
             // the speed changes in phases of 10 ms and more, and many short samples put the median in
             // the common phase (docs/methodology.md#precision-and-noise). 150 ms (0.8 s) a case keeps
             // every experiment's quick profile under 5 minutes, and the full one under 90 (Argon2
             // included), on the 2-core VM.
-            'quick' => new self('quick', 7, 200, 0.03, 500_000, 1_000_000, 1, 150_000_000, 2_000_000_000),
+            'quick' => new self('quick', self::FEWEST_SAMPLES, 200, 0.03, 500_000, 1_000_000, 1, 150_000_000, 2_000_000_000),
             'full' => new self('full', 20, 1_000, 0.01, 1_000_000, 10_000_000, 3, 800_000_000, 60_000_000_000),
             default => throw UsageError::invalidProfile($name),
         };

@@ -152,8 +152,7 @@ final class Sampler
         $this->checkGroup($cases, $by);
         $started = $this->timer->now();
         $budget = $this->budget->forCases(count($cases));
-        $group = $this->prepared($cases, $minimumOperations);
-        $leastRounds = min(max($this->profile->minSamples, $minimumSamples), $this->profile->maxSamples);
+        $group = $this->prepared($cases, $minimumOperations, $minimumSamples);
         $time = function (BenchCase $case, int $iterations): array {
             $before = $this->timer->now();
             $elapsed = $this->timedAndVerified($case, $iterations);
@@ -161,9 +160,7 @@ final class Sampler
         };
         for ($round = 0; $round < $this->profile->maxSamples && $group->anyOpen(); $round++) {
             $group->round($round, $time);
-            if ($round + 1 >= $leastRounds) {
-                self::announce($measured, $cases, $group->stopThoseDone($budget, $this->withinTarget(...)));
-            }
+            self::announce($measured, $cases, $group->stopThoseDone($budget, $this->withinTarget(...)));
         }
         self::announce($measured, $cases, $group->stillOpen());
         $this->budget->spent(count($cases), $this->timer->now() - $started);
@@ -191,23 +188,39 @@ final class Sampler
     }
 
     /**
-     * Each case warmed up and calibrated, one after the other.
+     * Each case warmed up and calibrated, one after the other, with the samples it must take.
      *
      * @param list<BenchCase> $cases
      * @param int|list<int> $minimumOperations
      */
-    private function prepared(array $cases, int|array $minimumOperations): GroupRounds
+    private function prepared(array $cases, int|array $minimumOperations, int $minimumSamples): GroupRounds
     {
         $iterations = [];
+        $least = [];
         $spent = [];
         foreach ($cases as $i => $case) {
             $before = $this->timer->now();
             $this->timedAndVerified($case, 1); // warm-up: caches, lazy initialisation, first allocation
             $minimum = is_int($minimumOperations) ? $minimumOperations : ($minimumOperations[$i] ?? 0);
-            $iterations[$i] = max($this->calibrate($case), (int) ceil($minimum / $this->profile->minSamples));
+            [$calibrated, $calibratedNs] = $this->calibration($case);
+            $iterations[$i] = max($calibrated, (int) ceil($minimum / $this->profile->minSamples));
+            $sampleNs = intdiv($calibratedNs * $iterations[$i], $calibrated);
+            $least[$i] = max($this->leastSamples($sampleNs, $minimumSamples), (int) ceil($minimum / $iterations[$i]));
             $spent[$i] = $this->timer->now() - $before;
         }
-        return new GroupRounds($cases, $iterations, $spent);
+        return new GroupRounds($cases, $iterations, $least, $spent);
+    }
+
+    /**
+     * The samples a case takes whatever its CI: the profile's minimum, but no more than fit in the
+     * per-case ceiling when one sample is long (a CFB1 cipher's 2 MiB round trip takes 11 s: 20 of
+     * them would be 4 minutes for one case), and never fewer than Profile::FEWEST_SAMPLES; a group's
+     * explicit minimum ($minimumSamples, the harness overhead's rounds) always.
+     */
+    private function leastSamples(int $sampleNs, int $minimumSamples): int
+    {
+        $fitting = max(Profile::FEWEST_SAMPLES, intdiv($this->profile->caseCeilingNs, max($sampleNs, 1)));
+        return min(max(min($this->profile->minSamples, $fitting), $minimumSamples), $this->profile->maxSamples);
     }
 
     /**
@@ -223,18 +236,30 @@ final class Sampler
     /** The smallest iteration count (within the cap) whose run lasts at least the profile's minimum. */
     public function calibrate(BenchCase $case): int
     {
+        return $this->calibration($case)[0];
+    }
+
+    /**
+     * @return array{0: int, 1: int} the iteration count, and how long its last run took (at the
+     *         cap, the last run before it, scaled)
+     */
+    private function calibration(BenchCase $case): array
+    {
         $target = $this->profile->minSampleNs;
         $iterations = 1;
+        $elapsed = 0;
+        $timedIterations = 1;
         while ($iterations < $this->profile->maxIterations) {
             $elapsed = $this->timedAndVerified($case, $iterations);
+            $timedIterations = $iterations;
             if ($elapsed >= $target) {
-                return $iterations;
+                return [$iterations, $elapsed];
             }
             // Aim 10 % past the target so noise does not leave the next try just short of it.
             $predicted = (int) ceil($iterations * 1.1 * $target / max($elapsed, 1));
             $iterations = min($this->profile->maxIterations, max($iterations * 2, $predicted));
         }
-        return $iterations;
+        return [$iterations, intdiv($elapsed * $iterations, $timedIterations)];
     }
 
     /**

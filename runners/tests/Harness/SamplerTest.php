@@ -99,6 +99,31 @@ final class SamplerTest extends TestCase
         self::assertGreaterThan(0.01, self::halfWidth(array_slice($samples, 0, -1)), 'it stops at the first sample that reaches the target');
     }
 
+    public function testInTheFullProfileACaseWhoseTwentySamplesWouldPassItsCeilingTakesWhatFits(): void
+    {
+        $full = Profile::named('full');
+        // 10 s a sample: 6 fit in the 60 s ceiling, so the fewest (7); 4.9 s: 12 fit; 100 us: the profile's 20.
+        $timer = new NoisyTimer(['10s' => 10_000_000_000, '5s' => 4_900_000_000, 'fast' => 100_000], 0.001);
+        [$ten, $five, $fast] = (new Sampler($timer, $full))->measureInterleaved(
+            [new CountingCase(64, null, '10s'), new CountingCase(64, null, '5s'), new CountingCase(64, null, 'fast')],
+            new Interleaving('t.csv', ['payload_bytes']),
+        );
+
+        self::assertSame(60_000_000_000, $full->caseCeilingNs, 'the ceiling this test divides');
+        self::assertCount(Profile::FEWEST_SAMPLES, $ten);
+        self::assertCount(12, $five);
+        self::assertCount($full->minSamples, $fast);
+        self::assertSame(array_column($fast, 'index'), range(0, $full->minSamples - 1), 'the fast case\'s rounds go on without the others');
+    }
+
+    public function testAMinimumOperationCountStillHoldsForACaseOfLongSamples(): void
+    {
+        // 100 operations of 2 s: 5 a sample (100 / 20), 10 s a sample; the ceiling fits 6, the 100 need 20.
+        $samples = (new Sampler(new NoisyTimer(['keygen' => 2_000_000_000], 0.001), Profile::named('full')))->measure(new CountingCase(0, null, 'keygen'), 100);
+
+        self::assertSame(100, array_sum(array_column($samples, 'iterations')));
+    }
+
     public function testANoisyCaseTakesMoreSamplesUntilItsMedianIsWithinTheTarget(): void
     {
         $quiet = new Sampler(new NoisyTimer(['quiet' => 5_000], 0.005), Profile::named('quick'));
