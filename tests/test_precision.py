@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from phpcb import site, stats
+from phpcb import render, site, stats
 from phpcb.loader import Run, load_run
 from phpcb.precision import (
     OTHERS_WARNING,
@@ -24,6 +24,7 @@ from phpcb.precision import (
     measured_tables,
     precision,
 )
+from phpcb.sample_counts import SampleCounts
 from phpcb.schema import load_schemas
 
 from .conftest import FIXTURE_RUN, ROOT, V4_RUN
@@ -191,3 +192,20 @@ def test_the_cli_summarises_a_runs_precision_in_a_few_lines(capsys: pytest.Captu
         row = next(line for line in out if line.startswith(name + " "))
         assert f"{sampling['within_target']}/{sampling['within_target']} = 100.0% of ±3%" in row, row
     assert any(line.startswith("harness overhead, aes-256-gcm 16 B: harness/bare 1.000") for line in out)
+
+
+@pytest.mark.parametrize(
+    ("fewest", "says"),
+    [
+        (5, "at least 7 samples a case, 5 for the slowest (their minimum did not fit in their time) |"),
+        (7, "at least 7 samples a case |"),
+    ],
+)
+def test_the_precision_table_gives_the_fewest_samples_when_slow_cases_took_fewer_than_the_minimum(fewest, says):
+    run = load_run(FIXTURE_RUN, SCHEMAS)
+    template = render.environment(ROOT / "templates").get_template("_precision.md.j2")
+    counts = SampleCounts(cases=3, fewest=fewest, median=9.0, most=20)
+
+    table = template.render(precision=precision(run, "aead", SCHEMAS), sample_counts=counts)
+
+    assert says in table

@@ -119,12 +119,14 @@ final class Application
 
     private function runner(RunOptions $options, Profile $profile): Runner
     {
+        $timer = $options->fakeClock ? new FakeTimer() : new HrTimer();
         return new Runner(
-            $options->fakeClock ? new FakeTimer() : new HrTimer(),
+            $timer,
             $options->fakeClock ? new FakeWallClock() : new SystemWallClock(),
             $options->fakeClock ? new FixedNativeSpeed() : new OpensslSpeedCommand($profile->nativeSeconds),
             $options->fakeClock ? EnvironmentProbe::forFakeClock() : new EnvironmentProbe(),
-            new Progress($this->stderr),
+            // Under the fake clock, progress reads its time too: the same lines on every machine.
+            new Progress($this->stderr, $timer->now(...)),
             $this->repository,
             new ChildProcessLauncher($this->repository . '/runners/bench.php', $this->stderr),
             $options->fakeClock ? new ModelledSystemLoad() : new ProcSystemLoad(),

@@ -77,8 +77,8 @@ final class GroupRounds
         $groupHasTime = array_sum($this->spentNs) < $budgetNs;
         $stopped = [];
         foreach ($this->open as $i => $going) {
-            $least = count($this->samples[$i]) < $this->leastSamples[$i];
-            $this->open[$i] = $going && ($least || (($this->spentNs[$i] < $share || $groupHasTime) && !$withinTarget($this->perOperation[$i])));
+            $short = count($this->samples[$i]) < $this->leastSamples[$i];
+            $this->open[$i] = $going && ($short || (($this->spentNs[$i] < $share || $groupHasTime) && !$withinTarget($this->perOperation[$i])));
             if ($going && !$this->open[$i]) {
                 $stopped[] = $i;
             }

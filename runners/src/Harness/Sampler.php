@@ -24,6 +24,8 @@ final class Sampler
     public function __construct(
         private readonly Timer $timer,
         private readonly Profile $profile,
+        /** Told after each round of a group, to say a long one is still going; none in most tests. */
+        private readonly ?Progress $progress = null,
     ) {
         $this->budget = $profile->timeBudget();
         $this->tally = $this->newTally();
@@ -161,6 +163,7 @@ final class Sampler
         for ($round = 0; $round < $this->profile->maxSamples && $group->anyOpen(); $round++) {
             $group->round($round, $time);
             self::announce($measured, $cases, $group->stopThoseDone($budget, $this->withinTarget(...)));
+            $this->progress?->stillSampling(count($group->stillOpen()), count($cases), $round + 1);
         }
         self::announce($measured, $cases, $group->stillOpen());
         $this->budget->spent(count($cases), $this->timer->now() - $started);

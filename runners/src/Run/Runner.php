@@ -165,7 +165,7 @@ final class Runner
 
     private function context(Profile $profile, string $directory, int $cores): ExperimentContext
     {
-        return new ExperimentContext($profile, new Sampler($this->timer, $profile), $this->progress, $this->nativeSpeed, $directory, $this->timer->name() === 'fake', $cores);
+        return new ExperimentContext($profile, new Sampler($this->timer, $profile, $this->progress), $this->progress, $this->nativeSpeed, $directory, $this->timer->name() === 'fake', $cores);
     }
 
     /**

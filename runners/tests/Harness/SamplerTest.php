@@ -11,6 +11,7 @@ use PhpCryptoBench\Harness\Interleaving;
 use PhpCryptoBench\Harness\JitterCycle;
 use PhpCryptoBench\Harness\MedianInterval;
 use PhpCryptoBench\Harness\Profile;
+use PhpCryptoBench\Harness\Progress;
 use PhpCryptoBench\Harness\Sample;
 use PhpCryptoBench\Harness\Sampler;
 use PhpCryptoBench\Tests\Support\CountingCase;
@@ -114,6 +115,25 @@ final class SamplerTest extends TestCase
         self::assertCount(12, $five);
         self::assertCount($full->minSamples, $fast);
         self::assertSame(array_column($fast, 'index'), range(0, $full->minSamples - 1), 'the fast case\'s rounds go on without the others');
+    }
+
+    public function testALongGroupTellsItsProgressThatItIsStillSampling(): void
+    {
+        $timer = new NoisyTimer(['11s' => 11_000_000_000, 'fast' => 100_000], 0.001);
+        $stream = fopen('php://memory', 'w+b');
+        $progress = new Progress($stream, $timer->now(...));
+        $progress->begin('symmetric', 2);
+        (new Sampler($timer, Profile::named('full'), $progress))->measureInterleaved(
+            [new CountingCase(64, null, '11s'), new CountingCase(64, null, 'fast')],
+            new Interleaving('t.csv', ['payload_bytes']),
+        );
+        rewind($stream);
+        $lines = array_slice(explode("\n", trim((string) stream_get_contents($stream))), 1);
+
+        // Warm-up and calibration take 22 s of the 11 s case, then each round 11 s: a line at 33 s, 66 s
+        // and 99 s (rounds 1, 4, 7), none after its 7 samples, while the fast case's rounds take microseconds.
+        self::assertSame([1, 4, 7], array_map(static fn (string $line): int => (int) preg_replace('/.* after (\d+) rounds?.*/', '$1', $line), $lines));
+        self::assertStringStartsWith('[symmetric] 0/2 still sampling: 2 of the 2 cases of this group after 1 round  ', $lines[0]);
     }
 
     public function testAMinimumOperationCountStillHoldsForACaseOfLongSamples(): void
