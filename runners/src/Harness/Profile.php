@@ -7,7 +7,8 @@ namespace PhpCryptoBench\Harness;
 use PhpCryptoBench\Exception\UsageError;
 
 /**
- * How hard to measure. A case takes at least $minSamples samples, then more until the 95% CI of
+ * How hard to measure. A case takes at least $minSamples samples (as many as fit in $caseCeilingNs
+ * when fewer do, never under FEWEST_SAMPLES: Sampler::leastSamples), then more until the 95% CI of
  * its median is within ±$targetHalfWidth (MedianInterval), its group's time runs out (TimeBudget:
  * $caseAllowanceNs per case on average, never more than $caseCeilingNs) or it has $maxSamples.
  */
@@ -58,8 +59,8 @@ final class Profile
     public static function named(string $name): self
     {
         return match ($name) {
-            // FEWEST_SAMPLES at least (7; full: 20, fewer only when 20 would not fit in the case's
-            // ceiling, see Sampler::leastSamples). Samples of 0.5 ms (1 ms): on a shared VM
+            // At least FEWEST_SAMPLES (7) in quick and 20 in full (fewer, never under 7, when 20 would
+            // not fit in a case's ceiling: Sampler::leastSamples). Samples of 0.5 ms (1 ms): on a shared VM
             // the speed changes in phases of 10 ms and more, and many short samples put the median in
             // the common phase (docs/methodology.md#precision-and-noise). 150 ms (0.8 s) a case keeps
             // every experiment's quick profile under 5 minutes, and the full one under 90 (Argon2

@@ -216,7 +216,7 @@ final class Sampler
 
     /**
      * The samples a case takes whatever its CI: the profile's minimum, but no more than fit in the
-     * per-case ceiling when one sample is long (a CFB1 cipher's 2 MiB round trip takes 11 s: 20 of
+     * per-case ceiling when one sample is long (des-ede3-cfb1's 2 MiB round trip takes 11 s: 20 of
      * them would be 4 minutes for one case), and never fewer than Profile::FEWEST_SAMPLES; a group's
      * explicit minimum ($minimumSamples, the harness overhead's rounds) always.
      */
