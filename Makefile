@@ -12,12 +12,13 @@ RUNS ?= 10 50 200
 export PYTHONPATH := $(CURDIR)/scripts
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: help report setup system-packages venv bench site serve test lint test-php test-python \
+.PHONY: help report setup system-packages venv bench site serve test test-fast lint test-php test-python \
         bench-fidelity bench-site upgrade-runs publish clean compare
 
 help:
 	@echo "make report          install what is missing, run the quick benchmark, build the site showing your run"
 	@echo "make test            every check: php -l, ruff, PHPUnit, pytest (incl. mkdocs --strict, browser)"
+	@echo "make test-fast       the edit loop: lint and every test but the runner end to end and the browser"
 	@echo "make site            build site/ from the runs already in data/runs/ (no benchmarking)"
 	@echo "make serve           mkdocs serve; pages regenerate when data/, templates/ or scripts/ change"
 	@echo "make bench PROFILE=full [ONLY=aead]   measure this machine into data/runs/<run-id>/"
@@ -67,7 +68,23 @@ site: venv
 serve: venv
 	$(VENV)/bin/mkdocs serve -a 127.0.0.1:8000
 
-test: setup lint test-php test-python
+# PHPUnit beside pytest's two workers: both cores stay busy. PHPUnit's report is printed when both end.
+test: setup lint
+	@log=$$(mktemp); \
+	  phpunit -c runners/phpunit.xml >"$$log" 2>&1 & php_pid=$$!; \
+	  $(PY) -m pytest -n 2 --dist loadfile; py_status=$$?; \
+	  wait $$php_pid; php_status=$$?; \
+	  echo "--- PHPUnit"; cat "$$log"; rm -f "$$log"; \
+	  test $$py_status -eq 0 -a $$php_status -eq 0
+
+# The edit loop: lint, then the tests that neither run the PHP runner end to end nor drive Chromium.
+test-fast: venv lint
+	@log=$$(mktemp); \
+	  phpunit -c runners/phpunit.xml --exclude-group slow >"$$log" 2>&1 & php_pid=$$!; \
+	  $(PY) -m pytest -n 2 --dist loadfile -m "not slow and not browser"; py_status=$$?; \
+	  wait $$php_pid; php_status=$$?; \
+	  echo "--- PHPUnit"; cat "$$log"; rm -f "$$log"; \
+	  test $$py_status -eq 0 -a $$php_status -eq 0
 
 lint: venv
 	@for f in $$(find runners tests/fixtures -name '*.php'); do php -l "$$f" >/dev/null || exit 1; done

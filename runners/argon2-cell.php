@@ -26,6 +26,7 @@ use PhpCryptoBench\Argon2\RusageClock;
 use PhpCryptoBench\Environment\EnvironmentProbe;
 use PhpCryptoBench\Exception\BenchException;
 use PhpCryptoBench\Run\ParentWatch;
+use PhpCryptoBench\Run\TestHold;
 
 ParentWatch::watchIfAsked();
 if (($argv[1] ?? '') === '--environment') {
@@ -39,14 +40,9 @@ try {
     exit(2);
 }
 $samples = max(1, (int) ($argv[6] ?? 1));
-// Tests only: PHPCB_TEST_HOLD_CELL=interface/variant:seconds makes that grid cell (not a one-sample
-// self-test) wait before measuring, so a test can kill the runner mid-cell (tests/Run/KilledChildTest.php).
-$hold = getenv('PHPCB_TEST_HOLD_CELL');
-if (is_string($hold) && preg_match('#^([a-z_]+)/([a-z0-9]+):(\d+)$#', $hold, $match) === 1 && $match[1] === $cell->interface && $match[2] === $cell->variant && $samples > 1) {
-    $until = hrtime(true) + (int) $match[3] * 1_000_000_000;
-    while (hrtime(true) < $until) {
-        usleep(50_000);
-    }
+// Tests only: a grid cell (not a one-sample self-test) may wait before measuring (TestHold).
+if ($samples > 1) {
+    TestHold::holdIfAsked(TestHold::CELL_VARIABLE, $cell->interface . '/' . $cell->variant);
 }
 $budgetNs = (int) ($argv[7] ?? 0) * 1_000_000;
 $clock = ($argv[8] ?? 'real') === 'fake' ? new ModelledClock() : new RusageClock();

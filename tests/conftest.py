@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,34 @@ MALFORMED = FIXTURES / "malformed"
 SNAPSHOTS = ROOT / "tests" / "snapshots"
 
 MakeProject = Callable[..., Path]
+
+# The repository's small runs, all of one machine: tests of whole-repository flows (publish, preview)
+# copy these, not every committed run (tens of MB, most of each build's time).
+SLIM_RUNS = (
+    "20261122T0034Z-vm-php8.2",
+    "20261122T0245Z-vm-php8.2",
+    "20261122T0309Z-vm-php8.2",
+    "20261122T0342Z-vm-php8.2",
+)
+SLIM_MACHINE = "intel-xeon-2-50ghz-vm"
+NOT_COPIED = (".git", ".venv", ".tools", "site", "site.tmp", "preview", "tests", "__pycache__", ".pytest_cache")
+NOT_COPIED += (".ruff_cache", ".mutmut-cache", "mutants", "build")
+
+
+def copy_repository(target: Path, runs: tuple[str, ...] = SLIM_RUNS, machine: str = SLIM_MACHINE) -> Path:
+    """The repository at `target` (no tests, caches or builds) with only `runs` under data/runs/, and a
+    data/site.yaml naming their machine as the reference."""
+    skip = shutil.ignore_patterns(*NOT_COPIED)
+
+    def ignore(directory: str, names: list[str]) -> set[str]:
+        ignored = set(skip(directory, names))
+        if Path(directory) == ROOT / "data" / "runs":
+            ignored |= {name for name in names if name not in runs}
+        return ignored
+
+    shutil.copytree(ROOT, target, ignore=ignore)
+    (target / "data" / "site.yaml").write_text(f"reference_machine: {machine}\npinned: {{}}\n", encoding="utf-8")
+    return target
 
 
 def project_with(parent: Path, *runs: Path) -> Path:
@@ -68,3 +98,42 @@ def named_run(run_id: str, machine: str, profile: str, started: str, experiments
         "experiments": {name: {"status": "ok", "files": []} for name in experiments},
     }
     return Run.from_rows(run_id, manifest, {})
+
+
+MKDOCS = str(Path(os.environ.get("VIRTUAL_ENV", ROOT / ".venv")) / "bin" / "mkdocs")
+
+
+def mkdocs_build(out: Path, phpcb_root: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """`mkdocs build --strict` of the repository's site (or of PHPCB_ROOT's data) into `out`."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    if phpcb_root is not None:
+        env["PHPCB_ROOT"] = str(phpcb_root)
+    return subprocess.run(
+        [MKDOCS, "build", "--strict", "-d", str(out)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def _session_directory(factory: pytest.TempPathFactory) -> Path:
+    """A directory this test session's processes share: under pytest-xdist, the parent of every worker's
+    base; without it, the session's own base (its parent outlives the session)."""
+    base = factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The repository's site, built once per session with `mkdocs build --strict`, whichever worker asks first."""
+    shared = _session_directory(tmp_path_factory)
+    out = shared / "repository-site"
+    with (shared / "repository-site.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (shared / "repository-site.built").exists():
+            result = mkdocs_build(out)
+            assert result.returncode == 0, result.stderr
+            (shared / "repository-site.built").touch()
+    return out

@@ -1,5 +1,9 @@
 """Every page in headless Chromium (Debian's, never a downloaded one): charts render, no console
-errors, no request leaves the site, and the charts follow the light/dark palette toggle."""
+errors, no request leaves the site, and the charts follow the light/dark palette toggle.
+
+One browser for the file and one context per way of reading (light at 1280 × 900; dark on a phone,
+390 × 844), so Plotly.js is fetched once per context; each page is opened once per context and every
+check of that reading runs on it."""
 
 import functools
 import http.server
@@ -8,11 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from phpcb import registry
-
-from .test_site_build import mkdocs_build
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -24,15 +26,18 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-PAGES = [
-    "",
-    *(f"experiments/{e.name}/" for e in registry.discover()),
-    "runs/",
-    "machines/",
-    "claims/",
-    "methodology/",
-    "contributing/",
-]
+CHART_PAGES = [f"experiments/{e.name}/" for e in registry.discover()] + ["machines/"]
+PAGES = ["", *CHART_PAGES, "runs/", "claims/", "methodology/", "contributing/"]
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+# Dark is the reader's system setting (mkdocs.yml's palette follows prefers-color-scheme); the toggle
+# itself is test_aead_charts_render_and_follow_the_palette's. Colours do not depend on the width, nor
+# layout on the colours: the phone is read in the dark.
+MODES = {
+    "light": {"color_scheme": "light", "viewport": DESKTOP},
+    "phone-dark": {"color_scheme": "dark", "viewport": PHONE},
+}
+RENDERED = "[...document.querySelectorAll('.pcb-chart')].every((chart) => chart.dataset.rendered === 'true')"
 
 pytestmark = pytest.mark.browser
 
@@ -43,11 +48,10 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    out = tmp_path_factory.mktemp("browser") / "site"
-    result = mkdocs_build(out)
-    assert result.returncode == 0, result.stderr
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(out)))
+def base_url(built_site: Path) -> Iterator[str]:
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(built_site))
+    )
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}/"
@@ -64,82 +68,29 @@ def browser() -> Iterator[Browser]:
         instance.close()
 
 
-@pytest.mark.parametrize("path", PAGES)
-def test_page_loads_and_draws_its_charts_without_console_errors_or_outside_requests(browser, base_url, path):
-    page = browser.new_page()
-    problems: list[str] = []
-    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
-    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    page.on("request", lambda r: None if r.url.startswith(base_url) else problems.append(f"outside request: {r.url}"))
-    response = page.goto(base_url + path, wait_until="networkidle")
+@pytest.fixture(scope="module")
+def contexts(browser: Browser) -> Iterator[dict[str, BrowserContext]]:
+    made = {mode: browser.new_context(**options) for mode, options in MODES.items()}
+    yield made
+    for context in made.values():
+        context.close()
+
+
+def open_page(context: BrowserContext, url: str, problems: list[str] | None = None) -> Page:
+    """The page at `url` with every chart drawn; console errors, page errors and requests that leave
+    the site are appended to `problems`."""
+    page = context.new_page()
+    if problems is not None:
+        site = url.split("/", 3)[:3]
+        origin = "/".join(site) + "/"
+        page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+        page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+        page.on("request", lambda r: None if r.url.startswith(origin) else problems.append(f"outside request: {r.url}"))
+    response = page.goto(url, wait_until="load")
     assert response is not None
     assert response.status == 200
-    assert page.locator("h1").count() == 1
-    page.wait_for_function(
-        "[...document.querySelectorAll('.pcb-chart')].every((chart) => chart.dataset.rendered === 'true')",
-        timeout=20_000,
-    )
-    assert problems == []
-    page.close()
-
-
-def test_aead_charts_render_and_follow_the_palette(browser, base_url):
-    page = browser.new_page(color_scheme="light")
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(base_url + "experiments/aead/", wait_until="networkidle")
-    page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=2', timeout=15_000)
-    assert page.locator(".pcb-chart .main-svg").count() >= 3
-    assert page.locator(".pcb-chart").first.locator(".scatterlayer .trace").count() >= 5
-
-    font_color = "() => document.querySelector('.pcb-chart')._fullLayout.font.color"
-    light = page.evaluate(font_color)
-    page.locator("label.md-header__button[for='__palette_1']").click()
-    page.wait_for_function("document.body.getAttribute('data-md-color-scheme') === 'slate'")
-    page.wait_for_function(f"({font_color})() !== {light!r}")
-    dark = page.evaluate(font_color)
-    assert light != dark
-    error_bars = "() => document.querySelector('.pcb-chart').data[0].error_y.color"
-    page.wait_for_function(f"({error_bars})() === {dark!r}")
-    assert errors == []
-    page.close()
-
-
-def test_symmetric_charts_render_and_the_ranking_legend_filters(browser, base_url):
-    page = browser.new_page()
-    page.goto(base_url + "experiments/symmetric/", wait_until="networkidle")
-    page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=2', timeout=15_000)
-    ranking = page.locator(".pcb-chart").nth(2)
-    bars = "(el) => el.querySelectorAll('.scatterlayer .point').length"
-    before = ranking.evaluate(bars)
-    ranking.locator(".legendtoggle").last.click()
-    page.wait_for_function(
-        f"(document.querySelectorAll('.pcb-chart')[2].querySelectorAll('.scatterlayer .point').length) < {before}"
-    )
-    assert ranking.evaluate(bars) < before
-    page.close()
-
-
-def test_ec_keygen_charts_render_and_hover_names_the_curve(browser, base_url):
-    page = browser.new_page()
-    page.goto(base_url + "experiments/ec_keygen/", wait_until="networkidle")
-    page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=3', timeout=15_000)
-    scatter = page.locator(".pcb-chart").first
-    points = "(el) => el.querySelectorAll('.scatterlayer .point').length"
-    before = scatter.evaluate(points)
-    assert before >= 79, "one point per timed curve"
-    names = scatter.evaluate("(el) => el.data.flatMap((trace) => trace.hovertext)")
-    assert "prime256v1" in names
-    labels = scatter.evaluate(
-        "(el) => [...el.querySelectorAll('.scatterlayer .textpoint text')].map((t) => t.textContent)"
-    )
-    assert "prime256v1" in labels, "the recommended curves are named on the chart"
-    assert "secp112r1" not in labels, "the others only on hover"
-    scatter.locator(".legendtoggle").first.click()
-    page.wait_for_function(
-        f"document.querySelector('.pcb-chart').querySelectorAll('.scatterlayer .point').length < {before}"
-    )
-    page.close()
+    page.wait_for_function(RENDERED, timeout=20_000)
+    return page
 
 
 # Per chart, as drawn: its caption (title, permalink, data link) above it and inside the page; tick
@@ -196,27 +147,93 @@ CHART_CHECKS = """() => {
   }).filter(([, problems]) => problems.length);
 }"""
 
-CHART_PAGES = [f"experiments/{e.name}/" for e in registry.discover()] + ["machines/"]
+CROWDED = (
+    "[...document.querySelectorAll('.pcb-chart')].filter((c) => c.data.length > 8 && c.data[0].type !== 'heatmap')"
+)
 
 
-@pytest.mark.parametrize("mode", ["light", "dark", "phone"])
-@pytest.mark.parametrize("path", CHART_PAGES)
-def test_every_chart_reads_in_light_dark_and_on_a_phone(browser, base_url, path, mode):
-    viewport = {"width": 390, "height": 844} if mode == "phone" else {"width": 1280, "height": 900}
-    page = browser.new_page(color_scheme="light", viewport=viewport)
-    page.goto(base_url + path, wait_until="networkidle")
-    if mode == "dark":
-        page.locator("label.md-header__button[for='__palette_1']").click()
-        page.wait_for_function("document.body.getAttribute('data-md-color-scheme') === 'slate'")
-    page.wait_for_function(
-        "[...document.querySelectorAll('.pcb-chart')].every((chart) => chart.dataset.rendered === 'true')",
-        timeout=20_000,
-    )
-    page.wait_for_timeout(300)  # the palette's restyle after the toggle
+def assert_reads_well(page: Page, viewport: dict[str, int]) -> None:
     assert page.evaluate(CHART_CHECKS) == []
-    crowded = (
-        "[...document.querySelectorAll('.pcb-chart')].filter((c) => c.data.length > 8 && c.data[0].type !== 'heatmap')"
-    )
-    assert page.evaluate(f"{crowded}.map((c) => c.id)") == [], "at most 8 series on one axis"
+    assert page.evaluate(f"{CROWDED}.map((c) => c.id)") == [], "at most 8 series on one axis"
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], "no sideways scrolling"
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_page_loads_and_draws_its_charts_without_console_errors_or_outside_requests(contexts, base_url, path):
+    problems: list[str] = []
+    page = open_page(contexts["light"], base_url + path, problems)
+    assert page.locator("h1").count() == 1
+    assert_reads_well(page, DESKTOP)
+    charts = page.locator(".pcb-chart").count()
+    assert page.evaluate("typeof window.Plotly") == ("object" if charts else "undefined"), (
+        "Plotly.js is loaded by the pages that draw a chart, and only by them"
+    )
+    assert problems == []
+    page.close()
+
+
+@pytest.mark.parametrize("path", CHART_PAGES)
+def test_every_chart_reads_in_the_dark_on_a_phone(contexts, base_url, path):
+    problems: list[str] = []
+    page = open_page(contexts["phone-dark"], base_url + path, problems)
+    assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"
+    assert_reads_well(page, PHONE)
+    assert problems == []
+    page.close()
+
+
+def test_aead_charts_render_and_follow_the_palette(browser, base_url):
+    page = browser.new_page(color_scheme="light")  # its own context: the toggle is remembered in it
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(base_url + "experiments/aead/", wait_until="load")
+    page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=2', timeout=15_000)
+    assert page.locator(".pcb-chart .main-svg").count() >= 3
+    assert page.locator(".pcb-chart").first.locator(".scatterlayer .trace").count() >= 5
+
+    font_color = "() => document.querySelector('.pcb-chart')._fullLayout.font.color"
+    light = page.evaluate(font_color)
+    page.locator("label.md-header__button[for='__palette_1']").click()
+    page.wait_for_function("document.body.getAttribute('data-md-color-scheme') === 'slate'")
+    page.wait_for_function(f"({font_color})() !== {light!r}")
+    dark = page.evaluate(font_color)
+    assert light != dark
+    error_bars = "() => document.querySelector('.pcb-chart').data[0].error_y.color"
+    page.wait_for_function(f"({error_bars})() === {dark!r}")
+    assert errors == []
+    page.close()
+
+
+def test_symmetric_charts_render_and_the_ranking_legend_filters(contexts, base_url):
+    page = open_page(contexts["light"], base_url + "experiments/symmetric/")
+    page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=2', timeout=15_000)
+    ranking = page.locator(".pcb-chart").nth(2)
+    bars = "(el) => el.querySelectorAll('.scatterlayer .point').length"
+    before = ranking.evaluate(bars)
+    ranking.locator(".legendtoggle").last.click()
+    page.wait_for_function(
+        f"(document.querySelectorAll('.pcb-chart')[2].querySelectorAll('.scatterlayer .point').length) < {before}"
+    )
+    assert ranking.evaluate(bars) < before
+    page.close()
+
+
+def test_ec_keygen_charts_render_and_hover_names_the_curve(contexts, base_url):
+    page = open_page(contexts["light"], base_url + "experiments/ec_keygen/")
+    page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=3', timeout=15_000)
+    scatter = page.locator(".pcb-chart").first
+    points = "(el) => el.querySelectorAll('.scatterlayer .point').length"
+    before = scatter.evaluate(points)
+    assert before >= 79, "one point per timed curve"
+    names = scatter.evaluate("(el) => el.data.flatMap((trace) => trace.hovertext)")
+    assert "prime256v1" in names
+    labels = scatter.evaluate(
+        "(el) => [...el.querySelectorAll('.scatterlayer .textpoint text')].map((t) => t.textContent)"
+    )
+    assert "prime256v1" in labels, "the recommended curves are named on the chart"
+    assert "secp112r1" not in labels, "the others only on hover"
+    scatter.locator(".legendtoggle").first.click()
+    page.wait_for_function(
+        f"document.querySelector('.pcb-chart').querySelectorAll('.scatterlayer .point').length < {before}"
+    )
     page.close()

@@ -21,7 +21,7 @@ import pytest
 from phpcb import ghpages, pullrequest
 from phpcb.github_comment import MARKER
 
-from .conftest import ROOT
+from .conftest import ROOT, copy_repository
 
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "phpcrypto-bench tests",
@@ -29,9 +29,6 @@ GIT_IDENTITY = {
     "GIT_COMMITTER_NAME": "phpcrypto-bench tests",
     "GIT_COMMITTER_EMAIL": "tests@invalid",
 }
-SKIP = shutil.ignore_patterns(
-    ".git", ".venv", ".tools", "site", "site.tmp", "preview", "tests", "__pycache__", ".pytest_cache", ".ruff_cache"
-)
 CLEARED = ("PR", "BASE", "ARTIFACT", "ARTIFACTS", "BODY", "HEAD_SHA", "VERSION", "PREVIEW_URL", "PUBLISHED_URL")
 REPOSITORY = "octo/phpcrypto-bench"
 PR = 7
@@ -89,7 +86,7 @@ def test_preview_deploy_publish_and_cleanup(tmp_path):
     origin.path.mkdir()
     origin.ok("git", "init", "-q", "--bare", "-b", "main")
     work = Repo(tmp_path / "repo")
-    shutil.copytree(ROOT, work.path, ignore=SKIP)
+    copy_repository(work.path)
     work.ok("git", "init", "-q", "-b", "main")
     work.ok("git", "add", "-A")
     work.ok("git", "commit", "-qm", "published runs")

@@ -5,7 +5,7 @@ import os
 import shutil
 import subprocess
 
-from .conftest import ROOT
+from .conftest import ROOT, copy_repository
 
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "phpcrypto-bench tests",
@@ -13,7 +13,6 @@ GIT_IDENTITY = {
     "GIT_COMMITTER_NAME": "phpcrypto-bench tests",
     "GIT_COMMITTER_EMAIL": "tests@invalid",
 }
-SKIP = shutil.ignore_patterns(".git", ".venv", "site", "site.tmp", "tests", "__pycache__", ".pytest_cache")
 
 
 def append(path, text: str) -> None:
@@ -23,7 +22,7 @@ def append(path, text: str) -> None:
 
 def test_publish_deploys_a_version_with_the_latest_alias(tmp_path):
     clone = tmp_path / "repo"
-    shutil.copytree(ROOT, clone, ignore=SKIP)
+    copy_repository(clone)
     env = {**os.environ, **GIT_IDENTITY, "NO_MKDOCS_2_WARNING": "1", "VENV": str(ROOT / ".venv")}
 
     def run(*command: str) -> subprocess.CompletedProcess[str]:

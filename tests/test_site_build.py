@@ -1,47 +1,20 @@
 """`mkdocs build --strict` of the real site, and of a project whose data is malformed."""
 
 import json
-import os
 import re
-import subprocess
-from pathlib import Path
 
 import pytest
 
 from phpcb import registry, site
 
-from .conftest import MALFORMED, ROOT
+from .conftest import MALFORMED, ROOT, mkdocs_build
 
 EXPERIMENTS = registry.discover()
-
-MKDOCS = str(Path(os.environ.get("VIRTUAL_ENV", ROOT / ".venv")) / "bin" / "mkdocs")
-
-
-def mkdocs_build(out: Path, phpcb_root: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    if phpcb_root is not None:
-        env["PHPCB_ROOT"] = str(phpcb_root)
-    return subprocess.run(
-        [MKDOCS, "build", "--strict", "-d", str(out)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 @pytest.fixture(scope="module")
 def repository_site() -> site.GeneratedSite:
     return site.build(ROOT)
-
-
-@pytest.fixture(scope="module")
-def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site") / "site"
-    result = mkdocs_build(out)
-    assert result.returncode == 0, result.stderr
-    return out
 
 
 def test_strict_build_writes_every_page_and_lists_every_experiment_in_the_nav(built_site):

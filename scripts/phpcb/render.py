@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.bccache
 from markupsafe import Markup, escape
 
 from . import formatting, wording
@@ -55,9 +56,32 @@ def markdown_ready(env: jinja2.Environment) -> jinja2.Environment:
     return ready
 
 
+class _CompiledTemplates(jinja2.BytecodeCache):
+    """Compiled templates kept for the life of the process, by template name and checked against the
+    source (Jinja recompiles when it differs): every build in one process (tests, `mkdocs serve`)
+    compiles each template once, whichever directory holds a copy of it."""
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def get_cache_key(self, name: str, filename: str | None = None) -> str:
+        return name
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if bucket.key in self._code:
+            bucket.bytecode_from_string(self._code[bucket.key])
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+_COMPILED = _CompiledTemplates()
+
+
 def environment(template_dir: Path) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(template_dir),
+        bytecode_cache=_COMPILED,
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,

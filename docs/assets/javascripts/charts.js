@@ -1,10 +1,14 @@
 // Draws every .pcb-chart from its data-figure JSON with the Plotly.js shipped in this site,
 // redraws the colours when the reader toggles Material's light/dark palette, and puts each title
 // above its chart as a wrapping caption with a permalink and its data (the toolbar is hidden on phones).
+// Plotly.js (4.6 MB, about a second to parse on a laptop, more on a phone) is loaded only by pages
+// that have a chart, from beside this script.
 (function () {
   "use strict";
 
   var NARROW = 700; // px: below this the toolbar would sit on the title, and hover replaces it anyway
+  var SELF = document.currentScript ? document.currentScript.src : "";
+  var PLOTLY = SELF.replace(/charts\.js(\?.*)?$/, "plotly.min.js");
 
   // Every axis the figure has (xaxis, yaxis, and overlays such as the every-cipher chart's top
   // xaxis2): an axis left out keeps Plotly's white grid, which glares on the dark background.
@@ -186,10 +190,22 @@
     }).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
   }
 
+  function withPlotly(then) {
+    if (window.Plotly) { then(); return; }
+    var script = document.createElement("script");
+    script.src = PLOTLY;
+    script.onload = then;
+    document.head.appendChild(script);
+  }
+
+  function start() {
+    if (!document.querySelector(".pcb-chart")) { return; }
+    withPlotly(function () { drawAll(); followPalette(); });
+  }
+
   if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", function () { drawAll(); followPalette(); });
+    document.addEventListener("DOMContentLoaded", start);
   } else {
-    drawAll();
-    followPalette();
+    start();
   }
 })();

@@ -159,6 +159,9 @@ final class Runner
      */
     public function runExperimentHere(Experiment $experiment, Profile $profile, string $directory): array
     {
+        if ($this->timer->name() === 'fake') {
+            TestHold::holdIfAsked(TestHold::CHILD_VARIABLE, $experiment->name());
+        }
         // The parent saved the run's manifest before starting this child: its core count is the run's.
         return $this->runHere($experiment, $this->context($profile, $directory, Manifest::load($directory)->cores()), 'child');
     }

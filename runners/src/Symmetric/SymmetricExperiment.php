@@ -45,6 +45,13 @@ final class SymmetricExperiment implements Experiment
     public const BLOWFISH_PAYLOADS = ['quick' => [3, 4096, 204800], 'full' => [3, 4096, 204800, 20971520]];
     public const INVENTORY_PAYLOADS = ['quick' => [204800], 'full' => [204800, 2097152]];
     private const BLOWFISH_KEY_BYTES = 16;
+    /**
+     * Tests only, and only under the fake clock: PHPCB_TEST_CIPHERS=name,name limits the inventory to
+     * those ciphers. Its CFB1 ciphers' real 200 KiB round trips are most of a fake-clock run's time, and
+     * the tests that run symmetric for something else (a killed child, the child's environment) need
+     * none of them; InventoryProbeTest still classifies every cipher.
+     */
+    public const TEST_CIPHERS_VARIABLE = 'PHPCB_TEST_CIPHERS';
     /** The page compares engines, key sizes and ciphers at one suite, operation and payload: those are sampled in rotation. */
     public const INTERLEAVED_BY = ['suite', 'operation', 'payload_bytes'];
 
@@ -204,14 +211,27 @@ final class SymmetricExperiment implements Experiment
     }
 
     /** @return list<InventoryEntry> */
-    private function inventory(): array
+    private function inventory(bool $fakeClock): array
     {
         $probe = new InventoryProbe();
         $default = $this->defaultProviderCiphers();
         return array_map(
             static fn (string $name): InventoryEntry => $probe->classify($name, in_array($name, $default, true) ? 'default' : 'legacy'),
-            openssl_get_cipher_methods(),
+            self::inventoryNames(openssl_get_cipher_methods(), $fakeClock ? getenv(self::TEST_CIPHERS_VARIABLE) : false),
         );
+    }
+
+    /**
+     * @param list<string> $offered
+     * @return list<string> the offered names, or those of them a test's comma-separated list names
+     */
+    public static function inventoryNames(array $offered, string|false $testCiphers): array
+    {
+        if ($testCiphers === false || trim($testCiphers) === '') {
+            return $offered;
+        }
+        $wanted = array_map('trim', explode(',', $testCiphers));
+        return array_values(array_filter($offered, static fn (string $name): bool => in_array($name, $wanted, true)));
     }
 
     /**
@@ -233,7 +253,7 @@ final class SymmetricExperiment implements Experiment
     public function measure(ExperimentContext $context): MeasurementResult
     {
         $profile = $context->profile;
-        $inventory = $this->inventory();
+        $inventory = $this->inventory($context->fakeClock);
         $cases = [];
         foreach ($this->aesPairs() as $pair) {
             foreach (array_filter($pair) as $cipher) {

@@ -4,6 +4,8 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Tests\Run;
 
+use PhpCryptoBench\Run\TestHold;
+use PhpCryptoBench\Symmetric\SymmetricExperiment;
 use PHPUnit\Framework\TestCase;
 
 /**
@@ -15,10 +17,14 @@ use PHPUnit\Framework\TestCase;
  * The symmetric runs double as the test of issue 13, part 1: a runner started with `php -n` has a
  * child without mcrypt (no mcrypt rows, the gap says what to install), and one started with
  * `php -n -d extension=mcrypt` has a child with it.
+ *
+ * @group slow
  */
 final class KilledChildTest extends TestCase
 {
     private const GONE_WITHIN_S = 5.0;
+    /** What is killed is the child, not the inventory: a few ciphers of each kind (default, legacy, key wrap, AEAD). */
+    private const SMALL_INVENTORY = 'aes-128-cbc,aes-128-ctr,aes-128-wrap,aes-128-gcm,bf-cbc,des-ede3-cbc';
     private string $root;
     private string $directory;
 
@@ -106,9 +112,10 @@ final class KilledChildTest extends TestCase
      */
     private function killMidChildThenResume(array $ini, string $experiment, string $guard, string $childMarker): array
     {
-        // The Argon2 test holds one grid cell (after the password_hash cells are checkpointed) long
-        // enough to kill the runner while it runs; without a guard it would outlive the runner by a minute.
-        $environment = ['PHPCB_PARENT_GUARD' => $guard, 'PHPCB_TEST_HOLD_CELL' => 'sodium/argon2id:60'] + getenv();
+        // The Argon2 test holds one grid cell (after the password_hash cells are checkpointed), the
+        // symmetric test its child, long enough to kill the runner while it runs; without a guard the
+        // child would outlive the runner by a minute.
+        $environment = ['PHPCB_PARENT_GUARD' => $guard, TestHold::CELL_VARIABLE => 'sodium/argon2id:60', TestHold::CHILD_VARIABLE => 'symmetric:60', SymmetricExperiment::TEST_CIPHERS_VARIABLE => self::SMALL_INVENTORY] + getenv();
         $command = [PHP_BINARY, ...$ini, REPOSITORY . '/runners/bench.php', 'run', '--profile', 'quick', '--only', $experiment, '--fake-clock', '--out', $this->directory];
         $log = $this->root . '.log';
         $runner = proc_open($command, [0 => ['file', '/dev/null', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', $log, 'w']], $pipes, null, $environment);
@@ -143,7 +150,7 @@ final class KilledChildTest extends TestCase
         }
 
         $resume = [PHP_BINARY, ...$ini, REPOSITORY . '/runners/bench.php', 'run', '--resume', '--only', $experiment, '--fake-clock', '--out', $this->directory];
-        $process = proc_open($resume, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['file', $log, 'w']], $pipes, null, ['PHPCB_PARENT_GUARD' => $guard] + getenv());
+        $process = proc_open($resume, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['file', $log, 'w']], $pipes, null, ['PHPCB_PARENT_GUARD' => $guard, SymmetricExperiment::TEST_CIPHERS_VARIABLE => self::SMALL_INVENTORY] + getenv());
         self::assertIsResource($process);
         $out = trim((string) stream_get_contents($pipes[1]));
         fclose($pipes[1]);

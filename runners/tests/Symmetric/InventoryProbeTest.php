@@ -6,6 +6,7 @@ namespace PhpCryptoBench\Tests\Symmetric;
 
 use PhpCryptoBench\Symmetric\InventoryEntry;
 use PhpCryptoBench\Symmetric\InventoryProbe;
+use PhpCryptoBench\Symmetric\SymmetricExperiment;
 use PHPUnit\Framework\TestCase;
 
 /** What each cipher name does through PHP today; its security verdict is the build's (tests/test_symmetric_analysis.py). */
@@ -31,5 +32,31 @@ final class InventoryProbeTest extends TestCase
         self::assertSame($status, $entry->status, $entry->detail);
         self::assertSame(['cipher', 'provider', 'status', 'detail'], array_keys($entry->toRow()), 'facts only: the verdict is the build\'s');
         self::assertSame(in_array($status, [InventoryEntry::OK, InventoryEntry::NEEDS_SPECIAL_INPUT], true), $entry->measurable());
+    }
+
+    /**
+     * Every name PHP lists gets a status from a real round trip; the tests that limit the inventory
+     * (PHPCB_TEST_CIPHERS) rely on this one for the rest.
+     */
+    public function testEveryCipherPhpListsIsClassified(): void
+    {
+        $statuses = [InventoryEntry::OK, InventoryEntry::AEAD_NEEDS_TAG, InventoryEntry::NEEDS_SPECIAL_INPUT, InventoryEntry::UNSUPPORTED, InventoryEntry::ROUNDTRIP_FAILED];
+        $probe = new InventoryProbe();
+        $measurable = 0;
+        foreach (openssl_get_cipher_methods() as $cipher) {
+            $entry = $probe->classify($cipher, 'default');
+            self::assertContains($entry->status, $statuses, $cipher);
+            self::assertNotSame(InventoryEntry::ROUNDTRIP_FAILED, $entry->status, "$cipher: {$entry->detail}");
+            $measurable += $entry->measurable() ? 1 : 0;
+        }
+        self::assertGreaterThan(40, $measurable, 'the default provider alone offers dozens of measurable ciphers');
+    }
+
+    public function testATestsCipherListLimitsTheInventoryToTheNamesItOffers(): void
+    {
+        $offered = ['aes-128-cbc', 'aes-128-cfb1', 'bf-cbc', 'rc4'];
+        self::assertSame($offered, SymmetricExperiment::inventoryNames($offered, false), 'no list: every offered name');
+        self::assertSame($offered, SymmetricExperiment::inventoryNames($offered, ' '), 'an empty list is no list');
+        self::assertSame(['aes-128-cbc', 'bf-cbc'], SymmetricExperiment::inventoryNames($offered, 'bf-cbc, aes-128-cbc,sm4-cbc'), 'in PHP\'s order; a name PHP does not offer is not invented');
     }
 }
