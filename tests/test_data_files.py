@@ -1,5 +1,7 @@
 """Policy and reference YAML: a missing or mistyped entry stops the build with the file and entry named."""
 
+import shutil
+
 import pytest
 
 from phpcb import site
@@ -13,7 +15,9 @@ POLICY = ROOT / "data" / "policy"
 
 
 def copy_with(tmp_path, source, old, new):
-    path = tmp_path / source.name
+    """A copy of `source`'s directory (a policy file reads the whole table) with one edit to `source`."""
+    shutil.copytree(source.parent, tmp_path / source.parent.name)
+    path = tmp_path / source.parent.name / source.name
     text = source.read_text()
     assert old in text
     path.write_text(text.replace(old, new, 1))
@@ -23,16 +27,23 @@ def copy_with(tmp_path, source, old, new):
 @pytest.mark.parametrize(
     ("loader", "file", "old", "new", "message"),
     [
-        (load_jwt_policy, "jwt.yaml", "algorithms:", "algorithm:", "(top level): expected a 'algorithms' entry"),
         (load_jwt_policy, "jwt.yaml", "asymmetric: true,", "asymmetric: yes please,", "expected asymmetric to be"),
         (
             load_jwt_policy,
             "jwt.yaml",
-            'note: "ECDSA on P-256',
+            'reason: "ECDSA on P-256',
             'nope: "ECDSA on P-256',
-            "algorithms/ES256: expected a 'note'",
+            "verdicts/ES256: expected a 'reason'",
         ),
-        (load_symmetric_policy, "symmetric.yaml", "rules:", "rulez:", "expected a 'rules' entry"),
+        (load_symmetric_policy, "symmetric.yaml", 'match: "^null$"', 'matches: "^null$"', "expected a 'match' entry"),
+        (load_symmetric_policy, "symmetric.yaml", "kind: cipher, match", "kind: Cipher!, match", "expected a kind"),
+        (
+            load_symmetric_policy,
+            "symmetric.yaml",
+            'match: "(^|-)ecb$"',
+            'match: "(^|-ecb$"',
+            "is not a valid pattern",
+        ),
         (
             load_argon2_policy,
             "argon2.yaml",
@@ -52,7 +63,7 @@ def copy_with(tmp_path, source, old, new):
             "argon2.yaml",
             "status: recommended",
             "status: best",
-            "variants/argon2id: expected status in",
+            "verdicts/argon2id: expected status in",
         ),
     ],
 )

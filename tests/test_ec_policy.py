@@ -1,6 +1,7 @@
 """data/policy/keys.yaml (through ec_keygen.yaml): what may be recommended, checked against every curve PHP lists."""
 
 import re
+import shutil
 
 import pytest
 
@@ -28,10 +29,31 @@ def test_the_fixture_lists_every_curve_php_offers():
 @pytest.mark.parametrize("row", curves(), ids=lambda row: row["curve"])
 def test_no_small_binary_or_nonstandard_curve_is_recommended(row):
     verdict = POLICY.verdict(row["curve"], row["family"], row["security_bits"])
-    if row["security_bits"] < 112 or row["family"] in (*BINARY, "wap", "sm2"):
+    canonical = POLICY.table.canonical(row["curve"])
+    if row["security_bits"] < 112 or row["family"] in (*BINARY, "sm2"):
         assert verdict.status == "not_recommended"
+    if row["family"] == "wap" and canonical == row["curve"]:
+        assert verdict.status == "not_recommended", "a WTLS curve of its own"
     if verdict.status == "recommended":
         assert row["curve"] in ("prime256v1", "secp384r1", "secp521r1")
+
+
+@pytest.mark.parametrize("row", [row for row in curves() if row["family"] == "wap"], ids=lambda row: row["curve"])
+def test_a_wtls_name_of_a_standard_curve_gets_that_curves_verdict(row):
+    """wap-wsg-idm-ecid-wtls12 is P-224 under another name: one curve, one verdict."""
+    rows = {r["curve"]: r for r in curves()}
+    canonical = POLICY.table.canonical(row["curve"])
+    verdict = POLICY.verdict(row["curve"], row["family"], row["security_bits"])
+    assert verdict.primitive == canonical
+    if canonical != row["curve"]:
+        own = rows[canonical]
+        assert verdict == POLICY.verdict(canonical, own["family"], own["security_bits"])
+
+
+def test_p224_has_one_verdict_under_both_names():
+    p224 = POLICY.verdict("secp224r1", "secp", 112)
+    assert p224.status == "acceptable"
+    assert POLICY.verdict("wap-wsg-idm-ecid-wtls12", "wap", 112) == p224
 
 
 def test_p256_x25519_and_ed25519_come_first():
@@ -45,10 +67,20 @@ def test_rsa_under_112_bit_strength_is_refused_whatever_its_entry():
 
 
 def test_every_verdict_cites_a_reference_with_a_link():
-    for section in (POLICY.schemes, POLICY.families):
-        for name, verdict in section.items():
-            assert verdict.references, name
-            assert all(reference.url.startswith("https://") for reference in verdict.references), name
+    verdicts = [(name, entry.verdict) for name, entry in POLICY.table.of_kind("key").items()]
+    verdicts += [(rule.pattern.pattern, rule.verdict("")) for rule in POLICY.table.rules if rule.kind == "key-family"]
+    for name, verdict in verdicts:
+        if name == ".":
+            continue  # the default: a name no rule knows
+        assert verdict.references, name
+        assert all(reference.url.startswith("https://") for reference in verdict.references), name
+
+
+def test_brainpool_is_defined_for_tls_13_not_removed_from_it():
+    """RFC 8734 defines Brainpool groups for TLS 1.3 (the page said they were removed)."""
+    reason = POLICY.verdict("brainpoolP256r1", "brainpool", 128).notes[0]
+    assert "RFC 8734" in reason
+    assert "removed" not in reason
 
 
 def test_the_experiments_policy_names_the_shared_key_table(tmp_path):
@@ -61,7 +93,10 @@ def test_the_experiments_policy_names_the_shared_key_table(tmp_path):
 
 
 def test_a_reference_that_is_not_defined_is_a_data_error(tmp_path):
-    bad = tmp_path / "keys.yaml"
-    bad.write_text(POLICY_FILE.read_text().replace("references: [rfc5639, rfc8422]", "references: [rfc9999]", 1))
+    shutil.copytree(POLICY_FILE.parent, tmp_path / "policy")
+    bad = tmp_path / "policy" / "keys.yaml"
+    edited = POLICY_FILE.read_text().replace("references: [rfc5639, rfc8734, rfc8446]", "references: [rfc9999]", 1)
+    assert edited != POLICY_FILE.read_text()
+    bad.write_text(edited)
     with pytest.raises(DataError, match="rfc9999"):
         load_key_scheme_policy(bad)

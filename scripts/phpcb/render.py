@@ -13,6 +13,7 @@ import jinja2.bccache
 from markupsafe import Markup, escape
 
 from . import formatting, wording
+from .verdicts import Verdict
 
 # Characters that give text a meaning in Markdown (as configured in mkdocs.yml: emphasis, code,
 # links and images, attribute lists, table cells, escapes) or start a new block (a line break).
@@ -39,6 +40,14 @@ def table_cell(value: object) -> Markup:
 def code(value: object) -> Markup:
     """Text from data as inline code: `<code>` rather than backticks, in which the escapes would show."""
     return Markup("<code>{}</code>").format(markdown_text(value))
+
+
+def verdict(value: Verdict) -> Markup:
+    """A primitive's verdict as the site prints it everywhere: the status in words, marked with the
+    primitive's canonical name so that a test can read every verdict of the built site."""
+    return Markup('<span class="pcb-verdict" data-primitive="{}" data-status="{}">{}</span>').format(
+        markdown_text(value.primitive), value.status, value.text
+    )
 
 
 def finalize(value: Any) -> Any:
@@ -104,6 +113,7 @@ def environment(template_dir: Path) -> jinja2.Environment:
         times=wording.times,
         cell=markdown_text,
         code=code,
+        verdict=verdict,
     )
     env.globals.update(
         rate_spread=formatting.rate_spread,

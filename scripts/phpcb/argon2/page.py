@@ -44,7 +44,10 @@ def context(analysis: Argon2Analysis, reference: ReferenceData, policy: Argon2Po
         "cli_gaps": cli_summary(reference_cli_gaps(analysis)),
         "large_memory_mib": LARGE_MEMORY_MIB,
         "implementations": policy.facts.get("implementations"),
-        "variant_verdicts": list(policy.variants.items()),
+        "variant_verdicts": [(name, entry.verdict) for name, entry in policy.table.of_kind("password-hash").items()],
+        "parameter_verdict": lambda key: policy.parameters(key.variant, key.memory_kib, key.time_cost, key.threads),
+        "set_verdict": lambda p: policy.parameters("argon2id", p.memory_mib * 1024, p.time_cost, p.threads),
+        "caveats": policy.caveats,
         "paper_php": [item for item in paper_php if item[1] is not None],
         "paper_cli": [item for item in paper_cli if item[1] is not None],
         "claim_cells": [

@@ -34,6 +34,7 @@ class EcKeygen(Experiment):
 
     def page_context(self, result: analysis.EcAnalysis, inputs: Inputs) -> dict[str, Any]:
         return page.context(result, inputs.reference) | {
+            "horizon": inputs.policy.horizon,
             "vs_native": native.breakdowns(result.run),
             "native_tool": native_tool(result.run.tables.get(native.NATIVE_CSV, [])),
         }

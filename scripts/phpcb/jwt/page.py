@@ -51,6 +51,8 @@ def context(analysis: JwtAnalysis, reference: ReferenceData, policy: JwtPolicy) 
     limits = policy.limit_bytes
     headline = headline_payload(analysis.payloads)
     return {
+        "verifier_checks": policy.verifier_checks,
+        "horizon": policy.keys.horizon,
         "headline_payload": headline,
         "keygen_twice": keygen_twice(analysis, analysis.run, policy.keys),
         "claim": reference.claim,

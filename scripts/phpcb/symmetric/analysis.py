@@ -72,24 +72,6 @@ class InventoryRow:
 
 
 @dataclass(frozen=True)
-class Pick:
-    """The fastest allowed cipher, or, when several tie with it, the one the policy prefers."""
-
-    row: InventoryRow
-    fastest: InventoryRow
-    # The other allowed ciphers with no measurable difference from the fastest (the fastest among
-    # them when the pick is another), each compared with the pick.
-    ties: tuple[Comparison, ...]
-    # The pick against the fastest allowed cipher that is measurably slower than the fastest.
-    runner_up: Comparison | None
-    why: str | None
-
-    @property
-    def tied(self) -> bool:
-        return bool(self.ties)
-
-
-@dataclass(frozen=True)
 class SymmetricAnalysis:
     run: Run
     cases: list[SymCase]
@@ -99,7 +81,6 @@ class SymmetricAnalysis:
     cfb_modes: list[Comparison]
     inventory: list[InventoryRow]
     ranking: list[InventoryRow]
-    pick: Pick | None
     cfb1: list[Comparison]
     mcrypt_verdict: Verdict | None
     pairing: Pairing = UNPAIRED  # which cases were sampled in rotation (their ratios are paired)
@@ -114,10 +95,6 @@ class SymmetricAnalysis:
             if (k.key_bits, k.operation, k.payload_bytes) == (key_bits, operation, payload):
                 return comparison
         return None
-
-    @property
-    def recommendation(self) -> InventoryRow | None:
-        return self.pick.row if self.pick else None
 
     @property
     def engine_span(self) -> tuple[Comparison, Comparison] | None:
@@ -229,26 +206,6 @@ def _timed(row: InventoryRow) -> SymCase:
     return row.case
 
 
-def pick_allowed(ranking: list[InventoryRow], policy: SymmetricPolicy, pairing: Pairing = UNPAIRED) -> Pick | None:
-    """The fastest allowed cipher; among those it cannot be told apart from, the policy's preference."""
-    allowed = [row for row in ranking if row.verdict.status != "not_recommended" and row.case is not None]
-    if not allowed:
-        return None
-    fastest = allowed[0]
-    tied = [
-        row for row in allowed if row is fastest or not compare(_timed(fastest), _timed(row), pairing).ratio.significant
-    ]
-    chosen = min(tied, key=lambda row: (policy.preference(row.cipher)[0], _timed(row).summary.median_ns))
-    slower = next((row for row in allowed if row not in tied), None)
-    return Pick(
-        row=chosen,
-        fastest=fastest,
-        ties=tuple(compare(_timed(chosen), _timed(row), pairing) for row in tied if row is not chosen),
-        runner_up=compare(_timed(chosen), _timed(slower), pairing) if slower else None,
-        why=policy.preference(chosen.cipher)[1] if len(tied) > 1 else None,
-    )
-
-
 def analyse(run: Run, policy: SymmetricPolicy) -> SymmetricAnalysis:
     cases = case_statistics(run.tables.get("symmetric.csv", []))
     pairing = Pairing.of(run, "symmetric", "symmetric.csv")
@@ -266,7 +223,6 @@ def analyse(run: Run, policy: SymmetricPolicy) -> SymmetricAnalysis:
         cfb_modes=cfb_mode_comparisons(cases, pairing),
         inventory=inventory,
         ranking=ranking,
-        pick=pick_allowed(ranking, policy, pairing),
         cfb1=cfb1_comparisons(ranking, pairing),
         mcrypt_verdict=policy.engine("mcrypt"),
         pairing=pairing,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 import plotly.graph_objects as go
@@ -11,7 +12,23 @@ from ..formatting import size
 from ..plotting import interval_error_bars, plain, significant, throughput_error_bars
 from .analysis import SymmetricAnalysis
 
-SECURITY_COLOURS = {"recommended": "#2e7d32", "acceptable": "#f9a825", "not_recommended": "#c62828"}
+# The race's ciphers are all unauthenticated (none is recommended: the verdict is in the hover and the
+# inventory), so the legend filters by family instead: the modern block ciphers against the legacy ones.
+FAMILIES = (
+    ("AES", re.compile(r"^aes-"), "#1565c0"),
+    ("ARIA, Camellia, SM4", re.compile(r"^(aria|camellia|sm4)-"), "#6a1b9a"),
+    ("ChaCha20", re.compile(r"^chacha20"), "#00838f"),
+    (
+        "legacy: DES, 3DES, Blowfish, CAST5, IDEA, RC2, RC4, SEED",
+        re.compile(r"^(des|bf|cast|idea|rc2|rc4|seed)"),
+        "#c62828",
+    ),
+    ("other", re.compile(r"."), "#757575"),
+)
+
+
+def family(cipher: str) -> str:
+    return next(name for name, pattern, _ in FAMILIES if pattern.search(cipher))
 
 
 def engine_speedup(analysis: SymmetricAnalysis) -> dict[str, Any]:
@@ -39,20 +56,24 @@ def engine_speedup(analysis: SymmetricAnalysis) -> dict[str, Any]:
 
 
 def cipher_ranking(analysis: SymmetricAnalysis) -> dict[str, Any]:
-    """Horizontal bars, fastest on top, one trace per security status so the legend filters them."""
+    """Horizontal bars, fastest on top, one trace per cipher family so the legend filters them; each
+    bar's hover gives its verdict."""
     figure = go.Figure()
     order = [row.cipher for row in reversed(analysis.ranking)]
-    for status, colour in SECURITY_COLOURS.items():
-        rows = [row for row in analysis.ranking if row.verdict.status == status and row.case is not None]
+    for name, _, colour in FAMILIES:
+        rows = [row for row in analysis.ranking if family(row.cipher) == name and row.case is not None]
+        if not rows:
+            continue
         figure.add_trace(
             go.Bar(
                 y=[html.escape(row.cipher) for row in rows],
                 x=[round(row.case.mb_per_s, 3) for row in rows if row.case is not None],
                 error_x=throughput_error_bars([row.case for row in rows if row.case is not None]),
+                customdata=[row.verdict.text for row in rows],
                 orientation="h",
                 marker={"color": colour},
-                name=status.replace("_", " "),
-                hovertemplate="%{y}: %{x:,.3~r} MB/s<extra>%{fullData.name}</extra>",
+                name=name,
+                hovertemplate="%{y}: %{x:,.3~r} MB/s, %{customdata}<extra>%{fullData.name}</extra>",
             )
         )
     # The same axis on top as well: with a hundred ciphers the bottom one is 2,000 px down.
@@ -61,11 +82,14 @@ def cipher_ranking(analysis: SymmetricAnalysis) -> dict[str, Any]:
     )
     axis_title = "MB/s (bytes encrypted and decrypted)"
     figure.update_layout(
-        title=f"Every OpenSSL cipher: encrypt + decrypt throughput at {size(200 * 1024)} (click the legend to filter)",
+        title=(
+            f"Every OpenSSL cipher: encrypt + decrypt throughput at {size(200 * 1024)}, all unauthenticated "
+            "(click the legend to filter by family)"
+        ),
         yaxis={"categoryorder": "array", "categoryarray": [html.escape(n) for n in order], "automargin": True},
         xaxis={"title": axis_title, "type": "log"},
         xaxis2={"type": "log", "overlaying": "x", "side": "top", "matches": "x"},
-        # The legend (the security verdicts) at the very top, above the top axis.
+        # The legend (the cipher families) at the very top, above the top axis.
         legend={"orientation": "h", "yanchor": "top", "y": 1, "yref": "container", "x": 0},
         margin={"t": 90},
         height=max(500, 16 * len(order) + 200),

@@ -25,6 +25,8 @@ MEDIUM_PAYLOAD = 4096
 
 # Ciphers whose verdict the security table spells out, when the run lists them.
 POLICY_EXAMPLES = (
+    "aes-256-gcm",
+    "aes-128-ocb",
     "aes-256-cbc",
     "aes-256-ctr",
     "aes-128-cfb1",
@@ -189,17 +191,6 @@ def advice(context: dict[str, Any]) -> list[Advice]:
                 f"symmetric.engines.{key.cipher}.{key.operation}.{key.payload_bytes}",
                 f"OpenSSL vs mcrypt, {key.cipher} {key.operation} at {size(key.payload_bytes)}",
                 direction("OpenSSL", "mcrypt", c.ratio),
-            )
-        )
-    if analysis.pick is not None:
-        chosen = analysis.pick
-        tied = [c.baseline.key.cipher for c in chosen.ties]
-        statements.append(
-            Advice(
-                "symmetric",
-                "symmetric.fastest-allowed",
-                "Fastest allowed cipher",
-                f"{chosen.row.cipher} (ties with {', '.join(tied)})" if tied else chosen.row.cipher,
             )
         )
     for row in analysis.inventory:
