@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from phpcb import comparison, registry, render
+from phpcb import comparison, noise, registry, render
 from phpcb.comparison import ComparisonError, Verdict
 from phpcb.environment_diff import ABSENT
 from phpcb.environment_diff import diff as environment_diff
@@ -59,19 +59,29 @@ def around(value, n=10, wobble=1.0):
     return [value * (1 + wobble * WOBBLE[i % WOBBLE.size] + (i // WOBBLE.size) * 1e-4) for i in range(n)]
 
 
+# The new run's machine is 20 % faster across the board: every case's times × 0.8, each case with a
+# slightly different wobble (a case's residual between runs). Against that background:
+SHIFT = 0.8
+BACKGROUND = {
+    f"bg{i:02d}": (around(1000 + 10 * i), around((1000 + 10 * i) * SHIFT * (1 + 0.004 * (i % 5 - 2))), Verdict.SAME)
+    for i in range(20)
+}
 # Each named case: (base per-op times or None, new per-op times or None, the verdict expected).
 CASES = {
-    "faster": (around(1000), around(500), Verdict.FASTER),
-    "slower": (around(1000), around(2000), Verdict.SLOWER),
-    # A large change on some samples only: the test cannot tell the two apart.
-    "same-because-p": (around(1000, n=6), [1000, 1500, 995, 1490, 1003, 1002], Verdict.SAME),
-    # 3 % slower, clearly (p tiny), but the whole CI lies within 5 % of no change.
-    "same-because-ci-within-5-percent": (around(1000, n=30, wobble=0.2), around(1030, n=30, wobble=0.2), Verdict.SAME),
+    **BACKGROUND,
+    # Twice as fast beyond the machine's shift: a change.
+    "faster": (around(1000), around(500 * SHIFT), Verdict.FASTER),
+    "slower": (around(1000), around(2000 * SHIFT), Verdict.SLOWER),
+    # 20 % faster in raw time, exactly the machine's shift: no change of its own.
+    "only-the-shift": (around(1000), around(1000 * SHIFT), Verdict.SAME),
+    # 4 % beyond the shift: far beyond the background's spread, within the 5 % floor.
+    "within-the-floor": (around(1000), around(1040 * SHIFT), Verdict.SAME),
     "new": (None, around(1000), Verdict.NEW),
     "missing": (around(1000), None, Verdict.MISSING),
     "too-few-samples": (around(1000), around(2000, n=4), Verdict.TOO_FEW),
     "identical-samples": ([1000.0] * 7, [1000.0] * 7, Verdict.IDENTICAL),
 }
+NAMED = [name for name in CASES if not name.startswith("bg")]
 
 
 def runs_of(cases, new_manifest=None):
@@ -104,53 +114,89 @@ def test_each_verdict_rule(result, name):
     assert case(result, name).verdict == CASES[name][2]
 
 
-def test_cases_are_matched_on_the_case_key_in_the_base_order_new_ones_last(result):
+def test_the_machines_shift_is_stated_with_its_ci_and_each_case_is_judged_beyond_it(result):
     (experiment,) = result.experiments
-    assert experiment.key_columns == ("alg", "payload_chars", "operation")
-    assert experiment.time_column == "elapsed_ns"
-    assert experiment.iterations_column == "iterations"
-    order = [c.key[0] for c in experiment.cases]
-    assert order[-1] == "new"
-    assert order[:-1] == [name for name in CASES if name != "new"]
-    assert case(result, "faster").key == ("faster", 100, "sign")
-
-
-def test_the_per_operation_time_is_time_over_iterations(result):
+    (shift,) = experiment.shifts
+    assert shift.label == "operation=sign · payload_chars=100"
+    assert shift.cases == shift.basis == 24, "every tested case of the class"
+    assert shift.ratio == pytest.approx(SHIFT, rel=0.01)
+    assert shift.low <= SHIFT <= shift.high
+    assert shift.high / shift.low < 1.02
     faster = case(result, "faster")
-    assert faster.base.median_ns == pytest.approx(np.median(around(1000)), abs=0.1)
-    assert faster.new.n == 10
-    assert faster.ratio == pytest.approx(np.median(around(500)) / np.median(around(1000)), rel=1e-3)
+    assert faster.ratio == pytest.approx(0.5 * SHIFT, rel=0.01)
+    assert faster.residual == pytest.approx(0.5, rel=0.02), "the change beyond the machine's shift"
+    assert faster.spread_source == comparison.PAIR, "no noise model: the class's own spread"
+    assert case(result, "only-the-shift").residual == pytest.approx(1.0, abs=0.01)
+
+
+def test_a_machine_that_ran_faster_throughout_changes_no_case():
+    """The old rule (within-run CI beyond 5 %) flagged every case of a faster machine: 903 of 940 in a
+    same-machine rerun. A uniform shift is the machine, not the code."""
+    cases = {f"c{i:02d}": (around(1000 + 7 * i), around((1000 + 7 * i) * 0.65), None) for i in range(30)}
+    base, new = runs_of(cases)
+    result = comparison.compare(base, new, SCHEMAS, [EXPERIMENTS["jwt"]])
+    assert result.counts()[Verdict.SAME] == 30
+    assert result.experiments[0].shifts[0].ratio == pytest.approx(0.65, rel=0.01)
+
+
+def test_a_noise_model_sets_the_spread_a_case_is_judged_against():
+    """With the machine's model, a case's residual is judged against √2 × the model's per-run SD: a
+    25 % change is noise where runs differ by 20 %, a change where they differ by 2 %."""
+    base, new = runs_of(CASES)
+    label = "operation=sign · payload_chars=100"
+
+    def judged(sd):
+        model = noise.NoiseModel(
+            FIXTURE_MANIFEST["machine"]["name"],
+            {"quick": noise.ProfileNoise("quick", ("a", "b"), {"jwt": {label: noise.ClassNoise(24, 0.1, sd)}})},
+        )
+        return comparison.compare(base, new, SCHEMAS, [EXPERIMENTS["jwt"]], model=model)
+
+    wide, narrow = judged(0.2), judged(0.02)
+    assert case(wide, "slower").spread_log == pytest.approx(0.2 * np.sqrt(2))
+    assert case(wide, "slower").spread_source == comparison.MODEL
+    assert case(wide, "within-the-floor").verdict == Verdict.SAME
+    assert case(narrow, "slower").verdict == Verdict.SLOWER
+    assert narrow.noise_runs == ("a", "b")
+    assert case(wide, "faster").p_value > case(narrow, "faster").p_value
+
+
+def test_a_noise_model_of_another_machine_or_of_two_profiles_does_not_apply():
+    base, new = runs_of(CASES)
+    model = noise.NoiseModel("another-machine", {"quick": noise.ProfileNoise("quick", ("a", "b"), {})})
+    assert comparison.compare(base, new, SCHEMAS, [EXPERIMENTS["jwt"]], model=model).noise_runs is None
+    full = manifest("20260101T0100Z-new-php8.2", profile="full")
+    base, new = runs_of(CASES, full)
+    same_machine = noise.NoiseModel(FIXTURE_MANIFEST["machine"]["name"], model.profiles)
+    assert comparison.applicable_model(same_machine, base, new) is None
 
 
 def test_only_tested_cases_form_the_benjamini_hochberg_family(result):
     tested = [c for _, c in result.cases if c.p_value is not None]
-    assert {c.key[0] for c in tested} == {"faster", "slower", "same-because-p", "same-because-ci-within-5-percent"}
-    assert result.tested == 4
+    untested = {"new", "missing", "too-few-samples", "identical-samples"}
+    assert {c.key[0] for c in tested} == {name for name in CASES if name not in untested}
+    assert result.tested == len(CASES) - len(untested)
     p = [c.p_value for c in tested]
     assert [c.p_adjusted for c in tested] == pytest.approx(list(sps.false_discovery_control(p, method="bh")))
     for c in tested:
-        base = np.asarray(CASES[c.key[0]][0], dtype=float)
-        new = np.asarray(CASES[c.key[0]][1], dtype=float)
-        stored_base = np.round(base * 10) / 10
-        stored_new = np.round(new * 10) / 10
-        assert c.p_value == pytest.approx(sps.mannwhitneyu(stored_new, stored_base).pvalue)
-    for name in ("new", "missing", "too-few-samples", "identical-samples"):
+        z = np.log(c.residual) / np.hypot(c.spread_log, comparison._within_log_sd(c))
+        assert c.p_value == pytest.approx(2 * sps.norm.sf(abs(z)))
+    for name in untested:
         assert case(result, name).p_value is None
         assert case(result, name).p_adjusted is None
 
 
 def test_why_the_near_cases_are_not_called(result):
-    by_p = case(result, "same-because-p")
-    assert by_p.p_adjusted >= comparison.ALPHA
-    by_ci = case(result, "same-because-ci-within-5-percent")
-    assert by_ci.p_adjusted < comparison.ALPHA
-    assert 1 < by_ci.ratio_low < 1.05
+    floor = case(result, "within-the-floor")
+    assert floor.p_adjusted < comparison.ALPHA, "clearly beyond the background's spread"
+    assert 1 < floor.residual < 1 + comparison.THRESHOLD, "but within the 5 % floor"
+    assert case(result, "only-the-shift").p_adjusted >= comparison.ALPHA
 
 
 def test_counts_and_largest_changes(result):
     counts = result.counts()
     assert counts[Verdict.FASTER] == counts[Verdict.SLOWER] == 1
-    assert counts[Verdict.SAME] == 2
+    assert counts[Verdict.SAME] == len(BACKGROUND) + 2
     assert sum(counts.values()) == len(CASES)
     assert [c.key[0] for _, c in result.largest()] in (["faster", "slower"], ["slower", "faster"])
     assert all(c.verdict.significant for _, c in result.largest())
@@ -163,8 +209,10 @@ def test_the_identical_case_has_ratio_one_and_no_p(result):
 
 
 def test_constant_but_different_samples_are_tested_not_identical():
-    base, new = runs_of({"c": ([1000.0] * 7, [2000.0] * 7, None)})
-    (c,) = comparison.compare(base, new, SCHEMAS, [EXPERIMENTS["jwt"]]).experiments[0].cases
+    base, new = runs_of({"c": ([1000.0] * 7, [2000.0] * 7, None), **BACKGROUND})
+    c = next(
+        c for c in comparison.compare(base, new, SCHEMAS, [EXPERIMENTS["jwt"]]).experiments[0].cases if c.key[0] == "c"
+    )
     assert c.p_value is not None
     assert c.verdict == Verdict.SLOWER
 
@@ -199,7 +247,8 @@ def test_argon2_uses_the_wall_time_itself_and_failed_cells_are_not_samples():
     assert experiment.time_column == "wall_ns"
     assert experiment.iterations_column is None
     verdicts = {c.key[1]: c.verdict for c in experiment.cases}
-    assert verdicts == {"argon2id": Verdict.SLOWER, "argon2d": Verdict.MISSING}, "refused on both sides: no case"
+    assert verdicts == {"argon2id": Verdict.SAME, "argon2d": Verdict.MISSING}, "refused on both sides: no case"
+    assert experiment.shifts[0].ratio == pytest.approx(2.0, rel=0.01), "one case: its change is the class's shift"
     argon2id = experiment.cases[0]
     assert argon2id.base.median_ns == pytest.approx(np.median(around(5e7)))
 
@@ -225,7 +274,9 @@ def test_the_same_machine_is_not_across_machines(result):
     assert not result.across_machines
     assert result.environment.across_machines_because == []
     shown = [row.label for row in result.environment.shown]
-    assert shown == ["CPU model", "CPU cores", "PHP version"], "only the rows that differ, and CPU/PHP always"
+    always = ["Runner (git commit)", "Schema version", "CPU model", "CPU cores", "PHP version", "Profile"]
+    assert shown == always, "only the rows that differ, and the machine, PHP, profile and runner always"
+    assert result.environment.confounders == []
 
 
 @pytest.mark.parametrize(
@@ -242,6 +293,14 @@ def test_another_cpu_model_or_php_version_makes_it_across_machines(change, becau
     assert result.across_machines
     assert result.environment.across_machines_because == because
     assert case(result, "slower").verdict == Verdict.SLOWER, "the verdict is kept; the reports label it"
+
+
+def test_another_profile_or_runner_commit_is_named_as_a_confounder():
+    changed = manifest("20260101T0100Z-new-php8.2", profile="full", git_commit="f" * 40)
+    base, new = runs_of(CASES, changed)
+    result = comparison.compare(base, new, SCHEMAS, [EXPERIMENTS["jwt"]])
+    assert [row.label for row in result.environment.confounders] == ["Runner (git commit)", "Profile"]
+    assert not result.across_machines
 
 
 def test_the_environment_diff_shows_what_changed():
@@ -294,7 +353,7 @@ def test_the_site_page_links_the_runs_and_escapes_data(result):
     assert page.startswith("# Comparison")
     assert "## 20260101T0000Z-base-php8.2 → 20260101T0100Z-new-php8.2" in page
     assert "(runs/20260101T0000Z-base-php8.2/manifest.json)" in page
-    assert f'??? note "{EXPERIMENTS["jwt"].title}: 8 cases: ' in page
+    assert f'??? note "{EXPERIMENTS["jwt"].title}: {len(CASES)} cases: ' in page
     deeper = comparison.render_page([result], templates, page_depth=1)
     assert "(../runs/20260101T0100Z-new-php8.2/manifest.json)" in deeper
     assert "No recommendation, finding or verdict changes." in page

@@ -1,4 +1,4 @@
-"""`python -m phpcb check|pages|fidelity|precision|upgrade|synthesize|compare|preview-comment`: validate data and
+"""`python -m phpcb check|pages|fidelity|precision|upgrade|synthesize|compare|noise|preview-comment`: validate data and
 render the pages, write the generated pages for inspection, compare PHP with `openssl speed`, say how
 precise and quiet a run was, rewrite
 old runs under the current schema, make synthetic runs for benchmarking the build, compare one run
@@ -15,7 +15,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import baselines, comparison, fidelity, precision_report, site
+from . import baselines, comparison, fidelity, noise, precision_report, registry, site
 from .errors import BuildError
 from .rewrite import upgrade_on_disk
 from .schema import load_schemas
@@ -56,6 +56,12 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument("new", type=Path, help="the NEW run directory")
     compare.add_argument("--format", choices=("markdown", "json"), default="markdown")
     compare.add_argument("--out", type=Path, default=None, help="write to this file instead of standard output")
+    noise_ = commands.add_parser(
+        "noise",
+        help="estimate the spread between repeated runs of one machine and profile (make bench-repeat), and "
+        "write it to data/noise/<machine>.json",
+    )
+    noise_.add_argument("runs", type=Path, nargs="+", help="run directories of one machine and profile")
     comment = commands.add_parser(
         "preview-comment", help="the pull-request comment: each named run beside its baseline (Markdown)"
     )
@@ -84,6 +90,22 @@ def build_pages(root: Path, out: Path | None) -> str:
     return f"ok: {len(generated.pages)} pages, {len(generated.files)} data files"
 
 
+def noise_report(root: Path, directories: list[Path]) -> str:
+    """Estimates the model from the runs, writes it, and says what it found, class by class."""
+    schemas = load_schemas(root / "data" / "schema")
+    runs = [comparison.load(directory, schemas, "RUN") for directory in directories]
+    machine, profile = noise.estimate(runs, registry.discover(), schemas)
+    path = noise.save(root, machine, profile)
+    lines = [f"{path}: {machine}, {profile.profile} profile, from {len(profile.runs)} runs: {', '.join(profile.runs)}"]
+    for experiment, classes in profile.classes.items():
+        for label, found in classes.items():
+            lines.append(
+                f"  {experiment} [{label}] {found.cases} cases: shift ±{found.shift_log_sd:.1%}, "
+                f"residual ±{found.residual_log_sd:.1%} (one SD between runs)"
+            )
+    return "\n".join(lines)
+
+
 def _ids(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
@@ -98,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
         "upgrade": lambda: upgrade_runs(root, args.runs),
         "synthesize": lambda: synthesize(root, args.count, args.out),
         "compare": lambda: comparison.report(root, args.base, args.new, args.format, args.out),
+        "noise": lambda: noise_report(root, args.runs),
         "preview-comment": lambda: baselines.preview_comment(root, _ids(args.runs), args.out),
     }
     try:

@@ -16,7 +16,13 @@ ABSENT = "—"
 CPU_MODEL = "CPU model"
 PHP_VERSION = "PHP version"
 ACROSS_MACHINES_ROWS = (CPU_MODEL, PHP_VERSION)
-ALWAYS_SHOWN = (CPU_MODEL, "CPU cores", PHP_VERSION)
+# Rows that, when they differ, change what the numbers measure without being a finding: another
+# profile samples and sizes differently, another runner measures with other code.
+PROFILE = "Profile"
+RUNNER = "Runner (git commit)"
+SCHEMA = "Schema version"
+CONFOUNDER_ROWS = (PROFILE, RUNNER, SCHEMA)
+ALWAYS_SHOWN = (CPU_MODEL, "CPU cores", PHP_VERSION, PROFILE, RUNNER, SCHEMA)
 
 _LIBRARIES = (
     ("openssl", "OpenSSL"),
@@ -64,6 +70,12 @@ class EnvironmentDiff:
     def across_machines(self) -> bool:
         return bool(self.across_machines_because)
 
+    @property
+    def confounders(self) -> list[EnvironmentRow]:
+        """What differs that changes what is measured (profile, runner code, data format): named
+        beside every difference, never read as one."""
+        return [row for row in self.rows if row.label in CONFOUNDER_ROWS and row.differs]
+
 
 def _text(value: object) -> str:
     if value is None:
@@ -78,16 +90,23 @@ def _section(manifest: Mapping[str, Any], name: str) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
-def describe(manifest: Mapping[str, Any]) -> dict[str, str]:
+def describe(manifest: Mapping[str, Any], source_version: int | None = None) -> dict[str, str]:
     """The environment of one run as label → text, in the order a report shows it. Tolerates what an
-    older manifest lacks (e.g. `machine.name`, new in schema version 3): it shows as "—"."""
+    older manifest lacks (e.g. `machine.name`, new in schema version 3): it shows as "—".
+    `source_version` is the schema version the run was written under (before any upgrade)."""
     php = _section(manifest, "php")
     cpu = _section(manifest, "cpu")
     libraries = _section(manifest, "libraries")
+    machine = _section(manifest, "machine")
+    commit = manifest.get("git_commit")
     rows: dict[str, str] = {
-        "Machine": _text(_section(manifest, "machine").get("name")),
+        "Machine": _text(machine.get("name")),
+        "Virtual machine": _virtual(machine.get("virtual")),
+        RUNNER: commit[:12] if isinstance(commit, str) else "not recorded",
+        SCHEMA: _text(source_version if source_version is not None else manifest.get("schema_version")),
         CPU_MODEL: _text(cpu.get("model")),
         "CPU cores": _text(cpu.get("cores")),
+        "CPU MHz (as the OS reports it)": _text(cpu.get("mhz")),
         PHP_VERSION: _text(php.get("version")),
         "PHP SAPI": _text(php.get("sapi")),
         "opcache (CLI)": _text(php.get("opcache_cli")),
@@ -99,17 +118,26 @@ def describe(manifest: Mapping[str, Any]) -> dict[str, str]:
     for name in sorted(extensions, key=str.lower):
         value = extensions[name]
         rows[f"PHP extension {name}"] = "loaded" if value is None else str(value)
-    rows["Profile"] = _text(manifest.get("profile"))
+    rows[PROFILE] = _text(manifest.get("profile"))
     rows["Timer"] = _text(manifest.get("timer"))
     rows["OS"] = _text(manifest.get("os"))
     rows["Kernel"] = _text(manifest.get("kernel"))
+    rows["Kernel build"] = _text(manifest.get("kernel_build"))
     return rows
 
 
-def diff(base: Mapping[str, Any], new: Mapping[str, Any]) -> EnvironmentDiff:
+def _virtual(flag: object) -> str:
+    if flag is None:
+        return ABSENT
+    return "yes: its host, and so its CPU and speed, may change between runs" if flag else "no"
+
+
+def diff(
+    base: Mapping[str, Any], new: Mapping[str, Any], versions: tuple[int | None, int | None] = (None, None)
+) -> EnvironmentDiff:
     """Every environment row of either run, side by side (an extension only one run loaded shows "not
-    loaded" on the other side)."""
-    old, fresh = describe(base), describe(new)
+    loaded" on the other side); `versions`: the schema versions the runs were written under."""
+    old, fresh = describe(base, versions[0]), describe(new, versions[1])
     labels = list(old) + [label for label in fresh if label not in old]
     missing = {label: ("not loaded" if label.startswith("PHP extension ") else ABSENT) for label in labels}
     rows = tuple(
@@ -122,5 +150,5 @@ def _reorder(rows: tuple[EnvironmentRow, ...]) -> tuple[EnvironmentRow, ...]:
     """Extensions together (a new one would otherwise come after the kernel)."""
     extensions = [row for row in rows if row.label.startswith("PHP extension ")]
     others = [row for row in rows if not row.label.startswith("PHP extension ")]
-    at = next(i for i, row in enumerate(others) if row.label == "Profile")
+    at = next(i for i, row in enumerate(others) if row.label == PROFILE)
     return (*others[:at], *sorted(extensions, key=lambda r: r.label.lower()), *others[at:])

@@ -50,6 +50,9 @@ class Experiment(ABC):
     # data/reference/<name>.yaml, the source article's figures: the top-level entries it must have,
     # or None for an experiment without a source article.
     reference_required: ClassVar[tuple[str, ...] | None] = REQUIRED
+    # The case-key columns whose values make a case class: cases that move together from run to run
+    # (one operation at one payload, say; noise.py). Empty: the whole experiment is one class.
+    shift_columns: ClassVar[tuple[str, ...]] = ()
 
     @property
     def template(self) -> str:

@@ -21,6 +21,7 @@ class Aead(Experiment):
     question = "AES-GCM vs AES-CCM, and which AEAD to use"
     order = 10
     tables = ("aead.csv", "native.csv", "aead_rounds.csv", "aead_native.csv", "harness_overhead.csv")
+    shift_columns = ("operation", "payload_bytes")
 
     def load_policy(self, path: Path) -> AeadPolicy:
         return load_aead_policy(path)

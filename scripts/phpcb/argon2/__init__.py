@@ -21,6 +21,7 @@ class Argon2(Experiment):
     question = "Argon2 parameters for a latency budget"
     order = 50
     tables = ("argon2.csv", "argon2_rounds.csv")
+    shift_columns = ("interface",)
 
     def load_policy(self, path: Path) -> Argon2Policy:
         return load_argon2_policy(path)

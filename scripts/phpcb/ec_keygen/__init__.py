@@ -22,6 +22,7 @@ class EcKeygen(Experiment):
     question = "Which elliptic curve, and what key generation costs at equal security"
     order = 30
     tables = ("ec_keygen.csv", "ec_curves.csv", "ec_keygen_rounds.csv", "ec_keygen_native.csv")
+    shift_columns = ("interface", "operation")
 
     def load_policy(self, path: Path) -> KeySchemePolicy:
         return load_key_scheme_policy(path)

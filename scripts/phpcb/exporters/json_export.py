@@ -10,10 +10,12 @@ import json
 import math
 from typing import Any
 
-from ..comparison import ALPHA, MIN_SAMPLES, THRESHOLD, CaseComparison, Comparison, Side, Verdict
+from ..comparison import ALPHA, MIN_SAMPLES, THRESHOLD, CaseComparison, ClassShift, Comparison, Side, Verdict
 from ..stats import CONFIDENCE
 
-FORMAT_VERSION = 1
+# 2: p_value is the residual's (the change beyond the class's shift) against the between-run spread,
+# no longer Mann–Whitney's within-run p; residual, spread and the class shifts are new.
+FORMAT_VERSION = 2
 
 
 def _number(value: float | None) -> float | None:
@@ -37,9 +39,23 @@ def _case(key_columns: tuple[str, ...], case: CaseComparison) -> dict[str, Any]:
         "new": _side(case.new),
         "ratio": _number(case.ratio),
         "ratio_ci": None if case.ratio_low is None else [_number(case.ratio_low), _number(case.ratio_high)],
+        "class": case.case_class,
+        "residual": _number(case.residual),
+        "spread_log_sd": _number(case.spread_log),
+        "spread_source": case.spread_source,
         "p_value": case.p_value,
         "p_adjusted": case.p_adjusted,
         "verdict": str(case.verdict),
+    }
+
+
+def _shift(shift: ClassShift) -> dict[str, Any]:
+    return {
+        "class": shift.label,
+        "cases": shift.cases,
+        "basis_cases": shift.basis,
+        "ratio": shift.ratio,
+        "ratio_ci": [_number(shift.low), _number(shift.high)],
     }
 
 
@@ -50,14 +66,22 @@ def to_dict(comparison: Comparison) -> dict[str, Any]:
         "new": comparison.new_id,
         "across_machines": comparison.across_machines,
         "across_machines_because": comparison.environment.across_machines_because,
+        "confounders": [
+            {"label": row.label, "base": row.base, "new": row.new} for row in comparison.environment.confounders
+        ],
+        "noise_model_runs": None if comparison.noise_runs is None else list(comparison.noise_runs),
         "method": {
             "measure": "median time per operation, ns",
-            "test": "Mann-Whitney U, two-sided (scipy.stats.mannwhitneyu)",
+            "shift": "per experiment and case class: the median of the cases' ratios new/base, with the "
+            "order-statistic 95 % CI of that median",
+            "residual": "a case's ratio divided by its class's shift",
+            "test": "two-sided normal test of log(residual) against the between-run spread (the machine's noise "
+            "model, or the pair's MAD) with the within-run spread added in quadrature",
             "p_adjustment": "Benjamini-Hochberg across the tested cases of this comparison",
             "tested_cases": comparison.tested,
             "untested_verdicts": [str(v) for v in (Verdict.NEW, Verdict.MISSING, Verdict.TOO_FEW, Verdict.IDENTICAL)],
             "ratio": "median(new) / median(base)",
-            "ratio_ci": "Mann-Whitney U inverted on log times (Hodges-Lehmann)",
+            "ratio_ci": "within-run: Mann-Whitney U inverted on log times (Hodges-Lehmann)",
             "confidence": CONFIDENCE,
             "alpha": ALPHA,
             "threshold": THRESHOLD,
@@ -82,6 +106,7 @@ def to_dict(comparison: Comparison) -> dict[str, Any]:
                 "time_column": e.time_column,
                 "iterations_column": e.iterations_column,
                 "summary": {str(verdict): count for verdict, count in e.counts().items()},
+                "shifts": [_shift(shift) for shift in e.shifts],
                 "cases": [_case(e.key_columns, case) for case in e.cases],
             }
             for e in comparison.experiments

@@ -19,8 +19,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 
+import numpy as np
+
 from .. import formatting, render
-from ..comparison import ALPHA, THRESHOLD, CaseComparison, Comparison, ExperimentComparison, Side, Verdict
+from ..comparison import (
+    ALPHA,
+    THRESHOLD,
+    CaseComparison,
+    ClassShift,
+    Comparison,
+    ExperimentComparison,
+    Side,
+    Verdict,
+)
 
 # GitHub refuses comments over 65,536 characters; the rest is headroom for a workflow's own lines.
 LIMIT = 60_000
@@ -72,14 +83,49 @@ def n_text(case: CaseComparison) -> str:
 
 
 def delta_text(case: CaseComparison) -> str:
-    """'+5.7% [+3.1%, +8.0%] (p=0.002 n=20+20)'; p is the Benjamini–Hochberg-adjusted one."""
+    """'+5.7% [+3.1%, +8.0%] (n=20+20)': the change of the case's median with its within-run 95 % CI."""
     n = n_text(case)
     if case.ratio is None:
         return f"{ABSENT} ({n})"
-    if case.p_adjusted is not None and case.ratio_low is not None and case.ratio_high is not None:
+    if case.ratio_low is not None and case.ratio_high is not None and case.verdict is not Verdict.IDENTICAL:
         interval = f"[{change(case.ratio_low)}, {change(case.ratio_high)}]"
-        return f"{change(case.ratio)} {interval} ({p_text(case.p_adjusted)} {n})"
+        return f"{change(case.ratio)} {interval} ({n})"
     return f"{change(case.ratio)} ({n})"
+
+
+def beyond_text(case: CaseComparison) -> str:
+    """'+21.0% ± 6.2% (p<0.001)': the change beyond its class's shift, ± two between-run SDs, and the
+    adjusted p of that change against them."""
+    if case.residual is None or case.spread_log is None:
+        return ABSENT
+    sd = (math.exp(2 * case.spread_log) - 1) * 100
+    p = f" ({p_text(case.p_adjusted)})" if case.p_adjusted is not None else ""
+    return f"{change(case.residual)} ± {sd:.1f}%{p}"
+
+
+def shift_text(shift: ClassShift) -> str:
+    """'−21.3% [−23.0%, −19.5%]': how the class's times moved, with the CI of their median."""
+    if not shift.known:
+        return f"{change(shift.ratio)} (too few cases for a CI)"
+    return f"{change(shift.ratio)} [{change(shift.low)}, {change(shift.high)}]"
+
+
+def overall_shift(comparison: Comparison) -> str | None:
+    """One sentence first: how the new run's machine ran across the board (the median case)."""
+    ratios = [case.ratio for _, case in comparison.cases if case.residual is not None and case.ratio]
+    if not ratios:
+        return None
+    median = float(np.median(ratios))
+    speed = 1 / median - 1
+    pace = (
+        f"{abs(speed) * 100:.0f} % {'faster' if speed > 0 else 'slower'} than" if abs(speed) >= 0.005 else "as fast as"
+    )
+    spread = [shift.ratio for e in comparison.experiments for shift in e.shifts]
+    ends = f"; per class of cases, times moved from {change(min(spread))} to {change(max(spread))}" if spread else ""
+    return (
+        f"The new run's machine ran {pace} the base run's across the board (the median of "
+        f"{len(ratios):,} cases){ends}. Each case is judged beyond its class's shift."
+    )
 
 
 def verdict_text(case: CaseComparison, across_machines: bool) -> str:
@@ -104,12 +150,17 @@ def summary_text(comparison: Comparison) -> str:
 
 def method_text(comparison: Comparison) -> str:
     threshold = f"{THRESHOLD * 100:.0f} %"
+    if comparison.noise_runs:
+        spread = f"the machine's noise model (from runs {', '.join(comparison.noise_runs)})"
+    else:
+        spread = "the pair's own spread (the MAD of its class's residuals: no noise model applies)"
     return (
-        f"{len(comparison.cases):,} cases. Median time per operation ± its 95 % CI; delta = new/base − 1 with "
-        "the 95 % CI of the ratio (Mann–Whitney U inverted on log times, Hodges–Lehmann); p is the two-sided "
-        f"Mann–Whitney U p-value, Benjamini–Hochberg-adjusted across the {comparison.tested:,} tested cases "
-        "(new, missing, too-few-samples and identical cases are not tested and not counted in that family). "
-        f"faster/slower: adjusted p < {ALPHA} and the whole CI more than {threshold} from no change; else ~."
+        f"{len(comparison.cases):,} cases. Median time per operation ± its within-run 95 % CI; delta = new/base − 1 "
+        "with the within-run 95 % CI of the ratio (Hodges–Lehmann). Runs differ as a whole far more than "
+        "within, so each case is judged beyond its class's shift (the median delta of the class): the change "
+        f"beyond it, ± two between-run SDs from {spread}, with its two-sided p, Benjamini–Hochberg-adjusted "
+        f"across the {comparison.tested:,} tested cases (new, missing, too-few-samples and identical cases are not "
+        f"tested). faster/slower: adjusted p < {ALPHA} and a change beyond the shift of more than {threshold}; else ~."
     )
 
 
@@ -119,6 +170,18 @@ def across_text(comparison: Comparison) -> str:
     return (
         f"Across machines: the {' and '.join(because)} {verb} between the two runs, so every difference "
         "below mixes the machines with any change of the code. Shown for information: this is not a regression test."
+    )
+
+
+def confounders_text(comparison: Comparison) -> str | None:
+    """What differs besides the machine that changes what is measured: named before any number."""
+    rows = comparison.environment.confounders
+    if not rows:
+        return None
+    named = "; ".join(f"{row.label}: {row.base} → {row.new}" for row in rows)
+    return md_text(
+        f"Not only the machine differs ({named}): a difference below may come from the profile or the "
+        "runner's code as much as from the machine; none is a finding on its own."
     )
 
 
@@ -178,6 +241,9 @@ class ComparisonView:
     only: str | None
     largest: Table | None
     experiments: list[ExperimentView]
+    shift: str | None = None  # the machine's shift in one sentence
+    confounders: str | None = None  # what else differs that changes what is measured
+    shifts: Table | None = None  # per experiment and class
 
 
 def _key_cell(value: object) -> str:
@@ -194,18 +260,38 @@ def experiment_table(experiment: ExperimentComparison, across_machines: bool) ->
     first = experiment.cases[0].key if experiment.cases else ()
     align = tuple("---:" if _is_number(v) else "---" for v in first) or ("---",) * len(experiment.key_columns)
     return Table(
-        header=(*(md_text(c) for c in experiment.key_columns), "base", "new", "delta", "verdict"),
-        align=(*align, "---:", "---:", "---:", "---"),
+        header=(*(md_text(c) for c in experiment.key_columns), "base", "new", "delta", "beyond shift", "verdict"),
+        align=(*align, "---:", "---:", "---:", "---:", "---"),
         rows=[
             (
                 *(_key_cell(v) for v in case.key),
                 side_text(case.base),
                 side_text(case.new),
                 delta_text(case),
+                beyond_text(case),
                 verdict_text(case, across_machines),
             )
             for case in experiment.cases
         ],
+    )
+
+
+def _class_size(shift: ClassShift) -> str:
+    if shift.basis == shift.cases:
+        return f"{shift.cases:,}"
+    return f"{shift.cases:,} (too few: the shift of all {shift.basis:,})"
+
+
+def shift_table(comparison: Comparison) -> Table | None:
+    rows = [
+        (md_text(e.title), md_text(shift.label), _class_size(shift), shift_text(shift))
+        for e in comparison.experiments
+        for shift in e.shifts
+    ]
+    if not rows:
+        return None
+    return Table(
+        header=("experiment", "class", "cases", "times new/base"), align=("---", "---", "---:", "---:"), rows=rows
     )
 
 
@@ -214,8 +300,8 @@ def largest_table(comparison: Comparison) -> Table | None:
     if not largest:
         return None
     return Table(
-        header=("experiment", "case", "base", "new", "delta", "verdict"),
-        align=("---", "---", "---:", "---:", "---:", "---"),
+        header=("experiment", "case", "base", "new", "delta", "beyond shift", "verdict"),
+        align=("---", "---", "---:", "---:", "---:", "---:", "---"),
         rows=[
             (
                 md_text(experiment.title),
@@ -223,6 +309,7 @@ def largest_table(comparison: Comparison) -> Table | None:
                 side_text(case.base),
                 side_text(case.new),
                 delta_text(case),
+                beyond_text(case),
                 verdict_text(case, comparison.across_machines),
             )
             for experiment, case in largest
@@ -261,6 +348,9 @@ def page_view(comparison: Comparison) -> ComparisonView:
         method=method_text(comparison),
         only=only_text(comparison),
         largest=largest_table(comparison),
+        shift=overall_shift(comparison),
+        confounders=confounders_text(comparison),
+        shifts=shift_table(comparison),
         experiments=[
             ExperimentView(
                 e.name,
@@ -286,9 +376,11 @@ class MarkdownExporter:
         view = page_view(comparison)
         head = self._head(view)
         budget = self.limit - _NOTE_RESERVE
-        if len(head) > budget:  # hundreds of advice changes: list the first ones
-            bare = self._head(view, advice_budget=0)
-            head = self._head(view, advice_budget=budget - len(bare))
+        if len(head) > budget:  # the class-by-class shifts go first, then advice beyond the first ones
+            head = self._head(view, shifts=False)
+        if len(head) > budget:
+            bare = self._head(view, advice_budget=0, shifts=False)
+            head = self._head(view, advice_budget=budget - len(bare), shifts=False)
         blocks, left_out = self._full_tables(view.experiments, budget - len(head))
         text = head + blocks
         if left_out:
@@ -300,15 +392,26 @@ class MarkdownExporter:
         return text
 
     @staticmethod
-    def _head(view: ComparisonView, advice_budget: int | None = None) -> str:
+    def _head(view: ComparisonView, advice_budget: int | None = None, shifts: bool = True) -> str:
         title = f"{html(view.base_id)} → {html(view.new_id)}"
         lines = [f"## Benchmark comparison: {title}" + (" (across machines)" if view.across_machines else ""), ""]
         if view.baseline:
             lines += [html(view.baseline), ""]
         if view.across_machines:
             lines += [f"> **{html(view.across_machines)}**", ""]
+        if view.confounders:
+            lines += [f"> **{html(view.confounders)}**", ""]
+        if view.shift:
+            lines += [f"**{html(view.shift)}**", ""]
         lines += ["### Environment", "", *view.environment.header_lines()]
         lines += [view.environment.row_line(i) for i in range(len(view.environment.rows))]
+        if view.shifts is not None and shifts:
+            rows = "\n".join(view.shifts.row_line(i) for i in range(len(view.shifts.rows)))
+            header = "\n".join(view.shifts.header_lines())
+            lines += [
+                "",
+                f"<details><summary>The machine's shift, class by class</summary>\n\n{header}\n{rows}\n\n</details>",
+            ]
         lines += ["", f"### {ADVICE_HEADING}", ""]
         lines += _advice_items(view.advice, advice_budget)
         lines += ["", "### Summary", "", f"**{html(view.summary)}**", "", html(view.method), ""]

@@ -21,6 +21,7 @@ class Jwt(Experiment):
     question = "JWT token size, and sign/verify time per algorithm"
     order = 40
     tables = ("jwt.csv", "jwt_tokens.csv", "jwt_keys.csv", "jwt_layers.csv", "jwt_native.csv")
+    shift_columns = ("operation", "payload_chars")
 
     def load_policy(self, path: Path) -> JwtPolicy:
         return load_jwt_policy(path)

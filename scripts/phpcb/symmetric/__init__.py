@@ -22,6 +22,7 @@ class Symmetric(Experiment):
     question = "mcrypt vs OpenSSL, and every cipher OpenSSL offers"
     order = 20
     tables = ("symmetric.csv", "cipher_inventory.csv", "symmetric_rounds.csv", "symmetric_native.csv")
+    shift_columns = ("suite", "payload_bytes")
     reference_required = ("sources", "claims")
 
     def load_policy(self, path: Path) -> SymmetricPolicy:
