@@ -15,7 +15,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
 SCRIPTS = str(Path(__file__).resolve().parent)
-# Where data/ and templates/ are read from: this repository, or PHPCB_ROOT (tests build fixture projects).
+# Where data/, templates/ and runners/snippets/ are read from: this repository, or PHPCB_ROOT (tests build
+# fixture projects).
 ROOT = Path(os.environ.get("PHPCB_ROOT", Path(__file__).resolve().parent.parent)).resolve()
 EXPERIMENTS_SECTION = "Experiments"
 # Only when PHPCB_COMPARE names runs (make report, PR previews): the page does not exist otherwise.

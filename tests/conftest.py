@@ -53,13 +53,21 @@ def copy_repository(target: Path, runs: tuple[str, ...] = SLIM_RUNS, machine: st
     return target
 
 
-def project_with(parent: Path, *runs: Path) -> Path:
-    """A project root under `parent` with the real schema, policy, reference data and templates, and the given runs."""
-    root = parent / "project"
-    (root / "data" / "runs").mkdir(parents=True)
+def copy_inputs(root: Path) -> None:
+    """What a build reads besides runs, from the repository into the project at `root`: the schema, policy
+    and reference data, the templates, and the snippet files the pages include (runners/snippets/)."""
     for name in ("schema", "policy", "reference"):
         shutil.copytree(ROOT / "data" / name, root / "data" / name)
     shutil.copytree(ROOT / "templates", root / "templates")
+    shutil.copytree(ROOT / "runners" / "snippets", root / "runners" / "snippets")
+
+
+def project_with(parent: Path, *runs: Path) -> Path:
+    """A project root under `parent` with the real schema, policy, reference data, templates and snippets,
+    and the given runs."""
+    root = parent / "project"
+    (root / "data" / "runs").mkdir(parents=True)
+    copy_inputs(root)
     for run in runs:
         shutil.copytree(run, root / "data" / "runs" / run.name)
     return root

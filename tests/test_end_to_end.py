@@ -3,7 +3,6 @@
 import csv
 import os
 import re
-import shutil
 import signal
 import statistics
 import subprocess
@@ -16,7 +15,7 @@ from phpcb import formatting, site
 from phpcb.loader import load_run
 from phpcb.schema import load_schemas
 
-from .conftest import FIXTURE_RUN, ROOT, mkdocs_build
+from .conftest import FIXTURE_RUN, ROOT, copy_inputs, mkdocs_build
 
 pytestmark = pytest.mark.slow
 
@@ -72,9 +71,7 @@ def median_ns_per_op(rows: list[dict[str, str]], **key: object) -> float:
 
 
 def fake_run(root, only, **env):
-    for name in ("schema", "policy", "reference"):
-        shutil.copytree(ROOT / "data" / name, root / "data" / name)
-    shutil.copytree(ROOT / "templates", root / "templates")
+    copy_inputs(root)
     out = root / "data" / "runs" / RUN_ID
     return out, subprocess.run(
         ["php", str(ROOT / "runners" / "bench.php"), "run", "--profile", "quick", "--only", only, "--out", str(out)],

@@ -5,6 +5,7 @@ or a line break followed by `# heading` reaches the reader as the characters it 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ import jinja2
 import jinja2.bccache
 from markupsafe import Markup, escape
 
-from . import formatting, wording
+from . import formatting, snippets, wording
 from .verdicts import Verdict
 
 # Characters that give text a meaning in Markdown (as configured in mkdocs.yml: emphasis, code,
@@ -48,6 +49,43 @@ def verdict(value: Verdict) -> Markup:
     return Markup('<span class="pcb-verdict" data-primitive="{}" data-status="{}">{}</span>').format(
         markdown_text(value.primitive), value.status, value.text
     )
+
+
+def fenced(source: str, language: str = "php") -> str:
+    """`source` as a fenced code block whose fence is longer than any run of backticks in it, so no line
+    of it can close the block: Markdown shows everything inside as the characters it holds."""
+    longest = max((len(run) for run in re.findall(r"`+", source)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{language}\n{source.rstrip()}\n{fence}"
+
+
+def snippet_block(snippet: snippets.Snippet, title: str | None = None) -> Markup:
+    """A snippet file as the page shows it: its path, the test that executes it, and the file itself in a
+    fenced block, collapsed (`??? example`) when it is long. The file is shown whole and verbatim: the
+    fence keeps Markdown out of it, and Markdown escapes it for HTML."""
+    if title is not None and not re.fullmatch(r"[^\"\n`<>&]+", title):
+        raise ValueError(f"expected a plain one-line title, got {title!r}")
+    caption = f"{title}: {snippet.path}" if title else snippet.path
+    tested = f"PHPUnit executes this file on every test run (`{snippet.test}`)"
+    block = fenced(snippet.source)
+    if not snippet.long:
+        return Markup(f"{caption}, as it is ({tested}):\n\n{block}\n")
+    indented = "\n".join(f"    {line}" if line.strip() else "" for line in block.splitlines())
+    return Markup(f'??? example "{caption}"\n    {tested}: what it shows is what the tests run.\n\n{indented}\n')
+
+
+def snippet_function(root: Path) -> Callable[..., Markup]:
+    """The templates' `snippet(name, title=None)`: runners/snippets/<name> of the project at `root`, then
+    each snippet it needs beside it (its require_once lines), so that what a page shows is complete."""
+
+    def snippet(name: str, title: str | None = None) -> Markup:
+        shown = snippets.load(root, name)
+        blocks = [snippet_block(shown, title)]
+        for needed in shown.requires:
+            blocks.append(snippet_block(snippets.load(root, needed), f"Needed beside {name}"))
+        return Markup("\n").join(blocks)
+
+    return snippet
 
 
 def finalize(value: Any) -> Any:
@@ -88,6 +126,7 @@ _COMPILED = _CompiledTemplates()
 
 
 def environment(template_dir: Path) -> jinja2.Environment:
+    """The page templates of the project whose templates/ is `template_dir` (its runners/snippets/ beside)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(template_dir),
         bytecode_cache=_COMPILED,
@@ -125,6 +164,7 @@ def environment(template_dir: Path) -> jinja2.Environment:
         estimate=wording.estimate,
         share=wording.share,
         overhead=wording.overhead,
+        snippet=snippet_function(template_dir.parent),
     )
     return env
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from . import baselines, chart_data, claims_page, comparison, precision, registry, sample_counts, selection
+from . import baselines, chart_data, claims_page, comparison, precision, registry, sample_counts, selection, snippets
 from . import environment as env_rows
 from . import machines_page as machines
 from .errors import NoDataError
@@ -57,7 +57,7 @@ class Project:
     @property
     def watched(self) -> list[Path]:
         """What `mkdocs serve` watches to regenerate pages."""
-        return [self.root / "data", self.templates, self.root / "scripts"]
+        return [self.root / "data", self.templates, self.root / "scripts", snippets.directory(self.root)]
 
 
 @dataclass(frozen=True)

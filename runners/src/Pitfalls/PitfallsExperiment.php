@@ -46,7 +46,7 @@ final class PitfallsExperiment implements Experiment
 
     public function description(): string
     {
-        return 'where PHP loses time: PEM vs key objects, key details per call, PSS in PHP vs an RSASSA-PSS key, openssl.cnf per key, per-call cipher set-up, password_hash vs sodium';
+        return 'where PHP loses time: PEM vs key objects, key details per call, PSS in PHP vs an RSASSA-PSS key, openssl.cnf per key, an AEAD call per field vs per record, password_hash vs sodium';
     }
 
     public function unavailableReason(): ?string
@@ -68,7 +68,7 @@ final class PitfallsExperiment implements Experiment
             new DetailsPerOperation(),
             new PssPaddingInPhp(),
             new KeyConfigPerCall($this->repository . '/runners/openssl-minimal.cnf'),
-            new SmallMessages(),
+            new AeadCallPerField($this->repository . '/' . AeadCallPerField::SNIPPET),
             PasswordHashVersusSodium::unavailableReason() === null ? new PasswordHashVersusSodium() : null,
         ]));
     }

@@ -14,6 +14,7 @@ use PhpCryptoBench\Harness\Sampler;
 use PhpCryptoBench\Io\CsvTable;
 use PhpCryptoBench\Io\TableSchema;
 use PhpCryptoBench\Native\FixedNativeSpeed;
+use PhpCryptoBench\Pitfalls\AeadCallPerField;
 use PhpCryptoBench\Pitfalls\DetailsPerOperation;
 use PhpCryptoBench\Pitfalls\KeyConfigPerCall;
 use PhpCryptoBench\Pitfalls\PasswordHashVersusSodium;
@@ -22,8 +23,8 @@ use PhpCryptoBench\Pitfalls\Pitfall;
 use PhpCryptoBench\Pitfalls\PitfallCase;
 use PhpCryptoBench\Pitfalls\PitfallsExperiment;
 use PhpCryptoBench\Pitfalls\PssPaddingInPhp;
-use PhpCryptoBench\Pitfalls\SmallMessages;
 use PHPUnit\Framework\TestCase;
+use ReflectionFunction;
 
 final class PitfallsTest extends TestCase
 {
@@ -35,7 +36,7 @@ final class PitfallsTest extends TestCase
         yield 'details per operation' => [static fn (): Pitfall => new DetailsPerOperation()];
         yield 'PSS in PHP vs an RSASSA-PSS key' => [static fn (): Pitfall => new PssPaddingInPhp()];
         yield 'openssl.cnf per key' => [static fn (): Pitfall => new KeyConfigPerCall(REPOSITORY . '/runners/openssl-minimal.cnf')];
-        yield 'per-call cipher set-up' => [static fn (): Pitfall => new SmallMessages()];
+        yield 'an AEAD call per field vs per record' => [static fn (): Pitfall => self::aeadCallPerField()];
         yield 'password_hash vs sodium' => [static fn (): Pitfall => new PasswordHashVersusSodium()];
     }
 
@@ -80,11 +81,33 @@ final class PitfallsTest extends TestCase
         new KeyConfigPerCall('/nonexistent.cnf');
     }
 
-    public function testOnlyTheCipherSetUpPitfallHasANativeCounterpart(): void
+    public function testOnlyTheAeadPitfallHasANativeCounterpart(): void
     {
-        self::assertSame('aes-128-cbc', (new SmallMessages())->native()?->name);
-        self::assertSame(16, (new SmallMessages())->native()?->blockBytes);
+        self::assertSame('aes-256-gcm', self::aeadCallPerField()->native()?->name);
+        self::assertSame(16, self::aeadCallPerField()->native()?->blockBytes);
         self::assertNull((new DetailsPerOperation())->native());
+    }
+
+    public function testTheAeadPitfallTimesTheFunctionsOfTheSnippetThePageShows(): void
+    {
+        [$slow, $fast] = self::aeadCallPerField()->variants();
+        $perField = $slow->once();
+        $perRecord = $fast->once();
+
+        self::assertIsArray($perField);
+        self::assertCount(AeadCallPerField::FIELDS, $perField, 'one sealed message per field');
+        self::assertSame([12 + 16 + AeadCallPerField::FIELD_BYTES], array_values(array_unique(array_map('strlen', $perField))), 'a nonce, a tag and the field');
+        self::assertIsString($perRecord);
+        self::assertSame(12 + 16 + AeadCallPerField::FIELDS * (4 + AeadCallPerField::FIELD_BYTES), strlen($perRecord), 'one nonce and tag, each field length-prefixed');
+        self::assertStringContainsString('record_seal_field_by_field(', (string) file_get_contents(REPOSITORY . '/' . AeadCallPerField::SNIPPET));
+        self::assertSame(realpath(REPOSITORY . '/' . AeadCallPerField::SNIPPET), (new ReflectionFunction('record_seal'))->getFileName(), 'the functions timed are the snippet\'s');
+    }
+
+    public function testAMissingSnippetIsNamed(): void
+    {
+        $this->expectException(VerificationFailed::class);
+        $this->expectExceptionMessage('aead-call-per-field: expected a result, the operation failed (expected the snippet /nonexistent/record-in-one-call.php, found none)');
+        new AeadCallPerField('/nonexistent/record-in-one-call.php');
     }
 
     public function testTheExperimentMeasuresBothWaysInRoundsWithTheNativeFigure(): void
@@ -110,8 +133,15 @@ final class PitfallsTest extends TestCase
         self::assertCount(14, $cases, 'seven pitfalls, two ways each');
         self::assertSame(['0', '1', '2'], array_values(array_unique(array_column($rows, 'round'))));
         self::assertSame(['0', '1', '2'], array_column($native, 'round'), 'one native figure per round');
-        $fieldRows = array_filter($rows, static fn (array $r): bool => $r['pitfall'] === 'cipher-setup-16b');
+        $fieldRows = array_filter($rows, static fn (array $r): bool => $r['pitfall'] === AeadCallPerField::NAME);
+        self::assertSame(['call-per-field', 'call-per-record'], array_values(array_unique(array_column($fieldRows, 'variant'))));
         self::assertSame(['64'], array_values(array_unique(array_column($fieldRows, 'units'))));
-        self::assertSame(['aes-128-cbc'], array_values(array_unique(array_column($fieldRows, 'native'))));
+        self::assertSame(['aes-256-gcm'], array_values(array_unique(array_column($fieldRows, 'native'))));
+        self::assertSame(['aes-256-gcm'], array_values(array_unique(array_column($native, 'primitive'))));
+    }
+
+    private static function aeadCallPerField(): AeadCallPerField
+    {
+        return new AeadCallPerField(REPOSITORY . '/' . AeadCallPerField::SNIPPET);
     }
 }

@@ -18,7 +18,7 @@ from .policy import PitfallEntry, load_pitfalls_policy
 class Pitfalls(Experiment):
     name = "pitfalls"
     title = "Where PHP loses time"
-    question = "Which everyday PHP calls cost more than the cryptography, and the one-line fix for each"
+    question = "Which everyday PHP calls cost more than the cryptography, and the fix for each"
     order = 60
     tables = ("pitfalls.csv", "pitfalls_native.csv")
     reference_required = None
@@ -33,10 +33,10 @@ class Pitfalls(Experiment):
         return figures.all_figures(result)
 
     def page_context(self, result: analysis.PitfallsAnalysis, inputs: Inputs) -> dict[str, Any]:
-        return {"verdict": page.verdict}
+        return {"verdict": page.verdict, "offers_fix": page.offers_fix}
 
     def finding(self, context: dict[str, Any]) -> Finding | None:
-        return page.finding(context)
+        return page.finding(context, self.page)
 
     def advice(self, context: dict[str, Any]) -> list[Advice]:
         return page.advice(context)

@@ -22,19 +22,35 @@ def verdict(result: PitfallResult) -> str:
     return speedup(result.entry.fast.variant, result.entry.slow.variant, result.ratio)
 
 
-def finding(context: dict[str, Any]) -> Finding | None:
-    """The pitfall that costs the most, when it costs measurably."""
+def fix_link(result: PitfallResult, page: str) -> Markup:
+    """The fix, as a link to the pitfall's section of `page` (which shows the snippet file itself): never
+    code retyped into a line."""
+    fix = result.entry.fix
+    link = Markup("[{}]({}#{})").format(code(fix.snippet.path), page, result.key)
+    if fix.for_correctness:
+        return Markup("The fix, for correctness whatever the timing: {}.").format(link)
+    return Markup("The fix: {}.").format(link)
+
+
+def offers_fix(result: PitfallResult) -> bool:
+    """A fix for correctness is always offered; a fix for speed only where it pays on this machine."""
+    return result.entry.fix.for_correctness or result.pays
+
+
+def finding(context: dict[str, Any], page: str) -> Finding | None:
+    """The pitfall that costs the most, when it costs measurably; `page` is the pitfalls page as the home
+    page links it."""
     analysis: PitfallsAnalysis = context["analysis"]
     costly = [r for r in analysis.results if r.pays]
     worst = max(costly, key=lambda r: r.ratio.value, default=None)
     if worst is None:
         return None
-    text = Markup("**{}**: {} per {}, on {}. The fix: {}").format(
+    text = Markup("**{}**: {} per {}, on {}. {}").format(
         worst.entry.title,
         verdict(worst),
         worst.entry.unit,
         context["machine"],
-        code(worst.entry.fix),
+        fix_link(worst, page),
     )
     return Finding("Where PHP loses time", text)
 
@@ -52,8 +68,9 @@ def advice(context: dict[str, Any]) -> list[Advice]:
     ]
 
 
-# The Machines page sets these beside each other for every machine: one key pitfall, one cipher one.
-MACHINE_HEADLINES = ("pem-vs-object-rsa2048", "cipher-setup-16b")
+# The Machines page sets these beside each other for every machine: one key pitfall, one cipher one (runs
+# before issue 25 measured cipher-setup-16b, later ones aead-call-per-field).
+MACHINE_HEADLINES = ("pem-vs-object-rsa2048", "aead-call-per-field", "cipher-setup-16b")
 
 
 def headlines(context: dict[str, Any]) -> list[Headline]:
@@ -66,15 +83,16 @@ def headlines(context: dict[str, Any]) -> list[Headline]:
 
 
 def notes(context: dict[str, Any]) -> dict[str, list[Markup]]:
-    """One line per pitfall on each experiment page it concerns, linking here."""
+    """One line per pitfall on each experiment page it concerns, linking here (and to the fix, when it is
+    offered: see offers_fix)."""
     analysis: PitfallsAnalysis = context["analysis"]
     found: dict[str, list[Markup]] = {}
     for r in analysis.results:
         line = Markup("[{}]({}#{}): {} per {} in run {}.").format(
             r.entry.title, PAGE, r.key, verdict(r), r.entry.unit, analysis.run.run_id
         )
-        if r.pays:
-            line += Markup(" The fix: {}").format(code(r.entry.fix))
+        if offers_fix(r):
+            line += Markup(" ") + fix_link(r, PAGE)
         for page in r.entry.affects:
             found.setdefault(page, []).append(line)
     return found

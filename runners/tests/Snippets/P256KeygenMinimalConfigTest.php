@@ -1,0 +1,70 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Tests\Snippets;
+
+use InvalidArgumentException;
+use RuntimeException;
+
+/**
+ * runners/snippets/p256-keygen-minimal-config.php with runners/openssl-minimal.cnf: new P-256 private
+ * keys that sign and verify; the file named is the one OpenSSL reads, and a missing one is named.
+ */
+final class P256KeygenMinimalConfigTest extends SnippetTestCase
+{
+    private const MINIMAL_CONFIG = REPOSITORY . '/runners/openssl-minimal.cnf';
+
+    public static function snippet(): string
+    {
+        return 'p256-keygen-minimal-config.php';
+    }
+
+    public function testEachKeyIsANewP256PrivateKeyThatSignsAndVerifies(): void
+    {
+        $first = p256_new_private_key(self::MINIMAL_CONFIG);
+        $second = p256_new_private_key(self::MINIMAL_CONFIG);
+
+        $details = openssl_pkey_get_details($first);
+        self::assertSame(OPENSSL_KEYTYPE_EC, $details['type']);
+        self::assertSame('prime256v1', $details['ec']['curve_name']);
+        self::assertSame(32, strlen($details['ec']['d']), 'a private key');
+        self::assertNotSame($details['ec']['d'], openssl_pkey_get_details($second)['ec']['d']);
+        $signature = '';
+        self::assertTrue(openssl_sign('message', $signature, $first, 'sha256'));
+        $public = openssl_pkey_get_public((string) $details['key']);
+        self::assertNotFalse($public);
+        self::assertSame(1, openssl_verify('message', $signature, $public, 'sha256'));
+        self::assertSame(0, openssl_verify('message', $signature, (string) openssl_pkey_get_details($second)['key'], 'sha256'));
+    }
+
+    /** @return iterable<string, array{string}> */
+    public static function missingFiles(): iterable
+    {
+        yield 'no such file' => ['/nonexistent/openssl-minimal.cnf'];
+        yield 'a directory' => [REPOSITORY . '/runners'];
+        yield 'empty path' => [''];
+    }
+
+    /** @dataProvider missingFiles */
+    public function testAMissingConfigurationIsNamed(string $path): void
+    {
+        $this->expectException(InvalidArgumentException::class);
+        $this->expectExceptionMessage(sprintf('expected a readable OpenSSL configuration file at %s, found none', $path));
+        p256_new_private_key($path);
+    }
+
+    public function testTheFileNamedIsTheOneOpensslReads(): void
+    {
+        $broken = tempnam(sys_get_temp_dir(), 'pcb-cnf-');
+        self::assertIsString($broken);
+        file_put_contents($broken, "[ req\ndefault_bits = 2048\n");
+        try {
+            $this->expectException(RuntimeException::class);
+            $this->expectExceptionMessage('openssl_pkey_new() failed: ');
+            p256_new_private_key($broken);
+        } finally {
+            unlink($broken);
+        }
+    }
+}

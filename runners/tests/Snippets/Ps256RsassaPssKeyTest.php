@@ -1,0 +1,181 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Tests\Snippets;
+
+use InvalidArgumentException;
+use OpenSSLAsymmetricKey;
+use PhpCryptoBench\Jws\RsaPssKey;
+
+/**
+ * runners/snippets/ps256-rsassa-pss-key.php: PS256 checked by OpenSSL with an id-RSASSA-PSS key
+ * fixing SHA-256, MGF1-SHA-256 and a 32-byte salt. A key made by `openssl genpkey` and one made by
+ * this project's RsaPssKey both verify PS256; every other signature of the same data and the same
+ * modulus (other salt lengths, PKCS#1 v1.5, another hash) is refused, and so is any other key.
+ */
+final class Ps256RsassaPssKeyTest extends SnippetTestCase
+{
+    private const DATA = 'eyJhbGciOiJQUzI1NiJ9.eyJzdWIiOiI0MiJ9';
+
+    /** @var array<string, string> the RSA key's components (openssl_pkey_get_details()['rsa']) */
+    private static array $rsa;
+    private static OpenSSLAsymmetricKey $plainRsa;
+
+    public static function snippet(): string
+    {
+        return 'ps256-rsassa-pss-key.php';
+    }
+
+    public static function setUpBeforeClass(): void
+    {
+        parent::setUpBeforeClass();
+        $private = openssl_pkey_new(['private_key_type' => OPENSSL_KEYTYPE_RSA, 'private_key_bits' => 2048]);
+        self::assertInstanceOf(OpenSSLAsymmetricKey::class, $private);
+        self::$plainRsa = $private;
+        self::$rsa = openssl_pkey_get_details($private)['rsa'];
+    }
+
+    public function testAKeyMadeByOpensslGenpkeyVerifiesPs256AndRefusesAnotherSaltLength(): void
+    {
+        $directory = sys_get_temp_dir() . '/pcb-ps256-' . bin2hex(random_bytes(4));
+        mkdir($directory);
+        try {
+            $genpkey = ['openssl', 'genpkey', '-algorithm', 'RSA-PSS', '-pkeyopt', 'rsa_keygen_bits:2048', '-pkeyopt', 'rsa_pss_keygen_md:sha256', '-pkeyopt', 'rsa_pss_keygen_mgf1_md:sha256', '-pkeyopt', 'rsa_pss_keygen_saltlen:32', '-out', $directory . '/private.pem'];
+            self::execute($genpkey);
+            self::execute(['openssl', 'pkey', '-in', $directory . '/private.pem', '-pubout', '-out', $directory . '/public.pem']);
+            file_put_contents($directory . '/data', self::DATA);
+            // The salt may be longer than the key's 32 bytes when signing: a 64-byte one.
+            self::execute(['openssl', 'dgst', '-sha256', '-sign', $directory . '/private.pem', '-sigopt', 'rsa_pss_saltlen:64', '-out', $directory . '/salt64.sig', $directory . '/data']);
+            $private = openssl_pkey_get_private((string) file_get_contents($directory . '/private.pem'));
+            $pssPublicKey = ps256_public_key((string) file_get_contents($directory . '/public.pem'));
+            $salt64 = (string) file_get_contents($directory . '/salt64.sig');
+        } finally {
+            array_map('unlink', glob($directory . '/*') ?: []);
+            rmdir($directory);
+        }
+        self::assertInstanceOf(OpenSSLAsymmetricKey::class, $private);
+        $signature = '';
+        self::assertTrue(openssl_sign(self::DATA, $signature, $private, 'sha256'));
+
+        self::assertTrue(ps256_verify($pssPublicKey, self::DATA, $signature));
+        self::assertFalse(ps256_verify($pssPublicKey, self::DATA . '.', $signature));
+        self::assertFalse(ps256_verify($pssPublicKey, self::DATA, self::flipped($signature, 100)));
+        self::assertSame(256, strlen($salt64));
+        self::assertFalse(ps256_verify($pssPublicKey, self::DATA, $salt64), 'a 64-byte salt');
+    }
+
+    public function testAKeyMadeFromAnRsaKeyVerifiesPs256(): void
+    {
+        $pssPublicKey = ps256_public_key(self::pssPublicPem('sha256', 32));
+        $signature = self::signature('sha256', 32);
+
+        self::assertTrue(ps256_verify($pssPublicKey, self::DATA, $signature));
+        self::assertTrue(ps256_verify($pssPublicKey, self::DATA, self::signature('sha256', 32)), 'a random salt: each signature differs and verifies');
+        self::assertFalse(ps256_verify($pssPublicKey, self::DATA . '.', $signature));
+        self::assertFalse(ps256_verify($pssPublicKey, self::DATA, substr($signature, 1)));
+        self::assertFalse(ps256_verify($pssPublicKey, self::DATA, ''));
+    }
+
+    /** @return iterable<string, array{callable(): string}> signatures of DATA by the same RSA key, not PS256 */
+    public static function otherSignatures(): iterable
+    {
+        yield 'PSS, 20-byte salt' => [static fn (): string => self::signature('sha256', 20)];
+        yield 'PSS, 64-byte salt' => [static fn (): string => self::signature('sha256', 64)];
+        yield 'PSS, no salt' => [static fn (): string => self::signature('sha256', 0)];
+        yield 'PSS with SHA-384 (PS384)' => [static fn (): string => self::signature('sha384', 48)];
+        yield 'PSS with SHA-384, 32-byte salt' => [static fn (): string => self::signature('sha384', 32)];
+        yield 'PKCS#1 v1.5 with SHA-256 (RS256)' => [static function (): string {
+            $signature = '';
+            self::assertTrue(openssl_sign(self::DATA, $signature, self::$plainRsa, 'sha256'));
+            return $signature;
+        }];
+    }
+
+    /**
+     * @dataProvider otherSignatures
+     * @param callable(): string $sign
+     */
+    public function testEverySignatureButPs256IsRefused(callable $sign): void
+    {
+        self::assertFalse(ps256_verify(ps256_public_key(self::pssPublicPem('sha256', 32)), self::DATA, $sign()));
+    }
+
+    public function testAKeyWhoseHashParametersAreAbsentRatherThanNullIsAccepted(): void
+    {
+        // RFC 4055 section 2.1: both encodings of SHA-256's AlgorithmIdentifier are legal.
+        $der = self::der(self::pssPublicPem('sha256', 32));
+        $withNull = '300d06096086480165030402010500';
+        $absent = '300b0609608648016503040201';
+        $algorithm = bin2hex(substr($der, 4, 67));
+        $rewritten = str_replace(['3041', '3034', 'a00f', 'a11c301a', $withNull], ['303d', '3030', 'a00d', 'a11a3018', $absent], $algorithm);
+        self::assertSame(63 * 2, strlen($rewritten), "two bytes fewer in each of the two hash identifiers");
+        $body = hex2bin($rewritten) . substr($der, 4 + 67);
+        $pem = self::pem("\x30\x82" . pack('n', strlen($body)) . $body);
+
+        self::assertTrue(ps256_verify(ps256_public_key($pem), self::DATA, self::signature('sha256', 32)));
+    }
+
+    /** @return iterable<string, array{callable(): string, string}> */
+    public static function refusedKeys(): iterable
+    {
+        $other = 'expected an RSASSA-PSS public key for SHA-256, MGF1 with SHA-256 and a 32-byte salt, got another key';
+        yield 'a plain RSA key (openssl_verify() would check PKCS#1 v1.5)' => [static fn (): string => (string) openssl_pkey_get_details(self::$plainRsa)['key'], $other];
+        yield 'RSASSA-PSS, 20-byte salt' => [static fn (): string => self::pssPublicPem('sha256', 20), $other];
+        yield 'RSASSA-PSS, 64-byte salt' => [static fn (): string => self::pssPublicPem('sha256', 64), $other];
+        yield 'RSASSA-PSS for SHA-384' => [static fn (): string => self::pssPublicPem('sha384', 32), $other];
+        yield 'a P-256 key' => [static fn (): string => (string) openssl_pkey_get_details(openssl_pkey_new(['private_key_type' => OPENSSL_KEYTYPE_EC, 'curve_name' => 'prime256v1']))['key'], $other];
+        yield 'RSASSA-PSS, 1024 bits' => [static function (): string {
+            $small = openssl_pkey_get_details(openssl_pkey_new(['private_key_type' => OPENSSL_KEYTYPE_RSA, 'private_key_bits' => 1024]))['rsa'];
+            return (string) openssl_pkey_get_details(RsaPssKey::of(['n' => $small['n'], 'e' => $small['e']], 'PS256', 'sha256', 32))['key'];
+        }, 'expected a key of at least 2048 bits, got 1024'];
+        yield 'not PEM' => [static fn (): string => 'not a key', 'expected a PEM public key, OpenSSL refused it'];
+    }
+
+    /**
+     * @dataProvider refusedKeys
+     * @param callable(): string $pem
+     */
+    public function testAnyOtherKeyIsRefused(callable $pem, string $reason): void
+    {
+        $this->expectException(InvalidArgumentException::class);
+        $this->expectExceptionMessage($reason);
+        ps256_public_key($pem());
+    }
+
+    /** The same RSA key's public half as an id-RSASSA-PSS PEM with these parameters. */
+    private static function pssPublicPem(string $hash, int $saltBytes): string
+    {
+        $public = RsaPssKey::of(['n' => self::$rsa['n'], 'e' => self::$rsa['e']], 'PS256', $hash, $saltBytes);
+        return (string) openssl_pkey_get_details($public)['key'];
+    }
+
+    /** A PSS signature of DATA by the same RSA key: MGF1 with $hash, a salt of $saltBytes. */
+    private static function signature(string $hash, int $saltBytes): string
+    {
+        $signature = '';
+        self::assertTrue(openssl_sign(self::DATA, $signature, RsaPssKey::of(self::$rsa, 'PS256', $hash, $saltBytes), $hash));
+        return $signature;
+    }
+
+    private static function der(string $pem): string
+    {
+        return (string) base64_decode((string) preg_replace('/-----[A-Z ]+-----|\s+/', '', $pem), true);
+    }
+
+    private static function pem(string $der): string
+    {
+        return "-----BEGIN PUBLIC KEY-----\n" . chunk_split(base64_encode($der), 64, "\n") . "-----END PUBLIC KEY-----\n";
+    }
+
+    /** @param list<string> $command */
+    private static function execute(array $command): void
+    {
+        $process = proc_open($command, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+        self::assertIsResource($process);
+        $output = stream_get_contents($pipes[1]) . stream_get_contents($pipes[2]);
+        fclose($pipes[1]);
+        fclose($pipes[2]);
+        self::assertSame(0, proc_close($process), implode(' ', $command) . ': ' . $output);
+    }
+}
