@@ -13,7 +13,7 @@ export PYTHONPATH := $(CURDIR)/scripts
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: help report setup system-packages venv bench site serve test test-fast lint test-php test-python \
-        bench-fidelity bench-site upgrade-runs publish clean compare
+        bench-fidelity bench-site bench-repeat noise upgrade-runs publish clean compare
 
 help:
 	@echo "make report          install what is missing, run the quick benchmark, build the site showing your run"
@@ -24,6 +24,8 @@ help:
 	@echo "make bench PROFILE=full [ONLY=aead]   measure this machine into data/runs/<run-id>/"
 	@echo "make bench-fidelity  PHP over openssl speed, aes-256-gcm/ccm at 16 KiB: 3 runs of interleaved rounds, CI within ±5 %"
 	@echo "make bench-site [RUNS='10 50 200']   time make site on that many synthetic runs"
+	@echo "make bench-repeat N=3 [PROFILE=quick]   N runs of this machine, experiments rotated (then make noise)"
+	@echo "make noise REPEATED='data/runs/A data/runs/B ...'   the spread between repeated runs, into data/noise/"
 	@echo "make upgrade-runs    rewrite runs under data/runs/ written under an older schema version"
 	@echo "make compare BASE=data/runs/X NEW=data/runs/Y [FORMAT=json] [OUT=file]   one run against another (Markdown)"
 	@echo "make publish VERSION=x.y|auto [FORCE=1]   deploy the site with mike to gh-pages (alias latest; pushed when origin exists)"
@@ -107,6 +109,17 @@ bench-fidelity: setup
 
 bench-site: venv
 	scripts/bench-site.sh $(RUNS)
+
+# N runs of this machine, one after another, the experiments' order rotated each time (the run is the
+# unit of replication): then `make noise REPEATED="<their directories>"`.
+N ?= 3
+bench-repeat: system-packages
+	scripts/bench-repeat.sh "$(N)" "$(PROFILE)" "$(ONLY)"
+
+# The spread between repeated runs of one machine and profile, into data/noise/<machine>.json.
+noise: venv
+	@test -n "$(REPEATED)" || { echo "error: REPEATED is required: the run directories of make bench-repeat, e.g. REPEATED=\"data/runs/A data/runs/B data/runs/C\"" >&2; exit 2; }
+	$(PY) -m phpcb noise $(REPEATED)
 
 upgrade-runs: venv
 	$(PY) -m phpcb upgrade data/runs/*/

@@ -3,7 +3,7 @@
 # The run is the unit of replication (docs/methodology.md#runs-that-replicate): each repetition is a
 # run of its own, and each takes the experiments in an order rotated by one, so that the repetitions
 # of one experiment are separated by the others' work, as different moments of the machine.
-# Prints each run's directory on stdout; `make noise RUNS="..."` then estimates the spread between them.
+# Prints each run's directory on stdout; `make noise REPEATED="..."` then estimates the spread between them.
 set -euo pipefail
 
 count=${1:-}
@@ -43,4 +43,4 @@ for ((r = 0; r < count; r++)); do
   # A run's id is the minute it started: the next one must start in another minute.
   while [ "$(date -u +%Y%m%dT%H%M)" = "$started" ]; do sleep 5; done
 done
-echo "[repeat] $count runs; estimate their spread with: make noise RUNS=\"${runs[*]}\"" >&2
+echo "[repeat] $count runs; estimate their spread with: make noise REPEATED=\"${runs[*]}\"" >&2

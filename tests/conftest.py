@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import shutil
 import subprocess
@@ -12,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from phpcb import seal
 from phpcb.loader import Run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,6 +25,22 @@ MALFORMED = FIXTURES / "malformed"
 SNAPSHOTS = ROOT / "tests" / "snapshots"
 
 MakeProject = Callable[..., Path]
+
+
+def reseal(run: Path) -> None:
+    """A test that edits a copy of a run on purpose (to exercise a check behind the seal) re-seals it,
+    as `python -m phpcb seal` would, without recording a reason: the copy is the test's own."""
+    manifest_path = run / "manifest.json"
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        files = seal.listed_files(manifest)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return  # a manifest the test broke on purpose: its own error comes first
+    if manifest.get("schema_version", 0) < seal.SEALED_FROM_VERSION or not all((run / f).is_file() for f in files):
+        return
+    manifest["seal"] = {"files": seal.compute(run, files)}
+    manifest_path.write_text(json.dumps(manifest, indent=4) + "\n", encoding="utf-8")
+
 
 # The repository's small runs, all of one machine: tests of whole-repository flows (publish, preview)
 # copy these, not every committed run (tens of MB, most of each build's time).

@@ -17,7 +17,7 @@ from phpcb.loader import load_runs
 from phpcb.schema import load_schemas
 from phpcb.selection import COMPARE_VARIABLE, SiteConfig
 
-from .conftest import FIXTURE_RUN, named_run
+from .conftest import FIXTURE_RUN, named_run, reseal
 
 CONFIG = SiteConfig(Path("data/site.yaml"), "ref", {})
 
@@ -91,6 +91,7 @@ def slower_copy(root: Path) -> None:
     writer.writeheader()
     writer.writerows(rows)
     (target / "jwt.csv").write_text(out.getvalue())
+    reseal(target)
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from phpcb.exporters.markdown import LIMIT, MarkdownExporter
 from phpcb.loader import Run, load_run
 from phpcb.schema import load_schemas
 
-from .conftest import FIXTURE_RUN, ROOT, SNAPSHOTS, assert_snapshot
+from .conftest import FIXTURE_RUN, ROOT, SNAPSHOTS, assert_snapshot, reseal
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
 EXPERIMENTS = {e.name: e for e in registry.discover()}
@@ -294,6 +294,7 @@ def only(experiment, directory):
                 "measured_by": None,
             }
     (target / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    reseal(target)
     return target
 
 

@@ -12,7 +12,7 @@ import pytest
 from phpcb import site
 from phpcb.errors import DataError
 
-from .conftest import FIXTURE_RUN, ROOT
+from .conftest import FIXTURE_RUN, ROOT, reseal
 
 RUN = FIXTURE_RUN.name
 
@@ -20,6 +20,7 @@ RUN = FIXTURE_RUN.name
 def only_header(root, name):
     path = root / "data" / "runs" / RUN / name
     path.write_text(path.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")
+    reseal(path.parent)
     return path
 
 

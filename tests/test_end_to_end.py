@@ -191,7 +191,7 @@ def test_a_killed_run_leaves_no_partial_csv_and_resume_finishes_it(tmp_path):
         str(out),
     ]
     uninterrupted = FIXTURE_RUN / "pitfalls.csv"
-    run_until(command, "/45 ", 20)
+    run_until(command, "/39 ", 20)
     visible = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
     assert visible == ["manifest.json"], "only the manifest, rewritten whole, exists mid-run"
     manifest = (out / "manifest.json").read_text()

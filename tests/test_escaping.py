@@ -4,7 +4,7 @@ import json
 
 from phpcb import site
 
-from .conftest import FIXTURE_RUN
+from .conftest import FIXTURE_RUN, reseal
 
 HOSTILE = '<img src=x onerror="alert(1)"> | x'
 
@@ -17,6 +17,7 @@ def hostile_project(make_project):
     manifest["os"] = "<script>alert(2)</script>"
     manifest["experiments"]["aead"]["verification"]["vectors"][0]["skip_reasons"] = {"<b>bold</b>": 1}
     manifest_path.write_text(json.dumps(manifest))
+    reseal(manifest_path.parent)
     return root
 
 
@@ -44,6 +45,7 @@ def test_a_run_without_aead_results_gives_a_page_that_says_so(make_project):
         "measured_by": None,
     }
     manifest_path.write_text(json.dumps(manifest))
+    reseal(manifest_path.parent)
     generated = site.build(root)
     assert (
         "No run under `data/runs/` has results for the `aead` experiment yet" in generated.pages["experiments/aead.md"]
@@ -56,6 +58,7 @@ def test_hostile_curve_detail_text_is_escaped_on_the_curve_page(make_project):
     curves = root / "data" / "runs" / FIXTURE_RUN.name / "ec_curves.csv"
     text = curves.read_text()
     curves.write_text(text.replace("missing OID", "<script>alert(3)</script> | 'quoted'", 1))
+    reseal(curves.parent)
     page = site.build(root).pages["experiments/ec_keygen.md"]
     assert "<script" not in page
     assert "&lt;script&gt;alert(3)&lt;/script&gt; &#124; &#39;quoted&#39;" in page
@@ -67,6 +70,7 @@ def test_a_run_without_ec_keygen_results_gives_a_page_that_says_so(make_project)
     manifest = json.loads(manifest_path.read_text())
     del manifest["experiments"]["ec_keygen"]
     manifest_path.write_text(json.dumps(manifest))
+    reseal(manifest_path.parent)
     for name in ("ec_keygen.csv", "ec_curves.csv"):
         (root / "data" / "runs" / FIXTURE_RUN.name / name).unlink()
     generated = site.build(root)

@@ -32,7 +32,7 @@ from phpcb.errors import BuildError, DataError
 from phpcb.loader import MANIFEST
 from phpcb.schema import Field, load_schemas
 
-from .conftest import FIXTURE_RUN, ROOT, project_with
+from .conftest import FIXTURE_RUN, ROOT, project_with, reseal
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
 ORIGINAL: dict[str, bytes] = {path.name: path.read_bytes() for path in FIXTURE_RUN.iterdir() if path.is_file()}
@@ -415,6 +415,8 @@ def damaged(root: Path, damage: Damage) -> Path:
     for name, data in {**ORIGINAL, **damage.contents}.items():
         if data is not None:
             (directory / name).write_bytes(data)
+    if MANIFEST not in damage.contents:
+        reseal(directory)  # a damaged table is the damage: the checks behind the seal must catch it
     return root
 
 

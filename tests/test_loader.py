@@ -52,7 +52,7 @@ def test_the_committed_runs_all_load():
             "bytes_per_second",
             "-5.0 is less than or equal to the minimum of 0",
         ),
-        ("future-schema", SchemaVersionError, "manifest.json", None, None, "newer than this build reads (5)"),
+        ("future-schema", SchemaVersionError, "manifest.json", None, None, "newer than this build reads (6)"),
         ("incomplete", IncompleteRunError, "manifest.json", None, None, "run did not finish: complete it with"),
         ("bad-status", DataError, "manifest.json", None, None, "at experiments/aead/status: 'done' is not one of"),
         ("bad-json", DataError, "manifest.json", None, None, "not valid JSON"),

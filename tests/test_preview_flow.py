@@ -21,7 +21,7 @@ import pytest
 from phpcb import ghpages, pullrequest
 from phpcb.github_comment import MARKER
 
-from .conftest import ROOT, copy_repository
+from .conftest import ROOT, copy_repository, reseal
 
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "phpcrypto-bench tests",
@@ -79,6 +79,7 @@ def add_run(runs: Path) -> None:
             row[elapsed] = str(int(row[elapsed]) * 3 // 2)
     with (target / "jwt.csv").open("w", newline="", encoding="utf-8") as handle:
         csv.writer(handle, lineterminator="\n").writerows(rows)
+    reseal(target)
 
 
 def test_preview_deploy_publish_and_cleanup(tmp_path):

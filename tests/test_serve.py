@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import FIXTURE_RUN, ROOT
+from .conftest import FIXTURE_RUN, ROOT, reseal
 
 MKDOCS = str(Path(sys.executable).parent / "mkdocs")
 ERROR_TITLE = "The site cannot be built"
@@ -55,6 +55,7 @@ def served(make_project) -> Iterator[tuple[Path, str]]:
     lines = bad.read_text().splitlines(keepends=True)
     lines[2] = lines[2].replace(",true", ",maybe")
     bad.write_text("".join(lines))
+    reseal(bad.parent)
     port = free_port()
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PHPCB_ROOT": str(project)}
     env.pop("PHPCB_SERVING", None)
@@ -83,6 +84,7 @@ def test_a_bad_data_file_is_shown_in_the_browser_until_it_is_fixed(served: tuple
     assert page is not None
     assert ERROR_TITLE in page, "every generated page says it"
 
-    shutil.copy(FIXTURE_RUN / "jwt.csv", project / "data" / "runs" / FIXTURE_RUN.name / "jwt.csv")
+    for name in ("jwt.csv", "manifest.json"):  # the file as it was, and the seal that matches it
+        shutil.copy(FIXTURE_RUN / name, project / "data" / "runs" / FIXTURE_RUN.name / name)
     fixed = wait_for(url + "experiments/jwt/", lambda page: ERROR_TITLE not in page, 90)
     assert "Which run this page shows" in fixed

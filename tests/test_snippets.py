@@ -16,7 +16,7 @@ import pytest
 from phpcb import render, site, snippets
 from phpcb.pitfalls.policy import load_pitfalls_policy
 
-from .conftest import FIXTURE_RUN, ROOT
+from .conftest import FIXTURE_RUN, ROOT, reseal
 
 # As mkdocs.yml configures Markdown.
 MARKDOWN_EXTENSIONS = ["admonition", "attr_list", "tables", "toc", "pymdownx.details", "pymdownx.superfences"]
@@ -220,6 +220,7 @@ def test_a_fix_for_correctness_is_recommended_whatever_the_timing_and_one_for_sp
         writer = csv.DictWriter(file, fieldnames=list(rows[0]), lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
+    reseal(path.parent)
 
     generated = site.build(root)
     page = generated.pages["experiments/pitfalls.md"]

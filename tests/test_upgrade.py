@@ -61,7 +61,12 @@ def test_upgrading_on_disk_changes_only_what_the_upgrader_names(tmp_path):
         "system": None,
         "experiments": experiments,
     }
+    sealed = after.pop("seal")
     assert after == expected
+    assert sealed["resealed"][0]["reason"] == f"upgraded on disk from schema version 1 to {SCHEMAS.version}"
+    assert set(sealed["files"]) == {name for entry in experiments.values() for name in entry["files"]}, (
+        "rewriting a run is an explicit re-seal of every file it lists"
+    )
     assert list(after).index("machine") == list(after).index("cpu") - 1, "in the schema's field order"
     assert list(after).index("system") == list(after).index("kernel") + 1
     assert not load_run(run, SCHEMAS).upgraded
@@ -84,7 +89,7 @@ def test_a_version_4_run_gains_precision_and_load_records_that_say_not_recorded(
         assert (entry["sampling"], entry["system"]) == (None, None)
         assert {k: v for k, v in entry.items() if k not in ("sampling", "system")} == old
         assert list(entry).index("sampling") == list(entry).index("verification") + 1, "where the runner writes it"
-    assert {k: v for k, v in after.items() if k not in ("system", "schema_version", "experiments")} == {
+    assert {k: v for k, v in after.items() if k not in ("system", "schema_version", "experiments", "seal")} == {
         k: v for k, v in before.items() if k not in ("schema_version", "experiments")
     }
 

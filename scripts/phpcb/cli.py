@@ -1,6 +1,6 @@
-"""`python -m phpcb check|pages|fidelity|precision|upgrade|synthesize|compare|noise|preview-comment`: validate data and
-render the pages, write the generated pages for inspection, compare PHP with `openssl speed`, say how
-precise and quiet a run was, rewrite
+"""`python -m phpcb check|pages|fidelity|precision|upgrade|seal|synthesize|compare|noise|preview-comment`:
+validate data and render the pages, write the generated pages for inspection, compare PHP with
+`openssl speed`, say how precise and quiet a run was, rewrite
 old runs under the current schema, make synthetic runs for benchmarking the build, compare one run
 with another, or write a pull request's comment (its runs beside their baselines).
 
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from . import baselines, comparison, fidelity, noise, precision_report, registry, site
 from .errors import BuildError
-from .rewrite import upgrade_on_disk
+from .rewrite import reseal_on_disk, upgrade_on_disk
 from .schema import load_schemas
 from .synthetic import synthesize
 
@@ -42,8 +42,15 @@ def _parser() -> argparse.ArgumentParser:
     fidelity_.add_argument("runs", type=Path, nargs="+")
     precision = commands.add_parser("precision", help="how precise and how quiet one run directory's measurement was")
     precision.add_argument("run", type=Path)
-    upgrade = commands.add_parser("upgrade", help="rewrite run directories written under an older schema version")
+    upgrade = commands.add_parser(
+        "upgrade", help="rewrite run directories written under an older schema version (this re-seals them)"
+    )
     upgrade.add_argument("runs", type=Path, nargs="+")
+    reseal = commands.add_parser(
+        "seal", help="re-seal a run whose files were changed on purpose, recording when and why (docs/contributing.md)"
+    )
+    reseal.add_argument("run", type=Path)
+    reseal.add_argument("--reason", required=True, help="what changed in the run's files, and why")
     synthesize = commands.add_parser(
         "synthesize", help="make COUNT valid synthetic runs from the committed ones, in OUT/data/runs/ (for benchmarks)"
     )
@@ -118,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         "pages": lambda: build_pages(root, args.out),
         "precision": lambda: precision_report.report(root, args.run),
         "upgrade": lambda: upgrade_runs(root, args.runs),
+        "seal": lambda: reseal_on_disk(args.run.resolve(), load_schemas(root / "data" / "schema"), args.reason),
         "synthesize": lambda: synthesize(root, args.count, args.out),
         "compare": lambda: comparison.report(root, args.base, args.new, args.format, args.out),
         "noise": lambda: noise_report(root, args.runs),

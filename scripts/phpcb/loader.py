@@ -11,7 +11,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from . import consistency, upgrade
+from . import consistency, seal, upgrade
 from .datafile import read_json
 from .errors import DataError, IncompleteRunError, SchemaVersionError
 from .schema import Schemas
@@ -60,6 +60,11 @@ class Run:
     @property
     def upgraded(self) -> bool:
         return self.source_version != self.manifest.get("schema_version")
+
+    @property
+    def sealed(self) -> bool:
+        """Whether its files were checked against a seal when it was read (runs of version 6 on)."""
+        return self.source_version >= seal.SEALED_FROM_VERSION
 
     @cached_property
     def tables(self) -> RowTables:
@@ -119,6 +124,8 @@ def read_run(directory: Path, schemas: Schemas) -> RawRun:
         )
     if manifest["run_id"] != directory.name:
         raise DataError(path, f"expected run_id {directory.name!r} (the directory name), got {manifest['run_id']!r}")
+    if source_version >= seal.SEALED_FROM_VERSION:
+        seal.verify(directory, manifest, path)
     tables: dict[str, RawTable] = {}
     for entry in manifest["experiments"].values():
         for file_name in entry["files"]:

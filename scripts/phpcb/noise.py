@@ -315,3 +315,45 @@ def save(root: Path, machine: str, profile: ProfileNoise) -> Path:
     temporary.write_text(to_json(NoiseModel(machine, profiles)), encoding="utf-8")
     temporary.replace(path)
     return path
+
+
+Z_95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class RunSpread:
+    """How far one run's absolute times of an experiment may sit from another run's on the same
+    machine: its classes' widest spread (shift and residual, log scale), or None where no repeated
+    runs of the machine were measured."""
+
+    log_sd: float | None
+    runs: tuple[str, ...] = ()
+    profile: str | None = None
+    stand_in: bool = False  # the model is of another profile than the run's
+
+    @property
+    def known(self) -> bool:
+        return self.log_sd is not None
+
+    def widen(self, median: float, low: float, high: float) -> tuple[float, float]:
+        """An interval that covers the within-run CI and the 95 % between-run range around the median."""
+        if self.log_sd is None or not math.isfinite(median) or median <= 0:
+            return low, high
+        factor = math.exp(Z_95 * self.log_sd)
+        return min(low, median / factor), max(high, median * factor)
+
+
+UNKNOWN = RunSpread(None)
+
+
+def run_spread(model: NoiseModel | None, machine: str, profile: str, experiment: str) -> RunSpread:
+    if model is None or model.machine != machine:
+        return UNKNOWN
+    found = model.for_profile(profile)
+    if found is None:
+        return UNKNOWN
+    section, stand_in = found
+    log_sd = section.experiment_run_log_sd(experiment)
+    if log_sd is None:
+        return UNKNOWN
+    return RunSpread(log_sd, section.runs, section.profile, stand_in)

@@ -218,7 +218,7 @@ class JwtPolicy:
         references = own.references + tuple(r for r in of_key.references if r not in own.references)
         # The key's reason verbatim (it names the key): the same words as on every page that names it.
         return Verdict(
-            f"{own.primitive} with a {of_key.primitive} key",
+            f"{own.primitive} ({of_key.primitive} key)",
             stricter(own.status, of_key.status),
             own.notes + of_key.notes,
             references,

@@ -4,8 +4,10 @@ or a line break followed by `# heading` reaches the reader as the characters it 
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +90,65 @@ def snippet_function(root: Path) -> Callable[..., Markup]:
     return snippet
 
 
+# A page's context may hold `between_runs` (noise.RunSpread): its absolute times then print with an
+# interval that covers the spread between runs of the machine, not only the run's own samples.
+BETWEEN_RUNS = "between_runs"
+
+
+@dataclass(frozen=True)
+class _Interval:
+    n: int
+    median_ns: float
+    ci_low_ns: float
+    ci_high_ns: float
+
+
+def _spread_of(context: Any) -> Any:
+    return context.get(BETWEEN_RUNS)
+
+
+def _widened_time(context: Any, summary: Any) -> Any:
+    spread = _spread_of(context)
+    if spread is None or not spread.known or not math.isfinite(summary.ci_low_ns):
+        return summary
+    low, high = spread.widen(summary.median_ns, summary.ci_low_ns, summary.ci_high_ns)
+    return _Interval(summary.n, summary.median_ns, low, high)
+
+
+def _widened_rate(context: Any, mb_per_s: float, interval: tuple[float, float]) -> tuple[float, float]:
+    spread = _spread_of(context)
+    if spread is None or not spread.known or not all(math.isfinite(x) for x in interval):
+        return interval
+    return spread.widen(mb_per_s, *interval)
+
+
+@jinja2.pass_context
+def time_spread(context: Any, summary: Any) -> str:
+    return formatting.time_spread(_widened_time(context, summary))
+
+
+@jinja2.pass_context
+def time_ci(context: Any, summary: Any) -> str:
+    return formatting.time_ci(_widened_time(context, summary))
+
+
+@jinja2.pass_context
+def time_interval(context: Any, summary: Any) -> str:
+    """The interval alone, as time_ci prints it."""
+    shown = _widened_time(context, summary)
+    return formatting.duration_interval(shown.ci_low_ns, shown.ci_high_ns, shown.median_ns)
+
+
+@jinja2.pass_context
+def rate_spread(context: Any, mb_per_s: float, interval: tuple[float, float]) -> str:
+    return formatting.rate_spread(mb_per_s, _widened_rate(context, mb_per_s, interval))
+
+
+@jinja2.pass_context
+def rate_ci(context: Any, mb_per_s: float, interval: tuple[float, float]) -> str:
+    return formatting.rate_ci(mb_per_s, _widened_rate(context, mb_per_s, interval))
+
+
 def finalize(value: Any) -> Any:
     """Every `{{ value }}`: text that is not already Markup is escaped for Markdown too."""
     if isinstance(value, Markup) or value is None or isinstance(value, int | float):
@@ -140,8 +201,9 @@ def environment(template_dir: Path) -> jinja2.Environment:
     env.filters.update(
         size=formatting.size,
         spread=formatting.spread,
-        time_spread=formatting.time_spread,
-        time_ci=formatting.time_ci,
+        time_spread=time_spread,
+        time_ci=time_ci,
+        time_interval=time_interval,
         duration_interval=formatting.duration_interval,
         rate=formatting.rate,
         duration=formatting.duration,
@@ -155,8 +217,8 @@ def environment(template_dir: Path) -> jinja2.Environment:
         verdict=verdict,
     )
     env.globals.update(
-        rate_spread=formatting.rate_spread,
-        rate_ci=formatting.rate_ci,
+        rate_spread=rate_spread,
+        rate_ci=rate_ci,
         value_ci=formatting.value_ci,
         speedup=wording.speedup,
         interval=wording.interval,

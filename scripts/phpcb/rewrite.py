@@ -1,7 +1,9 @@
-"""`python -m phpcb upgrade RUN...`: rewrite runs of older schema versions on disk.
+"""`python -m phpcb upgrade RUN...`: rewrite runs of older schema versions on disk; `python -m phpcb
+seal RUN --reason TEXT`: re-seal a run whose files were changed on purpose.
 
 The loader upgrades old runs in memory on every build; rewriting them makes the published files
-match the current schema (and lets the site publish their Data Package descriptor). A run is
+match the current schema (and lets the site publish their Data Package descriptor). Either rewrite
+is an explicit re-seal: the manifest gets a fresh seal and records when and why (seal.py). A run is
 rewritten in a hidden copy beside it and swapped in whole, so a failure leaves the old run as it was.
 """
 
@@ -14,6 +16,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from . import seal
 from .errors import DataError
 from .loader import MANIFEST, read_run
 from .schema import Schemas
@@ -62,7 +65,8 @@ def upgrade_on_disk(directory: Path, schemas: Schemas) -> int | None:
                 again = read_raw(work / name, schemas.tables[name].columns).table
                 if not again.equals(table.table):
                     raise DataError(work / name, "the rewritten file does not read back as the upgraded table")
-        (work / MANIFEST).write_text(manifest_text(raw.manifest), encoding="utf-8")
+        reason = f"upgraded on disk from schema version {raw.source_version} to {schemas.version}"
+        (work / MANIFEST).write_text(manifest_text(seal.resealed(raw.manifest, work, reason)), encoding="utf-8")
     except BaseException:
         shutil.rmtree(work)
         raise
@@ -70,3 +74,20 @@ def upgrade_on_disk(directory: Path, schemas: Schemas) -> int | None:
     work.rename(directory)
     shutil.rmtree(old)
     return raw.source_version
+
+
+def reseal_on_disk(directory: Path, schemas: Schemas, reason: str) -> str:
+    """A fresh seal of the run's files, recorded with the reason; the run must be of the current version."""
+    path = directory / MANIFEST
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    if manifest.get("schema_version") != schemas.version:
+        raise DataError(
+            path,
+            f"schema_version {manifest.get('schema_version')!r}: upgrade it first (make upgrade-runs), which seals it",
+        )
+    fresh = seal.resealed(manifest, directory, reason)
+    temporary = directory / f".{MANIFEST}.resealing"
+    temporary.write_text(manifest_text(fresh), encoding="utf-8")
+    temporary.replace(path)
+    read_run(directory, schemas)  # the run as the build will read it: sealed and valid
+    return f"{directory}: re-sealed {len(fresh['seal']['files'])} files ({reason})"

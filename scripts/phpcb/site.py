@@ -10,9 +10,21 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from . import baselines, chart_data, claims_page, comparison, precision, registry, sample_counts, selection, snippets
+from . import (
+    baselines,
+    chart_data,
+    claims_page,
+    comparison,
+    noise,
+    precision,
+    registry,
+    sample_counts,
+    selection,
+    snippets,
+)
 from . import environment as env_rows
 from . import machines_page as machines
+from . import render as render_module
 from .errors import NoDataError
 from .experiment import Experiment, Figures, Finding, Inputs
 from .loader import MANIFEST, Run, load_runs
@@ -166,12 +178,23 @@ class Contexts:
         self._known: dict[tuple[str, str], dict[str, Any]] = {}
         self._figures: dict[tuple[str, str], Figures] = {}
         self._schemas = schemas
+        self._noise: dict[str, noise.NoiseModel | None] = {}
 
     @property
     def schemas(self) -> Schemas:
         if self._schemas is None:
             self._schemas = load_schemas(self.project.schema)
         return self._schemas
+
+    def noise_model(self, machine: str) -> noise.NoiseModel | None:
+        if machine not in self._noise:
+            self._noise[machine] = noise.load(self.project.root, machine)
+        return self._noise[machine]
+
+    def spread(self, experiment: Experiment, run: Run) -> noise.RunSpread:
+        """How far the run's absolute times may sit from another run's of its machine."""
+        machine = machine_name(run.manifest)
+        return noise.run_spread(self.noise_model(machine), machine, str(run.manifest["profile"]), experiment.name)
 
     def inputs(self, experiment: Experiment) -> Inputs:
         if experiment.name not in self._inputs:
@@ -220,6 +243,7 @@ def experiment_page(
     if chosen is not None:
         context, figures = contexts.of(experiment, chosen.run)
         context["other_runs"] = [r.run_id for r in runs if r.has_results(experiment.name) and r is not chosen.run]
+        context[render_module.BETWEEN_RUNS] = contexts.spread(experiment, chosen.run)
         finding = experiment.finding(context)
     context["selection"] = chosen
     context["claims_tally"] = claims_tally

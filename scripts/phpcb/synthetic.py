@@ -14,6 +14,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from . import seal
 from .errors import BuildError
 from .loader import MANIFEST, read_run, run_directories
 from .rewrite import csv_text, manifest_text
@@ -56,6 +57,8 @@ def synthesize(root: Path, count: int, out: Path) -> str:
             "run_id": run_id,
             "started_utc": f"{started:%Y-%m-%dT%H:%M:%SZ}",
             "finished_utc": f"{started + timedelta(seconds=50):%Y-%m-%dT%H:%M:%SZ}",
+            # Sealed as the runner seals a run it finishes: these are new runs, not edits of one.
+            "seal": {"files": seal.compute(directory, seal.listed_files(source.manifest))},
         }
         (directory / MANIFEST).write_text(manifest_text(manifest), encoding="utf-8")
     return f"{count} synthetic runs in {out / 'data' / 'runs'}"

@@ -150,6 +150,14 @@ class RecordPrecision(Upgrader):
         return upgraded
 
 
+@dataclass(frozen=True)
+class RecordEnvironmentAndSeal(Upgrader):
+    """Version 5 → 6: a finished run records its seal (each file's rows and SHA-256), whether the machine
+    is virtual, the CPU clock the OS reports and the kernel's build. Version 5 recorded none of it: the
+    fields stay absent, and an upgraded run is unsealed until it is rewritten on disk (`make
+    upgrade-runs`), which seals it."""
+
+
 def legacy_host(run_id: str) -> str:
     """The hostname slug a version-2 run id carries: YYYYMMDDTHHMMZ-<host>-phpX.Y."""
     parts = run_id.split("-")
@@ -165,6 +173,7 @@ UPGRADERS: dict[int, Upgrader] = {
         3, "manifest.json: add each experiment's `measured_by` (copied from the run's php and libraries)"
     ),
     4: RecordPrecision(4, "manifest.json: add `system` and each experiment's `sampling` and `system`, as not recorded"),
+    5: RecordEnvironmentAndSeal(5, "manifest.json: version 6 (seal, machine.virtual, cpu.mhz, kernel_build: absent)"),
 }
 
 

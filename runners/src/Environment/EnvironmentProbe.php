@@ -144,7 +144,25 @@ final class EnvironmentProbe
         foreach (self::WATCHED_CPU_FLAGS as $flag) {
             $flags[$flag] = in_array($flag, (array) $present, true);
         }
-        return ['model' => $model, 'cores' => $this->fixedCores ?? max(1, (int) $cores), 'flags' => $flags];
+        // What the OS reports: on a virtual machine, often the host's nominal clock, not the current one.
+        $mhz = preg_match('/^cpu MHz\s*:\s*([0-9.]+)$/m', $cpuinfo, $hz) === 1 ? round((float) $hz[1], 1) : null;
+        return ['model' => $model, 'cores' => $this->fixedCores ?? max(1, (int) $cores), 'flags' => $flags, 'mhz' => $mhz];
+    }
+
+    /**
+     * Whether this is a virtual machine (the CPU's `hypervisor` flag): its host, and so its CPU and
+     * speed, may change between runs while the host identity stays the same.
+     */
+    public function isVirtual(): bool
+    {
+        $cpuinfo = (string) @file_get_contents($this->cpuinfoPath);
+        return preg_match('/^flags\s*:.*\bhypervisor\b/m', $cpuinfo) === 1;
+    }
+
+    /** The kernel's build string (`uname -v`): two builds of one release can differ in what matters here. */
+    public function kernelBuild(): string
+    {
+        return php_uname('v');
     }
 
     public function memoryBytes(): int

@@ -12,7 +12,7 @@ use PhpCryptoBench\Io\JsonFile;
 final class Manifest
 {
     /** The data contract's version; data/schema/manifest.schema.json declares the same (a test checks). */
-    public const SCHEMA_VERSION = 5;
+    public const SCHEMA_VERSION = 6;
     public const FILE = 'manifest.json';
 
     /** @param array<string, mixed> $data */
@@ -75,6 +75,29 @@ final class Manifest
     {
         $this->data['finished_utc'] = $finishedUtc;
         $this->data['system']['after'] = $system;
+    }
+
+    /** @return list<string> every file the experiments list, in their order */
+    public function files(): array
+    {
+        $files = [];
+        foreach ($this->data['experiments'] as $entry) {
+            foreach ((array) ($entry['files'] ?? []) as $file) {
+                $files[] = (string) $file;
+            }
+        }
+        return array_values(array_unique($files));
+    }
+
+    /**
+     * The run's seal (RunSeal): each file's row count and SHA-256, recorded once the run is finished,
+     * so that the build refuses a run whose files changed afterwards.
+     *
+     * @param array<string, array{rows: int, sha256: string}> $files
+     */
+    public function seal(array $files): void
+    {
+        $this->data['seal'] = ['files' => (object) $files];
     }
 
     /** @return array<string, mixed> */

@@ -58,11 +58,12 @@ final class Runner
             'git_commit' => $this->probe->gitCommit($this->repository),
             'php' => $this->probe->php(),
             'libraries' => $this->probe->libraries(),
-            'machine' => $this->probe->machine()->toManifest(),
+            'machine' => $this->probe->machine()->toManifest() + ['virtual' => $this->probe->isVirtual()],
             'cpu' => $this->probe->cpu(),
             'memory_bytes' => $this->probe->memoryBytes(),
             'os' => $this->probe->os(),
             'kernel' => $this->probe->kernel(),
+            'kernel_build' => $this->probe->kernelBuild(),
             'system' => ['before' => $this->load->snapshot(), 'after' => null],
         ]);
         return $this->finishRun($manifest, $profile, $experiments, $directory);
@@ -92,6 +93,7 @@ final class Runner
             $manifest->save($directory);
         }
         $manifest->finish($this->clock->now()->format('Y-m-d\TH:i:s\Z'), $this->load->snapshot());
+        $manifest->seal(RunSeal::of($directory, $manifest->files()));
         $manifest->save($directory);
         return $manifest;
     }

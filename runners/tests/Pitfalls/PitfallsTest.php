@@ -17,7 +17,6 @@ use PhpCryptoBench\Native\FixedNativeSpeed;
 use PhpCryptoBench\Pitfalls\AeadCallPerField;
 use PhpCryptoBench\Pitfalls\DetailsPerOperation;
 use PhpCryptoBench\Pitfalls\KeyConfigPerCall;
-use PhpCryptoBench\Pitfalls\PasswordHashVersusSodium;
 use PhpCryptoBench\Pitfalls\PemVersusKeyObject;
 use PhpCryptoBench\Pitfalls\Pitfall;
 use PhpCryptoBench\Pitfalls\PitfallCase;
@@ -37,7 +36,6 @@ final class PitfallsTest extends TestCase
         yield 'PSS in PHP vs an RSASSA-PSS key' => [static fn (): Pitfall => new PssPaddingInPhp()];
         yield 'openssl.cnf per key' => [static fn (): Pitfall => new KeyConfigPerCall(REPOSITORY . '/runners/openssl-minimal.cnf')];
         yield 'an AEAD call per field vs per record' => [static fn (): Pitfall => self::aeadCallPerField()];
-        yield 'password_hash vs sodium' => [static fn (): Pitfall => new PasswordHashVersusSodium()];
     }
 
     /**
@@ -118,7 +116,7 @@ final class PitfallsTest extends TestCase
         $profile = Profile::named('quick')->forFakeClock();
         $context = new ExperimentContext($profile, new Sampler(new FakeTimer(), $profile), new Progress(fopen('php://memory', 'w+b')), new FixedNativeSpeed(), $directory, true, 2);
 
-        self::assertCount(7, $experiment->verify()['agreement']);
+        self::assertCount(6, $experiment->verify()['agreement']);
         $result = $experiment->measure($context);
 
         self::assertSame(['pitfalls.csv', 'pitfalls_native.csv'], $result->files);
@@ -130,7 +128,7 @@ final class PitfallsTest extends TestCase
         rmdir($directory);
 
         $cases = array_unique(array_map(static fn (array $r): string => $r['pitfall'] . '/' . $r['variant'], $rows));
-        self::assertCount(14, $cases, 'seven pitfalls, two ways each');
+        self::assertCount(12, $cases, 'six pitfalls, two ways each');
         self::assertSame(['0', '1', '2'], array_values(array_unique(array_column($rows, 'round'))));
         self::assertSame(['0', '1', '2'], array_column($native, 'round'), 'one native figure per round');
         $fieldRows = array_filter($rows, static fn (array $r): bool => $r['pitfall'] === AeadCallPerField::NAME);

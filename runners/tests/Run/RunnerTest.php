@@ -62,6 +62,19 @@ final class RunnerTest extends TestCase
         self::assertNotNull($manifest['finished_utc']);
     }
 
+    public function testAFinishedRunIsSealedWithEachFilesRowsAndHash(): void
+    {
+        $this->runner()->start(Profile::named('quick'), [new StubExperiment()], $this->directory);
+        $seal = $this->manifest()['seal'];
+
+        self::assertSame(['files'], array_keys($seal));
+        self::assertSame(['stub.csv'], array_keys($seal['files']));
+        self::assertSame(7, $seal['files']['stub.csv']['rows'], 'the samples, not the header');
+        self::assertSame(hash_file('sha256', $this->directory . '/stub.csv'), $seal['files']['stub.csv']['sha256']);
+        self::assertIsBool($this->manifest()['machine']['virtual']);
+        self::assertIsString($this->manifest()['kernel_build']);
+    }
+
     public function testAnExperimentThatVerifiesIsMeasuredAndListsItsFiles(): void
     {
         $stub = new StubExperiment();

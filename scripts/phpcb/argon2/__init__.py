@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from markupsafe import Markup
+
 from ..advice import Advice
 from ..claim_rules import Measure
 from ..experiment import Experiment, Figures, Finding, Inputs
@@ -47,6 +49,9 @@ class Argon2(Experiment):
 
     def headlines(self, context: dict[str, Any]) -> list[Headline]:
         return page.headlines(context)
+
+    def notes(self, context: dict[str, Any]) -> dict[str, list[Markup]]:
+        return page.notes(context)
 
     def measures(self) -> Mapping[str, Measure]:
         return measures.MEASURES

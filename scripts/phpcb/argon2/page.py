@@ -13,6 +13,7 @@ from ..formatting import duration
 from ..headlines import Headline
 from ..policy import Argon2Policy
 from ..reference import ReferenceData
+from ..wording import speedup
 from .analysis import Argon2Analysis, LibraryGap, budget_choices, reference_cli_gaps, sodium_gap
 
 FINDING_BUDGET_MS = 250  # a login a user barely notices; the page lists the other budgets
@@ -152,3 +153,23 @@ def headlines(context: dict[str, Any]) -> list[Headline]:
         return []
     question = f"Strongest Argon2id parameters within {FINDING_BUDGET_MS} ms (password_hash), and their time"
     return [Headline.of_time("argon2.budget", question, choice.cell.wall, choice=choice.cell.key.label)]
+
+
+# The pitfall "password_hash() against sodium_crypto_pwhash_str() at equal parameters" is this
+# experiment's measurement (one quantity, one measurement per run): quoted on the pitfalls page.
+SODIUM_PITFALL = "password-hash-vs-sodium"
+
+
+def notes(context: dict[str, Any]) -> dict[str, list[Markup]]:
+    """The sodium-over-password_hash ratio at OWASP's floor (else PHP's defaults), for the pitfalls page."""
+    analysis: Argon2Analysis = context["analysis"]
+    found = next(
+        (g for g in (sodium_gap(analysis, m, t) for m, t in ((19, 2), (64, 4))) if g is not None and g.ratio),
+        None,
+    )
+    if found is None:
+        return {}
+    line = Markup("[Measured on the Argon2 page](argon2.md), Argon2id at {}, in run {}: {} per hash.").format(
+        found.first.key.label, analysis.run.run_id, speedup("sodium_crypto_pwhash", "password_hash", found.ratio)
+    )
+    return {"pitfalls": [line]}

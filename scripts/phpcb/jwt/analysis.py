@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -43,6 +43,9 @@ class JwtCase:
     token_bytes: int
     summary: Summary
     per_op_ns: np.ndarray
+    # Key generation is one quantity: where the run also timed it on the curves page (ec_keygen, per key
+    # type), that measurement is the one this page quotes.
+    measured_by: str = "jwt"
 
 
 @dataclass(frozen=True)
@@ -135,6 +138,7 @@ def choose(
         a for a in algorithms if a.verdict.recommendable and a.asymmetric and a.case(operation, payload) is not None
     ]
     ranked = sorted(candidates, key=lambda a: (a.case(operation, payload).summary.median_ns, a.alg))  # type: ignore[union-attr]
+
     if not ranked:
         return Choice(purpose, operation, None, None, None)
     best = ranked[0]
@@ -142,7 +146,11 @@ def choose(
     best_case = best.case(operation, payload)
     runner_case = runner.case(operation, payload) if runner else None
     ratio = (
-        ratio_between(runner_case.per_op_ns, best_case.per_op_ns, pairing.together(runner_case, best_case))
+        ratio_between(
+            runner_case.per_op_ns,
+            best_case.per_op_ns,
+            best_case.measured_by == runner_case.measured_by == "jwt" and pairing.together(runner_case, best_case),
+        )
         if best_case and runner_case
         else None
     )
@@ -161,8 +169,26 @@ def key_scheme(key_type: str, key_bits: int) -> str | None:
     return f"RSA-{key_bits}" if key_type == "RSA" else None
 
 
+def keygen_from_the_curves_page(run: Run, cases: list[JwtCase]) -> list[JwtCase]:
+    """Each algorithm's key generation from the run's ec_keygen table (its key type's `keygen` case)
+    where the run has one, in place of the JWT table's own timing of the same call."""
+    rows = [row for row in run.tables.get("ec_keygen.csv", []) if row["operation"] == "keygen"]
+    if not rows:
+        return cases
+    by_scheme = per_op_by_case(rows, lambda row: str(row["curve"]))
+    quoted = []
+    for case in cases:
+        scheme = key_scheme(case.key_type, case.key_bits) if case.operation == "keygen" else None
+        values = by_scheme.get(scheme) if scheme is not None else None
+        if values is None:
+            quoted.append(case)
+            continue
+        quoted.append(replace(case, summary=summarize(values), per_op_ns=values, measured_by="ec_keygen"))
+    return quoted
+
+
 def analyse(run: Run, policy: JwtPolicy) -> JwtAnalysis:
-    cases = case_rows(run.tables.get("jwt.csv", []))
+    cases = keygen_from_the_curves_page(run, case_rows(run.tables.get("jwt.csv", [])))
     pairing = Pairing.of(run, "jwt", "jwt.csv")
     algorithms = []
     for alg in ALGORITHMS:

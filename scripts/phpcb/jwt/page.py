@@ -16,7 +16,6 @@ from ..policy import JwtPolicy
 from ..reference import ReferenceData
 from ..wording import margin
 from .analysis import AlgorithmResult, JwtAnalysis, JwtCase, headline_payload
-from .keygen_check import keygen_twice
 from .layers import GOAL_NS, GOAL_RATIO, goal_tally
 
 
@@ -54,7 +53,7 @@ def context(analysis: JwtAnalysis, reference: ReferenceData, policy: JwtPolicy) 
         "verifier_checks": policy.verifier_checks,
         "horizon": policy.keys.horizon,
         "headline_payload": headline,
-        "keygen_twice": keygen_twice(analysis, analysis.run, policy.keys),
+        "keygen_quoted": any(a.keygen is not None and a.keygen.measured_by == "ec_keygen" for a in analysis.algorithms),
         "claim": reference.claim,
         "limits": limits,
         "limit_sources": policy.limits,

@@ -33,7 +33,8 @@ class Pitfalls(Experiment):
         return figures.all_figures(result)
 
     def page_context(self, result: analysis.PitfallsAnalysis, inputs: Inputs) -> dict[str, Any]:
-        return {"verdict": page.verdict, "offers_fix": page.offers_fix}
+        quoted = [entry for entry in inputs.policy.values() if entry.measured_on is not None]
+        return {"verdict": page.verdict, "offers_fix": page.offers_fix, "quoted": quoted}
 
     def finding(self, context: dict[str, Any]) -> Finding | None:
         return page.finding(context, self.page)

@@ -50,6 +50,9 @@ class PitfallEntry:
     affects: tuple[str, ...]
     status: str
     references: tuple[Reference, ...]
+    # The experiment that measures this quantity in a run, when it is not this one: the page then
+    # quotes that measurement (one quantity, one number per run), never rows of its own.
+    measured_on: str | None = None
 
 
 def _way(file: YamlFile, entry: dict[str, object], name: str, where: str, fix: snippets.Snippet) -> Way:
@@ -124,5 +127,6 @@ def load_pitfalls_policy(path: Path, root: Path | None = None) -> dict[str, Pitf
             affects=tuple(affects),
             status=status,
             references=tuple(references[k] for k in keys),
+            measured_on=file.text(entry, "measured_on", where) if "measured_on" in entry else None,
         )
     return found

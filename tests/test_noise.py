@@ -1,0 +1,160 @@
+"""The between-run noise model (issue 26): estimated from repeated runs of one machine, stored as data
+with the runs it came from, and used by the pages (intervals across runs) and by `compare`."""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import re
+import shutil
+
+import numpy as np
+import pytest
+
+from phpcb import noise, registry, site
+from phpcb.errors import DataError
+from phpcb.loader import Run
+from phpcb.schema import load_schemas
+
+from .conftest import FIXTURE_RUN, ROOT, project_with
+
+SCHEMAS = load_schemas(ROOT / "data" / "schema")
+JWT = next(e for e in registry.discover() if e.name == "jwt")
+FIXTURE_MANIFEST = json.loads((FIXTURE_RUN / "manifest.json").read_text(encoding="utf-8"))
+MACHINE = FIXTURE_MANIFEST["machine"]["name"]
+ALGORITHMS = [f"A{i:02d}" for i in range(40)]
+
+
+def run_of(index: int, run_shift: float, residuals: np.ndarray, profile: str = "quick", machine: str = MACHINE) -> Run:
+    """One run: 40 sign cases at one payload, each case's times its base × the run's shift × its residual."""
+    manifest = copy.deepcopy(FIXTURE_MANIFEST)
+    run_id = f"2026010{index}T0000Z-noise-php8.2"
+    manifest.update(run_id=run_id, profile=profile)
+    manifest["machine"]["name"] = machine
+    manifest["experiments"] = {"jwt": {"status": "ok", "reason": None, "duration_s": 1.0, "files": ["jwt.csv"]}}
+    rows = []
+    for case, (alg, residual) in enumerate(zip(ALGORITHMS, residuals, strict=True)):
+        center = (1000 + 50 * case) * math.exp(run_shift + residual)
+        for sample in range(7):
+            rows.append(
+                {
+                    "alg": alg,
+                    "payload_chars": 100,
+                    "operation": "sign",
+                    "sample": sample,
+                    "iterations": 1,
+                    "elapsed_ns": round(center * (1 + 0.001 * (sample - 3))),
+                }
+            )
+    return Run.from_rows(run_id, manifest, {"jwt.csv": rows})
+
+
+def repeated(shifts: list[float], residual_sd: float = 0.03, seed: int = 7) -> list[Run]:
+    rng = np.random.default_rng(seed)
+    return [run_of(i, shift, rng.normal(0, residual_sd, len(ALGORITHMS))) for i, shift in enumerate(shifts)]
+
+
+def test_the_shift_and_residual_spread_are_recovered_from_repeated_runs():
+    shifts = [0.0, 0.2, -0.1, 0.15, -0.05]
+    machine, model = noise.estimate(repeated(shifts, residual_sd=0.03), [JWT], SCHEMAS)
+    assert machine == MACHINE
+    (label, found), *_ = model.classes["jwt"].items()
+    assert label == "operation=sign · payload_chars=100"
+    assert found.cases == 40
+    assert found.shift_log_sd == pytest.approx(np.std(shifts, ddof=1), rel=0.1)
+    assert found.residual_log_sd == pytest.approx(0.03, rel=0.35)
+    assert found.run_log_sd == pytest.approx(math.hypot(found.shift_log_sd, found.residual_log_sd))
+    assert len(model.cases["jwt"]) == 40, "five runs: each case's own spread too"
+    assert model.runs == tuple(sorted(run.run_id for run in repeated(shifts, 0.03)))
+
+
+def test_fewer_than_five_runs_keep_the_class_spread_only():
+    _, model = noise.estimate(repeated([0.0, 0.1, -0.1], residual_sd=0.02), [JWT], SCHEMAS)
+    assert model.cases == {}
+    assert model.residual("jwt", "operation=sign · payload_chars=100", "A00 · 100 · sign") == pytest.approx(
+        model.classes["jwt"]["operation=sign · payload_chars=100"].residual_log_sd
+    )
+
+
+@pytest.mark.parametrize(
+    ("runs", "message"),
+    [
+        (lambda: repeated([0.0])[:1], "at least 2 runs"),
+        (lambda: [run_of(0, 0, np.zeros(40)), run_of(1, 0, np.zeros(40), profile="full")], "profile(s)"),
+        (lambda: [run_of(0, 0, np.zeros(40)), run_of(1, 0, np.zeros(40), machine="other-abc123")], "machine(s)"),
+    ],
+    ids=["one run", "two profiles", "two machines"],
+)
+def test_runs_that_cannot_make_one_model_are_refused(runs, message):
+    with pytest.raises(noise.NoiseError, match=re.escape(message)):
+        noise.estimate(runs(), [JWT], SCHEMAS)
+
+
+def test_the_model_is_saved_whole_and_read_back(tmp_path):
+    _, model = noise.estimate(repeated([0.0, 0.1, -0.05]), [JWT], SCHEMAS)
+    path = noise.save(tmp_path, MACHINE, model)
+    assert path == tmp_path / "data" / "noise" / f"{MACHINE}.json"
+    loaded = noise.load(tmp_path, MACHINE)
+    assert loaded is not None
+    assert loaded.profiles["quick"].runs == model.runs
+    found, original = loaded.profiles["quick"].classes["jwt"], model.classes["jwt"]
+    for label in original:
+        assert found[label].shift_log_sd == pytest.approx(original[label].shift_log_sd, abs=1e-5)
+    full = noise.ProfileNoise("full", ("a", "b"), model.classes)
+    noise.save(tmp_path, MACHINE, full)
+    assert set(noise.load(tmp_path, MACHINE).profiles) == {"quick", "full"}, "a profile is added, not replaced"
+    assert not list(path.parent.glob("*.tmp")), "written through a temporary file"
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda d: d.update(format_version=99), "format_version: expected 1, got 99"),
+        (lambda d: d.update(machine="someone-else"), "machine: expected"),
+        (lambda d: d["profiles"]["quick"].update(runs=["only-one"]), "expected the ids of at least 2 runs"),
+        (
+            lambda d: next(iter(d["profiles"]["quick"]["classes"]["jwt"].values())).update(shift_log_sd=-1),
+            "expected a non-negative number",
+        ),
+    ],
+    ids=["version", "machine", "runs", "negative spread"],
+)
+def test_a_malformed_model_is_refused_naming_the_file_and_entry(tmp_path, edit, message):
+    _, model = noise.estimate(repeated([0.0, 0.1, -0.05]), [JWT], SCHEMAS)
+    path = noise.save(tmp_path, MACHINE, model)
+    document = json.loads(path.read_text(encoding="utf-8"))
+    edit(document)
+    path.write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        noise.load(tmp_path, MACHINE)
+    assert caught.value.path == path
+    assert message in str(caught.value)
+
+
+def test_a_run_of_another_profile_borrows_the_model_and_says_so():
+    classes = {"jwt": {"all": noise.ClassNoise(40, 0.1, 0.02)}}
+    model = noise.NoiseModel(MACHINE, {"quick": noise.ProfileNoise("quick", ("a", "b", "c"), classes)})
+    spread = noise.run_spread(model, MACHINE, "full", "jwt")
+    assert spread.stand_in
+    assert spread.log_sd == pytest.approx(math.hypot(0.1, 0.02))
+    assert noise.run_spread(model, "another-machine", "quick", "jwt") == noise.UNKNOWN
+    assert noise.run_spread(model, MACHINE, "quick", "aead") == noise.UNKNOWN, "no class of that experiment"
+    low, high = spread.widen(100.0, 99.0, 101.0)
+    assert low == pytest.approx(100 / math.exp(1.96 * spread.log_sd), rel=1e-3)
+    assert high == pytest.approx(100 * math.exp(1.96 * spread.log_sd), rel=1e-3)
+    assert spread.widen(100.0, 50.0, 300.0) == (50.0, 300.0), "never narrower than the run's own CI"
+
+
+def test_pages_widen_absolute_times_by_the_spread_between_runs_where_it_is_known(tmp_path):
+    root = project_with(tmp_path, FIXTURE_RUN)
+    before = site.build(root).pages["experiments/jwt.md"]
+    assert "One run: intervals are **within-run only**" in before
+    classes = {"jwt": {"all": noise.ClassNoise(39, 0.2, 0.05)}}
+    noise.save(root, MACHINE, noise.ProfileNoise("quick", ("r1", "r2", "r3"), classes))
+    after = site.build(root).pages["experiments/jwt.md"]
+    assert "95 % **across runs** of this machine" in after
+    assert "±50 %" in after, "e^(1.96·√(0.2² + 0.05²)) − 1 of a run's times"
+    assert after.count("±") > before.count("±") or after != before
+    shutil.rmtree(root / "data" / "noise")
+    assert site.build(root).pages["experiments/jwt.md"] == before

@@ -1,0 +1,205 @@
+"""Sealed runs (issue 28): a run the runner finished records each file's rows and SHA-256, and the
+build refuses it when a file no longer matches, in one line naming the file; only an explicit re-seal
+(an upgrade on disk, or `python -m phpcb seal RUN --reason`) rewrites it, and says when and why."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from phpcb import cli, seal
+from phpcb.errors import DataError
+from phpcb.loader import load_run
+from phpcb.rewrite import reseal_on_disk, upgrade_on_disk
+from phpcb.schema import load_schemas
+
+from .conftest import FIXTURE_RUN, ROOT, V4_RUN
+
+SCHEMAS = load_schemas(ROOT / "data" / "schema")
+RUN_ID = "20260101T0000Z-sealed-php8.2"
+
+
+@pytest.fixture(scope="module")
+def sealed_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A run the runner finished (pitfalls under the fake clock: seconds), sealed as it finished."""
+    out = tmp_path_factory.mktemp("sealed") / RUN_ID
+    result = subprocess.run(
+        ["php", str(ROOT / "runners" / "bench.php"), "run", "--fake-clock", "--only", "pitfalls", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+@pytest.fixture
+def run(sealed_run: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / RUN_ID
+    shutil.copytree(sealed_run, copy)
+    return copy
+
+
+def manifest(run: Path) -> dict:
+    return json.loads((run / "manifest.json").read_text(encoding="utf-8"))
+
+
+def test_the_runner_seals_what_the_build_counts(sealed_run):
+    files = manifest(sealed_run)["seal"]["files"]
+    assert set(files) == {"pitfalls.csv", "pitfalls_native.csv"}
+    for name, entry in files.items():
+        assert entry == {"rows": seal.rows(sealed_run / name), "sha256": seal.sha256(sealed_run / name)}
+    loaded = load_run(sealed_run, SCHEMAS)
+    assert loaded.sealed
+
+
+@pytest.mark.parametrize("text", ["a,b\n", "a,b\n1,2\n3,4\n", "a,b\n1,2\n3,4", 'a,b\n1,"x\ny"\n3,4\n', ""], ids=repr)
+def test_rows_are_counted_as_phps_fgetcsv_counts_them(tmp_path, text):
+    path = tmp_path / "t.csv"
+    path.write_text(text, encoding="utf-8")
+    php = subprocess.run(
+        [
+            "php",
+            "-r",
+            f"require '{ROOT}/runners/bootstrap.php'; echo PhpCryptoBench\\Run\\RunSeal::rows($argv[1]);",
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert seal.rows(path) == int(php.stdout)
+
+
+def scale_times(path: Path, factor: float) -> None:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = lines[0].split(",")
+    at = header.index("elapsed_ns")
+    out = [lines[0]]
+    for line in lines[1:]:
+        cells = line.split(",")
+        cells[at] = str(round(int(cells[at]) * factor))
+        out.append(",".join(cells))
+    path.write_text("\n".join(out) + "\n", encoding="utf-8")
+
+
+def cut_at_a_line(path: Path) -> None:
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    path.write_text("".join(lines[: len(lines) // 3]), encoding="utf-8")
+
+
+def cut_mid_line(path: Path) -> None:
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) - 7])
+
+
+def latin1(path: Path) -> None:
+    data = path.read_bytes()
+    assert b"object" in data
+    path.write_bytes(data.replace(b"object", b"obj\xe9ct", 1))
+
+
+@pytest.mark.parametrize(
+    ("tamper", "expected"),
+    [
+        (lambda run: scale_times(run / "pitfalls.csv", 0.3), "rows (sealed"),
+        (lambda run: cut_at_a_line(run / "pitfalls.csv"), "rows (sealed"),
+        (lambda run: cut_mid_line(run / "pitfalls.csv"), "does not match the run's seal"),
+        (lambda run: latin1(run / "pitfalls.csv"), "does not match the run's seal"),
+    ],
+    ids=["times scaled", "cut at a line break", "cut in a line", "a Latin-1 byte"],
+)
+def test_an_edited_file_is_refused_in_one_line_naming_it(run, tamper, expected):
+    sealed_rows = manifest(run)["seal"]["files"]["pitfalls.csv"]["rows"]
+    tamper(run)
+    with pytest.raises(DataError) as caught:
+        load_run(run, SCHEMAS)
+    assert caught.value.path == run / "pitfalls.csv"
+    assert expected in str(caught.value)
+    assert f"(sealed {sealed_rows:,})" in str(caught.value)
+    assert "\n" not in str(caught.value)
+    assert "python -m phpcb seal RUN --reason" in str(caught.value)
+
+
+def test_a_deleted_file_or_an_edited_seal_is_refused(run):
+    (run / "pitfalls_native.csv").unlink()
+    with pytest.raises(DataError, match="file missing: the run's seal lists it"):
+        load_run(run, SCHEMAS)
+
+
+def test_a_seal_that_does_not_cover_a_listed_file_is_refused(run):
+    data = manifest(run)
+    del data["seal"]["files"]["pitfalls_native.csv"]
+    (run / "manifest.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(DataError, match=r"the seal does not cover \['pitfalls_native.csv'\]"):
+        load_run(run, SCHEMAS)
+
+
+def test_a_current_run_without_a_seal_is_refused(run):
+    data = manifest(run)
+    del data["seal"]
+    (run / "manifest.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(DataError, match="no seal"):
+        load_run(run, SCHEMAS)
+
+
+def test_an_explicit_reseal_records_why_and_the_run_loads_again(run, capsys):
+    scale_times(run / "pitfalls.csv", 2.0)
+    with pytest.raises(DataError):
+        load_run(run, SCHEMAS)
+    assert cli.main(["--root", str(ROOT), "seal", str(run), "--reason", "times doubled for a test"]) == 0
+    assert "re-sealed 2 files (times doubled for a test)" in capsys.readouterr().out
+    resealed = manifest(run)["seal"]["resealed"]
+    assert [entry["reason"] for entry in resealed] == ["times doubled for a test"]
+    assert load_run(run, SCHEMAS).sealed
+    with pytest.raises(DataError, match="a re-seal needs a reason"):
+        reseal_on_disk(run, SCHEMAS, "  ")
+
+
+def test_an_old_run_is_read_unsealed_and_sealed_by_its_upgrade_on_disk(tmp_path):
+    old = tmp_path / V4_RUN.name
+    shutil.copytree(V4_RUN, old)
+    assert not load_run(old, SCHEMAS).sealed
+    version = upgrade_on_disk(old, SCHEMAS)
+    assert version == 4
+    upgraded = manifest(old)
+    assert upgraded["schema_version"] == SCHEMAS.version
+    assert upgraded["seal"]["resealed"][0]["reason"] == f"upgraded on disk from schema version 4 to {SCHEMAS.version}"
+    assert load_run(old, SCHEMAS).sealed
+
+
+def test_the_fixture_and_every_committed_run_load_with_their_seal_checked():
+    for directory in [FIXTURE_RUN, *sorted((ROOT / "data" / "runs").iterdir())]:
+        if directory.is_dir():
+            assert load_run(directory, SCHEMAS).sealed, f"{directory.name}: run make upgrade-runs"
+
+
+def test_the_command_line_prints_one_line_for_an_edited_run(run, tmp_path):
+    project = tmp_path / "project"
+    for name in ("schema", "policy", "reference"):
+        shutil.copytree(ROOT / "data" / name, project / "data" / name)
+    shutil.copytree(ROOT / "templates", project / "templates")
+    shutil.copytree(run, project / "data" / "runs" / RUN_ID)
+    scale_times(project / "data" / "runs" / RUN_ID / "pitfalls.csv", 0.5)
+    result = subprocess.run(
+        [
+            str(Path(os.environ.get("VIRTUAL_ENV", ROOT / ".venv")) / "bin" / "python"),
+            "-m",
+            "phpcb",
+            "--root",
+            str(project),
+            "check",
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "scripts")},
+        check=False,
+    )
+    assert result.returncode == 1
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith(f"error: {project}/data/runs/{RUN_ID}/pitfalls.csv: does not match the run's seal")
