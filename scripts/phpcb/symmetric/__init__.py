@@ -22,7 +22,7 @@ class Symmetric(Experiment):
     question = "mcrypt vs OpenSSL, and every cipher OpenSSL offers"
     order = 20
     tables = ("symmetric.csv", "cipher_inventory.csv", "symmetric_rounds.csv", "symmetric_native.csv")
-    reference_required = ("sources", "claims")
+    reference_required = ("sources",)
 
     def load_policy(self, path: Path) -> SymmetricPolicy:
         return load_symmetric_policy(path)
