@@ -1,6 +1,11 @@
 """The verdict rules at their edges: a CI exactly on an edge, just inside, just outside; the
 no-difference band; the fewest samples with a 95 % CI; factor claims between 1 and 2 and below 1;
-rankings held in part, ties, and names not measured. Each case names the mutant it kills."""
+rankings held in part, ties, and names not measured; and every reason and measurement word for word.
+
+`make mutation` runs mutmut on scripts/phpcb/claim_rules.py against these tests and test_claims.py.
+The mutants they let live are equivalent: `claimed > 1` as `>= 1` in factor (a factor of 1 is refused
+when the ledger is loaded), `max(..., 0)` without its 0 in Places.distance (only `> 0` is asked of
+it), and the mirrored value of an item in _ordered (places are read from the CIs alone)."""
 
 from __future__ import annotations
 
@@ -280,3 +285,274 @@ def test_measured_text_reads_without_exponents():
     text = rules.measured(ranked(("x", 1100.0, 1200.0)))
     assert "e+0" not in text
     assert "1,150" in text
+
+
+# Edges the cases above leave open: a CI touching an edge from outside, touching CIs, a name not
+# measured where the claim puts it first, an item ahead of its claimed place, the slowest end.
+def test_a_ci_touching_the_band_from_outside_is_inconclusive_the_band_being_closed():
+    assert decide(Rule("factor", claimed=21), ratio(12.0, 14.0)).verdict == N
+    assert decide(Rule("factor", claimed=21), ratio(31.5, 40.0)).verdict == N
+    assert decide(Rule("similar"), ratio(1.25, 1.4)).verdict == N
+
+
+def test_a_ci_ending_exactly_at_the_lower_no_difference_edge_is_not_measurably_slower():
+    assert decide(Rule("faster"), ratio(0.9, EDGE)).verdict == N
+    assert decide(Rule("factor", claimed=21), ratio(0.9, EDGE)).verdict == X, "excludes the band either way"
+
+
+def test_touching_cis_are_a_tie():
+    touching = ranked(("a", 1.0, 2.0), ("b", 2.0, 3.0), ("c", 4.0, 5.0))
+    assert decide(Rule("rank", claimed=["a"]), touching).verdict == N
+    assert decide(Rule("top_set", claimed=["b"]), ranked(("a", 1.0, 2.0), ("b", 2.0, 3.0))).verdict == N
+
+
+def test_a_name_not_measured_could_be_first():
+    assert decide(Rule("rank", claimed=["zz", "b"]), SEPARATE).verdict == N
+
+
+def test_an_item_ahead_of_its_claimed_place_is_off_too():
+    # a is first, claimed fourth: three places off, though b, c and d are each only one off.
+    assert decide(Rule("rank", claimed=["b", "c", "d", "a"]), SEPARATE).verdict == X
+
+
+def test_slowest_first_reads_the_order_from_the_slow_end():
+    assert decide(Rule("top_set", claimed=["a1"], slowest_first=True), SIX).verdict == X
+    assert decide(Rule("top_set", claimed=["c2"], slowest_first=True), SIX).verdict == R
+    tie = ranked(("a", 1.0, 1.1), ("b", 2.0, 3.0), ("c", 2.5, 3.5))
+    assert decide(Rule("top_set", claimed=["c"], slowest_first=True), tie).verdict == N
+    assert decide(Rule("top_set", claimed=["a"], slowest_first=True), tie).verdict == X
+    assert decide(Rule("rank", claimed=["c", "b"], slowest_first=True), tie).verdict == N
+
+
+# What a reader sees: each reason and measurement, word for word.
+ORDERED = RankResult(
+    (Ranked("a", 1.0, 0.9, 1.1), Ranked("b", 20.5, 20.0, 21.0), Ranked("c", 1234.5, 1200.0, 1300.0)), "things", " ms"
+)
+
+
+@pytest.mark.parametrize(
+    ("rule", "result", "reason"),
+    [
+        (
+            Rule("factor", claimed=21),
+            ratio(15, 30, 20),
+            "claimed 21x (band 14–31.5×); 20× (95% CI 15–30×) lies inside it",
+        ),
+        (
+            Rule("factor", claimed=21),
+            ratio(12, 13, 12.5),
+            "claimed 21x (band 14–31.5×); 12.5× (95% CI 12.0–13.0×) lies wholly outside it",
+        ),
+        (
+            Rule("factor", claimed=21),
+            ratio(0.4, 0.5, 0.45),
+            "claimed 21x (band 14–31.5×); the other way round: 0.45× (95% CI 0.40–0.50×)",
+        ),
+        (
+            Rule("factor", claimed=21),
+            ratio(0.99, 1.01, 1.0),
+            "claimed 21x (band 14–31.5×); no measurable difference: 1.00× (95% CI 0.99–1.01×)",
+        ),
+        (
+            Rule("factor", claimed=21),
+            ratio(12, 20, 16),
+            "claimed 21x (band 14–31.5×); 16× (95% CI 12–20×) reaches across its edge",
+        ),
+        (
+            Rule("factor", claimed=21),
+            ratio(0.95, 1.5, 1.2),
+            "claimed 21x (band 14–31.5×); no measurable difference, and 1.2× (95% CI 0.9–1.5×) excludes the band",
+        ),
+        (
+            Rule("factor", claimed=1.5),
+            ratio(1.0, 1.3, 1.1),
+            "claimed 1.5x (band 1–2.25×); 1.1× (95% CI 1.0–1.3×) reaches across the edge of a measurable difference",
+        ),
+        (Rule("faster"), ratio(1.1, 1.3, 1.2), "A is faster: 1.2× (95% CI 1.1–1.3×)"),
+        (Rule("faster"), ratio(0.8, 0.9, 0.85), "B is faster: 0.85× (95% CI 0.80–0.90×)"),
+        (
+            Rule("faster"),
+            ratio(0.99, 1.01, 1.0),
+            "no measurable difference: 1.00× (95% CI 0.99–1.01×) lies within 0.98–1.02×",
+        ),
+        (
+            Rule("faster"),
+            ratio(0.99, 1.03, 1.01),
+            "1.01× (95% CI 0.99–1.03×) reaches across the edge of a measurable difference (0.98–1.02×)",
+        ),
+        (Rule("similar"), ratio(0.9, 1.1, 1.0), "1.0× (95% CI 0.9–1.1×) lies within 0.8–1.25×"),
+        (Rule("similar"), ratio(1.3, 1.4, 1.35), "1.35× (95% CI 1.30–1.40×) lies wholly outside 0.8–1.25×"),
+        (Rule("similar"), ratio(1.2, 1.3, 1.25), "1.25× (95% CI 1.20–1.30×) reaches across an edge of 0.8–1.25×"),
+        (
+            Rule("similar"),
+            ratio(0.9, 1.1, 1.0, (5, 40)),
+            "too few samples for a 95% CI: 5 and 40 (a median's needs 6; somewhere)",
+        ),
+        (Rule("similar"), ratio(0.0, math.inf, 1.0), "no finite 95% CI (somewhere)"),
+        (
+            Rule("equal", claimed="1.1", held_then=True),
+            FactResult("1.0.1", "t", "doc"),
+            "claimed 1.1, found 1.0.1 (source: doc); it held when the article was written",
+        ),
+        (Rule("equal", claimed=True), FactResult(True, "t", "doc"), "claimed yes, found yes (source: doc)"),
+        (
+            Rule("equal", claimed=[4, 8]),
+            FactResult(None, "t", "doc"),
+            "claimed 4, 8, found nothing (false) (source: doc)",
+        ),
+        (Rule("equal", claimed=[]), FactResult({"a": False}, "t", "doc"), "claimed none, found a: no (source: doc)"),
+        (
+            Rule("rank", claimed=["a", "c"]),
+            ORDERED,
+            "claimed a then c; a 1. (a 1.00 ms (95% CI 0.900–1.10)); c 3. (c 1,234 ms (95% CI 1,200–1,300))",
+        ),
+        (
+            Rule("rank", claimed=["a"]),
+            ranked(("a", 1.0, 2.0), ("b", 2.0, 3.0)),
+            "claimed a; a 1.–2. (a 1.50 (95% CI 1.00–2.00)) (CIs overlap: the order is not decided)",
+        ),
+        (Rule("rank", claimed=["zz", "y"]), ORDERED, "none of the claimed items was measured: zz, y"),
+        (Rule("rank", claimed=["a"]), ORDERED, "claimed a; a 1. (a 1.00 ms (95% CI 0.900–1.10))"),
+        (Rule("rank", claimed=["c"], slack=1), ORDERED, "claimed c; c 3. (c 1,234 ms (95% CI 1,200–1,300))"),
+        (
+            Rule("top_set", claimed=["a", "y", "zz"]),
+            ORDERED,
+            "1 of the 3 claimed are certainly among the 3 fastest: a; undecided: y, zz"
+            " (the undecided ones decide the verdict)",
+        ),
+        (
+            Rule("rank", claimed=["zz", "a"]),
+            ORDERED,
+            "claimed zz then a; zz not measured; a 1. (a 1.00 ms (95% CI 0.900–1.10))",
+        ),
+        (Rule("top_set", claimed=["a", "c"]), ORDERED, "1 of the 2 claimed are certainly among the 2 fastest: a"),
+        (
+            Rule("top_set", claimed=["c", "b", "zz"]),
+            ORDERED,
+            "2 of the 3 claimed are certainly among the 3 fastest: b, c; undecided: zz"
+            " (the undecided ones decide the verdict)",
+        ),
+        (
+            Rule("top_set", claimed=["a"], slowest_first=True),
+            ORDERED,
+            "0 of the 1 claimed are certainly among the 1 slowest: none",
+        ),
+        (Rule("top_set", claimed=["zz"]), ORDERED, "none of the claimed items was measured"),
+        (
+            Rule("share"),
+            ShareResult(3, 5, (), "w", 2),
+            "3 of 5 hold, 2 undecided (the undecided ones decide the verdict)",
+        ),
+        (Rule("share"), ShareResult(5, 5, (), "w"), "5 of 5 hold"),
+        (Rule("share"), ShareResult(0, 0, (), "w"), "nothing to compare: w"),
+        (Rule("choice"), ChoiceResult(True, True, ""), "sound, and what this site advises"),
+        (Rule("choice"), ChoiceResult(True, False, ""), "sound, but not what this site advises"),
+        (Rule("choice"), ChoiceResult(False, False, ""), "ruled out here by the facts or the numbers"),
+    ],
+)
+def test_each_reason_word_for_word(rule, result, reason):
+    assert decide(rule, result).reason == reason
+
+
+REFERENCE = (rules.Reference("R", "https://example.org"),)
+
+
+@pytest.mark.parametrize(
+    ("rule", "result"),
+    [
+        (Rule("equal", claimed=True), FactResult(True, "", "", REFERENCE)),
+        (Rule("equal", claimed=False), FactResult(True, "", "", REFERENCE)),
+        (Rule("equal", claimed=False, held_then=True), FactResult(True, "", "", REFERENCE)),
+        (Rule("share"), ShareResult(1, 1, (), "w", references=REFERENCE)),
+        (Rule("choice"), ChoiceResult(True, True, "", REFERENCE)),
+        (Rule("choice"), ChoiceResult(True, False, "", REFERENCE)),
+        (Rule("choice"), ChoiceResult(False, False, "", REFERENCE)),
+    ],
+)
+def test_a_verdict_carries_the_references_of_its_facts(rule, result):
+    assert decide(rule, result).references == REFERENCE
+
+
+@pytest.mark.parametrize(
+    ("result", "rule", "text"),
+    [
+        (ratio(15, 30, 20), None, "somewhere: A over B, 20× (95% CI 15–30×), n = 20 and 20"),
+        (ratio(15, 30, 20, (7, 9)), None, "somewhere: A over B, 20× (95% CI 15–30×), n = 7 and 9"),
+        (Unavailable("x"), None, "–"),
+        (Unavailable("x", "m"), None, "m"),
+        (FactResult(True, "t", "s"), None, "t"),
+        (ShareResult(1, 2, ("a", "b"), "w"), None, "w: 1 of 2 (a; b)"),
+        (ChoiceResult(True, True, "why"), None, "why"),
+        (
+            ORDERED,
+            None,
+            "things: 1. a 1.00 ms (95% CI 0.900–1.10); 2. b 20.5 ms (95% CI 20.0–21.0); "
+            "3. c 1,234 ms (95% CI 1,200–1,300)",
+        ),
+        (
+            RankResult((*ORDERED.items, Ranked("d", 2000.0, 1900.0, 2100.0)), "things", " ms"),
+            Rule("top_set", pattern="x", slowest_first=True),
+            "things, slowest first: 4. of 4 d 2,000 ms (95% CI 1,900–2,100); 3. of 4 c 1,234 ms (95% CI 1,200–1,300); "
+            "2. of 4 b 20.5 ms (95% CI 20.0–21.0)",
+        ),
+        (ranked(("x", 0.00121, 0.00123)), None, "x: 1. x 0.00122 (95% CI 0.00121–0.00123)"),
+        (
+            RankResult((*ORDERED.items, Ranked("d", 2000.0, 1900.0, 2100.0)), "four", " ms"),
+            None,
+            "four: 1. a 1.00 ms (95% CI 0.900–1.10); 2. b 20.5 ms (95% CI 20.0–21.0); "
+            "3. c 1,234 ms (95% CI 1,200–1,300)",
+        ),
+        (ranked(("x", 0.0, 0.0)), None, "x: 1. x 0 (95% CI 0–0)"),
+        (RankResult((Ranked("x", 1.0, 1.0, math.inf),), "x"), None, "x: 1. x 1.00 (95% CI 1.00–inf)"),
+    ],
+)
+def test_each_measurement_word_for_word(result, rule, text):
+    assert rules.measured(result, rule) == text
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (None, "nothing (false)"),
+        (True, "yes"),
+        (False, "no"),
+        ([1, 2], "1, 2"),
+        ([], "none"),
+        ({"a": 1, "b": [1, 2]}, "a: 1, b: 1, 2"),
+        ("s", "s"),
+    ],
+)
+def test_a_fact_in_words(value, text):
+    assert rules.plain(value) == text
+
+
+@pytest.mark.parametrize(
+    ("method", "values", "message"),
+    [
+        ("integer", {"k": "1"}, "expected args.k to be an integer, got '1'"),
+        ("integer", {"k": True}, "expected args.k to be an integer, got True"),
+        ("number", {"k": "x"}, "expected args.k to be a number, got 'x'"),
+        ("text", {"k": 1}, "expected args.k to be text, got 1"),
+        ("optional_text", {"k": 1}, "expected args.k to be text, got 1"),
+        ("integers", {"k": 1}, "expected args.k to be a list of integers, got 1"),
+        ("integers", {"k": [1, True]}, "expected args.k to be a list of integers, got [1, True]"),
+        ("integers", {"k": [1, "2"]}, "expected args.k to be a list of integers, got [1, '2']"),
+        ("fact", {"fact": "nope"}, "args.fact names no fact 'nope' under facts"),
+    ],
+)
+def test_an_argument_of_the_wrong_kind_names_itself(method, values, message):
+    args = rules.Args(values)
+    with pytest.raises(rules.ArgumentError) as error:
+        getattr(args, method)("k" if method != "fact" else "fact")
+    assert str(error.value) == message
+
+
+def test_arguments_of_the_right_kind_are_read():
+    args = rules.Args({"i": 3, "n": 2.5, "t": "x", "l": [1, 2]})
+    assert (args.integer("i"), args.number("n"), args.number("i"), args.text("t")) == (3, 2.5, 3.0, "x")
+    assert (args.integers("l"), args.optional_text("t"), args.optional_text("missing")) == ([1, 2], "x", None)
+
+
+def test_a_result_of_the_wrong_kind_names_both_kinds():
+    with pytest.raises(TypeError, match=r"^rule factor expects a RatioResult, got a ShareResult$"):
+        decide(Rule("factor", claimed=2), ShareResult(1, 1, (), "x"))

@@ -166,12 +166,6 @@ class Args:
             raise ArgumentError(f"expected args.{key} to be a list of integers, got {values!r}")
         return [int(v) for v in values]
 
-    def texts(self, key: str) -> list[str]:
-        values = self._get(key, list, "a list of names")
-        if not all(isinstance(v, str) for v in values):
-            raise ArgumentError(f"expected args.{key} to be a list of names, got {values!r}")
-        return [str(v) for v in values]
-
     def fact(self, key: str = "fact") -> Fact:
         """The documented fact that args.<key> names."""
         name = self.text(key)
