@@ -370,11 +370,15 @@ def test_quotes_and_notes_from_the_data_are_escaped(tmp_path):
     root = project_with(tmp_path, FIXTURE_RUN)
     path = root / "data" / "reference" / "claims.yaml"
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace('quote: "Use openssl"', 'quote: "<script>x|y</script>"'), encoding="utf-8")
+    text = text.replace('quote: "Use openssl"', 'quote: "<script>x|y</script>"')
+    path.write_text(text.replace('published: "3x"', 'published: "3x <b>*|*</b>"'), encoding="utf-8")
     built = site.build(root)
     for page in (built.pages["claims.md"], built.pages["experiments/symmetric.md"]):
         assert "<script>" not in page
         assert "&lt;script&gt;x&#124;y&lt;/script&gt;" in page
+    for page in (built.pages["index.md"], built.pages["experiments/aead.md"]):
+        assert "<b>" not in page
+        assert '"3x &lt;b&gt;&#42;&#124;&#42;&lt;/b&gt;"' in page
 
 
 def test_the_methodology_states_every_verdict_and_rule():

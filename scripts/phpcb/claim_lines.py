@@ -7,6 +7,8 @@ from typing import Any
 
 from markupsafe import Markup
 
+from .render import markdown_text
+
 
 def then_and_now(context: dict[str, Any], claim_id: str, link: str = "claims.md") -> Markup:
     """' The 2016 article's "3x": **reproduced**, 2.23× … (checked).', or nothing when the ledger
@@ -15,5 +17,10 @@ def then_and_now(context: dict[str, Any], claim_id: str, link: str = "claims.md"
     if checked is None:
         return Markup("")
     return Markup(' The {} article\'s "{}": **{}**, judged at {} ([checked]({}#{})).').format(
-        checked.claim.year, checked.figure, checked.verdict, checked.measured, link, checked.claim.id
+        markdown_text(checked.claim.year),
+        markdown_text(checked.figure),
+        checked.verdict,
+        markdown_text(checked.measured),
+        link,
+        checked.claim.id,
     )
