@@ -1,167 +1,131 @@
-"""The articles, checked: the verdict rules, the claims file's checks, and the claims the issue lists."""
+"""The articles, checked: the ledger's data and its checks, the measures every experiment offers, the
+run a claim is judged from, and the pages that quote the ledger (the rules' edges are in
+test_claim_rules.py)."""
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
-from phpcb import claim_rules as rules
-from phpcb import site
-from phpcb.claim_data import load_claims
-from phpcb.claim_rules import (
-    ChoiceResult,
-    FactResult,
-    Ranked,
-    RankResult,
-    RatioResult,
-    Rule,
-    ShareResult,
-    Unavailable,
-    decide,
-)
+from phpcb import claim_measures, claims_page, site
+from phpcb.claim_data import load_claims, load_ledger
+from phpcb.claim_rules import VERDICTS, Args, ArgumentError, FactResult, RatioResult, ShareResult, Unavailable
 from phpcb.errors import DataError
+from phpcb.loader import Run
+from phpcb.selection import SiteConfig
 from phpcb.stats import Ratio
 
-from .conftest import FIXTURE_RUN, ROOT, project_with
+from .conftest import FIXTURE_RUN, ROOT, named_run, project_with
 
 CLAIMS = ROOT / "data" / "reference" / "claims.yaml"
+LEDGER = load_ledger(CLAIMS)
 
-
-def ratio(value: float, low: float, high: float) -> RatioResult:
-    return RatioResult("A", "B", Ratio(value, low, high), "somewhere")
-
-
-def ranked(*names: str, overlap: bool = False) -> RankResult:
-    width = 1.5 if overlap else 0.1
-    return RankResult(tuple(Ranked(n, i + 1.0, i + 1.0 - width, i + 1.0 + width) for i, n in enumerate(names)), "x")
-
-
-@pytest.mark.parametrize(
-    ("value", "low", "high", "verdict"),
-    [
-        (20.0, 19.0, 21.0, rules.REPRODUCED),
-        (12.0, 11.5, 12.5, rules.CHANGED),
-        (60.0, 58.0, 62.0, rules.CHANGED),
-        (1.0, 0.97, 1.03, rules.REFUTED),
-        (0.5, 0.45, 0.55, rules.REFUTED),
-        (20.0, 0.0, float("inf"), rules.UNTESTABLE),
-    ],
-)
-def test_factor_reaches_each_verdict(value, low, high, verdict):
-    assert decide(Rule("factor", claimed=21), ratio(value, low, high)).verdict == verdict
-
-
-@pytest.mark.parametrize(
-    ("value", "low", "high", "verdict"),
-    [(2.0, 1.9, 2.1, rules.REPRODUCED), (0.5, 0.45, 0.55, rules.REFUTED), (1.0, 0.99, 1.01, rules.REFUTED)],
-)
-def test_faster_reaches_each_verdict(value, low, high, verdict):
-    assert decide(Rule("faster"), ratio(value, low, high)).verdict == verdict
-
-
-@pytest.mark.parametrize(
-    ("value", "low", "high", "verdict"),
-    [(1.1, 1.05, 1.2, rules.REPRODUCED), (1.2, 1.1, 1.3, rules.CHANGED), (2.0, 1.9, 2.1, rules.REFUTED)],
-)
-def test_similar_reaches_each_verdict(value, low, high, verdict):
-    assert decide(Rule("similar"), ratio(value, low, high)).verdict == verdict
-
-
-def test_equal_compares_the_fact_with_the_claim():
-    fact = FactResult("1.0.1", "GCM from 1.0.1", "policy")
-    assert decide(Rule("equal", claimed="1.0.1"), fact).verdict == rules.REPRODUCED
-    decision = decide(Rule("equal", claimed="1.1"), fact)
-    assert decision.verdict == rules.REFUTED
-    assert "claimed 1.1, found 1.0.1" in decision.reason
-
-
-def test_rank_reaches_each_verdict():
-    assert decide(Rule("rank", claimed=["a", "b"]), ranked("a", "b", "c")).verdict == rules.REPRODUCED
-    assert decide(Rule("rank", claimed=["b"]), ranked("a", "b", overlap=True)).verdict == rules.REPRODUCED
-    assert decide(Rule("rank", claimed=["c"]), ranked("a", "b", "c")).verdict == rules.CHANGED
-    assert decide(Rule("rank", claimed=["e"]), ranked("a", "b", "c", "d", "e")).verdict == rules.REFUTED
-    assert decide(Rule("rank", claimed=["z"]), ranked("a")).verdict == rules.REFUTED
-
-
-def test_top_set_reaches_each_verdict_by_names_or_pattern():
-    six = ranked("a1", "a2", "b1", "b2", "c1", "c2")
-    assert decide(Rule("top_set", claimed=["a2", "a1"]), six).verdict == rules.REPRODUCED
-    assert decide(Rule("top_set", claimed=["a1", "b1"]), six).verdict == rules.CHANGED
-    assert decide(Rule("top_set", claimed=["c1", "c2"]), six).verdict == rules.REFUTED
-    assert decide(Rule("top_set", pattern="^c", slowest_first=True), six).verdict == rules.REPRODUCED
-    assert decide(Rule("top_set", claimed=["zz"]), six).verdict == rules.REFUTED
-
-
-def test_share_and_choice_reach_each_verdict():
-    assert decide(Rule("share"), ShareResult(5, 5, (), "x")).verdict == rules.REPRODUCED
-    assert decide(Rule("share"), ShareResult(3, 5, (), "x")).verdict == rules.CHANGED
-    assert decide(Rule("share"), ShareResult(1, 5, (), "x")).verdict == rules.REFUTED
-    assert decide(Rule("share"), ShareResult(0, 0, (), "x")).verdict == rules.UNTESTABLE
-    assert decide(Rule("choice"), ChoiceResult(True, True, "")).verdict == rules.REPRODUCED
-    assert decide(Rule("choice"), ChoiceResult(True, False, "")).verdict == rules.CHANGED
-    assert decide(Rule("choice"), ChoiceResult(False, False, "")).verdict == rules.REFUTED
-
-
-def test_a_measure_that_cannot_decide_gives_not_testable_with_its_reason():
-    decision = decide(Rule("factor", claimed=2), Unavailable("no clock frequency"))
-    assert (decision.verdict, decision.reason) == (rules.UNTESTABLE, "no clock frequency")
-
-
-def test_a_result_of_the_wrong_kind_is_a_bug_not_a_verdict():
-    with pytest.raises(TypeError):
-        decide(Rule("factor", claimed=2), ShareResult(1, 1, (), "x"))
-
-
+# The conclusions the issue names, by article, with the page each belongs to.
 REQUIRED = {
     "seed000-21x-encrypt": "symmetric",
     "seed000-30x-decrypt": "symmetric",
     "seed000-use-openssl": "symmetric",
     "seed000-pkcs7": "symmetric",
+    "seed000-openssl-no-stream-modes": "symmetric",
+    "seed000-use-256-bit-keys": "symmetric",
+    "seed000-mcrypt-zero-pads": "symmetric",
+    "seed000-rijndael-256": "symmetric",
     "seed001-heavy-traffic": "symmetric",
     "seed001-aes256-overhead": "symmetric",
     "seed001-first-20": "symmetric",
     "seed001-cfb1-slowest": "symmetric",
+    "seed001-cfb1-broken": "symmetric",
+    "seed001-rotating-ciphers": "symmetric",
+    "seed001-mcrypt-rand-iv": "symmetric",
+    "seed001-key-from-password": "symmetric",
+    "seed001-openssl-iv": "symmetric",
     "seed001-test7-ranking": "symmetric",
     "seed002-gcm-3x": "aead",
     "seed002-use-gcm": "aead",
     "seed002-gcm-openssl-11": "aead",
     "seed002-ccm-tag-length": "aead",
+    "seed002-gcm-tag-range": "aead",
+    "seed002-error-string-empty": "aead",
+    "seed002-ccm-ocb": "aead",
+    "seed002-ccm-tag-differs": "aead",
     "seed003-prime256v1-optimal": "ec_keygen",
     "seed003-prime-then-brainpool": "ec_keygen",
     "seed003-table-11": "ec_keygen",
     "seed003-p256-rsa3072": "ec_keygen",
+    "seed003-larger-key-more-time": "ec_keygen",
+    "seed003-brainpool-same-efficiency": "ec_keygen",
+    "seed003-table-1-bytes": "ec_keygen",
+    "seed003-two-variants": "argon2",
+    "seed003-argon2i-in-sodium": "argon2",
     "seed003-argon2d-3x": "argon2",
     "seed003-argon2i-2cpb": "argon2",
     "seed003-threads-12s": "argon2",
     "seed003-16-32mb": "argon2",
     "seed003-console-php": "argon2",
     "seed004-es384-rsa3072": "jwt",
+    "seed004-es384-convenient": "jwt",
+    "seed004-header-1kb": "jwt",
     "seed004-token-sizes": "jwt",
     "seed004-rsa-verify-fast": "jwt",
     "seed004-es256-steady": "jwt",
+    "seed004-verify-any-key": "jwt",
 }
 
 
 def test_every_claim_the_issue_lists_is_in_the_data_on_its_page():
-    claims = {claim.id: claim for claim in load_claims(CLAIMS)}
+    claims = {claim.id: claim for claim in LEDGER.claims}
     assert {claim_id: claims[claim_id].page for claim_id in REQUIRED if claim_id in claims} == REQUIRED
 
 
-def test_the_test7_claim_is_the_transcribed_list():
-    import yaml
+def test_every_article_has_its_conclusions_and_what_was_left_out():
+    per_article = Counter(claim.source.key for claim in LEDGER.claims)
+    left_out = Counter(item.source.key for item in LEDGER.left_out)
+    assert set(per_article) == set(left_out) == {f"seed00{i}" for i in range(5)}
+    assert min(per_article.values()) >= 10
+    assert "A conclusion is" in LEDGER.criterion
 
+
+def test_every_fact_a_claim_names_exists_and_every_fact_is_used():
+    named = set()
+    for claim in LEDGER.claims:
+        for key in ("fact", "unauthenticated"):
+            if key in claim.args:
+                named.add(claim.args[key])
+        named |= {part["fact"] for part in claim.args.get("parts", []) if "fact" in part}
+    assert named <= set(LEDGER.facts)
+    assert set(LEDGER.facts) <= named, "a fact no claim reads"
+
+
+def test_the_test7_claim_is_the_transcribed_list():
     reference = yaml.safe_load((ROOT / "data" / "reference" / "symmetric.yaml").read_text(encoding="utf-8"))
     top10 = [row["cipher"] for row in reference["fastest_2mb_seconds_2015"][:10]]
-    claim = next(c for c in load_claims(CLAIMS) if c.id == "seed001-test7-ranking")
+    claim = next(c for c in LEDGER.claims if c.id == "seed001-test7-ranking")
     assert claim.rule.claimed == top10
 
 
+def test_the_experiment_references_hold_no_claims_of_their_own():
+    for name in ("aead", "argon2", "ec_keygen", "jwt", "symmetric"):
+        data = yaml.safe_load((ROOT / "data" / "reference" / f"{name}.yaml").read_text(encoding="utf-8"))
+        assert "claims" not in data, f"data/reference/{name}.yaml judges claims outside the ledger"
+
+
 GOOD = """
+criterion: what counts
+references:
+  r: {title: R, url: "https://example.org/r"}
+facts:
+  f: {value: true, statement: s, references: [r]}
 sources:
   s: {title: T, author: A, published: "2020"}
 claims:
   - {id: one, source: s, year: 2020, quote: q, page: aead, measure: aead.gcm_over_ccm, rule: factor, claimed: 3}
+left_out:
+  - {source: s, quote: q, why: w}
 """
 
 
@@ -172,15 +136,22 @@ claims:
         (("source: s,", "source: x,"), "claims/one: source 'x' is not defined under sources"),
         (("measure: aead.gcm_over_ccm", "measure: gcm_over_ccm"), "claims/one: expected measure as"),
         (("claimed: 3", "claimed: -1"), "claims/one: expected 'claimed' to be a number above 0"),
-        (("quote: q", "quote: " + "q" * 200), "claims/one: quote is 200 characters"),
+        (("claimed: 3", "claimed: 1.01"), "claims/one: a factor of 1.01 claims no difference: use rule similar"),
+        (("quote: q, page", "quote: " + "q" * 200 + ", page"), "claims/one: quote is 200 characters"),
         (("id: one", "id: One Two"), "claims/0: expected an 'id'"),
         (("rule: factor, claimed: 3", "rule: top_set, pattern: '('"), "claims/one: pattern '(' is not valid"),
         (("year: 2020", "year: [1]"), "claims/one: expected 'year' to be text or a year"),
+        (("claimed: 3}", "claimed: 3, held_then: maybe}"), "claims/one: expected 'held_then' to be true or false"),
+        (("references: [r]", "references: [nope]"), "facts/f: expected references defined under references"),
+        (('url: "https://example.org/r"', 'url: "http://example.org/r"'), "references/r: expected an https:// url"),
+        (("why: w", "because: w"), "left_out/0: expected a 'why' entry"),
+        (("criterion: what counts\n", ""), "(top level): expected a 'criterion' entry"),
     ],
 )
-def test_a_malformed_claim_is_one_line_naming_the_file_and_the_claim(tmp_path, change, message):
+def test_a_malformed_ledger_is_one_line_naming_the_file_and_the_entry(tmp_path, change, message):
     path = tmp_path / "claims.yaml"
-    path.write_text(GOOD.replace(*change), encoding="utf-8")
+    assert change[0] in GOOD
+    path.write_text(GOOD.replace(*change, 1), encoding="utf-8")
     with pytest.raises(DataError) as error:
         load_claims(path)
     assert str(error.value).startswith(f"{path}: {message}")
@@ -189,7 +160,8 @@ def test_a_malformed_claim_is_one_line_naming_the_file_and_the_claim(tmp_path, c
 
 def test_an_id_used_twice_is_refused(tmp_path):
     path = tmp_path / "claims.yaml"
-    path.write_text(GOOD + GOOD.split("claims:\n")[1], encoding="utf-8")
+    claim = GOOD.split("claims:\n")[1].split("left_out:")[0]
+    path.write_text(GOOD.replace("left_out:", claim + "left_out:"), encoding="utf-8")
     with pytest.raises(DataError, match="claims/one: id used twice"):
         load_claims(path)
 
@@ -197,46 +169,246 @@ def test_an_id_used_twice_is_refused(tmp_path):
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (("measure: symmetric.engine_ratio", "measure: symmetric.nothing"), "symmetric has no measure 'nothing'"),
+        (("measure: symmetric.engine_ratio\n", "measure: symmetric.nothing\n"), "symmetric has no measure 'nothing'"),
         (("{key_bits: 256, operation: encrypt, payload_bytes: 4096}", "{key_bits: x}"), "expected args.key_bits"),
         (("page: symmetric", "page: nowhere"), "no experiment 'nowhere'"),
+        (("args: {fact: aes-standard}", "args: {fact: nothing}"), "args.fact names no fact 'nothing'"),
     ],
 )
 def test_a_claim_its_experiment_cannot_measure_stops_the_build_with_one_line(tmp_path, change, message):
     root = project_with(tmp_path, FIXTURE_RUN)
     path = root / "data" / "reference" / "claims.yaml"
     text = path.read_text(encoding="utf-8")
-    assert change[0] in text
+    first = text.index(change[0])
+    claim_id = re.findall(r"- id: (\S+)", text[:first])[-1]
     path.write_text(text.replace(change[0], change[1], 1), encoding="utf-8")
     with pytest.raises(DataError) as error:
         site.build(root)
-    assert str(error.value).startswith(f"{path}: claims/seed000-21x-encrypt: ")
+    assert str(error.value).startswith(f"{path}: claims/{claim_id}: ")
     assert message in str(error.value)
 
 
-def test_every_claim_gets_a_verdict_and_every_page_its_line(tmp_path):
-    generated = site.build(project_with(tmp_path, FIXTURE_RUN))
-    page = generated.pages["claims.md"]
-    for claim_id in REQUIRED:
-        assert f'<span id="{claim_id}"></span>' in page
-    for experiment_page in generated.experiments:
-        if experiment_page.experiment.reference_required is None:
-            # No source article (pitfalls): no claims, so no line about them.
+# The measures every experiment offers, on a context with or without the runner's observation.
+FACTS = {"f": LEDGER.facts["mcrypt-zero-pads"]}
+
+
+def context(observed: dict[str, Any] | None) -> dict[str, Any]:
+    verification: dict[str, Any] = {"tamper_checks": {"x/16B-tag": ["a flipped bit in the tag"]}}
+    if observed is not None:
+        verification["observed"] = observed
+    return {"entry": {"verification": verification}}
+
+
+def test_an_observation_decides_when_the_run_recorded_it():
+    args = Args({"observed": "observed.zero", "label": "zero pads", "fact": "f"}, FACTS)
+    found = claim_measures.observed(context({"zero": False}), None, args)
+    assert isinstance(found, FactResult)
+    assert (found.value, found.source) == (False, "this run's verification"), "the run's value, not the fact's"
+    assert found.text.startswith("zero pads: no")
+
+
+def test_a_run_without_the_observation_falls_back_to_the_documented_fact_and_says_so():
+    args = Args({"observed": "observed.zero", "label": "zero pads", "fact": "f"}, FACTS)
+    found = claim_measures.observed(context(None), None, args)
+    assert isinstance(found, FactResult)
+    assert (found.value, found.source) == (True, "documented")
+    assert found.text.startswith("this run predates the check (zero pads)")
+    missing = claim_measures.observed(context(None), None, Args({"observed": "observed.zero", "label": "z"}, FACTS))
+    assert isinstance(missing, Unavailable)
+
+
+def test_parts_count_what_holds_what_fails_and_what_the_run_did_not_record():
+    parts = [
+        {"observed": "tamper_checks.x/16B-tag", "contains": "a flipped bit in the tag", "expected": True},
+        {"observed": "observed.pads_key", "expected": False},
+        {"observed": "observed.never_recorded", "expected": True},
+        {"observed": "observed.also_missing", "expected": True, "fact": "f"},
+    ]
+    for part in parts:
+        part.update(holds="holds", fails="fails")
+    args = Args({"what": "w", "parts": parts}, FACTS)
+    found = claim_measures.parts(context({"pads_key": True}), None, args)
+    assert isinstance(found, ShareResult)
+    assert (found.matched, found.uncertain, found.total) == (2, 1, 4)
+    assert found.details == (
+        "holds",
+        "fails",
+        "not recorded by this run: holds",
+        "holds (documented; not recorded by this run)",
+    )
+
+
+def test_a_practice_needs_a_fact_that_says_whether_it_is_sound():
+    args = Args({"fact": "f"}, FACTS)
+    with pytest.raises(ArgumentError, match="must have a value"):
+        claim_measures.practice({}, None, args)
+
+
+# The run a claim is judged from.
+class FakeExperiment:
+    name = "aead"
+
+    def measures(self) -> dict[str, Any]:
+        def decide_only_on_full(context: dict[str, Any], inputs: Any, args: Args) -> Any:
+            if context["run"].manifest["profile"] != "full":
+                return Unavailable("the 10 MiB payload is full-profile only")
+            return RatioResult("A", "B", Ratio(3.0, 2.9, 3.1), "10 MiB", (20, 20))
+
+        return {"speed": decide_only_on_full}
+
+
+class FakeContexts:
+    def context(self, experiment: Any, run: Any) -> dict[str, Any]:
+        return {"run": run}
+
+    def inputs(self, experiment: Any) -> None:
+        return None
+
+
+def described(run: Run) -> Run:
+    """A named run with what the ledger prints of its machine."""
+    manifest = {
+        **run.manifest,
+        "cpu": {"model": "CPU"},
+        "php": {"version": "8.2.0"},
+        "libraries": {"openssl": "OpenSSL 3"},
+    }
+    return Run.from_rows(run.run_id, manifest, {})
+
+
+def judge(focus: str | None) -> claims_page.Checked:
+    runs = [
+        described(named_run("20260101T0000Z-a-php8.2", "a", "full", "2026-01-01T00:00:00Z")),
+        described(named_run("20260102T0000Z-a-php8.2", "a", "quick", "2026-01-02T00:00:00Z")),
+    ]
+    choice = site.Choice(SiteConfig(Path("site.yaml"), "a", {}), focus)
+    claim = next(c for c in LEDGER.claims if c.id == "seed002-gcm-3x")
+    claim = type(claim)(**{**claim.__dict__, "measure": "speed"})
+    judging = claims_page.Judge({"aead": FakeExperiment()}, runs, choice, FakeContexts(), {}, CLAIMS)
+    return judging.one(claim)
+
+
+def test_a_claim_the_focus_run_cannot_decide_is_judged_from_the_reference_run_which_is_named():
+    checked = judge("20260102T0000Z-a-php8.2")
+    assert checked.verdict == "reproduced"
+    assert checked.run is not None
+    assert checked.run.run_id == "20260101T0000Z-a-php8.2"
+    assert checked.instead.startswith("decided by 20260101T0000Z-a-php8.2 (the newest full-profile run")
+    assert "the run this page shows cannot (the 10 MiB payload is full-profile only)" in checked.instead
+
+
+def test_without_a_focus_the_reference_run_decides_and_nothing_is_said():
+    checked = judge(None)
+    assert (checked.verdict, checked.instead) == ("reproduced", "")
+
+
+# The pages built from the fixture run.
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> site.GeneratedSite:
+    return site.build(project_with(tmp_path_factory.mktemp("claims"), FIXTURE_RUN))
+
+
+def test_every_claim_gets_a_verdict_and_every_page_lists_its_own(built):
+    page = built.pages["claims.md"]
+    for claim in LEDGER.claims:
+        assert f'<span id="{claim.id}"></span>' in page
+    for experiment_page in built.experiments:
+        mine = [claim for claim in LEDGER.claims if claim.page == experiment_page.experiment.name]
+        if not mine:
             assert "**The articles, checked:**" not in experiment_page.text
             continue
         assert "**The articles, checked:**" in experiment_page.text
-        assert "](../claims.md)" in experiment_page.text
+        for claim in mine:
+            assert f"](../claims.md#{claim.id})" in experiment_page.text, f"{claim.id} missing from its page"
+
+
+def test_the_tally_counts_every_claim_and_names_only_known_verdicts(built):
+    tally = re.search(r"\*\*(\d+) claims: ([^*]+)\.\*\*", built.pages["claims.md"])
+    assert tally is not None
+    assert int(tally[1]) == len(LEDGER.claims)
+    counts = dict((verdict, int(n)) for n, verdict in re.findall(r"(\d+) ([a-z ]+?)(?:,|$)", tally[2]))
+    assert set(counts) <= set(VERDICTS)
+    assert sum(counts.values()) == len(LEDGER.claims)
+
+
+def test_the_ledger_page_states_its_criterion_and_what_it_left_out(built):
+    page = built.pages["claims.md"]
+    assert "**What counts as a conclusion.** A conclusion is" in page
+    for item in LEDGER.left_out[:3]:
+        assert item.why.split(" ")[0] in page
+    assert page.count("Left out of this article, and why") == 5
+
+
+@pytest.mark.parametrize(
+    ("claim_id", "page"),
+    [("seed000-30x-decrypt", "experiments/symmetric.md"), ("seed002-gcm-3x", "experiments/aead.md")],
+)
+def test_one_claim_one_number_on_the_home_page_the_experiment_page_and_the_ledger(built, claim_id, page):
+    ledger_row = next(line for line in built.pages["claims.md"].splitlines() if f'id="{claim_id}"' in line)
+    measured = ledger_row.split(" | ")[2]
+    number = re.search(r"[\d.]+× \(95% CI [^)]*\)", measured)
+    assert number is not None
+    assert f"claims.md#{claim_id}" in built.pages["index.md"], "the home page quotes the ledger"
+    assert number[0] in built.pages["index.md"]
+    then_now = built.pages[page].split("## Then vs now")[1]
+    assert number[0] in then_now
+
+
+def test_no_claim_is_printed_with_precision_the_article_did_not_publish(built):
+    assert "3.00×" not in built.pages["index.md"]
+    assert '"3x"' in built.pages["index.md"]
+    assert '"30x"' in built.pages["index.md"]
+
+
+def test_the_mcrypt_page_no_longer_calls_mcrypt_rand_the_right_way(built):
+    symmetric = built.pages["experiments/symmetric.md"]
+    assert "drew a random IV, the right way" not in symmetric
+    assert "MCRYPT_RAND" in symmetric
 
 
 def test_quotes_and_notes_from_the_data_are_escaped(tmp_path):
     root = project_with(tmp_path, FIXTURE_RUN)
     path = root / "data" / "reference" / "claims.yaml"
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace('quote: "Use openssl"', 'quote: "<script>x|y</script>"'), encoding="utf-8")
-    page = site.build(root).pages["claims.md"]
-    assert "<script>" not in page
-    assert "&lt;script&gt;x&#124;y&lt;/script&gt;" in page
+    text = text.replace('quote: "Use openssl"', 'quote: "<script>x|y</script>"')
+    path.write_text(text.replace('published: "3x"', 'published: "3x <b>*|*</b>"'), encoding="utf-8")
+    built = site.build(root)
+    for page in (built.pages["claims.md"], built.pages["experiments/symmetric.md"]):
+        assert "<script>" not in page
+        assert "&lt;script&gt;x&#124;y&lt;/script&gt;" in page
+    for page in (built.pages["index.md"], built.pages["experiments/aead.md"]):
+        assert "<b>" not in page
+        assert '"3x &lt;b&gt;&#42;&#124;&#42;&lt;/b&gt;"' in page
+
+
+def test_the_methodology_states_every_verdict_and_rule():
+    section = (ROOT / "docs" / "methodology.md").read_text(encoding="utf-8").split("## The articles, checked")[1]
+    for verdict in VERDICTS:
+        assert verdict in section
+    for rule in ("factor", "faster", "similar", "equal", "rank", "top_set", "share", "choice"):
+        assert f"| `{rule}` |" in section
+    assert "fewer than 6 samples" in section
+    assert "1/1.02 … 1.02" in section
 
 
 def test_the_site_keeps_the_claims_file_where_the_page_reads_it():
     assert Path(*site.claims_page.CLAIMS_FILE) == Path("data/reference/claims.yaml")
+
+
+def test_a_ratio_of_two_families_averages_matches_the_averages_and_brackets_them():
+    import numpy as np
+
+    from phpcb.stats import mean_of_medians, ratio_of_mean_medians
+
+    rng = np.random.default_rng(1)
+    a = [rng.normal(10.0 + i, 0.5, 30) for i in range(3)]
+    b = [rng.normal(5.0 + i, 0.5, 30) for i in range(2)]
+    weights_a, weights_b = [1.0, 0.5, 0.25], [1.0, 1.0]
+    found = ratio_of_mean_medians(a, weights_a, b, weights_b)
+    expected = mean_of_medians(a, weights_a).value / mean_of_medians(b, weights_b).value
+    assert found.value == pytest.approx(expected)
+    assert found.low < found.value < found.high
+    constant = ratio_of_mean_medians([np.full(6, 4.0)], [1.0], [np.full(6, 2.0)], [1.0])
+    assert (constant.value, constant.low, constant.high) == (2.0, 2.0, 2.0)
+    with pytest.raises(ValueError, match="one weight per group"):
+        ratio_of_mean_medians(a, [1.0], b, weights_b)

@@ -1,5 +1,10 @@
-"""The articles, checked: every claim of data/reference/claims.yaml judged against the run each
-experiment page shows (selection.py's rule), with the measurement, its run and machine, and a verdict."""
+"""The articles, checked: every claim of data/reference/claims.yaml judged once, against the run each
+experiment page shows (selection.py's rule), with the measurement, its run and machine, and a verdict.
+The experiment pages and the home page read these verdicts; none judges a claim on its own.
+
+When the page shows the run `make report` just measured (a quick run) and that run cannot decide a
+claim (a payload only the full profile measures), the claim is judged from the run the rule picks
+without it, and the entry says so."""
 
 from __future__ import annotations
 
@@ -11,8 +16,19 @@ from typing import TYPE_CHECKING, Any
 
 from . import environment as env_rows
 from . import selection
-from .claim_data import Claim, load_claims
-from .claim_rules import VERDICTS, Args, ArgumentError, Decision, Result, Unavailable, decide, measured
+from .claim_data import Claim, Ledger, LeftOut, load_ledger
+from .claim_rules import (
+    VERDICTS,
+    Args,
+    ArgumentError,
+    Decision,
+    Fact,
+    Result,
+    Unavailable,
+    decide,
+    measured,
+    published,
+)
 from .errors import DataError
 from .experiment import Experiment
 from .loader import Run
@@ -28,17 +44,24 @@ CLAIMS_FILE = ("data", "reference", "claims.yaml")
 
 @dataclass(frozen=True)
 class Checked:
-    """One claim with its verdict, what was measured, and the run (and machine) that measured it."""
+    """One claim with its verdict, what was measured, and the run (and machine) that measured it;
+    `instead` says why that is not the run the claim's page shows, when it is not."""
 
     claim: Claim
     decision: Decision
     measured: str
     run: Run | None
     machine: str
+    instead: str = ""
 
     @property
     def verdict(self) -> str:
         return self.decision.verdict
+
+    @property
+    def figure(self) -> str:
+        """The claimed factor as the article printed it ("3x"), for a factor claim; else its quote."""
+        return published(self.claim.rule) if self.claim.rule.kind == "factor" else self.claim.quote
 
 
 @dataclass(frozen=True)
@@ -60,49 +83,76 @@ class Tally:
         return ", ".join(f"{n} {verdict}" for verdict, n in self.counts)
 
 
-def _measure(claim: Claim, experiment: Experiment, context: dict[str, Any], inputs: Any, path: Path) -> Result:
-    function = experiment.measures().get(claim.measure)
-    if function is None:
-        known = sorted(experiment.measures())
-        raise DataError(path, f"claims/{claim.id}: {experiment.name} has no measure {claim.measure!r} (it has {known})")
-    try:
-        return function(context, inputs, Args(claim.args))
-    except ArgumentError as error:
-        raise DataError(path, f"claims/{claim.id}: {error}") from None
+@dataclass(frozen=True)
+class Judge:
+    """What judging a claim needs: the experiments, the runs, how pages pick runs, their contexts."""
 
+    experiments: dict[str, Experiment]
+    runs: list[Run]
+    choice: Choice
+    contexts: Contexts
+    facts: dict[str, Fact]
+    path: Path
 
-def check_one(
-    claim: Claim, experiments: dict[str, Experiment], runs: list[Run], choice: Choice, contexts: Contexts, path: Path
-) -> Checked:
-    for name in (claim.page, claim.experiment):
-        if name not in experiments:
-            raise DataError(path, f"claims/{claim.id}: no experiment {name!r} (known: {sorted(experiments)})")
-    experiment = experiments[claim.experiment]
-    chosen = selection.shown(runs, experiment.name, choice.config, choice.focus)
-    if chosen is None:
-        result: Result = Unavailable(f"no run has results for {experiment.name}")
-        return Checked(claim, decide(claim.rule, result), measured(result, claim.rule), None, "")
-    context = contexts.context(experiment, chosen.run)
-    result = _measure(claim, experiment, context, contexts.inputs(experiment), path)
-    machine = f"{machine_name(chosen.run.manifest)} ({env_rows.short(chosen.run.manifest)})"
-    return Checked(claim, decide(claim.rule, result), measured(result, claim.rule), chosen.run, machine)
+    def measure(self, claim: Claim, run: Run) -> Result:
+        experiment = self.experiments[claim.experiment]
+        function = experiment.measures().get(claim.measure)
+        if function is None:
+            known = sorted(experiment.measures())
+            raise DataError(
+                self.path, f"claims/{claim.id}: {experiment.name} has no measure {claim.measure!r} (it has {known})"
+            )
+        context = self.contexts.context(experiment, run)
+        try:
+            return function(context, self.contexts.inputs(experiment), Args(claim.args, self.facts))
+        except ArgumentError as error:
+            raise DataError(self.path, f"claims/{claim.id}: {error}") from None
+
+    def checked(self, claim: Claim, result: Result, run: Run | None, instead: str = "") -> Checked:
+        machine = f"{machine_name(run.manifest)} ({env_rows.short(run.manifest)})" if run is not None else ""
+        return Checked(claim, decide(claim.rule, result), measured(result, claim.rule), run, machine, instead)
+
+    def one(self, claim: Claim) -> Checked:
+        for name in (claim.page, claim.experiment):
+            if name not in self.experiments:
+                raise DataError(
+                    self.path, f"claims/{claim.id}: no experiment {name!r} (known: {sorted(self.experiments)})"
+                )
+        name = claim.experiment
+        shown = selection.shown(self.runs, name, self.choice.config, self.choice.focus)
+        if shown is None:
+            return self.checked(claim, Unavailable(f"no run has results for {name}"), None)
+        result = self.measure(claim, shown.run)
+        if isinstance(result, Unavailable) and shown.focus:
+            published = selection.reference(self.runs, name, self.choice.config)
+            if published is not None and published.run is not shown.run:
+                fallback = self.measure(claim, published.run)
+                if not isinstance(fallback, Unavailable):
+                    instead = (
+                        f"decided by {published.run.run_id} ({published.reason}): "
+                        f"the run this page shows cannot ({result.why})"
+                    )
+                    return self.checked(claim, fallback, published.run, instead)
+        return self.checked(claim, result, shown.run)
 
 
 def check(
     root: Path, experiments: list[Experiment], runs: list[Run], choice: Choice, contexts: Contexts
-) -> list[Checked]:
-    """Every claim's verdict, in the file's order."""
+) -> tuple[Ledger, list[Checked]]:
+    """The ledger and every claim's verdict, in the file's order."""
     path = root.joinpath(*CLAIMS_FILE)
-    by_name = {e.name: e for e in experiments}
-    return [check_one(claim, by_name, runs, choice, contexts, path) for claim in load_claims(path)]
+    ledger = load_ledger(path)
+    judge = Judge({e.name: e for e in experiments}, runs, choice, contexts, ledger.facts, path)
+    return ledger, [judge.one(claim) for claim in ledger.claims]
 
 
-def by_page(checked: list[Checked]) -> dict[str, Tally]:
-    """Each experiment page's one-line summary of the claims that belong to it."""
-    pages: dict[str, list[Checked]] = {}
-    for c in checked:
-        pages.setdefault(c.claim.page, []).append(c)
-    return {page: Tally.of(members) for page, members in pages.items()}
+def on_page(checked: list[Checked], page: str) -> list[Checked]:
+    """The claims an experiment page lists, in the ledger's order."""
+    return [c for c in checked if c.claim.page == page]
+
+
+def by_id(checked: list[Checked]) -> dict[str, Checked]:
+    return {c.claim.id: c for c in checked}
 
 
 def by_source(checked: list[Checked]) -> list[tuple[str, list[Checked]]]:
@@ -113,14 +163,28 @@ def by_source(checked: list[Checked]) -> list[tuple[str, list[Checked]]]:
     return list(groups.items())
 
 
+def left_out_by_source(left_out: list[LeftOut]) -> dict[str, list[LeftOut]]:
+    groups: dict[str, list[LeftOut]] = {}
+    for item in left_out:
+        groups.setdefault(item.source.key, []).append(item)
+    return groups
+
+
 def render_page(
-    checked: list[Checked], experiments: list[Experiment], runs: list[Run], templates: Any, anchor: Callable[[str], str]
+    ledger: Ledger,
+    checked: list[Checked],
+    experiments: list[Experiment],
+    runs: list[Run],
+    templates: Any,
+    anchor: Callable[[str], str],
 ) -> str:
     return render(
         templates,
         "claims.md.j2",
+        criterion=ledger.criterion,
         tally=Tally.of(checked),
         groups=by_source(checked),
+        left_out=left_out_by_source(ledger.left_out),
         titles={e.name: e.title for e in experiments},
         anchors={run.run_id: anchor(run.run_id) for run in runs},
     )

@@ -1,7 +1,7 @@
 """Reference figures transcribed from the source articles (data/reference/*.yaml).
 
 Pages and templates read a reference as a mapping (`reference.source.title`); code asks for a
-figure, a claim or a section by name, and a missing one is a DataError naming the file.
+figure or a section by name, and a missing one is a DataError naming the file.
 """
 
 from __future__ import annotations
@@ -39,14 +39,6 @@ class ReferenceData(dict[str, Any]):
         if not isinstance(figure.get("rows"), list):
             raise DataError(self.path, f"figures/{figure_id}: expected a 'rows' list")
         return list(figure["rows"])
-
-    def claim(self, claim_id: str) -> dict[str, Any]:
-        return dict(self._entry("claims", claim_id))
-
-    def claims_by_id(self) -> dict[str, dict[str, Any]]:
-        return {
-            str(claim["id"]): claim for claim in self.section("claims") if isinstance(claim, dict) and "id" in claim
-        }
 
 
 def load_reference(path: Path, required: tuple[str, ...] = REQUIRED) -> ReferenceData:

@@ -227,10 +227,13 @@ def experiment_page(
     templates: Any,
     choice: Choice,
     contexts: Contexts,
-    claims_tally: str = "",
+    checked: list[claims_page.Checked] | None = None,
     notes: list[Markup] | None = None,
 ) -> ExperimentPage:
+    """The page, with the ledger's verdicts on its claims (`checked`): its "then vs now" lines and
+    its home-page finding quote them, never a number of their own."""
     given = contexts.inputs(experiment)
+    page_claims = checked or []
     chosen = selection.shown(runs, experiment.name, choice.config, choice.focus)
     context: dict[str, Any] = {
         "experiment": experiment,
@@ -240,13 +243,16 @@ def experiment_page(
     }
     figures: Figures = {}
     finding = None
+    claims = {"claims": claims_page.by_id(page_claims), "page_claims": page_claims}
     if chosen is not None:
         context, figures = contexts.of(experiment, chosen.run)
         context["other_runs"] = [r.run_id for r in runs if r.has_results(experiment.name) and r is not chosen.run]
         context[render_module.BETWEEN_RUNS] = contexts.spread(experiment, chosen.run)
+        context.update(claims)
         finding = experiment.finding(context)
+    context.update(claims)
     context["selection"] = chosen
-    context["claims_tally"] = claims_tally
+    context["claims_tally"] = str(claims_page.Tally.of(page_claims)) if page_claims else ""
     context["notes"] = notes or []
     text = render(templates, experiment.template, **context)
     return ExperimentPage(experiment, chosen, context, figures, finding, text)
@@ -326,8 +332,7 @@ def build(root: Path) -> GeneratedSite:
     templates = environment(project.templates)
     contexts = Contexts(project, schemas)
     site = GeneratedSite()
-    checked = claims_page.check(root, experiments, runs, choice, contexts)
-    tallies = claims_page.by_page(checked)
+    ledger, checked = claims_page.check(root, experiments, runs, choice, contexts)
     notes = cross_notes(experiments, runs, choice, contexts)
     for experiment in experiments:
         page = experiment_page(
@@ -336,7 +341,7 @@ def build(root: Path) -> GeneratedSite:
             templates,
             choice,
             contexts,
-            str(tallies.get(experiment.name, "")),
+            claims_page.on_page(checked, experiment.name),
             notes.get(experiment.name),
         )
         site.experiments.append(page)
@@ -344,7 +349,7 @@ def build(root: Path) -> GeneratedSite:
         site.contents.update(chart_data.chart_files(experiment.page, page.figures))
     site.pages["machines.md"], machine_figures = machines_page(experiments, runs, templates, config, contexts)
     site.contents.update(chart_data.chart_files("machines.md", machine_figures))
-    site.pages[claims_page.PAGE] = claims_page.render_page(checked, experiments, runs, templates, run_anchor)
+    site.pages[claims_page.PAGE] = claims_page.render_page(ledger, checked, experiments, runs, templates, run_anchor)
     compared = selection.compared_runs()
     if compared:
         found = baselines.comparisons(runs, compared, config, schemas, contexts)

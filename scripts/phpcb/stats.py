@@ -225,6 +225,26 @@ def mean_of_medians(groups: Sequence[np.ndarray], weights: Sequence[float], conf
     return Estimate(value, *_independent_bootstrap(tuple(groups), statistic, value, confidence))
 
 
+def ratio_of_mean_medians(
+    a: Sequence[np.ndarray],
+    a_weights: Sequence[float],
+    b: Sequence[np.ndarray],
+    b_weights: Sequence[float],
+    confidence: float = CONFIDENCE,
+) -> Ratio:
+    """mean_of_medians(a) / mean_of_medians(b), e.g. one curve family's average time per bit over
+    another's, with a percentile-bootstrap CI that resamples every group on its own (fixed seed)."""
+    if not a or not b or len(a) != len(a_weights) or len(b) != len(b_weights):
+        raise ValueError("expected one weight per group, and at least one group on each side")
+    top, bottom = _weighted_mean(np.asarray(a_weights, dtype=float)), _weighted_mean(np.asarray(b_weights, dtype=float))
+
+    def statistic(*medians: np.ndarray) -> np.ndarray:
+        return top(*medians[: len(a)]) / bottom(*medians[len(a) :])
+
+    value = float(statistic(*(np.median(group) for group in (*a, *b))))
+    return Ratio(value, *_independent_bootstrap((*a, *b), statistic, value, confidence))
+
+
 # Interleaved rounds (runners/src/Native/InterleavedRounds.php): round r measures every side of a
 # comparison once, back to back, so each side's figure for round r shares that round's state of the
 # machine. A comparison of two sides pairs them by round: the per-round ratios (or differences) are

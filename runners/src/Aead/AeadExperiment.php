@@ -126,6 +126,7 @@ final class AeadExperiment implements Experiment
             'vectors_skipped' => array_sum(array_column($reports, 'skipped')),
             'tamper_checks' => $tamperChecks,
             'raw_openssl_decrypt_accepts_truncated_gcm_tag' => TamperCheck::rawPhpAcceptsTruncatedGcmTag(),
+            'observed' => ArticleObservations::observe(),
         ];
     }
 

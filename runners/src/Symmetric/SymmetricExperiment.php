@@ -156,6 +156,7 @@ final class SymmetricExperiment implements Experiment
             'vectors_skipped' => array_sum(array_column($vectors, 'skipped')),
             'cross_engine_equal' => (object) $equal,
             'pkcs7_self_test' => 'ok',
+            'observed' => ArticleObservations::observe(),
         ];
     }
 

@@ -1,14 +1,20 @@
-"""What decides seed 002's claims, from the AEAD page's analysis and data/policy/aead.yaml's facts."""
+"""What decides seed 002's claims, from the AEAD page's analysis, the run's verification and the
+ledger's facts (data/reference/claims.yaml)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from ..claim_measures import GENERIC, verification_value
 from ..claim_rules import Args, ChoiceResult, FactResult, Measure, RatioResult, Result, Unavailable
 from ..experiment import Inputs
 from ..formatting import size
 from ..wording import speedup
 from .analysis import AeadAnalysis, Comparison
+
+# A vector report's label names the mode it ran through openssl_encrypt: "openssl aes-*-gcm".
+OPENSSL_LABEL = re.compile(r"^openssl (?:aes-\*-)?(?P<mode>[a-z0-9-]+)$")
 
 
 def _comparison(analysis: AeadAnalysis, bits: int, operation: str, payload: int) -> Comparison | None:
@@ -22,44 +28,64 @@ def _comparison(analysis: AeadAnalysis, bits: int, operation: str, payload: int)
     )
 
 
+def _samples(analysis: AeadAnalysis, comparison: Comparison) -> tuple[int, int]:
+    cases = [
+        analysis.case(name, comparison.operation, comparison.payload_bytes)
+        for name in (comparison.subject, comparison.baseline)
+    ]
+    return tuple(case.summary.n if case is not None else 0 for case in cases)  # type: ignore[return-value]
+
+
 def gcm_over_ccm(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
     bits, operation, payload = args.integer("key_bits"), args.text("operation"), args.integer("payload_bytes")
-    found = _comparison(context["analysis"], bits, operation, payload)
+    analysis: AeadAnalysis = context["analysis"]
+    found = _comparison(analysis, bits, operation, payload)
     where = f"AES-{bits}, {operation}, {size(payload)}"
     if found is None:
         return Unavailable(f"GCM and CCM at {where} are not both in this run")
-    return RatioResult(found.subject, found.baseline, found.ratio, where)
+    return RatioResult(found.subject, found.baseline, found.ratio, where, _samples(analysis, found))
 
 
 def gcm_choice(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
-    """ "Use GCM" (over CCM): allowed if the policy recommends GCM; picked if it is also the faster."""
+    """ "Use GCM" (over CCM): sound (args.fact: both are approved AEAD modes); this site's advice when GCM
+    is also measurably the faster at the article's payload."""
     analysis: AeadAnalysis = context["analysis"]
     bits, payload = args.integer("key_bits"), args.integer("payload_bytes")
-    gcm, ccm = f"aes-{bits}-gcm", f"aes-{bits}-ccm"
-    if gcm not in analysis.verdicts or ccm not in analysis.verdicts:
-        return Unavailable(f"{gcm} and {ccm} are not both in this run")
+    fact = args.fact()
     found = _comparison(analysis, bits, "encrypt", payload)
-    allowed = analysis.verdicts[gcm].recommendable
-    why = "; ".join(f"{name}: {analysis.verdicts[name].status.replace('_', ' ')}" for name in (gcm, ccm))
-    faster = found is not None and found.ratio.significant and found.ratio.value > 1
-    if found is not None:
-        why += f"; encrypting {size(payload)}, {speedup(found.subject, found.baseline, found.ratio)}"
-    return ChoiceResult(admissible=allowed, picked=allowed and faster, why=why)
-
-
-def fact(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
-    """A fact from data/policy/aead.yaml, e.g. the first OpenSSL with GCM."""
-    name = args.text("fact")
-    found = inputs.policy.facts.get(name)
     if found is None:
-        return Unavailable(f"data/policy/aead.yaml states no fact {name!r}")
-    sources = "; ".join(r.title for r in found.references)
-    value = found.value if not isinstance(found.value, list) else ", ".join(str(v) for v in found.value)
-    text = f"{value}: {found.reason}"
-    if name == "ccm_tag_bytes":
-        measured = sorted({c.key.tag_bytes for c in context["analysis"].cases if c.key.algorithm.endswith("-ccm")})
-        text += f"; this run measured CCM with {', '.join(str(t) for t in measured)}-byte tags"
-    return FactResult(found.value, text, sources)
+        return Unavailable(f"aes-{bits}-gcm and aes-{bits}-ccm at {size(payload)} are not both in this run")
+    faster = found.ratio.significant and found.ratio.value > 1
+    why = f"{fact.statement}; encrypting {size(payload)}, {speedup(found.subject, found.baseline, found.ratio)}"
+    return ChoiceResult(
+        admissible=bool(fact.value), picked=bool(fact.value) and faster, why=why, references=fact.references
+    )
 
 
-MEASURES: dict[str, Measure] = {"gcm_over_ccm": gcm_over_ccm, "gcm_choice": gcm_choice, "fact": fact}
+def openssl_aead_modes(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """The AEAD modes this run verified through openssl_encrypt with a tag (its Wycheproof reports)."""
+    reports = verification_value(context, "vectors")
+    if not isinstance(reports, list):
+        return Unavailable("this run has no record of AEAD vectors")
+    passed = {}
+    for report in reports:
+        match = OPENSSL_LABEL.match(str(report.get("algorithm", "")))
+        if match and int(report.get("passed", 0)) > 0:
+            passed[match["mode"]] = passed.get(match["mode"], 0) + int(report["passed"])
+    if not passed:
+        return Unavailable("no AEAD vectors passed through openssl_encrypt in this run")
+    text = "verified through openssl_encrypt with a tag: " + ", ".join(
+        f"{mode} ({n} Wycheproof vectors)" for mode, n in sorted(passed.items())
+    )
+    fact = args.fact() if "fact" in args.values else None
+    if fact is not None:
+        text += f"; {fact.statement}"
+    return FactResult(sorted(passed), text, "this run's verification", fact.references if fact else ())
+
+
+MEASURES: dict[str, Measure] = {
+    **GENERIC,
+    "gcm_over_ccm": gcm_over_ccm,
+    "gcm_choice": gcm_choice,
+    "openssl_aead_modes": openssl_aead_modes,
+}

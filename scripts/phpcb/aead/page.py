@@ -7,10 +7,11 @@ from typing import Any
 from markupsafe import Markup
 
 from ..advice import Advice, direction, pick
+from ..claim_lines import then_and_now
 from ..experiment import Finding
 from ..formatting import size
 from ..headlines import Headline
-from ..wording import span, speedup, times
+from ..wording import span, speedup
 from .analysis import AeadAnalysis, Comparison
 
 
@@ -37,22 +38,21 @@ def gcm_span(analysis: AeadAnalysis) -> str:
     return span("GCM", "CCM", cases, (low.ratio, _case(low)), (high.ratio, _case(high)))
 
 
+# The article's speed claim, as the ledger judges it (data/reference/claims.yaml).
+SPEED_CLAIM = "seed002-gcm-3x"
+
+
 def finding(context: dict[str, Any]) -> Finding | None:
     headline = context["analysis"].headline
     if headline is None:
         return None
-    then = context["then"]
-    text = Markup(
-        "{}, on {}. Encrypting {} with AES-256: **{}**; in {} the article measured CCM at {} GCM's time."
-    ).format(
+    text = Markup("{}, on {}. Encrypting {} with AES-256: **{}**.").format(
         context["gcm_span"],
         context["machine"],
         size(headline.payload_bytes),
         speedup(headline.subject, headline.baseline, headline.ratio),
-        context["reference"]["source"]["published"][:4],
-        times(then["ccm_time_over_gcm_time"]),
     )
-    return Finding("AES-GCM vs AES-CCM", text)
+    return Finding("AES-GCM vs AES-CCM", text + then_and_now(context, SPEED_CLAIM))
 
 
 def advice(context: dict[str, Any]) -> list[Advice]:

@@ -28,9 +28,6 @@ class Argon2(Experiment):
     def load_policy(self, path: Path) -> Argon2Policy:
         return load_argon2_policy(path)
 
-    def static_context(self, inputs: Inputs) -> dict[str, Any]:
-        return {"claim": inputs.reference.claim("optimal")}
-
     def analyse(self, run: Run, inputs: Inputs) -> analysis.Argon2Analysis:
         named = frozenset((p.memory_mib, p.threads, p.time_cost) for p in inputs.policy.parameter_sets)
         return analysis.analyse(run, named)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..claim_rules import Args, ChoiceResult, Measure, RatioResult, Result, Unavailable
+from ..claim_measures import GENERIC
+from ..claim_rules import Args, ChoiceResult, FactResult, Measure, RatioResult, Result, ShareResult, Unavailable
 from ..experiment import Inputs
 from ..formatting import duration
 from ..stats import ratio_of_medians
@@ -23,7 +24,8 @@ def _label(interface: str, variant: str, memory: int, threads: int, time: int) -
 def _ratio(subject: Cell, baseline: Cell, names: tuple[str, str], where: str) -> Result:
     assert subject.wall_ns is not None
     assert baseline.wall_ns is not None
-    return RatioResult(names[0], names[1], ratio_of_medians(baseline.wall_ns, subject.wall_ns), where)
+    ratio = ratio_of_medians(baseline.wall_ns, subject.wall_ns)
+    return RatioResult(names[0], names[1], ratio, where, (int(subject.wall_ns.size), int(baseline.wall_ns.size)))
 
 
 def variant_ratio(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
@@ -113,7 +115,59 @@ def parameter_choice(context: dict[str, Any], inputs: Inputs, args: Args) -> Res
     return ChoiceResult(admissible=bool(fits), picked=picked, why=why)
 
 
+def memory_ratio(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """Less memory over more, same interface, variant, passes and threads: what memory costs."""
+    interface, variant = args.text("interface"), args.text("variant")
+    threads, time = args.integer("threads"), args.integer("time_cost")
+    less, more = args.integer("memory_mib"), args.integer("more_memory_mib")
+    analysis: Argon2Analysis = context["analysis"]
+    cells = [_cell(analysis, interface, variant, m, threads, time) for m in (less, more)]
+    where = f"{interface} {variant}, t={time}, p={threads}"
+    if cells[0] is None or cells[1] is None:
+        return Unavailable(f"m={less} MiB and m={more} MiB at {where} are not both measured in this run")
+    return _ratio(cells[0], cells[1], (f"m={less} MiB", f"m={more} MiB"), where)
+
+
+def variants(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """The Argon2 variants this run hashed with, through any interface (args.fact documents them)."""
+    analysis: Argon2Analysis = context["analysis"]
+    found = sorted({c.key.variant for c in analysis.cells if c.wall is not None})
+    if not found:
+        return Unavailable("this run hashed nothing")
+    fact = args.fact()
+    by_interface = sorted({(c.key.interface, c.key.variant) for c in analysis.cells if c.wall is not None})
+    listed = "; ".join(f"{i}: {v}" for i, v in by_interface)
+    return FactResult(
+        found, f"hashed in this run: {listed}; {fact.statement}", "this run's measurements", fact.references
+    )
+
+
+def implementations(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """Where PHP's Argon2 comes from: PHP 7.2 added it (args.fact), and this run's password_hash uses
+    the provider the manifest records (libargon2: "standard"; libsodium: "sodium")."""
+    fact = args.fact()
+    entry = context["entry"] or {}
+    provider = ((entry.get("measured_by") or {}).get("libraries") or context["run"].manifest.get("libraries", {})).get(
+        "argon2_provider"
+    )
+    if provider is None:
+        return Unavailable("this run does not record which library password_hash's Argon2 comes from")
+    analysis: Argon2Analysis = context["analysis"]
+    sodium = any(c.key.interface == "sodium" and c.wall is not None for c in analysis.cells)
+    from_sodium = provider == "sodium"
+    details = (
+        f"PHP 7.2 added Argon2i to password_hash() and the sodium extension: {fact.statement}",
+        f"password_hash() here uses {'libsodium' if from_sodium else 'libargon2'} (argon2_provider: {provider})"
+        + ("; sodium_crypto_pwhash() is libsodium's own" if sodium else ""),
+    )
+    return ShareResult(1 + from_sodium, 2, details, "where PHP's Argon2 comes from", references=fact.references)
+
+
 MEASURES: dict[str, Measure] = {
+    **GENERIC,
+    "memory_ratio": memory_ratio,
+    "variants": variants,
+    "implementations": implementations,
     "variant_ratio": variant_ratio,
     "thread_ratio": thread_ratio,
     "interface_ratio": interface_ratio,

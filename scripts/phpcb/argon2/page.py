@@ -20,7 +20,6 @@ FINDING_BUDGET_MS = 250  # a login a user barely notices; the page lists the oth
 
 
 def context(analysis: Argon2Analysis, reference: ReferenceData, policy: Argon2Policy) -> dict[str, Any]:
-    claim = reference.claim("optimal")
     paper_php = [
         (row, analysis.find("password_hash", "argon2i", row["memory_mib"], row["threads"], t), t, row[f"t{t}_s"])
         for row in reference.rows("php")
@@ -51,10 +50,6 @@ def context(analysis: Argon2Analysis, reference: ReferenceData, policy: Argon2Po
         "caveats": policy.caveats,
         "paper_php": [item for item in paper_php if item[1] is not None],
         "paper_cli": [item for item in paper_cli if item[1] is not None],
-        "claim_cells": [
-            analysis.find("password_hash", "argon2i", m, claim["threads"], claim["time_cost"])
-            for m in claim["memory_mib"]
-        ],
     }
 
 

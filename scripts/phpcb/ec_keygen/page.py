@@ -116,7 +116,6 @@ def context(analysis: EcAnalysis, reference: ReferenceData) -> dict[str, Any]:
     )
     best_by_ratio = min(analysis.curves, key=lambda r: (r.ratio_percent, r.scheme.curve), default=None)
     return {
-        "claim": reference.claim,
         "then_now": then_now(analysis, reference),
         "growths": sorted(growths, key=lambda g: -g.comparison.ratio.value),
         "paper_family_order": [row.family for row in paper_ranking],

@@ -54,7 +54,6 @@ def context(analysis: JwtAnalysis, reference: ReferenceData, policy: JwtPolicy) 
         "horizon": policy.keys.horizon,
         "headline_payload": headline,
         "keygen_quoted": any(a.keygen is not None and a.keygen.measured_by == "ec_keygen" for a in analysis.algorithms),
-        "claim": reference.claim,
         "limits": limits,
         "limit_sources": policy.limits,
         "then_now": [
@@ -71,11 +70,6 @@ def context(analysis: JwtAnalysis, reference: ReferenceData, policy: JwtPolicy) 
         "es384_slower_than_es512": (_sign_ns(analysis, "ES384", headline) or 0)
         > (_sign_ns(analysis, "ES512", headline) or 0)
         > 0,
-        "largest_at_headline": max(
-            ((a.alg, a.token_bytes(headline) or 0) for a in analysis.algorithms),
-            key=lambda item: item[1],
-            default=("–", 0),
-        ),
         "pss_by_openssl": pss_by_openssl(analysis.run),
         "layer_goal": goal_tally(analysis.layers),
         "layer_goal_percent": round((GOAL_RATIO - 1) * 100),

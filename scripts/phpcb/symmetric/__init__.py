@@ -23,7 +23,7 @@ class Symmetric(Experiment):
     order = 20
     tables = ("symmetric.csv", "cipher_inventory.csv", "symmetric_rounds.csv", "symmetric_native.csv")
     shift_columns = ("suite", "payload_bytes")
-    reference_required = ("sources", "claims")
+    reference_required = ("sources",)
 
     def load_policy(self, path: Path) -> SymmetricPolicy:
         return load_symmetric_policy(path)

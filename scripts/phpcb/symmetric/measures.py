@@ -1,20 +1,42 @@
-"""What decides seeds 000 and 001's claims, from the symmetric page's analysis (data/reference/claims.yaml)."""
+"""What decides seeds 000 and 001's claims (and seed 002's about the cipher list), from the symmetric
+page's analysis, the run's verification and the ledger's facts (data/reference/claims.yaml)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from ..claim_rules import Args, ChoiceResult, FactResult, Measure, Ranked, RankResult, RatioResult, Result, Unavailable
+from ..claim_measures import GENERIC, verification_value
+from ..claim_rules import (
+    INCONCLUSIVE,
+    REPRODUCED,
+    Args,
+    ChoiceResult,
+    FactResult,
+    Measure,
+    Ranked,
+    RankResult,
+    RatioResult,
+    Result,
+    Rule,
+    ShareResult,
+    Unavailable,
+    factor,
+)
 from ..experiment import Inputs
 from ..formatting import size
 from ..stats import ratio_between
 from ..wording import speedup
-from .analysis import SymCase, SymmetricAnalysis
+from .analysis import Comparison, SymCase, SymmetricAnalysis
 
 
 def _missing(context: dict[str, Any], what: str) -> Unavailable:
     gap = context.get("mcrypt_gap") or ""
     return Unavailable(f"{what} was not measured in this run" + (f" ({gap})" if gap else ""))
+
+
+def _samples(comparison: Comparison) -> tuple[int, int]:
+    return comparison.subject.summary.n, comparison.baseline.summary.n
 
 
 def engine_ratio(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
@@ -25,7 +47,31 @@ def engine_ratio(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
     where = f"AES-{bits}-CBC {operation}, {size(payload)}"
     if found is None:
         return _missing(context, f"mcrypt or OpenSSL {where}")
-    return RatioResult("OpenSSL", "mcrypt", found.ratio, where)
+    return RatioResult("OpenSSL", "mcrypt", found.ratio, where, _samples(found))
+
+
+def engine_ratios_in_band(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """In how many of the AES-CBC cases at the given payloads OpenSSL is `claimed` times faster than
+    mcrypt, each judged by the factor rule (a case whose CI reaches across the band is undecided)."""
+    analysis: SymmetricAnalysis = context["analysis"]
+    payloads = set(args.integers("payload_bytes"))
+    rule = Rule("factor", claimed=args.number("claimed"))
+    cases = [c for c in analysis.engines if c.subject.key.payload_bytes in payloads]
+    if not cases:
+        return _missing(context, f"mcrypt against OpenSSL at {', '.join(size(p) for p in sorted(payloads))}")
+    verdicts = [(c, factor(rule, RatioResult("OpenSSL", "mcrypt", c.ratio, "", _samples(c))).verdict) for c in cases]
+    details = tuple(
+        f"AES-{c.subject.key.key_bits} {c.subject.key.operation} {size(c.subject.key.payload_bytes)}: "
+        f"{c.ratio.value:.1f}× ({verdict})"
+        for c, verdict in verdicts
+    )
+    return ShareResult(
+        matched=sum(1 for _, v in verdicts if v == REPRODUCED),
+        total=len(verdicts),
+        details=details,
+        what=f"AES-CBC cases where OpenSSL is {args.number('claimed'):g}x faster than mcrypt (factor rule per case)",
+        uncertain=sum(1 for _, v in verdicts if v == INCONCLUSIVE),
+    )
 
 
 def key_length(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
@@ -36,7 +82,7 @@ def key_length(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
     for c in analysis.key_length:
         key = c.subject.key
         if (key.engine, key.operation, key.payload_bytes) == (engine, operation, payload):
-            return RatioResult("AES-128", "AES-256", c.ratio, where)
+            return RatioResult("AES-128", "AES-256", c.ratio, where, _samples(c))
     return _missing(context, where)
 
 
@@ -68,7 +114,8 @@ def spread(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
     first, last = race[0], race[place - 1]
     where = f"the fastest and the {place}th cipher, encrypt + decrypt {size(payload)}"
     paired = context["analysis"].pairing.together(last.key, first.key)
-    return RatioResult(first.key.cipher, last.key.cipher, ratio_between(last.per_op_ns, first.per_op_ns, paired), where)
+    ratio = ratio_between(last.per_op_ns, first.per_op_ns, paired)
+    return RatioResult(first.key.cipher, last.key.cipher, ratio, where, (first.summary.n, last.summary.n))
 
 
 def pkcs7(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
@@ -90,28 +137,92 @@ def pkcs7(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
     return FactResult(True, text, "this run's verification")
 
 
-def openssl_choice(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
-    """ "Use OpenSSL": allowed if the policy allows the OpenSSL cipher; picked if mcrypt is ruled out or slower."""
+def rijndael_is_aes(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """AES is Rijndael with a 16-byte block and 16-, 24- or 32-byte keys: mcrypt's rijndael-128 with
+    each key size gives OpenSSL's aes-*-cbc ciphertext (the run's cross-engine check)."""
+    fact = args.fact()
+    equal = verification_value(context, "cross_engine_equal")
+    sizes = sorted(
+        int(name.split("-")[1]) for name in (equal if isinstance(equal, dict) else {}) if "CBC mcrypt = OpenSSL" in name
+    )
+    if not sizes:
+        return FactResult(
+            fact.value,
+            f"this run did not compare the engines; documented: {fact.statement}",
+            "documented",
+            fact.references,
+        )
+    text = (
+        f"mcrypt's rijndael-128 (a 16-byte block) with {', '.join(str(s // 8) for s in sizes)}-byte keys gives "
+        f"OpenSSL's aes-{{{', '.join(str(s) for s in sizes)}}}-cbc ciphertexts; {fact.statement}"
+    )
+    return FactResult(sizes == [128, 192, 256], text, "this run's verification", fact.references)
+
+
+def inventory_status(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """Whether every cipher OpenSSL lists whose name matches args.pattern has args.status in this run's
+    inventory (a real round trip each), and which they are."""
     analysis: SymmetricAnalysis = context["analysis"]
-    cipher = args.text("cipher")
-    verdict = inputs.policy.verdict(cipher)
-    mcrypt = analysis.mcrypt_verdict
-    allowed = verdict.status != "not_recommended"
-    why = f"{cipher}: {verdict.status.replace('_', ' ')}"
-    if mcrypt is not None:
-        why += f"; mcrypt: {mcrypt.status.replace('_', ' ')} ({' '.join(mcrypt.notes)})"
-    if analysis.headline is not None:
-        why += f"; {speedup('OpenSSL', 'mcrypt', analysis.headline.ratio)}"
-    mcrypt_out = mcrypt is not None and mcrypt.status == "not_recommended"
-    faster = analysis.headline is not None and analysis.headline.ratio.significant and analysis.headline.ratio.value > 1
-    return ChoiceResult(admissible=allowed, picked=allowed and (mcrypt_out or faster), why=why)
+    pattern, status = re.compile(args.text("pattern")), args.text("status")
+    rows = [row for row in analysis.inventory if pattern.search(row.cipher)]
+    if not rows:
+        return Unavailable(f"no cipher this run lists matches {pattern.pattern}")
+    text = f"{sum(1 for r in rows if r.status == status)} of {len(rows)} listed have status {status}: " + ", ".join(
+        f"{row.cipher} {row.status}" for row in rows
+    )
+    if "observed" in args.values:
+        seen = verification_value(context, args.text("observed"))
+        if isinstance(seen, list):
+            text += f"; {args.text('label')}: {', '.join(seen) or 'none'}"
+    fact = args.fact() if "fact" in args.values else None
+    return FactResult(
+        all(row.status == status for row in rows),
+        text,
+        "this run's cipher inventory",
+        fact.references if fact else (),
+    )
+
+
+def library_versions(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """The libmcrypt and OpenSSL this run's PHP used, against the last libmcrypt release (args.fact)."""
+    fact = args.fact()
+    entry = context["entry"] or {}
+    libraries = (entry.get("measured_by") or {}).get("libraries") or context["run"].manifest.get("libraries", {})
+    mcrypt, openssl = libraries.get("mcrypt"), libraries.get("openssl")
+    if mcrypt is None:
+        return Unavailable("this run's PHP has no mcrypt to date")
+    text = f"libmcrypt {mcrypt}; {openssl}; {fact.statement}"
+    return FactResult(str(mcrypt) == str(fact.value), text, "this run's manifest", fact.references)
+
+
+def openssl_choice(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """ "Use OpenSSL": sound if OpenSSL is measurably faster than mcrypt here (mcrypt's library is
+    abandoned: args.fact); what this site advises only with an authenticated mode, so the article's
+    unauthenticated cipher (args.cipher, with args.unauthenticated naming why) is not."""
+    analysis: SymmetricAnalysis = context["analysis"]
+    cipher, advised = args.text("cipher"), args.text("advised")
+    abandoned, unauthenticated = args.fact(), args.fact("unauthenticated")
+    headline = analysis.headline
+    if headline is None:
+        return _missing(context, "mcrypt against OpenSSL")
+    faster = headline.ratio.significant and headline.ratio.value > 1
+    why = (
+        f"{speedup('OpenSSL', 'mcrypt', headline.ratio)}; {abandoned.statement}; but {cipher}: "
+        f"{unauthenticated.statement}: this site advises {advised}"
+    )
+    return ChoiceResult(admissible=faster, picked=cipher == advised, why=why, references=unauthenticated.references)
 
 
 MEASURES: dict[str, Measure] = {
+    **GENERIC,
     "engine_ratio": engine_ratio,
+    "engine_ratios_in_band": engine_ratios_in_band,
     "key_length": key_length,
     "ranking": ranking,
     "spread": spread,
     "pkcs7": pkcs7,
+    "rijndael_is_aes": rijndael_is_aes,
+    "inventory_status": inventory_status,
+    "library_versions": library_versions,
     "openssl_choice": openssl_choice,
 }

@@ -8,12 +8,13 @@ from typing import Any
 from markupsafe import Markup
 
 from ..advice import Advice, direction
+from ..claim_lines import then_and_now
 from ..experiment import Finding
 from ..formatting import duration, size
 from ..headlines import Headline
 from ..policy import SymmetricPolicy, Verdict
 from ..reference import ReferenceData
-from ..wording import span, speedup, times
+from ..wording import span, speedup
 from .analysis import RANKING_PAYLOAD, Comparison, SymCase, SymmetricAnalysis
 
 # AES's rounds per block by key size: the most the key length alone can change a cipher call's cost.
@@ -42,15 +43,6 @@ POLICY_EXAMPLES = (
     "seed-cbc",
     "aes-128-cbc-hmac-sha1",
 )
-
-
-def _seed000_ratio(reference: ReferenceData, operation: str) -> float:
-    """Seed 000's OpenSSL over mcrypt, AES-256-CBC on its long text: ops/s are inverse times."""
-    rows = {
-        (r["engine"], r["key_bits"], r["text"], r["operation"]): r["ops_per_s"]
-        for r in reference.section("aes_cbc_ops_per_s")
-    }
-    return float(rows[("openssl", 256, "long", operation)] / rows[("mcrypt", 256, "long", operation)])
 
 
 def _lookup(analysis: SymmetricAnalysis) -> Callable[[str, str, int, str], SymCase | None]:
@@ -126,10 +118,7 @@ def context(analysis: SymmetricAnalysis, reference: ReferenceData, policy: Symme
     entry = analysis.run.experiment("symmetric") or {}
     reason = entry.get("reason") or ""
     return {
-        "claim": reference.claim,
         "then": {
-            "seed000_enc": _seed000_ratio(reference, "encrypt"),
-            "seed000_dec": _seed000_ratio(reference, "decrypt"),
             "blowfish_rows_2015": [
                 {**row, "now": _now(analysis, row["test"], row["payload_bytes"])}
                 for row in reference.section("blowfish_vs_aes_seconds_2015")
@@ -164,20 +153,21 @@ def context(analysis: SymmetricAnalysis, reference: ReferenceData, policy: Symme
     }
 
 
+# The article's speed claim, as the ledger judges it (data/reference/claims.yaml).
+SPEED_CLAIM = "seed000-30x-decrypt"
+
+
 def finding(context: dict[str, Any]) -> Finding | None:
     headline = context["analysis"].headline
     if headline is None:
         return None
-    seed000 = context["reference"].section("sources")["seed000"]
-    text = Markup("{}, on {}. Decrypting {} with AES-256: **{}**; in {} the article measured {}.").format(
+    text = Markup("{}, on {}. Decrypting {} with AES-256: **{}**.").format(
         context["engine_span"],
         context["machine"],
         size(headline.subject.key.payload_bytes),
         speedup("OpenSSL", "mcrypt", headline.ratio),
-        str(seed000["published"])[:4],
-        times(context["then"]["seed000_dec"]),
     )
-    return Finding("mcrypt vs OpenSSL", text)
+    return Finding("mcrypt vs OpenSSL", text + then_and_now(context, SPEED_CLAIM))
 
 
 def advice(context: dict[str, Any]) -> list[Advice]:
