@@ -52,7 +52,7 @@ SLIM_RUNS = (
 )
 SLIM_MACHINE = "intel-xeon-2-50ghz-vm"
 NOT_COPIED = (".git", ".venv", ".tools", "site", "site.tmp", "preview", "tests", "__pycache__", ".pytest_cache")
-NOT_COPIED += (".ruff_cache", ".mutmut-cache", "mutants", "build")
+NOT_COPIED += (".ruff_cache", ".mutmut-cache", "mutants", "build", ".hypothesis")
 
 
 def copy_repository(target: Path, runs: tuple[str, ...] = SLIM_RUNS, machine: str = SLIM_MACHINE) -> Path:

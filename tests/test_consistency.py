@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from phpcb import upgrade
 from phpcb.consistency import EnvironmentMismatchError, differences
 from phpcb.loader import load_run
 from phpcb.schema import load_schemas
@@ -31,6 +32,14 @@ def edit_manifest(run: Path, edit: Any) -> None:
     manifest = json.loads(path.read_text())
     edit(manifest)
     path.write_text(json.dumps(manifest, indent=4))
+
+
+def without_fault_counts(run: Path) -> None:
+    """The CSVs as a run before schema version 7 wrote them: no `minor_faults`, their last column."""
+    for name in upgrade.RecordMinorFaults.FILES:
+        lines = (run / name).read_text(encoding="utf-8").splitlines()
+        assert lines[0].endswith(",minor_faults"), name
+        (run / name).write_text("".join(line.rsplit(",", 1)[0] + "\n" for line in lines), encoding="utf-8")
 
 
 def test_the_fixture_run_records_what_measured_each_experiment():
@@ -132,6 +141,7 @@ def test_a_version_3_run_with_the_issues_mismatch_is_refused_after_its_upgrade(t
             del entry["measured_by"]
 
     edit_manifest(run, as_version_3_without_mcrypt)
+    without_fault_counts(run)
     with pytest.raises(EnvironmentMismatchError, match="294 mcrypt rows"):
         load_run(run, SCHEMAS)
 

@@ -67,6 +67,9 @@ def test_the_descriptor_round_trips_to_the_schema_file():
             lambda d: d["resources"][0]["schema"]["fields"][1]["constraints"].update(pattern="[a-"),
             "pattern is not a valid regular expression",
         ),
+        # A field that may be empty needs the empty text declared as missing, and only then.
+        (lambda d: d["resources"][0]["schema"].update(missingValues=[]), "[''] was expected"),
+        (lambda d: d["resources"][1]["schema"].update(missingValues=[""]), "[] was expected"),
     ],
 )
 def test_a_malformed_schema_file_is_refused_naming_it(tmp_path, change, message):

@@ -112,3 +112,54 @@ def test_bytes_that_are_not_utf8_are_named(tmp_path):
 def test_an_empty_file_and_a_missing_file_are_named(tmp_path):
     assert refused(write(tmp_path, header="")).detail == "empty file: expected a header row"
     assert "file missing" in refused(tmp_path / "absent.csv").detail
+
+
+OPTIONAL = TableSchema(
+    name="o.csv",
+    experiment="o",
+    description="",
+    fields=(
+        Field("name", "string", {"required": True}),
+        Field("faults", "integer", {"required": False, "minimum": 0}),
+    ),
+    primary_key=("name",),
+    measure=None,
+)
+
+
+def test_a_field_that_is_not_required_reads_an_empty_value_as_missing(tmp_path):
+    path = write(tmp_path, "a,", "b,3", header="name,faults\n")
+    assert read_table(path, OPTIONAL)["faults"].to_pylist() == [None, 3]
+    assert OPTIONAL.missing_values == [""] and SCHEMA.missing_values == []
+
+
+@pytest.mark.parametrize(
+    ("row", "column", "message"),
+    [
+        ("c,-1", "faults", "-1 is less than the minimum of 0"),
+        ("c,many", "faults", "expected integer, got 'many'"),
+        (",1", "name", "a value is required, got ''"),  # missingValues [""] applies to every field
+    ],
+)
+def test_a_missing_value_is_still_checked_where_one_is_given_or_required(tmp_path, row, column, message):
+    with pytest.raises(DataError) as caught:
+        read_table(write(tmp_path, "a,", row, header="name,faults\n"), OPTIONAL)
+    assert (caught.value.row, caught.value.column, caught.value.detail) == (3, column, message)
+
+
+def test_without_missing_values_an_empty_string_is_a_value(tmp_path):
+    table = read_table(write(tmp_path, "abc,a,x,0,1.5,true"), SCHEMA)
+    assert table["note"].to_pylist() == ["x"]
+    assert read_table(write(tmp_path, "abc,a,,0,1.5,true", header=HEADER), SCHEMA_EMPTY_NOTE)["note"].to_pylist() == [
+        ""
+    ]
+
+
+SCHEMA_EMPTY_NOTE = TableSchema(
+    name="t.csv",
+    experiment="t",
+    description="",
+    fields=tuple(Field(f.name, f.type, {"required": True}, f.true_values, f.false_values) for f in SCHEMA.fields),
+    primary_key=SCHEMA.primary_key,
+    measure=None,
+)

@@ -23,6 +23,15 @@ def rows(path):
         return list(csv.reader(handle))
 
 
+def assert_gained_an_empty_fault_count(before, after):
+    """Version 7's column: added as missing, never as a made-up 0; every other value as it was."""
+    for name in upgrade.RecordMinorFaults.FILES:
+        if (before / name).exists():
+            old, new = rows(before / name), rows(after / name)
+            assert new[0] == [*old[0], "minor_faults"], name
+            assert new[1:] == [[*row, ""] for row in old[1:]], name
+
+
 def test_every_version_before_the_current_one_has_an_upgrader():
     assert upgrade.chain(1, SCHEMAS.version) is not None
     assert sorted(upgrade.UPGRADERS) == list(range(1, SCHEMAS.version))
@@ -41,9 +50,10 @@ def test_upgrading_on_disk_changes_only_what_the_upgrader_names(tmp_path):
     assert upgrade_on_disk(run, SCHEMAS) == 1
     assert upgrade_on_disk(run, SCHEMAS) is None, "a current run is left alone"
     for path in V1_RUN.iterdir():
-        if path.name not in ("manifest.json", "cipher_inventory.csv"):
+        if path.name not in ("manifest.json", "cipher_inventory.csv", *upgrade.RecordMinorFaults.FILES):
             assert (run / path.name).read_bytes() == path.read_bytes(), path.name
     assert [row[:-1] for row in rows(V1_RUN / "cipher_inventory.csv")] == rows(run / "cipher_inventory.csv")
+    assert_gained_an_empty_fault_count(V1_RUN, run)
     before, after = json.loads((V1_RUN / "manifest.json").read_text()), json.loads((run / "manifest.json").read_text())
     machine = {"name": "intel-xeon-2-50ghz-fixture", "host_hash": "legacy"}
     copied = {"process": "upgraded", "php": before["php"], "libraries": before["libraries"]}
@@ -79,8 +89,9 @@ def test_a_version_4_run_gains_precision_and_load_records_that_say_not_recorded(
     assert before["schema_version"] == 4, "the committed fixture is really version 4"
     assert upgrade_on_disk(run, SCHEMAS) == 4
     for path in V4_RUN.iterdir():
-        if path.name != "manifest.json":
+        if path.name not in ("manifest.json", *upgrade.RecordMinorFaults.FILES):
             assert (run / path.name).read_bytes() == path.read_bytes(), path.name
+    assert_gained_an_empty_fault_count(V4_RUN, run)
     after = json.loads((run / "manifest.json").read_text())
     assert after["system"] is None
     assert list(after).index("system") == list(after).index("kernel") + 1

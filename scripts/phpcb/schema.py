@@ -31,6 +31,12 @@ class Field:
     constraints: dict[str, Any]
     true_values: tuple[str, ...] = ()
     false_values: tuple[str, ...] = ()
+    description: str = ""
+
+    @property
+    def required(self) -> bool:
+        """Whether every row has a value; a field that is not may be empty (missingValues [""])."""
+        return bool(self.constraints.get("required", True))
 
     @property
     def full_pattern(self) -> str | None:
@@ -63,6 +69,11 @@ class TableSchema:
         return tuple(field.name for field in self.fields)
 
     @property
+    def missing_values(self) -> list[str]:
+        """Frictionless's list of texts read as missing: the empty text where some field may be empty."""
+        return [""] if any(not field.required for field in self.fields) else []
+
+    @property
     def key(self) -> tuple[str, ...]:
         """The case key: the primary key without the sample number."""
         return tuple(column for column in self.primary_key if column != SAMPLE)
@@ -71,7 +82,10 @@ class TableSchema:
         """This table as a Frictionless tabular data resource, for tools outside the project."""
         fields = []
         for field in self.fields:
-            entry: dict[str, Any] = {"name": field.name, "type": field.type}
+            entry: dict[str, Any] = {"name": field.name}
+            if field.description:
+                entry["description"] = field.description
+            entry["type"] = field.type
             if field.type == "boolean":
                 entry.update(trueValues=list(field.true_values), falseValues=list(field.false_values))
             entry["constraints"] = field.constraints
@@ -84,7 +98,7 @@ class TableSchema:
             "mediatype": "text/csv",
             "encoding": "utf-8",
             "description": self.description,
-            "schema": {"fields": fields, "missingValues": [], "primaryKey": list(self.primary_key)},
+            "schema": {"fields": fields, "missingValues": self.missing_values, "primaryKey": list(self.primary_key)},
         }
 
 
@@ -126,6 +140,7 @@ def _field(path: Path, spec: dict[str, Any]) -> Field:
         constraints=dict(spec["constraints"]),
         true_values=tuple(spec.get("trueValues", ())),
         false_values=tuple(spec.get("falseValues", ())),
+        description=spec.get("description", ""),
     )
     if field.full_pattern is not None:
         try:

@@ -34,8 +34,9 @@ class RawTable:
 
     path: Path
     table: pa.Table
-    # The first row with the wrong number of fields: (file line, fields found). Rows after it are dropped.
-    broken_row: tuple[int, int] | None = None
+    # The first row with the wrong number of fields: (file line, fields found, fields its header has).
+    # Rows after it are dropped.
+    broken_row: tuple[int, int, int] | None = None
 
 
 @dataclass(frozen=True, order=True)
@@ -68,11 +69,11 @@ def read_raw(path: Path, columns: tuple[str, ...]) -> RawTable:
     header = read_header(path)
     if tuple(header) != columns:
         raise DataError(path, f"expected header {list(columns)}, got {header}", 1)
-    broken: list[tuple[int, int]] = []
+    broken: list[tuple[int, int, int]] = []
 
     def skip_broken(row: Any) -> str:
         if not broken:
-            broken.append((int(row.number) if row.number is not None else 0, int(row.actual_columns)))
+            broken.append((int(row.number) if row.number is not None else 0, int(row.actual_columns), len(columns)))
         return "skip"
 
     try:
@@ -116,15 +117,24 @@ _CHECKS: tuple[tuple[str, Callable[[Any, Any], Any], str], ...] = (
 class _Column:
     """One field's text, its typed values (null where the text is not of the type), and its first violation."""
 
-    def __init__(self, field: Field, position: int, text: pa.ChunkedArray) -> None:
+    def __init__(self, field: Field, position: int, text: pa.ChunkedArray, missing_values: list[str]) -> None:
         self.field = field
         self.position = position
-        self.text = text
         self.violations: list[_Violation] = []
+        self.text = text
+        if missing_values:
+            # Frictionless: a text listed in missingValues is a missing value, which a required field may not have.
+            missing = pc.is_in(text, value_set=pa.array(missing_values, pa.string()))
+            if field.required:
+                self._violation(missing, lambda i: f"a value is required, got {self.text[i].as_py()!r}")
+            else:
+                self.text = pc.if_else(missing, pa.scalar(None, pa.string()), text)
         self.values = self._typed()
         self._check_constraints()
 
     def _violation(self, mask: Any, message: Callable[[int], str]) -> None:
+        if not self.field.required:
+            mask = pc.and_(mask, pc.is_valid(self.text))
         index = _first(mask)
         if index >= 0:
             rank = len(self.violations)
@@ -220,7 +230,10 @@ def file_line(path: Path, index: int) -> int:
 def typed(raw: RawTable, schema: TableSchema) -> pa.Table:
     """The typed table, or the first violation of the schema as a DataError."""
     path, text = raw.path, raw.table
-    columns = [_Column(field, position, text[field.name]) for position, field in enumerate(schema.fields)]
+    columns = [
+        _Column(field, position, text[field.name], schema.missing_values)
+        for position, field in enumerate(schema.fields)
+    ]
     violations = sorted(v for column in columns for v in column.violations)
     first = violations[0] if violations else None
     # Rows after a broken row were dropped by the reader: what follows it cannot be placed in the file.
@@ -232,8 +245,8 @@ def typed(raw: RawTable, schema: TableSchema) -> pa.Table:
     if duplicate is not None:
         raise DataError(path, "the same case and sample appear twice", file_line(path, duplicate))
     if raw.broken_row is not None:
-        line, found = raw.broken_row
-        raise DataError(path, f"expected {len(schema.columns)} fields, got {found}", line)
+        line, found, expected = raw.broken_row
+        raise DataError(path, f"expected {expected} fields, got {found}", line)
     return values
 
 

@@ -158,6 +158,26 @@ class RecordEnvironmentAndSeal(Upgrader):
     upgrade-runs`), which seals it."""
 
 
+@dataclass(frozen=True)
+class RecordMinorFaults(Upgrader):
+    """Version 6 → 7: aead.csv and symmetric.csv gain `minor_faults`, the page faults each sample's timed
+    operations took. Version 6 did not count them: the column is empty (missing), never a made-up 0."""
+
+    FILES = ("aead.csv", "symmetric.csv")
+    COLUMN = "minor_faults"
+
+    def changes(self, file_name: str) -> bool:
+        return file_name in self.FILES
+
+    def old_header(self, file_name: str, header: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(column for column in header if column != self.COLUMN) if file_name in self.FILES else header
+
+    def table(self, file_name: str, table: pa.Table) -> pa.Table:
+        if file_name not in self.FILES:
+            return table
+        return table.append_column(self.COLUMN, pa.array([""] * table.num_rows, pa.string()))
+
+
 def legacy_host(run_id: str) -> str:
     """The hostname slug a version-2 run id carries: YYYYMMDDTHHMMZ-<host>-phpX.Y."""
     parts = run_id.split("-")
@@ -174,6 +194,7 @@ UPGRADERS: dict[int, Upgrader] = {
     ),
     4: RecordPrecision(4, "manifest.json: add `system` and each experiment's `sampling` and `system`, as not recorded"),
     5: RecordEnvironmentAndSeal(5, "manifest.json: version 6 (seal, machine.virtual, cpu.mhz, kernel_build: absent)"),
+    6: RecordMinorFaults(6, "aead.csv, symmetric.csv: add `minor_faults`, empty (not counted before version 7)"),
 }
 
 

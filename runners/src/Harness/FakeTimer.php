@@ -56,6 +56,11 @@ final class FakeTimer implements Timer
         return $this->nsPerCall + intdiv($case->bytesPerIteration() * $this->psPerByte * $factor, 1000);
     }
 
+    public function minorFaults(): int
+    {
+        return 0;
+    }
+
     public function name(): string
     {
         return 'fake';

@@ -44,8 +44,9 @@ final class GroupRounds
      * One sample of each case still going, starting one case further each round, so no case is always
      * first (after the others' caches) or always last.
      *
-     * @param \Closure(BenchCase, int): array{0: int, 1: int} $time runs and verifies a case for
-     *        that many iterations: the elapsed time it measured, and the time the whole took
+     * @param \Closure(BenchCase, int): array{0: int, 1: int, 2: int} $time runs and verifies a case
+     *        for that many iterations: the elapsed time it measured, the time the whole took, and the
+     *        minor page faults the timed part took
      */
     public function round(int $round, \Closure $time): void
     {
@@ -55,9 +56,9 @@ final class GroupRounds
             if (!$this->open[$i]) {
                 continue;
             }
-            [$elapsed, $took] = $time($this->cases[$i], $this->iterations[$i]);
+            [$elapsed, $took, $faults] = $time($this->cases[$i], $this->iterations[$i]);
             $this->spentNs[$i] += $took;
-            $this->samples[$i][] = new Sample($round, $this->iterations[$i], $elapsed);
+            $this->samples[$i][] = new Sample($round, $this->iterations[$i], $elapsed, $faults);
             $this->perOperation[$i][] = $elapsed / $this->iterations[$i];
         }
     }

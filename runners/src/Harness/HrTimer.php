@@ -18,6 +18,11 @@ final class HrTimer implements Timer
         return hrtime(true);
     }
 
+    public function minorFaults(): int
+    {
+        return (int) getrusage()['ru_minflt'];
+    }
+
     public function name(): string
     {
         return 'hrtime';

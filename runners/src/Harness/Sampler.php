@@ -157,8 +157,11 @@ final class Sampler
         $group = $this->prepared($cases, $minimumOperations, $minimumSamples);
         $time = function (BenchCase $case, int $iterations): array {
             $before = $this->timer->now();
-            $elapsed = $this->timedAndVerified($case, $iterations);
-            return [$elapsed, $this->timer->now() - $before];
+            $faultsBefore = $this->timer->minorFaults();
+            $elapsed = $this->timer->time($case, $iterations);
+            $faults = $this->timer->minorFaults() - $faultsBefore;
+            $case->verifyLastRun();
+            return [$elapsed, $this->timer->now() - $before, $faults];
         };
         for ($round = 0; $round < $this->profile->maxSamples && $group->anyOpen(); $round++) {
             $group->round($round, $time);

@@ -292,6 +292,7 @@ final class SymmetricExperiment implements Experiment
                     'iterations' => $sample->iterations,
                     'elapsed_ns' => $sample->elapsedNs,
                     'verified' => true,
+                    'minor_faults' => $sample->minorFaults,
                 ], $samples);
             }
         }

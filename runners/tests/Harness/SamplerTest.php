@@ -15,6 +15,7 @@ use PhpCryptoBench\Harness\Progress;
 use PhpCryptoBench\Harness\Sample;
 use PhpCryptoBench\Harness\Sampler;
 use PhpCryptoBench\Tests\Support\CountingCase;
+use PhpCryptoBench\Tests\Support\FaultingTimer;
 use PhpCryptoBench\Tests\Support\NoisyTimer;
 use PHPUnit\Framework\TestCase;
 
@@ -61,6 +62,47 @@ final class SamplerTest extends TestCase
         self::assertSame(15, $samples[0]->iterations);
         self::assertGreaterThanOrEqual(100, array_sum(array_map(static fn ($s) => $s->iterations, $samples)));
         self::assertSame(1, (new Sampler(new FakeTimer(), $profile))->measure(new CountingCase())[0]->iterations);
+    }
+
+    public function testEachSampleRecordsThePageFaultsOfItsTimedRunNotOfItsVerification(): void
+    {
+        $timer = new FaultingTimer(258);
+        $case = new class ($timer) implements \PhpCryptoBench\Harness\BenchCase {
+            public function __construct(private readonly FaultingTimer $timer)
+            {
+            }
+
+            public function key(): array
+            {
+                return ['algorithm' => 'faulting'];
+            }
+
+            public function label(): string
+            {
+                return 'faulting case';
+            }
+
+            public function bytesPerIteration(): int
+            {
+                return 1_048_576;
+            }
+
+            public function run(int $iterations): void
+            {
+            }
+
+            public function verifyLastRun(): void
+            {
+                $this->timer->fault(1_000);
+            }
+        };
+        $samples = (new Sampler($timer, Profile::named('quick')->forFakeClock()))->measure($case);
+
+        self::assertNotEmpty($samples);
+        foreach ($samples as $sample) {
+            self::assertSame(258 * $sample->iterations, $sample->minorFaults);
+        }
+        self::assertSame(0, (new Sampler(new FakeTimer(), Profile::named('quick')))->measure(new CountingCase())[0]->minorFaults, 'a modelled clock counts none');
     }
 
     public function testAQuietQuickCaseStopsAtItsSevenMinimumSamplesEachVerified(): void

@@ -47,7 +47,7 @@ final class TableSchemaTest extends TestCase
     {
         $schema = TableSchema::load(REPOSITORY . '/data/schema/tables');
         self::assertSame(
-            ['library', 'algorithm', 'operation', 'payload_bytes', 'aad_bytes', 'tag_bytes', 'nonce_bytes', 'sample', 'iterations', 'elapsed_ns'],
+            ['library', 'algorithm', 'operation', 'payload_bytes', 'aad_bytes', 'tag_bytes', 'nonce_bytes', 'sample', 'iterations', 'elapsed_ns', 'minor_faults'],
             $schema->columns('aead.csv'),
         );
         self::assertSame(['algorithm', 'block_bytes', 'bytes_per_second', 'tool_version'], $schema->columns('native.csv'));

@@ -49,6 +49,11 @@ final class NoisyTimer implements Timer
         return $this->nowNs;
     }
 
+    public function minorFaults(): int
+    {
+        return 0;
+    }
+
     public function name(): string
     {
         return 'noisy-fake';

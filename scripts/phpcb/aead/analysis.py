@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
-from ..formatting import count_range
+from .. import plausibility
+from ..formatting import count_range, size
 from ..loader import Run
+from ..plausibility import Measured, Plausibility
 from ..policy import AeadPolicy, Verdict
 from ..precision import UNPAIRED, Pairing
 from ..rounds import Breakdown, native_tool
@@ -19,7 +21,10 @@ from ..stats import Ratio, Summary, per_op_by_case, ratio_between, summarize
 from . import native
 from .per_call import Overhead, PerCallModel, harness_overhead, per_call_models
 
-HEADLINE_PAYLOAD = 10 * 1024 * 1024  # the seed's 10 MiB
+# The headline's payload is the largest measured whose output PHP's allocator serves from a shared 2 MiB
+# chunk (two fit in one): a larger output is mapped afresh on some calls or all, and its time is in part
+# the kernel's (a page fault per 4 KiB). The seed's 10 MiB is quoted by the ledger, as the article measured.
+HEAP_PAYLOAD_LIMIT = 512 * 1024
 FIDELITY_BLOCK = 16384
 
 
@@ -44,6 +49,13 @@ class CaseStats:
     key: CaseKey
     summary: Summary
     per_op_ns: np.ndarray
+    faults_per_op: float | None = None  # median minor page faults per operation; None: not counted
+
+    @property
+    def measured(self) -> Measured[CaseKey]:
+        aad = f", AAD {size(self.key.aad_bytes)}" if self.key.aad_bytes else ""
+        label = f"{self.key.variant} {self.key.operation}, {size(self.key.payload_bytes)}{aad}"
+        return Measured(self.key, label, self.key.payload_bytes, self.per_op_ns, self.faults_per_op)
 
     @property
     def mb_per_s(self) -> float:
@@ -103,6 +115,7 @@ class AeadAnalysis:
     gcm_vs_ccm: list[Comparison]
     headline: Comparison | None
     picks: list[Pick]
+    plausibility: Plausibility[CaseKey]
     fidelity: list[Fidelity]
     verdicts: dict[str, Verdict]
     overhead: list[Overhead]
@@ -143,7 +156,8 @@ def case_statistics(rows: list[dict[str, Any]]) -> list[CaseStats]:
             nonce_bytes=int(row["nonce_bytes"]),
         )
 
-    return [CaseStats(k, summarize(values), values) for k, values in per_op_by_case(rows, key).items()]
+    faults = plausibility.faults_per_op(rows, key)
+    return [CaseStats(k, summarize(values), values, faults[k]) for k, values in per_op_by_case(rows, key).items()]
 
 
 def _compare(subject: CaseStats, baseline: CaseStats, pairing: Pairing) -> Comparison:
@@ -222,25 +236,60 @@ def php_vs_native(cases: list[CaseStats], native_rows: list[dict[str, Any]]) -> 
     return result
 
 
+def checks(cases: list[CaseStats], pairing: Pairing) -> Plausibility[CaseKey]:
+    """Encryption against decryption, short CCM tags against 16 bytes, AES-256 against AES-128."""
+    measured = [case.measured for case in cases]
+    keys = {case.key for case in cases}
+
+    def twin(key: CaseKey) -> CaseKey | None:
+        return replace(key, operation="decrypt") if key.operation == "encrypt" else None
+
+    def full_tag(key: CaseKey) -> CaseKey | None:
+        return replace(key, tag_bytes=16) if key.tag_bytes != 16 else None
+
+    def shorter(key: CaseKey) -> CaseKey | None:
+        name = plausibility.shorter_key_name(key.algorithm)
+        other = replace(key, algorithm=name) if name is not None else None
+        return other if other in keys else None
+
+    return Plausibility(
+        plausibility.encrypt_vs_decrypt(measured, twin, pairing.together)
+        + plausibility.shorter_tag(measured, full_tag, pairing.together)
+        + plausibility.longer_key(measured, shorter, pairing.together),
+        measured,
+    )
+
+
+def headline_of(comparisons: list[Comparison], cases: list[CaseStats]) -> Comparison | None:
+    """AES-256 encryption, GCM over CCM, at the largest payload PHP serves from its heap, neither case
+    implausible (`comparisons` hold only plausible cases) nor mapping its output afresh on every call."""
+    mapping = {(c.key.variant, c.key.payload_bytes) for c in cases if plausibility.maps_its_output(c.measured)}
+    candidates = [
+        c
+        for c in comparisons
+        if c.subject == "aes-256-gcm"
+        and c.operation == "encrypt"
+        and c.payload_bytes <= HEAP_PAYLOAD_LIMIT
+        and not {(c.subject, c.payload_bytes), (c.baseline, c.payload_bytes)} & mapping
+    ]
+    return max(candidates, key=lambda c: c.payload_bytes, default=None)
+
+
 def analyse(run: Run, policy: AeadPolicy) -> AeadAnalysis:
     cases = case_statistics(run.tables.get("aead.csv", []))
     verdicts = {case.key.variant: policy.verdict(case.key.algorithm, case.key.tag_bytes) for case in cases}
     pairing = Pairing.of(run, "aead", "aead.csv")
-    comparisons = gcm_vs_ccm(cases, pairing)
-    headline = next(
-        (
-            c
-            for c in comparisons
-            if c.subject == "aes-256-gcm" and c.operation == "encrypt" and c.payload_bytes == HEADLINE_PAYLOAD
-        ),
-        None,
-    )
+    plausible = checks(cases, pairing)
+    # A case that breaks an invariant is shown, marked, and never a finding.
+    findable = [case for case in cases if plausible.plausible(case.key)]
+    comparisons = gcm_vs_ccm(findable, pairing)
     return AeadAnalysis(
         run=run,
         cases=cases,
         gcm_vs_ccm=comparisons,
-        headline=headline,
-        picks=fastest_recommended(cases, verdicts, pairing),
+        headline=headline_of(comparisons, cases),
+        picks=fastest_recommended(findable, verdicts, pairing),
+        plausibility=plausible,
         fidelity=php_vs_native(cases, run.tables.get("native.csv", [])),
         verdicts=verdicts,
         overhead=harness_overhead(run),

@@ -28,6 +28,15 @@ def _comparison(analysis: AeadAnalysis, bits: int, operation: str, payload: int)
     )
 
 
+def _missing(analysis: AeadAnalysis, bits: int, operation: str, payload: int) -> Unavailable:
+    """Why GCM against CCM is not stated: a case not in the run, or one that broke a plausibility check."""
+    where = f"AES-{bits}, {operation}, {size(payload)}"
+    cases = [analysis.case(f"aes-{bits}-{mode}", operation, payload) for mode in ("gcm", "ccm")]
+    if any(case is None for case in cases):
+        return Unavailable(f"GCM and CCM at {where} are not both in this run")
+    return Unavailable(f"GCM and CCM at {where}: a case broke a plausibility check, so the run states no finding")
+
+
 def _samples(analysis: AeadAnalysis, comparison: Comparison) -> tuple[int, int]:
     cases = [
         analysis.case(name, comparison.operation, comparison.payload_bytes)
@@ -42,7 +51,7 @@ def gcm_over_ccm(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
     found = _comparison(analysis, bits, operation, payload)
     where = f"AES-{bits}, {operation}, {size(payload)}"
     if found is None:
-        return Unavailable(f"GCM and CCM at {where} are not both in this run")
+        return _missing(analysis, bits, operation, payload)
     return RatioResult(found.subject, found.baseline, found.ratio, where, _samples(analysis, found))
 
 
@@ -54,7 +63,7 @@ def gcm_choice(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
     fact = args.fact()
     found = _comparison(analysis, bits, "encrypt", payload)
     if found is None:
-        return Unavailable(f"aes-{bits}-gcm and aes-{bits}-ccm at {size(payload)} are not both in this run")
+        return _missing(analysis, bits, "encrypt", payload)
     faster = found.ratio.significant and found.ratio.value > 1
     why = f"{fact.statement}; encrypting {size(payload)}, {speedup(found.subject, found.baseline, found.ratio)}"
     return ChoiceResult(

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
+from .. import plausibility
+from ..formatting import size
 from ..loader import Run
+from ..plausibility import Measured, Plausibility
 from ..policy import SymmetricPolicy, Verdict
 from ..precision import UNPAIRED, Pairing
 from ..stats import Ratio, Summary, per_op_by_case, ratio_between, summarize
@@ -40,6 +43,12 @@ class SymCase:
     key: SymKey
     summary: Summary
     per_op_ns: np.ndarray
+    faults_per_op: float | None = None  # median minor page faults per operation; None: not counted
+
+    @property
+    def measured(self) -> Measured[SymKey]:
+        label = f"{self.key.label} ({self.key.key_bits}-bit key) {self.key.operation}, {size(self.key.payload_bytes)}"
+        return Measured(self.key, label, self.key.payload_bytes, self.per_op_ns, self.faults_per_op)
 
     @property
     def mb_per_s(self) -> float:
@@ -83,6 +92,7 @@ class SymmetricAnalysis:
     ranking: list[InventoryRow]
     cfb1: list[Comparison]
     mcrypt_verdict: Verdict | None
+    plausibility: Plausibility[SymKey]
     pairing: Pairing = UNPAIRED  # which cases were sampled in rotation (their ratios are paired)
 
     @property
@@ -122,7 +132,24 @@ def case_statistics(rows: list[dict[str, Any]]) -> list[SymCase]:
     def key(row: Mapping[str, Any]) -> SymKey:
         return SymKey(**{column: row[column] for column in KEY_COLUMNS})
 
-    return [SymCase(k, summarize(values), values) for k, values in per_op_by_case(rows, key).items()]
+    faults = plausibility.faults_per_op(rows, key)
+    return [SymCase(k, summarize(values), values, faults[k]) for k, values in per_op_by_case(rows, key).items()]
+
+
+def checks(cases: list[SymCase], pairing: Pairing) -> Plausibility[SymKey]:
+    """Each 256-bit case (AES-CBC in both engines, AES, ARIA and Camellia in the inventory) against its
+    128-bit twin: more rounds are never faster."""
+    keys = {case.key for case in cases}
+
+    def shorter(key: SymKey) -> SymKey | None:
+        name = plausibility.shorter_key_name(key.cipher) if key.engine == "openssl" else key.cipher
+        if name is None or key.key_bits != 256:
+            return None
+        other = replace(key, cipher=name, key_bits=128)
+        return other if other in keys else None
+
+    measured = [case.measured for case in cases]
+    return Plausibility(plausibility.longer_key(measured, shorter, pairing.together), measured)
 
 
 def compare(subject: SymCase, baseline: SymCase, pairing: Pairing = UNPAIRED) -> Comparison:
@@ -209,21 +236,28 @@ def _timed(row: InventoryRow) -> SymCase:
 def analyse(run: Run, policy: SymmetricPolicy) -> SymmetricAnalysis:
     cases = case_statistics(run.tables.get("symmetric.csv", []))
     pairing = Pairing.of(run, "symmetric", "symmetric.csv")
+    plausible = checks(cases, pairing)
+    # A case that breaks an invariant is shown, marked, and never a finding.
+    findable = [case for case in cases if plausible.plausible(case.key)]
     inventory = inventory_rows(run, cases, policy)
-    ranking = sorted((row for row in inventory if row.case is not None), key=lambda row: _timed(row).summary.median_ns)
+    ranking = sorted(
+        (row for row in inventory if row.case is not None and plausible.plausible(row.case.key)),
+        key=lambda row: _timed(row).summary.median_ns,
+    )
     return SymmetricAnalysis(
         run=run,
         cases=cases,
-        engines=engine_comparisons(cases, pairing),
-        key_length=key_length_comparisons(cases, pairing),
+        engines=engine_comparisons(findable, pairing),
+        key_length=key_length_comparisons(findable, pairing),
         blowfish=sorted(
             (c for c in cases if c.key.suite == "blowfish"),
             key=lambda c: (c.key.payload_bytes, c.key.label, c.key.operation),
         ),
-        cfb_modes=cfb_mode_comparisons(cases, pairing),
+        cfb_modes=cfb_mode_comparisons(findable, pairing),
         inventory=inventory,
         ranking=ranking,
         cfb1=cfb1_comparisons(ranking, pairing),
         mcrypt_verdict=policy.engine("mcrypt"),
+        plausibility=plausible,
         pairing=pairing,
     )
