@@ -13,7 +13,7 @@ export PYTHONPATH := $(CURDIR)/scripts
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: help report setup system-packages venv bench site serve test test-fast lint test-php test-python \
-        bench-fidelity bench-site bench-repeat noise upgrade-runs publish clean compare mutation
+        bench-fidelity bench-site bench-repeat bench-replication noise ab upgrade-runs publish clean compare mutation
 
 help:
 	@echo "make report          install what is missing, run the quick benchmark, build the site showing your run"
@@ -26,6 +26,8 @@ help:
 	@echo "make bench-site [RUNS='10 50 200']   time make site on that many synthetic runs"
 	@echo "make bench-repeat N=3 [PROFILE=quick]   N runs of this machine, experiments rotated (then make noise)"
 	@echo "make noise REPEATED='data/runs/A data/runs/B ...'   the spread between repeated runs, into data/noise/"
+	@echo "make bench-replication REPEATED='A B C D'   A/A, advice and power of compare on held-out pairs of repeated runs"
+	@echo "make ab BASE=origin/main [ROUNDS=3] [ONLY=jwt]   a runner change measured A/B: base and head take turns, compared round by round (ab/report.md)"
 	@echo "make upgrade-runs    rewrite runs under data/runs/ written under an older schema version"
 	@echo "make compare BASE=data/runs/X NEW=data/runs/Y [FORMAT=json] [OUT=file]   one run against another (Markdown)"
 	@echo "make publish VERSION=x.y|auto [FORCE=1]   deploy the site with mike to gh-pages (alias latest; pushed when origin exists)"
@@ -128,6 +130,17 @@ bench-site: venv
 N ?= 3
 bench-repeat: system-packages
 	scripts/bench-repeat.sh "$(N)" "$(PROFILE)" "$(ONLY)"
+
+# Issue 26's goals on repeated runs: A/A flags <= 5 %, advice unchanged but for ties, a planted 25 % found.
+bench-replication: venv
+	@test -n "$(REPEATED)" || { echo "error: REPEATED is required: an even number (>= 4) of run directories of make bench-repeat" >&2; exit 2; }
+	$(PY) scripts/bench-replication.py $(REPEATED)
+
+# A code change measured A/B in one job: BASE's runners and this checkout's take turns (scripts/ab.sh).
+ROUNDS ?= 3
+AB_DIR ?= ab
+ab: system-packages venv
+	PYTHON=$(PY) scripts/ab.sh "$(BASE)" "$(ROUNDS)" "$(PROFILE)" "$(ONLY)" "$(AB_DIR)"
 
 # The spread between repeated runs of one machine and profile, into data/noise/<machine>.json.
 noise: venv

@@ -36,9 +36,32 @@ def test_direction_and_pick_follow_the_pages_noise_rule():
     assert direction("A", "B", Ratio(1.5, 1.4, 1.6)) == "A faster than B"
     assert direction("A", "B", Ratio(0.5, 0.4, 0.6)) == "B faster than A"
     assert direction("A", "B", Ratio(1.01, 0.99, 1.03)) == "no measurable difference between A and B"
-    assert pick("A", "B", Ratio(1.01, 0.99, 1.03)) == "A (no measurable difference from B)"
+    assert pick("A", "B", Ratio(1.01, 0.99, 1.03)) == "A or B (no measurable difference)"
     assert pick("A", "B", Ratio(2.0, 1.9, 2.1)) == "A"
     assert pick(None, None, None) == "none"
+
+
+def test_a_tie_reads_the_same_whichever_of_the_two_measured_faster():
+    close = Ratio(1.01, 0.99, 1.03)
+    assert pick("B", "A", close) == pick("A", "B", close)
+    assert direction("B", "A", close) == direction("A", "B", close)
+    tie = Advice.of_pick("x", "k", "K", "B", "A", close)
+    assert (tie.value, tie.options) == ("A or B (no measurable difference)", ("A", "B"))
+    assert Advice.of_pick("x", "k", "K", "B", "A", Ratio(2.0, 1.9, 2.1)).options == ()
+    assert Advice.of_direction("x", "k", "K", "B", "A", close).options == ("A", "B")
+    assert Advice.of_direction("x", "k", "K", "B", "A", Ratio(0.5, 0.4, 0.6)).options == ()
+
+
+def test_a_statement_that_moves_within_a_tie_is_marked_as_one():
+    tie = Advice("x", "pick", "PICK", "A or B (no measurable difference)", ("A", "B"))
+    (within,) = diff([tie], [a("pick", "B")])
+    assert within.tie, "B is one of the tie's options: not a change of the advice"
+    (beyond,) = diff([tie], [a("pick", "C")])
+    assert not beyond.tie, "C was not among them"
+    (decided,) = diff([a("pick", "A")], [a("pick", "B")])
+    assert not decided.tie, "two decisive statements that differ are a change"
+    (dropped,) = diff([tie], [])
+    assert not dropped.tie
 
 
 def test_every_experiment_states_its_advice_from_a_real_run():

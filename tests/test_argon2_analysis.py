@@ -5,6 +5,7 @@ import pytest
 
 from phpcb.argon2 import analysis, figures
 from phpcb.loader import Run
+from phpcb.spread import RunSpread
 
 
 def rows(interface, variant, mib, threads, time_cost, ms, status="ok", oversubscribed=False, samples=6):
@@ -56,6 +57,24 @@ def test_the_budget_choice_is_the_most_memory_times_passes_that_fits():
     assert choices[100] == "m=16 MiB, t=1, p=1", "only Argon2id counts, and oversubscribed threads are left out"
     assert choices[250] == "m=64 MiB, t=3, p=2"
     assert choices[500] == "m=256 MiB, t=1, p=2", "256 MiB × 1 pass beats 64 MiB × 3 passes"
+
+
+def test_a_budget_pick_that_another_run_could_move_is_a_tie():
+    result = analysis.analyse(synthetic())
+    # ±10 % between runs (one SD, log): in another run 220 ms may take about 270 ms, past 250 ms, and
+    # 300 ms about 246 ms, within it.
+    spread = RunSpread(0.1, ("a", "b", "c"), "quick")
+    choices = {c.budget_ms: c for c in analysis.budget_choices(result, ("argon2id",), spread)}
+    at_250 = choices[250]
+    assert at_250.tied
+    assert at_250.options == ("m=16 MiB, t=1, p=1", "m=256 MiB, t=1, p=2"), "fits in every run, in some"
+    assert at_250.statement == "m=16 MiB, t=1, p=1 or m=256 MiB, t=1, p=2 (which fits 250 ms depends on the run)"
+    assert at_250.cell.key.label == "m=64 MiB, t=3, p=2", "this run's median still fits"
+    assert not choices[1000].tied
+    assert choices[1000].statement == "m=256 MiB, t=1, p=2"
+    unknown = {c.budget_ms: c for c in analysis.budget_choices(result, ("argon2id",))}
+    assert not unknown[250].tied, "one run: within-run only"
+    assert unknown[250].options == ()
 
 
 def test_a_refused_cell_keeps_its_reason_and_has_no_timing():

@@ -31,6 +31,14 @@ ADVICE = [
         "aead", "aead.fastest.16384", "Fastest recommended AEAD at 16 KiB", "chacha20-poly1305", "aes-128-gcm"
     ),
     AdviceChange("jwt", "jwt.fastest-signer", "Fastest signer", None, "Ed448"),
+    AdviceChange(
+        "aead",
+        "aead.fastest.1024",
+        "Fastest recommended AEAD at 1 KiB",
+        "aes-128-gcm or aes-256-gcm (no measurable difference)",
+        "aes-256-gcm",
+        tie=True,
+    ),
 ]
 
 
@@ -232,7 +240,9 @@ def test_the_json_export_has_everything(fixture_comparison):
         "label": "Fastest signer",
         "base": None,
         "new": "Ed448",
+        "tie": False,
     }
+    assert data["advice_changes"][2]["tie"] is True
     cases = [case for e in data["experiments"] for case in e["cases"]]
     assert {case["verdict"] for case in cases} >= {"faster", "slower", "~", "new", "missing", "too few samples"}
     aead = data["experiments"][[e.name for e in fixture_comparison.experiments].index("aead")]

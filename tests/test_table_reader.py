@@ -130,7 +130,8 @@ OPTIONAL = TableSchema(
 def test_a_field_that_is_not_required_reads_an_empty_value_as_missing(tmp_path):
     path = write(tmp_path, "a,", "b,3", header="name,faults\n")
     assert read_table(path, OPTIONAL)["faults"].to_pylist() == [None, 3]
-    assert OPTIONAL.missing_values == [""] and SCHEMA.missing_values == []
+    assert OPTIONAL.missing_values == [""]
+    assert SCHEMA.missing_values == []
 
 
 @pytest.mark.parametrize(

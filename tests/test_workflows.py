@@ -23,9 +23,9 @@ WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 ACTIONLINT = ROOT / ".tools" / "actionlint"
 # The one step that is not a make target: a bare debian:bookworm container has no make (nor git for
 # the checkout) to run `make test` with.
-BOOTSTRAP = {
-    "ci.yml": ["apt-get update -qq && apt-get install -y -qq --no-install-recommends git make ca-certificates"],
-}
+# The bare debian:bookworm image lacks git and make, which the checkout and `make` themselves need.
+CONTAINER_BOOTSTRAP = ["apt-get update -qq && apt-get install -y -qq --no-install-recommends git make ca-certificates"]
+BOOTSTRAP = {"ci.yml": CONTAINER_BOOTSTRAP, "pr-ab.yml": CONTAINER_BOOTSTRAP}
 ASSIGNMENT = re.compile(r"[A-Z][A-Z0-9_]*=\S*")
 MAKEFILE_TARGETS = set(re.findall(r"^([a-z][a-z0-9-]*):", (ROOT / "Makefile").read_text(), re.MULTILINE))
 

@@ -22,6 +22,23 @@ class Advice:
     key: str  # stable across runs, e.g. "aead.fastest-recommended.16384"
     label: str  # e.g. "Fastest recommended AEAD at 16 KiB"
     value: str  # e.g. "chacha20-poly1305"
+    # A tie: the options it cannot tell apart, e.g. ("aes-128-gcm", "aes-256-gcm"); () when it decides.
+    options: tuple[str, ...] = ()
+
+    @classmethod
+    def of_pick(
+        cls, experiment: str, key: str, label: str, name: str | None, runner_up: str | None, ratio: Ratio | None
+    ) -> Advice:
+        """A choice, or a tie of the pick and its runner-up when their ratio cannot tell them apart."""
+        tied = name is not None and runner_up is not None and ratio is not None and not ratio.significant
+        options = tuple(sorted((name, runner_up))) if tied and name and runner_up else ()
+        return cls(experiment, key, label, pick(name, runner_up, ratio), options)
+
+    @classmethod
+    def of_direction(cls, experiment: str, key: str, label: str, subject: str, baseline: str, ratio: Ratio) -> Advice:
+        """Which of two is faster, or a tie of both."""
+        options = () if ratio.significant else tuple(sorted((subject, baseline)))
+        return cls(experiment, key, label, direction(subject, baseline, ratio), options)
 
 
 @dataclass(frozen=True)
@@ -33,10 +50,20 @@ class AdviceChange:
     label: str
     base: str | None
     new: str | None
+    # Both runs state it, and one of them as a tie that includes the other's choice: a statement that
+    # moved within the spread between runs, not a change of the advice.
+    tie: bool = False
+
+
+def _within_a_tie(before: Advice, after: Advice) -> bool:
+    if not (before.options or after.options):
+        return False
+    return bool(set(before.options or (before.value,)) & set(after.options or (after.value,)))
 
 
 def diff(base: list[Advice], new: list[Advice]) -> list[AdviceChange]:
-    """Every statement whose value differs, or that only one run makes, in the base run's order."""
+    """Every statement whose value differs, or that only one run makes, in the base run's order; the
+    changes within a tie are marked (AdviceChange.tie)."""
     old = {a.key: a for a in base}
     fresh = {a.key: a for a in new}
     changes = []
@@ -53,15 +80,18 @@ def diff(base: list[Advice], new: list[Advice]) -> list[AdviceChange]:
                 named.label,
                 before.value if before else None,
                 after.value if after else None,
+                tie=before is not None and after is not None and _within_a_tie(before, after),
             )
         )
     return changes
 
 
 def direction(subject: str, baseline: str, ratio: Ratio) -> str:
-    """Which of two is faster, as the pages decide it (a CI beyond the noise threshold), without the number."""
+    """Which of two is faster, as the pages decide it (a CI beyond the noise threshold), without the number.
+    A tie names both in alphabetical order: the same words whichever measured faster."""
     if not ratio.significant:
-        return f"no measurable difference between {subject} and {baseline}"
+        first, second = sorted((subject, baseline))
+        return f"no measurable difference between {first} and {second}"
     faster, slower = (subject, baseline) if ratio.value >= 1 else (baseline, subject)
     return f"{faster} faster than {slower}"
 
@@ -71,7 +101,8 @@ def pick(name: str | None, runner_up: str | None, ratio: Ratio | None) -> str:
     if name is None:
         return "none"
     if runner_up is not None and ratio is not None and not ratio.significant:
-        return f"{name} (no measurable difference from {runner_up})"
+        first, second = sorted((name, runner_up))
+        return f"{first} or {second} (no measurable difference)"
     return name
 
 

@@ -1,8 +1,8 @@
-"""`python -m phpcb check|pages|fidelity|precision|upgrade|seal|synthesize|compare|noise|preview-comment`:
+"""`python -m phpcb check|pages|fidelity|precision|upgrade|seal|synthesize|compare|noise|ab|preview-comment`:
 validate data and render the pages, write the generated pages for inspection, compare PHP with
 `openssl speed`, say how precise and quiet a run was, rewrite
 old runs under the current schema, make synthetic runs for benchmarking the build, compare one run
-with another, or write a pull request's comment (its runs beside their baselines).
+with another, measure a code change A/B, or write a pull request's comment (its runs beside their baselines).
 
 A BuildError is caught once here and printed as one line; any other exception is a bug and
 keeps its traceback.
@@ -15,7 +15,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import baselines, comparison, fidelity, noise, precision_report, registry, site
+from . import ab_export, baselines, comparison, fidelity, noise, precision_report, registry, site
 from .errors import BuildError
 from .rewrite import reseal_on_disk, upgrade_on_disk
 from .schema import load_schemas
@@ -69,6 +69,15 @@ def _parser() -> argparse.ArgumentParser:
         "write it to data/noise/<machine>.json",
     )
     noise_.add_argument("runs", type=Path, nargs="+", help="run directories of one machine and profile")
+    ab = commands.add_parser(
+        "ab",
+        help="a code change measured A/B in one job (make ab): the rounds' base and head runs, compared round by round",
+    )
+    ab.add_argument("runs", type=Path, nargs="+", help="run directories in rounds: BASE1 HEAD1 BASE2 HEAD2 ...")
+    ab.add_argument("--base-ref", default="base", help="the git ref the base runs measured")
+    ab.add_argument("--head-ref", default="head", help="the git ref the head runs measured")
+    ab.add_argument("--format", choices=tuple(ab_export.FORMATS), default="markdown")
+    ab.add_argument("--out", type=Path, default=None, help="write to this file instead of standard output")
     comment = commands.add_parser(
         "preview-comment", help="the pull-request comment: each named run beside its baseline (Markdown)"
     )
@@ -129,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         "synthesize": lambda: synthesize(root, args.count, args.out),
         "compare": lambda: comparison.report(root, args.base, args.new, args.format, args.out),
         "noise": lambda: noise_report(root, args.runs),
+        "ab": lambda: ab_export.report(root, args.base_ref, args.head_ref, args.runs, args.format, args.out),
         "preview-comment": lambda: baselines.preview_comment(root, _ids(args.runs), args.out),
     }
     try:

@@ -18,6 +18,7 @@ from .headlines import Headline
 from .loader import Run
 from .reference import REQUIRED, ReferenceData
 from .schema import Measure, Schemas, TableSchema
+from .spread import UNKNOWN, RunSpread
 
 Figures = dict[str, dict[str, Any]]
 
@@ -28,6 +29,8 @@ class Inputs:
 
     policy: Any
     reference: ReferenceData
+    # The machine's spread between runs, for the run a page context is made for (UNKNOWN without a model).
+    spread: RunSpread = UNKNOWN
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ from .experiment import Experiment
 from .loader import Run
 from .machines import machine_name
 from .schema import Schemas
+from .spread import UNKNOWN, RunSpread
 
 FORMAT_VERSION = 1
 # A case's own residual SD is kept from this many runs on; with fewer, its class's pooled SD stands
@@ -111,6 +112,15 @@ class ProfileNoise:
             return own
         found = self.of_class(experiment, class_name)
         return found.residual_log_sd if found is not None else None
+
+    def experiment_residual_log_sd(self, experiment: str) -> float | None:
+        """A case's spread beyond its class's shift in the experiment's typical class: the median over its
+        classes. Not the largest: one class of erratic cases (RSA key generation, whose primes take any
+        time) would make every close pick of the experiment a tie."""
+        classes = self.classes.get(experiment)
+        if not classes:
+            return None
+        return float(np.median([noise.residual_log_sd for noise in classes.values()]))
 
     def experiment_run_log_sd(self, experiment: str) -> float | None:
         """One run's spread for the experiment as a whole: the largest of its classes'."""
@@ -317,35 +327,6 @@ def save(root: Path, machine: str, profile: ProfileNoise) -> Path:
     return path
 
 
-Z_95 = 1.959963984540054
-
-
-@dataclass(frozen=True)
-class RunSpread:
-    """How far one run's absolute times of an experiment may sit from another run's on the same
-    machine: its classes' widest spread (shift and residual, log scale), or None where no repeated
-    runs of the machine were measured."""
-
-    log_sd: float | None
-    runs: tuple[str, ...] = ()
-    profile: str | None = None
-    stand_in: bool = False  # the model is of another profile than the run's
-
-    @property
-    def known(self) -> bool:
-        return self.log_sd is not None
-
-    def widen(self, median: float, low: float, high: float) -> tuple[float, float]:
-        """An interval that covers the within-run CI and the 95 % between-run range around the median."""
-        if self.log_sd is None or not math.isfinite(median) or median <= 0:
-            return low, high
-        factor = math.exp(Z_95 * self.log_sd)
-        return min(low, median / factor), max(high, median * factor)
-
-
-UNKNOWN = RunSpread(None)
-
-
 def run_spread(model: NoiseModel | None, machine: str, profile: str, experiment: str) -> RunSpread:
     if model is None or model.machine != machine:
         return UNKNOWN
@@ -354,6 +335,7 @@ def run_spread(model: NoiseModel | None, machine: str, profile: str, experiment:
         return UNKNOWN
     section, stand_in = found
     log_sd = section.experiment_run_log_sd(experiment)
-    if log_sd is None:
+    residual = section.experiment_residual_log_sd(experiment)
+    if log_sd is None or residual is None:
         return UNKNOWN
-    return RunSpread(log_sd, section.runs, section.profile, stand_in)
+    return RunSpread(log_sd, section.runs, section.profile, stand_in, math.sqrt(2) * residual)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
@@ -98,6 +98,10 @@ def inverse(ratio: Ratio) -> Ratio:
 @dataclass(frozen=True)
 class VsNative:
     """A PHP case against its native counterpart, measured in the same rounds."""
+
+    # A check of the method (PHP against the library alone, measured in the same rounds), kept with its
+    # own CI: make bench-fidelity repeats it across runs (between_runs.py).
+    WITHIN_RUN_ONLY: ClassVar[bool] = True
 
     what: str
     native: NativeKey

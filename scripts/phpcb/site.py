@@ -3,6 +3,7 @@ pages, and the files to publish (each run's CSVs, manifest and Data Package desc
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +13,7 @@ from markupsafe import Markup, escape
 
 from . import (
     baselines,
+    between_runs,
     chart_data,
     claims_page,
     comparison,
@@ -148,10 +150,15 @@ def run_anchor(run_id: str) -> str:
     return "run-" + run_id.lower().replace(".", "-")
 
 
-def run_context(experiment: Experiment, run: Run, given: Inputs, schemas: Schemas) -> dict[str, Any]:
-    """What an experiment's page says about one run: its analysis and page context (figures apart)."""
-    analysis = experiment.analyse(run, given)
+def run_context(
+    experiment: Experiment, run: Run, given: Inputs, schemas: Schemas, spread: noise.RunSpread = noise.UNKNOWN
+) -> dict[str, Any]:
+    """What an experiment's page says about one run: its analysis, every ratio widened by the spread
+    between runs of its machine where that is known (between_runs.py), and page context (figures apart)."""
+    analysis = between_runs.widened(experiment.analyse(run, given), spread.widen_ratio)
+    given = dataclasses.replace(given, spread=spread)
     return {
+        render_module.BETWEEN_RUNS: spread,
         "experiment": experiment,
         "run": run,
         "reference": given.reference,
@@ -205,7 +212,7 @@ class Contexts:
         """A fresh copy of the page context without figures (callers add to it)."""
         key = (experiment.name, run.run_id)
         if key not in self._known:
-            context = run_context(experiment, run, self.inputs(experiment), self.schemas)
+            context = run_context(experiment, run, self.inputs(experiment), self.schemas, self.spread(experiment, run))
             context["precision"] = precision.precision(run, experiment.name, self.schemas)
             self._known[key] = context
         return dict(self._known[key])
@@ -247,7 +254,6 @@ def experiment_page(
     if chosen is not None:
         context, figures = contexts.of(experiment, chosen.run)
         context["other_runs"] = [r.run_id for r in runs if r.has_results(experiment.name) and r is not chosen.run]
-        context[render_module.BETWEEN_RUNS] = contexts.spread(experiment, chosen.run)
         context.update(claims)
         finding = experiment.finding(context)
     context.update(claims)

@@ -6,7 +6,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..advice import Advice, direction, pick
+from ..advice import Advice
 from ..claim_lines import then_and_now
 from ..experiment import Finding
 from ..formatting import size
@@ -61,20 +61,24 @@ def advice(context: dict[str, Any]) -> list[Advice]:
     if analysis.headline is not None:
         h = analysis.headline
         statements.append(
-            Advice(
+            Advice.of_direction(
                 "aead",
                 "aead.headline",
                 f"GCM vs CCM, {h.operation} at {size(h.payload_bytes)}",
-                direction(h.subject, h.baseline, h.ratio),
+                h.subject,
+                h.baseline,
+                h.ratio,
             )
         )
     for p in analysis.picks:
         statements.append(
-            Advice(
+            Advice.of_pick(
                 "aead",
                 f"aead.fastest-recommended.{p.payload_bytes}",
                 f"Fastest recommended AEAD at {size(p.payload_bytes)}",
-                pick(p.best.key.variant, p.runner_up.key.variant if p.runner_up else None, p.margin),
+                p.best.key.variant,
+                p.runner_up.key.variant if p.runner_up else None,
+                p.margin,
             )
         )
     for algorithm, verdict in sorted(analysis.verdicts.items()):

@@ -36,7 +36,9 @@ class Argon2(Experiment):
         return figures.all_figures(result)
 
     def page_context(self, result: analysis.Argon2Analysis, inputs: Inputs) -> dict[str, Any]:
-        return page.context(result, inputs.reference, inputs.policy) | {"vs_cli": native.analyse(result.run)}
+        return page.context(result, inputs.reference, inputs.policy, inputs.spread) | {
+            "vs_cli": native.analyse(result.run)
+        }
 
     def finding(self, context: dict[str, Any]) -> Finding | None:
         return page.finding(context)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ..loader import Run
+from ..spread import UNKNOWN, RunSpread
 from ..stats import Ratio, Summary, ratio_of_medians, summarize
 
 BUDGETS_MS = (100, 250, 500, 1000)
@@ -51,8 +54,36 @@ class Cell:
 
 @dataclass(frozen=True)
 class BudgetChoice:
+    """The strongest cell whose median fits the budget; where the machine's spread between runs is known,
+    also the strongest that fits in every run (`sure`) and in some (`possible`): when they differ, which
+    fits depends on the run, a tie."""
+
     budget_ms: int
     cell: Cell | None
+    sure: Cell | None = None
+    possible: Cell | None = None
+
+    @property
+    def tied(self) -> bool:
+        sure, possible = (None if c is None else c.key for c in (self.sure, self.possible))
+        return sure != possible
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """What the tie cannot tell apart, by label; () when every run picks the same cell."""
+        if not self.tied:
+            return ()
+        return tuple(c.key.label if c is not None else NONE_FITS for c in (self.sure, self.possible))
+
+    @property
+    def statement(self) -> str:
+        if self.tied:
+            first, second = self.options
+            return f"{first} or {second} (which fits {self.budget_ms} ms depends on the run)"
+        return self.cell.key.label if self.cell is not None else NONE_FITS
+
+
+NONE_FITS = "none within the budget"
 
 
 @dataclass(frozen=True)
@@ -131,11 +162,15 @@ def cells(rows: list[dict[str, Any]]) -> list[Cell]:
     return result
 
 
-def strongest_within(cells_: list[Cell], budget_ms: int, variants: tuple[str, ...]) -> Cell | None:
-    """The password_hash cell of a recommended variant with the most memory × passes whose median fits the budget.
+def strongest_within(
+    cells_: list[Cell], budget_ms: int, variants: tuple[str, ...], time: Callable[[Summary], float] | None = None
+) -> Cell | None:
+    """The password_hash cell of a recommended variant with the most memory × passes whose median (or
+    `time`, e.g. an end of its interval between runs) fits the budget.
 
     Oversubscribed thread counts are left out: more threads than cores buy nothing here.
     """
+    timed = time or (lambda wall: wall.median_ns)
     fitting = [
         c
         for c in cells_
@@ -143,7 +178,7 @@ def strongest_within(cells_: list[Cell], budget_ms: int, variants: tuple[str, ..
         and c.key.variant in variants
         and c.wall is not None
         and not c.oversubscribed
-        and c.wall.median_ns <= budget_ms * 1e6
+        and timed(c.wall) <= budget_ms * 1e6
     ]
     return max(
         fitting,
@@ -183,6 +218,27 @@ def reference_cli_gaps(analysis: Argon2Analysis) -> list[LibraryGap]:
     return sorted(found, key=lambda g: (g.first.key.time_cost, g.first.key.memory_kib))
 
 
-def budget_choices(analysis: Argon2Analysis, variants: tuple[str, ...]) -> list[BudgetChoice]:
-    """Per latency budget, the strongest cell of the policy's recommended variants."""
-    return [BudgetChoice(budget, strongest_within(analysis.cells, budget, variants)) for budget in BUDGETS_MS]
+def budget_choices(
+    analysis: Argon2Analysis, variants: tuple[str, ...], spread: RunSpread = UNKNOWN
+) -> list[BudgetChoice]:
+    """Per latency budget, the strongest cell of the policy's recommended variants: by its median, and by
+    each end of its interval between runs of the machine where that is known."""
+
+    def end(which: int) -> Callable[[Summary], float]:
+        def at(wall: Summary) -> float:
+            # A cell of fewer than 6 samples has no CI of its own: its median stands for both ends.
+            low, high = (x if math.isfinite(x) else wall.median_ns for x in (wall.ci_low_ns, wall.ci_high_ns))
+            return spread.widen(wall.median_ns, low, high)[which]
+
+        return at
+
+    choices = []
+    for budget in BUDGETS_MS:
+        cell = strongest_within(analysis.cells, budget, variants)
+        if not spread.known:
+            choices.append(BudgetChoice(budget, cell, cell, cell))
+            continue
+        sure = strongest_within(analysis.cells, budget, variants, end(1))
+        possible = strongest_within(analysis.cells, budget, variants, end(0))
+        choices.append(BudgetChoice(budget, cell, sure, possible))
+    return choices

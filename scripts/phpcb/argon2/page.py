@@ -13,13 +13,16 @@ from ..formatting import duration
 from ..headlines import Headline
 from ..policy import Argon2Policy
 from ..reference import ReferenceData
+from ..spread import UNKNOWN, RunSpread
 from ..wording import speedup
 from .analysis import Argon2Analysis, LibraryGap, budget_choices, reference_cli_gaps, sodium_gap
 
 FINDING_BUDGET_MS = 250  # a login a user barely notices; the page lists the other budgets
 
 
-def context(analysis: Argon2Analysis, reference: ReferenceData, policy: Argon2Policy) -> dict[str, Any]:
+def context(
+    analysis: Argon2Analysis, reference: ReferenceData, policy: Argon2Policy, spread: RunSpread = UNKNOWN
+) -> dict[str, Any]:
     paper_php = [
         (row, analysis.find("password_hash", "argon2i", row["memory_mib"], row["threads"], t), t, row[f"t{t}_s"])
         for row in reference.rows("php")
@@ -31,7 +34,7 @@ def context(analysis: Argon2Analysis, reference: ReferenceData, policy: Argon2Po
         for variant, t, column in (("argon2d", 1, "argon2d_t1_s"), ("argon2i", 3, "argon2i_t3_s"))
     ]
     return {
-        "budgets": budget_choices(analysis, policy.recommended_variants),
+        "budgets": budget_choices(analysis, policy.recommended_variants, spread),
         "profiles": [
             (
                 p,
@@ -129,12 +132,7 @@ def finding(context: dict[str, Any]) -> Finding | None:
 
 def advice(context: dict[str, Any]) -> list[Advice]:
     statements = [
-        Advice(
-            "argon2",
-            f"argon2.budget.{b.budget_ms}",
-            f"Argon2 pick for {b.budget_ms} ms",
-            b.cell.key.label if b.cell is not None else "none within the budget",
-        )
+        Advice("argon2", f"argon2.budget.{b.budget_ms}", f"Argon2 pick for {b.budget_ms} ms", b.statement, b.options)
         for b in context["budgets"]
     ]
     for variant, verdict in context["variant_verdicts"]:

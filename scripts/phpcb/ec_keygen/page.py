@@ -7,7 +7,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..advice import Advice, pick
+from ..advice import Advice
 from ..experiment import Finding
 from ..formatting import duration
 from ..headlines import Headline
@@ -156,15 +156,13 @@ def finding(context: dict[str, Any]) -> Finding | None:
 def advice(context: dict[str, Any]) -> list[Advice]:
     analysis: EcAnalysis = context["analysis"]
     statements = [
-        Advice(
+        Advice.of_pick(
             "ec_keygen",
             f"ec_keygen.pick.{r.security_bits}.{r.purpose}",
             f"Fastest recommended key generation, {r.security_bits}-bit {r.purpose}",
-            pick(
-                r.choice.scheme.curve if r.choice else None,
-                r.margin.slower.scheme.curve if r.margin else None,
-                r.margin.ratio if r.margin else None,
-            ),
+            r.choice.scheme.curve if r.choice else None,
+            r.margin.slower.scheme.curve if r.margin else None,
+            r.margin.ratio if r.margin else None,
         )
         for r in analysis.recommendations
     ]
@@ -183,15 +181,13 @@ def advice(context: dict[str, Any]) -> list[Advice]:
     )
     for b in analysis.brackets:
         statements.append(
-            Advice(
+            Advice.of_pick(
                 "ec_keygen",
                 f"ec_keygen.bracket.{b.bracket.label}",
                 f"Fastest curve in the {b.bracket.label} bracket",
-                pick(
-                    b.by_time.scheme.curve if b.by_time else None,
-                    b.time_margin.slower.scheme.curve if b.time_margin else None,
-                    b.time_margin.ratio if b.time_margin else None,
-                ),
+                b.by_time.scheme.curve if b.by_time else None,
+                b.time_margin.slower.scheme.curve if b.time_margin else None,
+                b.time_margin.ratio if b.time_margin else None,
             )
         )
     for row in analysis.inventory:

@@ -92,7 +92,7 @@ def to_dict(comparison: Comparison) -> dict[str, Any]:
             for row in comparison.environment.rows
         ],
         "advice_changes": [
-            {"experiment": c.experiment, "key": c.key, "label": c.label, "base": c.base, "new": c.new}
+            {"experiment": c.experiment, "key": c.key, "label": c.label, "base": c.base, "new": c.new, "tie": c.tie}
             for c in comparison.advice_changes
         ],
         "summary": {str(verdict): count for verdict, count in comparison.counts().items()},

@@ -185,11 +185,19 @@ def confounders_text(comparison: Comparison) -> str | None:
     )
 
 
+TIE_NOTE = "a tie, within the spread between runs: not a change"
+
+
 def advice_lines(comparison: Comparison) -> list[str]:
-    """'label: base → new', Markdown-escaped, one per changed statement."""
+    """'label: base → new', Markdown-escaped, one per changed statement: the changes first, then the
+    statements that only moved within a tie, marked as such."""
+    ordered = sorted(comparison.advice_changes, key=lambda change_: change_.tie)
     return [
-        md_text(f"{change_.label}: {change_.base or NOT_STATED} → {change_.new or NOT_STATED}")
-        for change_ in comparison.advice_changes
+        md_text(
+            f"{change_.label}: {change_.base or NOT_STATED} → {change_.new or NOT_STATED}"
+            + (f" ({TIE_NOTE})" if change_.tie else "")
+        )
+        for change_ in ordered
     ]
 
 

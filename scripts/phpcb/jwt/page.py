@@ -7,7 +7,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..advice import Advice, pick
+from ..advice import Advice
 from ..experiment import Finding
 from ..formatting import duration
 from ..headlines import Headline
@@ -110,11 +110,13 @@ def finding(context: dict[str, Any]) -> Finding | None:
 def advice(context: dict[str, Any]) -> list[Advice]:
     analysis: JwtAnalysis = context["analysis"]
     statements = [
-        Advice(
+        Advice.of_pick(
             "jwt",
             f"jwt.choice.{c.operation}.{c.purpose}",
             f"Fastest recommended algorithm to {c.operation}, for {c.purpose}",
-            pick(c.best.alg if c.best else None, c.runner_up.alg if c.runner_up else None, c.ratio),
+            c.best.alg if c.best else None,
+            c.runner_up.alg if c.runner_up else None,
+            c.ratio,
         )
         for c in analysis.choices
     ]

@@ -7,7 +7,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..advice import Advice, direction
+from ..advice import Advice
 from ..experiment import Finding
 from ..headlines import Headline
 from ..render import code
@@ -58,11 +58,8 @@ def finding(context: dict[str, Any], page: str) -> Finding | None:
 def advice(context: dict[str, Any]) -> list[Advice]:
     analysis: PitfallsAnalysis = context["analysis"]
     return [
-        Advice(
-            "pitfalls",
-            f"pitfalls.{r.key}",
-            r.entry.title,
-            direction(r.entry.fast.variant, r.entry.slow.variant, r.ratio),
+        Advice.of_direction(
+            "pitfalls", f"pitfalls.{r.key}", r.entry.title, r.entry.fast.variant, r.entry.slow.variant, r.ratio
         )
         for r in analysis.results
     ]

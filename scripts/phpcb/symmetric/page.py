@@ -7,7 +7,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..advice import Advice, direction
+from ..advice import Advice
 from ..claim_lines import then_and_now
 from ..experiment import Finding
 from ..formatting import duration, size
@@ -176,11 +176,13 @@ def advice(context: dict[str, Any]) -> list[Advice]:
     for c in analysis.engines:
         key = c.subject.key
         statements.append(
-            Advice(
+            Advice.of_direction(
                 "symmetric",
                 f"symmetric.engines.{key.cipher}.{key.operation}.{key.payload_bytes}",
                 f"OpenSSL vs mcrypt, {key.cipher} {key.operation} at {size(key.payload_bytes)}",
-                direction("OpenSSL", "mcrypt", c.ratio),
+                "OpenSSL",
+                "mcrypt",
+                c.ratio,
             )
         )
     for row in analysis.inventory:

@@ -1,0 +1,60 @@
+"""`make ab` end to end (scripts/ab.sh): the base's runners in a git worktree and the head's take turns,
+and the report compares them; under the fake clock both sides time the same, so nothing changes."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import copy_repository
+
+pytestmark = pytest.mark.slow
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout
+
+
+def test_two_rounds_of_the_same_code_change_nothing(tmp_path):
+    repo = copy_repository(tmp_path / "repo", runs=())
+    git(repo, "init", "-q")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@example.org", "add", "-A")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-q", "-m", "base")
+    env = {**os.environ, "PHPCB_AB_RUNNER_ARGS": "--fake-clock", "PYTHON": sys.executable, "PHPCB_HOST_ID": "ab-test"}
+    env.pop("GITHUB_STEP_SUMMARY", None)
+    result = subprocess.run(
+        ["bash", "scripts/ab.sh", "HEAD", "2", "quick", "pitfalls", "out"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    report = (repo / "out" / "report.md").read_text(encoding="utf-8")
+    assert result.stdout == report
+    assert "2 rounds on one machine" in report
+    assert "**No class or case changed beyond 5 % and the noise of the rounds.**" in report
+    runs = sorted(path.name for path in (repo / "out" / "runs").iterdir())
+    assert [name.split("-ab-")[1] for name in runs] == [
+        "r1-base-php8.2",
+        "r1-head-php8.2",
+        "r2-base-php8.2",
+        "r2-head-php8.2",
+    ]
+    order = [line for line in result.stderr.splitlines() if line.startswith("[ab] round")]
+    assert [line.split(": ")[1].split(" ")[0] for line in order] == ["base", "head", "head", "base"], "ABBA"
+    assert len(git(repo, "worktree", "list").splitlines()) == 1, "the base's worktree is removed"
+    assert (repo / "out" / "report.json").is_file()
+
+
+def test_a_base_that_is_no_commit_is_refused_in_one_line(tmp_path):
+    repo = copy_repository(tmp_path / "repo", runs=())
+    git(repo, "init", "-q")
+    result = subprocess.run(
+        ["bash", "scripts/ab.sh", "no-such-ref"], cwd=repo, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 2
+    assert result.stderr == "error: BASE 'no-such-ref' is not a commit of this repository\n"

@@ -1,0 +1,105 @@
+"""Ratios widened by the spread between runs of a machine (between_runs.py, spread.RunSpread)."""
+
+import math
+from dataclasses import dataclass
+from typing import ClassVar, NamedTuple
+
+import numpy as np
+import pytest
+
+from phpcb import advice, noise, site
+from phpcb.between_runs import widened
+from phpcb.loader import load_run
+from phpcb.schema import load_schemas
+from phpcb.spread import UNKNOWN, Z_95, RunSpread
+from phpcb.stats import Ratio
+
+from .conftest import FIXTURE_RUN, ROOT
+
+SCHEMAS = load_schemas(ROOT / "data" / "schema")
+SPREAD = RunSpread(0.05, ("a", "b", "c"), "quick", ratio_log_sd=0.03)
+
+
+def test_a_ratio_gains_the_spread_between_runs_in_quadrature_with_its_own():
+    ratio = Ratio(2.0, 1.9, 2.2)
+    wider = SPREAD.widen_ratio(ratio)
+    below = math.hypot(math.log(2.0 / 1.9), Z_95 * 0.03)
+    above = math.hypot(math.log(2.2 / 2.0), Z_95 * 0.03)
+    assert wider == Ratio(2.0, pytest.approx(2.0 * math.exp(-below)), pytest.approx(2.0 * math.exp(above)))
+    assert wider.low < ratio.low
+    assert wider.high > ratio.high
+
+
+def test_a_close_ratio_that_was_significant_in_one_run_is_not_across_runs():
+    ratio = Ratio(1.06, 1.05, 1.07)  # 6 % faster, a tight CI within the run
+    assert ratio.significant
+    assert not SPREAD.widen_ratio(ratio).significant, "±6 % between runs covers it"
+    assert SPREAD.widen_ratio(Ratio(1.5, 1.45, 1.55)).significant
+
+
+@pytest.mark.parametrize("ratio", [Ratio(2.0, 1.9, 2.2), Ratio(2.0, -math.inf, math.inf), Ratio(math.nan, 1, 2)])
+def test_without_a_model_or_a_finite_ci_the_ratio_is_left_as_it_is(ratio):
+    assert UNKNOWN.widen_ratio(Ratio(2.0, 1.9, 2.2)) == Ratio(2.0, 1.9, 2.2)
+    if not (math.isfinite(ratio.value) and math.isfinite(ratio.high) and ratio.low > 0):
+        assert SPREAD.widen_ratio(ratio) is ratio
+
+
+@dataclass(frozen=True)
+class Pick:
+    name: str
+    margin: Ratio
+
+
+class Pair(NamedTuple):
+    first: Ratio
+    second: str
+
+
+@dataclass(frozen=True)
+class Overhead:
+    WITHIN_RUN_ONLY: ClassVar[bool] = True
+    ratio: Ratio
+
+
+@dataclass(frozen=True)
+class Analysis:
+    picks: list[Pick]
+    by_name: dict[str, Ratio]
+    pair: Pair
+    overhead: Overhead
+    samples: np.ndarray
+    plain: tuple[int, ...]
+
+
+def test_every_ratio_inside_an_analysis_is_widened_except_checks_of_the_method():
+    ratio = Ratio(2.0, 1.9, 2.1)
+    analysis = Analysis([Pick("x", ratio)], {"y": ratio}, Pair(ratio, "z"), Overhead(ratio), np.ones(3), (1, 2))
+    wider = SPREAD.widen_ratio(ratio)
+    result = widened(analysis, SPREAD.widen_ratio)
+    assert result.picks == [Pick("x", wider)]
+    assert result.by_name == {"y": wider}
+    assert result.pair == Pair(wider, "z")
+    assert isinstance(result.pair, Pair)
+    assert result.overhead is analysis.overhead, "a check of the method keeps its own CI"
+    assert result.samples is analysis.samples
+    assert result.plain is analysis.plain
+    assert widened(analysis, lambda r: r) is analysis, "nothing changed: the same object"
+
+
+def test_with_a_noise_model_the_site_states_close_picks_as_ties(make_project):
+    """The fixture run's AEAD picks, under the fake clock's 1.2× to 2× margins, are decided within the run;
+    a model of its machine that says cases move ±30 % between runs makes every one of them a tie,
+    on the page and in the advice, and the page says which spread its ratios carry."""
+    root = make_project(FIXTURE_RUN)
+    (root / "data" / "site.yaml").write_text("reference_machine: intel-xeon-fixture\npinned: {}\n", encoding="utf-8")
+    before = {a.key: a for a in advice.of_run(load_run(FIXTURE_RUN, SCHEMAS), site.Contexts(site.Project(root)))}
+    classes = {"aead": {"all": noise.ClassNoise(cases=80, shift_log_sd=0.05, residual_log_sd=0.3)}}
+    noise.save(root, "intel-xeon-fixture", noise.ProfileNoise("quick", ("a", "b", "c"), classes))
+    after = {a.key: a for a in advice.of_run(load_run(FIXTURE_RUN, SCHEMAS), site.Contexts(site.Project(root)))}
+    picks = [key for key in before if key.startswith("aead.fastest-recommended.")]
+    decided = [key for key in picks if not before[key].options]
+    assert decided, "some picks are decided within the run"
+    assert all(after[key].options for key in decided), "and none across runs ±30 %"
+    page = site.build(root).pages["experiments/aead.md"]
+    assert "Ratios of two cases and the picks they decide: 95 % across runs" in page
+    assert "no measurable difference" in page.split("## Answer", 1)[1].split("**Recommendation.**", 1)[0]
