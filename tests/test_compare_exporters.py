@@ -8,13 +8,14 @@ with UPDATE_SNAPSHOTS=1 and review the diff.
 import copy
 import json
 import re
+from dataclasses import replace
 
 import pytest
 
 from phpcb import cli, comparison, registry, render
 from phpcb.advice import AdviceChange
 from phpcb.comparison import Verdict
-from phpcb.exporters import FORMATS, exporter
+from phpcb.exporters import FORMATS, exporter, markdown
 from phpcb.exporters.json_export import FORMAT_VERSION
 from phpcb.exporters.markdown import LIMIT, MarkdownExporter
 from phpcb.loader import Run, load_run
@@ -317,3 +318,29 @@ def test_the_command_line_refuses_runs_with_no_experiment_in_common(tmp_path, ca
     assert "have no experiment in common" in err
     assert "has aead" in err
     assert "has jwt" in err
+
+
+def test_advice_lists_changes_then_ties_then_what_another_profile_cannot_compare(fixture_comparison):
+    changes = [
+        AdviceChange("argon2", "argon2.budget.250", "Argon2 pick for 250 ms", "a", None),
+        AdviceChange(
+            "aead", "aead.fastest.1024", "Fastest at 1 KiB", "x or y (no measurable difference)", "y", tie=True
+        ),
+        AdviceChange("jwt", "jwt.choice", "Fastest signer", "ES256", "EdDSA"),
+    ]
+    profiles = tuple(
+        replace(row, base="full", new="quick") if row.label == "Profile" else row
+        for row in fixture_comparison.environment.rows
+    )
+    compared = replace(
+        fixture_comparison,
+        advice_changes=changes,
+        environment=replace(fixture_comparison.environment, rows=profiles),
+    )
+    lines = markdown.advice_lines(compared)
+    assert lines[0].startswith("Fastest signer: ES256 → EdDSA")
+    assert lines[1].endswith("(a tie, within the spread between runs: not a change)")
+    assert lines[2] == (
+        "Argon2 pick for 250 ms: a → not stated (no results for it in this run) "
+        "(not comparable: the full and quick profiles measure different cases)"
+    )

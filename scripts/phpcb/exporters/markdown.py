@@ -22,6 +22,7 @@ from urllib.parse import quote
 import numpy as np
 
 from .. import formatting, render
+from ..advice import AdviceChange
 from ..comparison import (
     ALPHA,
     THRESHOLD,
@@ -32,6 +33,7 @@ from ..comparison import (
     Side,
     Verdict,
 )
+from ..environment_diff import PROFILE
 
 # GitHub refuses comments over 65,536 characters; the rest is headroom for a workflow's own lines.
 LIMIT = 60_000
@@ -188,17 +190,27 @@ def confounders_text(comparison: Comparison) -> str | None:
 TIE_NOTE = "a tie, within the spread between runs: not a change"
 
 
+def _kind(change_: AdviceChange) -> int:
+    """The order of the list: changes, then ties, then statements one run cannot make."""
+    if change_.base is None or change_.new is None:
+        return 2
+    return 1 if change_.tie else 0
+
+
 def advice_lines(comparison: Comparison) -> list[str]:
     """'label: base → new', Markdown-escaped, one per changed statement: the changes first, then the
-    statements that only moved within a tie, marked as such."""
-    ordered = sorted(comparison.advice_changes, key=lambda change_: change_.tie)
-    return [
-        md_text(
-            f"{change_.label}: {change_.base or NOT_STATED} → {change_.new or NOT_STATED}"
-            + (f" ({TIE_NOTE})" if change_.tie else "")
-        )
-        for change_ in ordered
-    ]
+    statements that only moved within a tie, then those only one run makes (with another profile: which
+    statements the two profiles cannot compare)."""
+    profiles = next((row for row in comparison.environment.rows if row.label == PROFILE and row.differs), None)
+    lines = []
+    for change_ in sorted(comparison.advice_changes, key=_kind):
+        text = f"{change_.label}: {change_.base or NOT_STATED} → {change_.new or NOT_STATED}"
+        if change_.tie:
+            text += f" ({TIE_NOTE})"
+        elif _kind(change_) == 2 and profiles is not None:
+            text += f" (not comparable: the {profiles.base} and {profiles.new} profiles measure different cases)"
+        lines.append(md_text(text))
+    return lines
 
 
 NO_ADVICE_CHANGE = "No recommendation, finding or verdict changes."
