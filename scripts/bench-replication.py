@@ -92,6 +92,9 @@ def main() -> int:
     parser.add_argument("runs", type=Path, nargs="+", help="run directories of one machine and profile, oldest first")
     args = parser.parse_args()
     runs = [run.resolve() for run in args.runs]
+    if len({run.name for run in runs}) != len(runs):
+        print("error: a run is named twice")
+        return 2
     if len(runs) < 4 or len(runs) % 2:
         print("error: give an even number of at least 4 runs (held-out pairs; the others make the model)")
         return 2
@@ -127,6 +130,8 @@ def main() -> int:
         print(f"  advice: {len(changes)} changes, {len(ties)} within ties")
         for c in changes:
             print(f"    - {c['label']}: {c['base']} → {c['new']}")
+        for c in ties:
+            print(f"    ~ {c['label']}: {c['base']} → {c['new']}")
         print(f"  power: RS256 verify ×{PLANTED}: {caught} of {len(rs256)} flagged slower")
         if flagged > FLAGGED_AT_MOST * tested:
             missed.append(f"{pair[1].name}: A/A flagged {flagged / tested:.1%} > 5 %")

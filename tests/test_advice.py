@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from phpcb import advice, registry, site
 from phpcb.advice import Advice, AdviceChange, diff, direction, pick
+from phpcb.contest import Contest
 from phpcb.loader import load_run, load_runs
 from phpcb.schema import load_schemas
 from phpcb.stats import Ratio
@@ -45,23 +46,41 @@ def test_a_tie_reads_the_same_whichever_of_the_two_measured_faster():
     close = Ratio(1.01, 0.99, 1.03)
     assert pick("B", "A", close) == pick("A", "B", close)
     assert direction("B", "A", close) == direction("A", "B", close)
-    tie = Advice.of_pick("x", "k", "K", "B", "A", close)
-    assert (tie.value, tie.options) == ("A or B (no measurable difference)", ("A", "B"))
-    assert Advice.of_pick("x", "k", "K", "B", "A", Ratio(2.0, 1.9, 2.1)).options == ()
+    tie = Advice.of_contest("x", "k", "K", Contest("B", (("A", close), ("C", Ratio(1.5, 1.4, 1.6)))))
+    assert (tie.value, tie.options, tie.tie) == ("A or B (no measurable difference)", ("A", "B"), True)
+    three = Advice.of_contest("x", "k", "K", Contest("B", (("C", close), ("A", close))))
+    assert three.value == "A, B or C (no measurable difference)"
+    decided = Advice.of_contest("x", "k", "K", Contest("B", (("A", Ratio(2.0, 1.9, 2.1)),)))
+    assert (decided.value, decided.options, decided.tie) == ("B", ("B",), False)
+    assert Advice.of_contest("x", "k", "K", None).value == "none"
     assert Advice.of_direction("x", "k", "K", "B", "A", close).options == ("A", "B")
-    assert Advice.of_direction("x", "k", "K", "B", "A", Ratio(0.5, 0.4, 0.6)).options == ()
+    assert Advice.of_direction("x", "k", "K", "B", "A", Ratio(0.5, 0.4, 0.6)).options == ("A",), "A is faster"
 
 
 def test_a_statement_that_moves_within_a_tie_is_marked_as_one():
     tie = Advice("x", "pick", "PICK", "A or B (no measurable difference)", ("A", "B"))
-    (within,) = diff([tie], [a("pick", "B")])
+    (within,) = diff([tie], [Advice("x", "pick", "PICK", "B", ("B",))])
     assert within.tie, "B is one of the tie's options: not a change of the advice"
-    (beyond,) = diff([tie], [a("pick", "C")])
+    (beyond,) = diff([tie], [Advice("x", "pick", "PICK", "C", ("C",))])
     assert not beyond.tie, "C was not among them"
-    (decided,) = diff([a("pick", "A")], [a("pick", "B")])
+    (decided,) = diff([Advice("x", "pick", "PICK", "A", ("A",))], [Advice("x", "pick", "PICK", "B", ("B",))])
     assert not decided.tie, "two decisive statements that differ are a change"
     (dropped,) = diff([tie], [])
     assert not dropped.tie
+    (verdicts,) = diff([a("verdict", "acceptable")], [a("verdict", "recommended")])
+    assert not verdicts.tie, "a statement without options is never a tie"
+
+
+def test_an_order_that_only_swaps_neighbours_one_run_ties_is_not_a_change():
+    def order(*groups):
+        return Advice.of_order("x", "order", "ORDER", groups)
+
+    assert order(("a",), ("b", "c"), ("d",)).value == "a < b ≈ c < d"
+    assert diff([order(("a",), ("b", "c"), ("d",))], [order(("a",), ("c",), ("b",), ("d",))])[0].tie
+    assert diff([order(("a",), ("b",), ("c",))], [order(("a",), ("b", "c"))])[0].tie
+    swapped = diff([order(("a",), ("b",), ("c",))], [order(("b",), ("a",), ("c",))])
+    assert not swapped[0].tie, "a < b in one run, b < a in the other, neither a tie: a change"
+    assert not diff([order(("a",), ("b",))], [order(("a",), ("c",))])[0].tie, "other options"
 
 
 def test_every_experiment_states_its_advice_from_a_real_run():

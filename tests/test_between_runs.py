@@ -97,9 +97,9 @@ def test_with_a_noise_model_the_site_states_close_picks_as_ties(make_project):
     noise.save(root, "intel-xeon-fixture", noise.ProfileNoise("quick", ("a", "b", "c"), classes))
     after = {a.key: a for a in advice.of_run(load_run(FIXTURE_RUN, SCHEMAS), site.Contexts(site.Project(root)))}
     picks = [key for key in before if key.startswith("aead.fastest-recommended.")]
-    decided = [key for key in picks if not before[key].options]
+    decided = [key for key in picks if not before[key].tie]
     assert decided, "some picks are decided within the run"
-    assert all(after[key].options for key in decided), "and none across runs ±30 %"
+    assert all(after[key].tie for key in decided), "and none across runs ±30 %"
     page = site.build(root).pages["experiments/aead.md"]
     assert "Ratios of two cases and the picks they decide: 95 % across runs" in page
     assert "no measurable difference" in page.split("## Answer", 1)[1].split("**Recommendation.**", 1)[0]

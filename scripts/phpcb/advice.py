@@ -4,9 +4,12 @@ change on the site if it were the reference?")."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from typing import TYPE_CHECKING
 
+from .contest import Contest
 from .stats import Ratio
 
 if TYPE_CHECKING:
@@ -22,23 +25,37 @@ class Advice:
     key: str  # stable across runs, e.g. "aead.fastest-recommended.16384"
     label: str  # e.g. "Fastest recommended AEAD at 16 KiB"
     value: str  # e.g. "chacha20-poly1305"
-    # A tie: the options it cannot tell apart, e.g. ("aes-128-gcm", "aes-256-gcm"); () when it decides.
+    # What it chose: one option when it decides, all it cannot tell apart when it is a tie (alphabetically);
+    # () for a statement that chooses nothing (a verdict).
     options: tuple[str, ...] = ()
+    # An order of options, as groups that cannot be told apart (fastest group first); () when not an order.
+    order: tuple[tuple[str, ...], ...] = ()
+
+    @property
+    def tie(self) -> bool:
+        return len(self.options) > 1 or any(len(group) > 1 for group in self.order)
 
     @classmethod
-    def of_pick(
-        cls, experiment: str, key: str, label: str, name: str | None, runner_up: str | None, ratio: Ratio | None
-    ) -> Advice:
-        """A choice, or a tie of the pick and its runner-up when their ratio cannot tell them apart."""
-        tied = name is not None and runner_up is not None and ratio is not None and not ratio.significant
-        options = tuple(sorted((name, runner_up))) if tied and name and runner_up else ()
-        return cls(experiment, key, label, pick(name, runner_up, ratio), options)
+    def of_contest(cls, experiment: str, key: str, label: str, found: Contest | None) -> Advice:
+        """The fastest option, or the options no measurement tells from it."""
+        if found is None:
+            return cls(experiment, key, label, "none")
+        return cls(experiment, key, label, found.statement, found.tied)
 
     @classmethod
     def of_direction(cls, experiment: str, key: str, label: str, subject: str, baseline: str, ratio: Ratio) -> Advice:
         """Which of two is faster, or a tie of both."""
-        options = () if ratio.significant else tuple(sorted((subject, baseline)))
+        if ratio.significant:
+            options: tuple[str, ...] = (subject if ratio.value >= 1 else baseline,)
+        else:
+            options = tuple(sorted((subject, baseline)))
         return cls(experiment, key, label, direction(subject, baseline, ratio), options)
+
+    @classmethod
+    def of_order(cls, experiment: str, key: str, label: str, groups: Sequence[Sequence[str]]) -> Advice:
+        """Options from fastest to slowest, those no measurement tells apart in one group: 'a < b ≈ c'."""
+        order = tuple(tuple(group) for group in groups)
+        return cls(experiment, key, label, " < ".join(" ≈ ".join(group) for group in order), order=order)
 
 
 @dataclass(frozen=True)
@@ -56,9 +73,28 @@ class AdviceChange:
 
 
 def _within_a_tie(before: Advice, after: Advice) -> bool:
-    if not (before.options or after.options):
+    """Whether two statements differ only where one of them is a tie: a choice that the other run's tie
+    includes, or an order whose every swapped pair one of the runs cannot tell apart."""
+    if before.order and after.order:
+        return _orders_agree_but_for_ties(before.order, after.order)
+    if not (before.tie or after.tie) or not (before.options and after.options):
         return False
-    return bool(set(before.options or (before.value,)) & set(after.options or (after.value,)))
+    return bool(set(before.options) & set(after.options))
+
+
+def _rank(order: tuple[tuple[str, ...], ...]) -> dict[str, int]:
+    return {name: position for position, group in enumerate(order) for name in group}
+
+
+def _orders_agree_but_for_ties(a: tuple[tuple[str, ...], ...], b: tuple[tuple[str, ...], ...]) -> bool:
+    first, second = _rank(a), _rank(b)
+    if set(first) != set(second):
+        return False
+    for x, y in combinations(sorted(first), 2):
+        one, other = first[x] - first[y], second[x] - second[y]
+        if one * other < 0:  # ordered one way in one run, the other way in the other, neither a tie
+            return False
+    return True
 
 
 def diff(base: list[Advice], new: list[Advice]) -> list[AdviceChange]:

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from .. import plausibility
+from ..contest import Contest, contest
 from ..formatting import count_range, size
 from ..loader import Run
 from ..plausibility import Measured, Plausibility
@@ -106,6 +107,7 @@ class Pick:
     verdict: Verdict
     runner_up: CaseStats | None
     margin: Ratio | None
+    contest: Contest | None = None  # every eligible variant against the best: the tie, if any
 
 
 @dataclass(frozen=True)
@@ -209,7 +211,10 @@ def fastest_recommended(
             if runner_up
             else None
         )
-        picks.append(Pick(payload, best, verdicts[best.key.variant], runner_up, margin))
+        found = contest(
+            [(c.key.variant, c.per_op_ns) for c in eligible], [pairing.together(c.key, best.key) for c in eligible[1:]]
+        )
+        picks.append(Pick(payload, best, verdicts[best.key.variant], runner_up, margin, found))
     return picks
 
 

@@ -72,13 +72,11 @@ def advice(context: dict[str, Any]) -> list[Advice]:
         )
     for p in analysis.picks:
         statements.append(
-            Advice.of_pick(
+            Advice.of_contest(
                 "aead",
                 f"aead.fastest-recommended.{p.payload_bytes}",
                 f"Fastest recommended AEAD at {size(p.payload_bytes)}",
-                p.best.key.variant,
-                p.runner_up.key.variant if p.runner_up else None,
-                p.margin,
+                p.contest,
             )
         )
     for algorithm, verdict in sorted(analysis.verdicts.items()):

@@ -70,9 +70,10 @@ class BudgetChoice:
 
     @property
     def options(self) -> tuple[str, ...]:
-        """What the tie cannot tell apart, by label; () when every run picks the same cell."""
+        """The cell it picks, by label, or the two a tie cannot tell apart (the one that fits in every
+        run first)."""
         if not self.tied:
-            return ()
+            return (self.cell.key.label if self.cell is not None else NONE_FITS,)
         return tuple(c.key.label if c is not None else NONE_FITS for c in (self.sure, self.possible))
 
     @property

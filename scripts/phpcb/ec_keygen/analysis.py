@@ -4,16 +4,26 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
+from ..contest import Contest, contest
 from ..loader import Run
 from ..policy import KeySchemePolicy, Verdict
 from ..precision import UNPAIRED, Pairing
 from ..reference import ReferenceData
-from ..stats import Estimate, Ratio, Summary, mean_of_medians, per_op_by_case, ratio_between, summarize
+from ..stats import (
+    Estimate,
+    Ratio,
+    Summary,
+    mean_of_medians,
+    per_op_by_case,
+    ratio_between,
+    ratio_of_mean_medians,
+    summarize,
+)
 from . import paper
 
 OPERATIONS = ("keygen", "sign", "verify", "derive")
@@ -103,6 +113,7 @@ class BracketRow:
     by_time: SchemeResult | None
     time_margin: Comparison | None
     recommended: SchemeResult | None
+    contest: Contest | None = None  # every curve of the bracket against the fastest: the tie, if any
 
 
 @dataclass(frozen=True)
@@ -128,6 +139,7 @@ class Recommendation:
     purpose: str
     choice: SchemeResult | None
     margin: Comparison | None
+    contest: Contest | None = None  # every allowed scheme against the fastest: the tie, if any
 
 
 @dataclass(frozen=True)
@@ -152,6 +164,19 @@ class EcAnalysis:
     levels: list[LevelRow]
     recommendations: list[Recommendation]
     inventory: list[CurveRow]
+    # The article's families in this run's order, and each one's average time per bit over the one
+    # before it (above 1: slower), for an order that states which neighbours no measurement separates.
+    paper_family_steps: list[tuple[str, Ratio | None]] = field(default_factory=list)
+
+    @property
+    def paper_family_groups(self) -> list[list[str]]:
+        groups: list[list[str]] = []
+        for family, step in self.paper_family_steps:
+            if groups and step is not None and not step.significant:
+                groups[-1].append(family)
+            else:
+                groups.append([family])
+        return groups
 
     @property
     def curves(self) -> list[SchemeResult]:
@@ -213,6 +238,39 @@ def faster_of(a: SchemeResult, b: SchemeResult, operation: str = "keygen", pairi
     return Comparison(a, b, ratio)
 
 
+def contest_of(ranked: list[SchemeResult], operation: str = "keygen", pairing: Pairing = UNPAIRED) -> Contest | None:
+    """The fastest of `ranked` (fastest first) against each of the others."""
+    if not ranked:
+        return None
+
+    def key(result: SchemeResult) -> dict[str, Any]:
+        return {**asdict(result.scheme), "operation": operation}
+
+    return contest(
+        [(r.scheme.curve, r.operations[operation].per_op_ns) for r in ranked],
+        [pairing.together(key(r), key(ranked[0])) for r in ranked[1:]],
+    )
+
+
+def paper_family_steps(families: list[FamilyRow]) -> list[tuple[str, Ratio | None]]:
+    """The article's families in order, each with its average time per bit over the previous one's."""
+    kept = [row for row in families if row.paper_average is not None]
+    steps: list[tuple[str, Ratio | None]] = []
+    for previous, row in zip([None, *kept], kept, strict=False):
+        if previous is None:
+            steps.append((row.family, None))
+            continue
+        weights = [[1e-4 / m.scheme.field_bits for m in r.curves] for r in (row, previous)]
+        step = ratio_of_mean_medians(
+            [m.keygen.per_op_ns for m in row.curves],
+            weights[0],
+            [m.keygen.per_op_ns for m in previous.curves],
+            weights[1],
+        )
+        steps.append((row.family, step))
+    return steps
+
+
 def by_time(results: list[SchemeResult], operation: str = "keygen") -> list[SchemeResult]:
     timed = [r for r in results if operation in r.operations]
     return sorted(timed, key=lambda r: (r.operations[operation].summary.median_ns, r.scheme.curve))
@@ -258,6 +316,7 @@ def bracket_rows(curves: list[SchemeResult], reference: ReferenceData, pairing: 
                 by_time=ranked[0] if ranked else None,
                 time_margin=faster_of(ranked[0], ranked[1], pairing=pairing) if len(ranked) > 1 else None,
                 recommended=allowed[0] if allowed else None,
+                contest=contest_of(ranked, pairing=pairing),
             )
         )
     return rows
@@ -298,7 +357,8 @@ def recommendations(results: list[SchemeResult], pairing: Pairing = UNPAIRED) ->
                 ]
             )
             margin = faster_of(allowed[0], allowed[1], pairing=pairing) if len(allowed) > 1 else None
-            rows.append(Recommendation(level, purpose, allowed[0] if allowed else None, margin))
+            found = contest_of(allowed, pairing=pairing)
+            rows.append(Recommendation(level, purpose, allowed[0] if allowed else None, margin, found))
     return rows
 
 
@@ -324,12 +384,14 @@ def analyse(run: Run, policy: KeySchemePolicy, reference: ReferenceData) -> EcAn
     results.sort(key=lambda r: (not r.scheme.is_curve, r.scheme.family, r.scheme.field_bits, r.scheme.curve))
     curves = [r for r in results if r.scheme.is_curve]
     pairing = Pairing.of(run, "ec_keygen", "ec_keygen.csv")
+    families = family_rows(curves, reference)
     return EcAnalysis(
         run=run,
         results=results,
-        families=family_rows(curves, reference),
+        families=families,
         brackets=bracket_rows(curves, reference, pairing),
         levels=level_rows(results, reference, pairing),
         recommendations=recommendations(results, pairing),
         inventory=inventory_rows(run, policy),
+        paper_family_steps=paper_family_steps(families),
     )

@@ -119,7 +119,7 @@ def context(analysis: EcAnalysis, reference: ReferenceData) -> dict[str, Any]:
         "then_now": then_now(analysis, reference),
         "growths": sorted(growths, key=lambda g: -g.comparison.ratio.value),
         "paper_family_order": [row.family for row in paper_ranking],
-        "our_family_order": [row.family for row in analysis.families if row.paper_average is not None],
+        "our_family_groups": analysis.paper_family_groups,
         "best_by_ratio": best_by_ratio,
         "p256": analysis.find("prime256v1"),
         "policy_rows": examples,
@@ -156,13 +156,11 @@ def finding(context: dict[str, Any]) -> Finding | None:
 def advice(context: dict[str, Any]) -> list[Advice]:
     analysis: EcAnalysis = context["analysis"]
     statements = [
-        Advice.of_pick(
+        Advice.of_contest(
             "ec_keygen",
             f"ec_keygen.pick.{r.security_bits}.{r.purpose}",
             f"Fastest recommended key generation, {r.security_bits}-bit {r.purpose}",
-            r.choice.scheme.curve if r.choice else None,
-            r.margin.slower.scheme.curve if r.margin else None,
-            r.margin.ratio if r.margin else None,
+            r.contest,
         )
         for r in analysis.recommendations
     ]
@@ -172,22 +170,17 @@ def advice(context: dict[str, Any]) -> list[Advice]:
             Advice("ec_keygen", "ec_keygen.best-by-ratio", "Best curve by time per key bit", best.scheme.curve)
         )
     statements.append(
-        Advice(
-            "ec_keygen",
-            "ec_keygen.family-order",
-            "Families by time per key bit",
-            " < ".join(context["our_family_order"]),
+        Advice.of_order(
+            "ec_keygen", "ec_keygen.family-order", "Families by time per key bit", analysis.paper_family_groups
         )
     )
     for b in analysis.brackets:
         statements.append(
-            Advice.of_pick(
+            Advice.of_contest(
                 "ec_keygen",
                 f"ec_keygen.bracket.{b.bracket.label}",
                 f"Fastest curve in the {b.bracket.label} bracket",
-                b.by_time.scheme.curve if b.by_time else None,
-                b.time_margin.slower.scheme.curve if b.time_margin else None,
-                b.time_margin.ratio if b.time_margin else None,
+                b.contest,
             )
         )
     for row in analysis.inventory:

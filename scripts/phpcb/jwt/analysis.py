@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ..contest import Contest, contest
 from ..loader import Run
 from ..policy import JwtPolicy, Verdict
 from ..precision import UNPAIRED, Pairing
@@ -95,6 +96,7 @@ class Choice:
     best: AlgorithmResult | None
     runner_up: AlgorithmResult | None
     ratio: Ratio | None
+    contest: Contest | None = None  # every candidate against the best: the tie, if any
 
 
 @dataclass(frozen=True)
@@ -154,7 +156,18 @@ def choose(
         if best_case and runner_case
         else None
     )
-    return Choice(purpose, operation, best, runner, ratio)
+    cases = [(a.alg, a.case(operation, payload)) for a in ranked]
+    measured = [(alg, case) for alg, case in cases if case is not None]
+    found = contest(
+        [(alg, case.per_op_ns) for alg, case in measured],
+        [
+            best_case is not None
+            and case.measured_by == best_case.measured_by == "jwt"
+            and pairing.together(case, best_case)
+            for _, case in measured[1:]
+        ],
+    )
+    return Choice(purpose, operation, best, runner, ratio, found)
 
 
 def headline_payload(payloads: list[int]) -> int:

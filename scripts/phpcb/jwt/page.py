@@ -110,13 +110,11 @@ def finding(context: dict[str, Any]) -> Finding | None:
 def advice(context: dict[str, Any]) -> list[Advice]:
     analysis: JwtAnalysis = context["analysis"]
     statements = [
-        Advice.of_pick(
+        Advice.of_contest(
             "jwt",
             f"jwt.choice.{c.operation}.{c.purpose}",
             f"Fastest recommended algorithm to {c.operation}, for {c.purpose}",
-            c.best.alg if c.best else None,
-            c.runner_up.alg if c.runner_up else None,
-            c.ratio,
+            c.contest,
         )
         for c in analysis.choices
     ]
