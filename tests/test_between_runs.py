@@ -7,7 +7,7 @@ from typing import ClassVar, NamedTuple
 import numpy as np
 import pytest
 
-from phpcb import advice, noise, site
+from phpcb import advice, noise, registry, site
 from phpcb.between_runs import widened
 from phpcb.loader import load_run
 from phpcb.schema import load_schemas
@@ -103,3 +103,19 @@ def test_with_a_noise_model_the_site_states_close_picks_as_ties(make_project):
     page = site.build(root).pages["experiments/aead.md"]
     assert "Ratios of two cases and the picks they decide: 95 % across runs" in page
     assert "no measurable difference" in page.split("## Answer", 1)[1].split("**Recommendation.**", 1)[0]
+
+
+def test_a_ratio_the_aead_page_prints_covers_the_ratio_of_its_tables_medians():
+    """One quantity, one number: the GCM/CCM ratios (paired, across runs) against MB/s the throughput
+    table prints for the same two cases, in every quick run of the reference machine."""
+    contexts = site.Contexts(site.Project(ROOT))
+    aead = next(e for e in registry.discover() if e.name == "aead")
+    runs = sorted((ROOT / "data" / "runs").glob("*-amd-epyc-fb7fc6-php8.2"))
+    assert len(runs) >= 8
+    for directory in runs:
+        analysis = contexts.context(aead, load_run(directory, SCHEMAS))["analysis"]
+        for comparison in analysis.gcm_vs_ccm:
+            gcm = analysis.case(comparison.subject, comparison.operation, comparison.payload_bytes)
+            ccm = analysis.case(comparison.baseline, comparison.operation, comparison.payload_bytes)
+            pooled = ccm.summary.median_ns / gcm.summary.median_ns
+            assert comparison.ratio.low <= pooled <= comparison.ratio.high, (directory.name, comparison)

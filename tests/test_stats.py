@@ -261,3 +261,16 @@ def test_bootstrap_medians_refuse_an_empty_sample():
 
 def test_difference_of_constant_samples_is_a_point():
     assert stats.difference_of_medians(np.full(7, 5.0), np.full(7, 3.0)) == stats.Estimate(2.0, 2.0, 2.0)
+
+
+def test_a_paired_ratio_states_the_ratio_of_the_medians_its_tables_print():
+    # Rounds whose per-round ratios centre on 2 while the medians' ratio is 3: two samples a table
+    # would print medians of, and a ratio that must not contradict them.
+    a = np.array([3.0, 3.0, 3.0, 30.0, 30.0, 30.0, 30.0, 300.0, 300.0, 300.0])
+    b = np.array([1.5, 1.5, 1.5, 10.0, 10.0, 10.0, 10.0, 150.0, 150.0, 150.0])
+    rounds = stats.paired_median_ratio(a, b)
+    assert rounds.value == 2.0
+    found = stats.ratio_between(a, b, paired=True)
+    assert found.value == pytest.approx(np.median(a) / np.median(b))
+    assert found.low == rounds.low
+    assert found.high >= found.value
