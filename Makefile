@@ -34,7 +34,7 @@ help:
 	@echo "make preview PR=n BASE=origin/main   a pull request's preview site + comment in preview/ (its workflow's job)"
 	@echo "make deploy-preview ARTIFACT=dir | cleanup-preview PR=n | pr-comment ARTIFACT=dir | collect-runs ARTIFACTS=dir"
 	@echo "make actionlint      check .github/workflows/ with actionlint (installed into .tools/ by make setup)"
-	@echo "make mutation        mutmut on the claims' verdict rules (scripts/phpcb/claim_rules.py): the mutants their tests miss"
+	@echo "make mutation        mutmut on the claims' verdict rules (scripts/phpcb/presentation/claim_rules.py): the mutants their tests miss"
 
 # The pages show the run just measured (PHPCB_SHOW_RUN) and the Comparison page sets it beside the
 # published reference run (PHPCB_COMPARE); `make site` alone shows the published selection.
@@ -99,7 +99,7 @@ lint: venv
 # Mutation testing of the verdict rules of "The articles, checked". mutmut looks for its sources under
 # src/, so it runs on a copy where scripts/ is src/; about a minute on 2 cores. It lists the mutants
 # the tests let live (4 today, each equivalent: see tests/test_claim_rules.py's docstring).
-MUTMUT_CONFIG := [tool.mutmut]\nsource_paths = ["src"]\nonly_mutate = ["src/phpcb/claim_rules.py"]\nalso_copy = ["data", "templates", "docs"]\npytest_add_cli_args_test_selection = ["tests/test_claim_rules.py", "tests/test_claims.py"]\n
+MUTMUT_CONFIG := [tool.mutmut]\nsource_paths = ["src"]\nonly_mutate = ["src/phpcb/presentation/claim_rules.py"]\nalso_copy = ["data", "templates", "docs"]\npytest_add_cli_args_test_selection = ["tests/test_claim_rules.py", "tests/test_claims.py"]\n
 mutation: venv
 	@work=$$(mktemp -d); trap 'rm -rf "$$work"' EXIT; \
 	  mkdir "$$work/src" && cp -r scripts/phpcb "$$work/src/" && cp -r tests data templates docs "$$work/" && \
@@ -160,7 +160,7 @@ compare: venv
 # With an origin remote, gh-pages is fetched first and pushed after, redone on top when rejected.
 publish: venv
 	@test -n "$(VERSION)" || { echo "error: VERSION is required, e.g. make publish VERSION=0.1 (or VERSION=auto)" >&2; exit 2; }
-	PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m phpcb.ghpages publish --version "$$VERSION" $(if $(FORCE),--force,)
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m phpcb publish --version "$$VERSION" $(if $(FORCE),--force,)
 	@echo "Preview the versions: $(VENV)/bin/mike serve --config-file mkdocs.publish.yml"
 
 # --- What the GitHub workflows run (.github/workflows/; docs/contributing.md). Values are read by the
@@ -182,25 +182,25 @@ actionlint: tools
 preview: venv
 	@test -n "$$PR" || { echo "error: PR is required, e.g. make preview PR=12 BASE=origin/main" >&2; exit 2; }
 	@test -n "$$BASE" || { echo "error: BASE is required: the base branch's ref, e.g. BASE=origin/main" >&2; exit 2; }
-	$(PY) -m phpcb.pullrequest preview --pr "$$PR" --base "$$BASE" --out preview
+	$(PY) -m phpcb preview --pr "$$PR" --base "$$BASE" --out preview
 
 # HEAD_SHA (the deploy workflow passes the previewed commit): deploy only if it is still the PR's head.
 deploy-preview:
 	@test -n "$$ARTIFACT" || { echo "error: ARTIFACT is required: the downloaded preview artifact directory" >&2; exit 2; }
-	@if [ -n "$$HEAD_SHA" ]; then $(PYTHON) -m phpcb.github_comment check-head $(PR_ARG) --sha "$$HEAD_SHA"; fi
-	$(PYTHON) -m phpcb.ghpages deploy $(PR_ARG) --artifact "$$ARTIFACT"
+	@if [ -n "$$HEAD_SHA" ]; then $(PYTHON) -m phpcb check-head $(PR_ARG) --sha "$$HEAD_SHA"; fi
+	$(PYTHON) -m phpcb deploy-preview $(PR_ARG) --artifact "$$ARTIFACT"
 
 cleanup-preview:
 	@test -n "$$PR" || { echo "error: PR is required, e.g. make cleanup-preview PR=12" >&2; exit 2; }
-	$(PYTHON) -m phpcb.ghpages cleanup --pr "$$PR"
+	$(PYTHON) -m phpcb cleanup-preview --pr "$$PR"
 
 pr-comment:
 	@test -n "$$PR$$ARTIFACT" || { echo "error: PR=n BODY=file (or ARTIFACT=dir with pr-number and comment.md) is required" >&2; exit 2; }
-	$(PYTHON) -m phpcb.github_comment comment $(PR_ARG) --body "$${BODY:-$$ARTIFACT/comment.md}"
+	$(PYTHON) -m phpcb pr-comment $(PR_ARG) --body "$${BODY:-$$ARTIFACT/comment.md}"
 
 collect-runs: venv
 	@test -n "$$ARTIFACTS" || { echo "error: ARTIFACTS is required: the directory the run artifacts were downloaded into" >&2; exit 2; }
-	$(PY) -m phpcb.pullrequest collect --artifacts "$$ARTIFACTS" $(if $(SUMMARY),--summary "$$SUMMARY",)
+	$(PY) -m phpcb collect-runs --artifacts "$$ARTIFACTS" $(if $(SUMMARY),--summary "$$SUMMARY",)
 
 clean:
 	rm -rf site site.tmp .pytest_cache .ruff_cache

@@ -26,11 +26,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from phpcb import comparison, noise, registry  # noqa: E402
-from phpcb.loader import load_run  # noqa: E402
-from phpcb.machines import machine_name  # noqa: E402
-from phpcb.rewrite import reseal_on_disk  # noqa: E402
-from phpcb.schema import load_schemas  # noqa: E402
+from phpcb.commands import compare  # noqa: E402
+from phpcb.compare import noise  # noqa: E402
+from phpcb.data import noise_model  # noqa: E402
+from phpcb.data.loader import load_run  # noqa: E402
+from phpcb.data.machines import machine_name  # noqa: E402
+from phpcb.data.rewrite import reseal_on_disk  # noqa: E402
+from phpcb.data.schema import load_schemas  # noqa: E402
+from phpcb.experiments import registry  # noqa: E402
 
 FLAGGED_AT_MOST = 0.05
 POWER_AT_LEAST = 0.95
@@ -52,7 +55,7 @@ def with_model(root: Path, model_runs: list[Path]) -> None:
     schemas = load_schemas(root / "data" / "schema")
     loaded = [load_run(root / "data" / "runs" / run.name, schemas) for run in model_runs]
     machine, section = noise.estimate(loaded, registry.discover(), schemas)
-    noise.save(root, machine, section)
+    noise_model.save(root, machine, section)
 
 
 def planted(root: Path, run: Path, factor: float) -> Path:
@@ -78,7 +81,7 @@ def planted(root: Path, run: Path, factor: float) -> Path:
 
 
 def judged(root: Path, base: Path, new: Path) -> dict:
-    text = comparison.report(root, root / "data" / "runs" / base.name, new, "json")
+    text = compare.report(root, root / "data" / "runs" / base.name, new, "json")
     return json.loads(text)
 
 

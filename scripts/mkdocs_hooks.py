@@ -26,7 +26,7 @@ sys.path.insert(0, SCRIPTS)
 
 import plotly  # noqa: E402
 
-from phpcb import site  # noqa: E402
+from phpcb.pages import build as site  # noqa: E402
 
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 
@@ -38,10 +38,10 @@ def _fresh_phpcb() -> Any:
         sys.path.insert(0, SCRIPTS)
     for name in [m for m in sys.modules if m == "phpcb" or m.startswith("phpcb.")]:
         del sys.modules[name]
+    import phpcb.data.selection
     import phpcb.errors
-    import phpcb.registry
-    import phpcb.selection
-    import phpcb.site
+    import phpcb.experiments.registry
+    import phpcb.pages.build
 
     return phpcb
 
@@ -60,7 +60,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     """The nav's Experiments section lists the registry, in its reading order: nothing to keep in sync."""
     phpcb = _fresh_phpcb()
     try:
-        section = [{e.title: e.page} for e in phpcb.registry.discover()]
+        section = [{e.title: e.page} for e in phpcb.experiments.registry.discover()]
     except phpcb.errors.BuildError as error:
         if not _serving():
             raise PluginError(str(error)) from None
@@ -72,18 +72,18 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
             break
     else:
         nav.insert(1, {EXPERIMENTS_SECTION: section})
-    if phpcb.selection.compared_runs():
-        nav.insert(2, {COMPARISON_TITLE: phpcb.site.COMPARISON_PAGE})
+    if phpcb.data.selection.compared_runs():
+        nav.insert(2, {COMPARISON_TITLE: phpcb.pages.build.COMPARISON_PAGE})
     config.nav = nav
     return config
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    import phpcb.errors  # as on_config reloaded them for this build
-    import phpcb.site
+    import phpcb.errors
+    import phpcb.pages.build
 
     try:
-        generated = phpcb.site.build(ROOT)
+        generated = phpcb.pages.build.build(ROOT)
     except phpcb.errors.BuildError as error:
         if not _serving():
             raise PluginError(str(error)) from None

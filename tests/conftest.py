@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from phpcb import seal
-from phpcb.loader import Run
+from phpcb.data import seal
+from phpcb.data.loader import Run
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"

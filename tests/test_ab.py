@@ -7,10 +7,11 @@ import re
 import numpy as np
 import pytest
 
-from phpcb import ab, ab_export, registry
-from phpcb.comparison import Verdict
-from phpcb.loader import Run
-from phpcb.schema import load_schemas
+from phpcb.compare import ab, ab_export
+from phpcb.compare.comparison import Verdict
+from phpcb.data.loader import Run
+from phpcb.data.schema import load_schemas
+from phpcb.experiments import registry
 
 from .conftest import ROOT
 from .test_comparison import manifest

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-from phpcb import advice, registry, site
-from phpcb.advice import Advice, AdviceChange, diff, direction, pick
-from phpcb.contest import Contest
-from phpcb.loader import load_run, load_runs
-from phpcb.schema import load_schemas
-from phpcb.stats import Ratio
+from phpcb.compare import advice_changes
+from phpcb.data.loader import load_run, load_runs
+from phpcb.data.schema import load_schemas
+from phpcb.experiments import registry
+from phpcb.experiments.contexts import Contexts, Project
+from phpcb.presentation.advice import Advice, AdviceChange, diff, direction, pick
+from phpcb.statistics.contest import Contest
+from phpcb.statistics.stats import Ratio
 
 from .conftest import FIXTURE_RUN, ROOT
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
 RUNS = {run.run_id: run for run in load_runs(ROOT / "data" / "runs", SCHEMAS)}
-CONTEXTS = site.Contexts(site.Project(ROOT))
+CONTEXTS = Contexts(Project(ROOT))
 ARGON2_QUICK = RUNS["20261122T0342Z-vm-php8.2"]
 ARGON2_FULL = RUNS["20261122T0506Z-vm-php8.2"]
 
@@ -87,7 +89,7 @@ def test_every_experiment_states_its_advice_from_a_real_run():
     """From the committed runs, and the fixture run for experiments added since (pitfalls)."""
     covered = set()
     for run in [*RUNS.values(), load_run(FIXTURE_RUN, SCHEMAS)]:
-        for statement in advice.of_run(run, CONTEXTS):
+        for statement in advice_changes.of_run(run, CONTEXTS):
             covered.add(statement.experiment)
             assert statement.key.startswith(statement.experiment + ".")
             assert statement.value
@@ -95,7 +97,7 @@ def test_every_experiment_states_its_advice_from_a_real_run():
 
 
 def test_the_full_argon2_grid_changes_the_budget_picks_of_the_quick_one():
-    changes = {c.key: c for c in advice.changes(ARGON2_QUICK, ARGON2_FULL, CONTEXTS)}
+    changes = {c.key: c for c in advice_changes.changes(ARGON2_QUICK, ARGON2_FULL, CONTEXTS)}
     budget = changes["argon2.budget.1000"]
     assert budget.label == "Argon2 pick for 1000 ms"
     assert (budget.base, budget.new) == ("m=64 MiB, t=3, p=2", "m=256 MiB, t=3, p=2")
@@ -103,4 +105,4 @@ def test_the_full_argon2_grid_changes_the_budget_picks_of_the_quick_one():
 
 
 def test_a_run_compared_with_itself_changes_nothing():
-    assert advice.changes(ARGON2_FULL, ARGON2_FULL, CONTEXTS) == []
+    assert advice_changes.changes(ARGON2_FULL, ARGON2_FULL, CONTEXTS) == []

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from phpcb.aead import analysis
-from phpcb.loader import Run
-from phpcb.policy import load_aead_policy
+from phpcb.data.loader import Run
+from phpcb.data.policy import load_aead_policy
+from phpcb.experiments.aead import analysis
 
 from .conftest import ROOT
 

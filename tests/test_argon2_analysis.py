@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from phpcb.argon2 import analysis, figures
-from phpcb.loader import Run
-from phpcb.spread import RunSpread
+from phpcb.data.loader import Run
+from phpcb.experiments.argon2 import analysis, figures
+from phpcb.statistics.spread import RunSpread
 
 
 def rows(interface, variant, mib, threads, time_cost, ms, status="ok", oversubscribed=False, samples=6):
@@ -142,7 +142,7 @@ def test_sodium_against_password_hash_at_equal_parameters():
 
 
 def test_password_hash_against_the_reference_cli():
-    from phpcb.argon2.page import cli_summary
+    from phpcb.experiments.argon2.page import cli_summary
 
     result = analysis.analyse(with_named_cells(), NAMED)
     summary = cli_summary(analysis.reference_cli_gaps(result))

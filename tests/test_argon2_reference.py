@@ -4,7 +4,7 @@ import itertools
 
 import pytest
 
-from phpcb.reference import load_reference
+from phpcb.data.reference import load_reference
 
 from .conftest import ROOT
 

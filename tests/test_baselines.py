@@ -9,13 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from phpcb import baselines, site
+from phpcb.compare import baselines
+from phpcb.compare.exporters.markdown import LIMIT
+from phpcb.data.loader import load_runs
+from phpcb.data.schema import load_schemas
+from phpcb.data.selection import COMPARE_VARIABLE, SiteConfig
 from phpcb.errors import NoDataError
-from phpcb.exporters.markdown import LIMIT
-from phpcb.github_comment import MARKER
-from phpcb.loader import load_runs
-from phpcb.schema import load_schemas
-from phpcb.selection import COMPARE_VARIABLE, SiteConfig
+from phpcb.experiments import contexts
+from phpcb.experiments.contexts import Contexts, Project
+from phpcb.pages import build as site
+from phpcb.publish import preview_comment as preview_comments
+from phpcb.publish.github_comment import MARKER
+from phpcb.publish.preview_comment import preview_comment
 
 from .conftest import FIXTURE_RUN, named_run, reseal
 
@@ -65,7 +70,7 @@ def test_a_run_with_nothing_to_compare_with_says_so():
 
 def test_no_run_named_is_an_error(tmp_path: Path):
     with pytest.raises(NoDataError, match="--runs: name at least one run id"):
-        baselines.preview_comment(tmp_path, [], None)
+        preview_comment(tmp_path, [], None)
 
 
 NEW_ID = "20260102T0000Z-fixture-php8.2"
@@ -103,7 +108,7 @@ def project(make_project) -> Path:
 
 def test_the_comment_finds_the_slower_signing_within_githubs_limit(project: Path):
     out = project / "preview" / "comment.md"
-    said = baselines.preview_comment(project, [NEW_ID], out)
+    said = preview_comment(project, [NEW_ID], out)
     text = out.read_text(encoding="utf-8")
     assert said.startswith(f"{out}: comment on {NEW_ID}")
     assert text.startswith(MARKER + "\n")
@@ -118,10 +123,8 @@ def test_the_comment_finds_the_slower_signing_within_githubs_limit(project: Path
 def test_a_small_limit_keeps_every_comparison_in_its_share(project: Path):
     schemas = load_schemas(project / "data" / "schema")
     runs = load_runs(project / "data" / "runs", schemas)
-    found = baselines.comparisons(
-        runs, [NEW_ID], SiteConfig(Path("x"), None, {}), schemas, site.Contexts(site.Project(project))
-    )
-    text = baselines.comment(found, limit=6_000)
+    found = baselines.comparisons(runs, [NEW_ID], SiteConfig(Path("x"), None, {}), schemas, Contexts(Project(project)))
+    text = preview_comments.comment(found, limit=6_000)
     assert len(text) <= 6_000
     assert "rows of the full tables were left out" in text
 
@@ -141,13 +144,13 @@ def test_the_site_has_a_comparison_page_only_when_runs_are_named(project: Path, 
 
 def test_a_build_analyses_each_run_of_each_experiment_once(project: Path, monkeypatch: pytest.MonkeyPatch):
     calls: list[tuple[str, str]] = []
-    analyse = site.run_context
+    analyse = contexts.run_context
 
     def counted(experiment, run, *rest):
         calls.append((experiment.name, run.run_id))
         return analyse(experiment, run, *rest)
 
-    monkeypatch.setattr(site, "run_context", counted)
+    monkeypatch.setattr(contexts, "run_context", counted)
     monkeypatch.setenv(COMPARE_VARIABLE, NEW_ID)
     site.build(project)
     assert ("jwt", NEW_ID) in calls, "the compared run's advice is read"

@@ -7,12 +7,16 @@ from typing import ClassVar, NamedTuple
 import numpy as np
 import pytest
 
-from phpcb import advice, noise, registry, site
-from phpcb.between_runs import widened
-from phpcb.loader import load_run
-from phpcb.schema import load_schemas
-from phpcb.spread import UNKNOWN, Z_95, RunSpread
-from phpcb.stats import Ratio
+from phpcb.compare import advice_changes
+from phpcb.data import noise_model
+from phpcb.data.loader import load_run
+from phpcb.data.schema import load_schemas
+from phpcb.experiments import registry
+from phpcb.experiments.contexts import Contexts, Project
+from phpcb.pages import build as site
+from phpcb.statistics.between_runs import widened
+from phpcb.statistics.spread import UNKNOWN, Z_95, RunSpread
+from phpcb.statistics.stats import Ratio
 
 from .conftest import FIXTURE_RUN, ROOT
 
@@ -92,10 +96,10 @@ def test_with_a_noise_model_the_site_states_close_picks_as_ties(make_project):
     on the page and in the advice, and the page says which spread its ratios carry."""
     root = make_project(FIXTURE_RUN)
     (root / "data" / "site.yaml").write_text("reference_machine: intel-xeon-fixture\npinned: {}\n", encoding="utf-8")
-    before = {a.key: a for a in advice.of_run(load_run(FIXTURE_RUN, SCHEMAS), site.Contexts(site.Project(root)))}
-    classes = {"aead": {"all": noise.ClassNoise(cases=80, shift_log_sd=0.05, residual_log_sd=0.3)}}
-    noise.save(root, "intel-xeon-fixture", noise.ProfileNoise("quick", ("a", "b", "c"), classes))
-    after = {a.key: a for a in advice.of_run(load_run(FIXTURE_RUN, SCHEMAS), site.Contexts(site.Project(root)))}
+    before = {a.key: a for a in advice_changes.of_run(load_run(FIXTURE_RUN, SCHEMAS), Contexts(Project(root)))}
+    classes = {"aead": {"all": noise_model.ClassNoise(cases=80, shift_log_sd=0.05, residual_log_sd=0.3)}}
+    noise_model.save(root, "intel-xeon-fixture", noise_model.ProfileNoise("quick", ("a", "b", "c"), classes))
+    after = {a.key: a for a in advice_changes.of_run(load_run(FIXTURE_RUN, SCHEMAS), Contexts(Project(root)))}
     picks = [key for key in before if key.startswith("aead.fastest-recommended.")]
     decided = [key for key in picks if not before[key].tie]
     assert decided, "some picks are decided within the run"
@@ -108,7 +112,7 @@ def test_with_a_noise_model_the_site_states_close_picks_as_ties(make_project):
 def test_a_ratio_the_aead_page_prints_covers_the_ratio_of_its_tables_medians():
     """One quantity, one number: the GCM/CCM ratios (paired, across runs) against MB/s the throughput
     table prints for the same two cases, in every quick run of the reference machine."""
-    contexts = site.Contexts(site.Project(ROOT))
+    contexts = Contexts(Project(ROOT))
     aead = next(e for e in registry.discover() if e.name == "aead")
     runs = sorted((ROOT / "data" / "runs").glob("*-amd-epyc-fb7fc6-php8.2"))
     assert len(runs) >= 8

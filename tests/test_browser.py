@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
-from phpcb import registry
+from phpcb.experiments import registry
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -27,7 +27,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 CHART_PAGES = [f"experiments/{e.name}/" for e in registry.discover()] + ["machines/"]
-PAGES = ["", *CHART_PAGES, "runs/", "claims/", "methodology/", "contributing/"]
+PAGES = ["", *CHART_PAGES, "runs/", "claims/", "methodology/", "contributing/", "architecture/"]
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 # Dark is the reader's system setting (mkdocs.yml's palette follows prefers-color-scheme); the toggle

@@ -9,8 +9,9 @@ import zipfile
 
 import plotly.graph_objects as go
 
-from phpcb import chart_data, site
-from phpcb.plotting import asymmetric_error_bars, plain
+from phpcb.pages import build as site
+from phpcb.presentation import chart_data
+from phpcb.presentation.plotting import asymmetric_error_bars, plain
 
 from .conftest import FIXTURE_RUN
 

@@ -13,8 +13,8 @@ import math
 
 import pytest
 
-from phpcb import claim_rules as rules
-from phpcb.claim_rules import (
+from phpcb.presentation import claim_rules as rules
+from phpcb.presentation.claim_rules import (
     MIN_SAMPLES,
     NO_DIFFERENCE,
     ChoiceResult,
@@ -27,7 +27,7 @@ from phpcb.claim_rules import (
     Unavailable,
     decide,
 )
-from phpcb.stats import Ratio
+from phpcb.statistics.stats import Ratio
 
 R, C, X, N, U = rules.REPRODUCED, rules.CHANGED, rules.REFUTED, rules.INCONCLUSIVE, rules.UNTESTABLE  # N: not decided
 EDGE = 1 / NO_DIFFERENCE  # the no-difference band's lower edge
@@ -149,7 +149,7 @@ def test_each_side_needs_the_fewest_samples_with_a_95_percent_ci(samples, verdic
 def test_the_fewest_samples_is_what_a_median_ci_needs():
     import numpy as np
 
-    from phpcb.stats import median_ci
+    from phpcb.statistics.stats import median_ci
 
     assert all(math.isfinite(x) for x in median_ci(np.arange(MIN_SAMPLES, dtype=float)))
     assert not all(math.isfinite(x) for x in median_ci(np.arange(MIN_SAMPLES - 1, dtype=float)))

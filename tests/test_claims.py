@@ -12,13 +12,23 @@ from typing import Any
 import pytest
 import yaml
 
-from phpcb import claim_measures, claims_page, site
-from phpcb.claim_data import load_claims, load_ledger
-from phpcb.claim_rules import VERDICTS, Args, ArgumentError, FactResult, RatioResult, ShareResult, Unavailable
+from phpcb.data.loader import Run
+from phpcb.data.selection import Choice, SiteConfig
 from phpcb.errors import DataError
-from phpcb.loader import Run
-from phpcb.selection import SiteConfig
-from phpcb.stats import Ratio
+from phpcb.experiments import claim_measures
+from phpcb.pages import build as site
+from phpcb.pages import claims_page
+from phpcb.presentation.claim_data import load_claims, load_ledger
+from phpcb.presentation.claim_rules import (
+    VERDICTS,
+    Args,
+    ArgumentError,
+    FactResult,
+    RatioResult,
+    ShareResult,
+    Unavailable,
+)
+from phpcb.statistics.stats import Ratio
 
 from .conftest import FIXTURE_RUN, ROOT, named_run, project_with
 
@@ -281,7 +291,7 @@ def judge(focus: str | None) -> claims_page.Checked:
         described(named_run("20260101T0000Z-a-php8.2", "a", "full", "2026-01-01T00:00:00Z")),
         described(named_run("20260102T0000Z-a-php8.2", "a", "quick", "2026-01-02T00:00:00Z")),
     ]
-    choice = site.Choice(SiteConfig(Path("site.yaml"), "a", {}), focus)
+    choice = Choice(SiteConfig(Path("site.yaml"), "a", {}), focus)
     claim = next(c for c in LEDGER.claims if c.id == "seed002-gcm-3x")
     claim = type(claim)(**{**claim.__dict__, "measure": "speed"})
     judging = claims_page.Judge({"aead": FakeExperiment()}, runs, choice, FakeContexts(), {}, CLAIMS)
@@ -392,13 +402,13 @@ def test_the_methodology_states_every_verdict_and_rule():
 
 
 def test_the_site_keeps_the_claims_file_where_the_page_reads_it():
-    assert Path(*site.claims_page.CLAIMS_FILE) == Path("data/reference/claims.yaml")
+    assert Path(*claims_page.CLAIMS_FILE) == Path("data/reference/claims.yaml")
 
 
 def test_a_ratio_of_two_families_averages_matches_the_averages_and_brackets_them():
     import numpy as np
 
-    from phpcb.stats import mean_of_medians, ratio_of_mean_medians
+    from phpcb.statistics.stats import mean_of_medians, ratio_of_mean_medians
 
     rng = np.random.default_rng(1)
     a = [rng.normal(10.0 + i, 0.5, 30) for i in range(3)]

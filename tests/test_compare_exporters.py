@@ -12,14 +12,18 @@ from dataclasses import replace
 
 import pytest
 
-from phpcb import cli, comparison, registry, render
-from phpcb.advice import AdviceChange
-from phpcb.comparison import Verdict
-from phpcb.exporters import FORMATS, exporter, markdown
-from phpcb.exporters.json_export import FORMAT_VERSION
-from phpcb.exporters.markdown import LIMIT, MarkdownExporter
-from phpcb.loader import Run, load_run
-from phpcb.schema import load_schemas
+from phpcb.commands.main import main
+from phpcb.compare import comparison
+from phpcb.compare.comparison import Verdict
+from phpcb.compare.exporters import FORMATS, exporter, markdown
+from phpcb.compare.exporters.json_export import FORMAT_VERSION
+from phpcb.compare.exporters.markdown import LIMIT, MarkdownExporter
+from phpcb.data.loader import Run, load_run
+from phpcb.data.schema import load_schemas
+from phpcb.experiments import registry
+from phpcb.pages import compare_page
+from phpcb.presentation import render
+from phpcb.presentation.advice import AdviceChange
 
 from .conftest import FIXTURE_RUN, ROOT, SNAPSHOTS, assert_snapshot, reseal
 
@@ -101,7 +105,7 @@ def test_the_site_page_matches_its_snapshot(base_run):
         [EXPERIMENTS["jwt"], EXPERIMENTS["argon2"]],
         advice_changes=ADVICE,
     )
-    page = comparison.render_page([small], render.environment(ROOT / "templates"))
+    page = compare_page.render_page([small], render.environment(ROOT / "templates"))
     assert_snapshot(SNAPSHOTS / "compare" / "page.md", page)
 
 
@@ -190,7 +194,7 @@ def hostile_comparison(**changes):
 def test_hostile_values_are_escaped_in_the_comment_and_the_page():
     result = hostile_comparison(cpu__model="<script>cpu</script> | AMD")
     text = exporter("markdown").serialize(result)
-    page = comparison.render_page([result], render.environment(ROOT / "templates"))
+    page = compare_page.render_page([result], render.environment(ROOT / "templates"))
     for output in (text, page):
         assert "<script" not in output
         assert "<img" not in output
@@ -219,7 +223,7 @@ def test_across_machines_the_comment_labels_it_and_never_says_regression():
     assert "Across machines: the CPU model differs between the two runs" in text
     assert all("not a regression" in line for line in text.splitlines() if "regression" in line)
     assert "| slower |" not in text, "a bare 'slower' would read as a regression"
-    page = comparison.render_page([result], render.environment(ROOT / "templates"))
+    page = compare_page.render_page([result], render.environment(ROOT / "templates"))
     assert '!!! warning "Across machines"' in page
     assert "slower (across machines)" in page
     assert json.loads(exporter("json").serialize(result))["across_machines"] is True
@@ -266,7 +270,7 @@ def test_every_format_has_an_exporter():
 
 
 def test_the_command_line_prints_markdown(capsys):
-    assert cli.main(["--root", str(ROOT), "compare", str(FIXTURE_RUN), str(FIXTURE_RUN)]) == 0
+    assert main(["--root", str(ROOT), "compare", str(FIXTURE_RUN), str(FIXTURE_RUN)]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"## Benchmark comparison: {FIXTURE_RUN.name} → {FIXTURE_RUN.name}\n")
     assert "0 faster · 0 slower" in out
@@ -275,14 +279,14 @@ def test_the_command_line_prints_markdown(capsys):
 def test_the_command_line_writes_json_to_a_file(tmp_path, capsys):
     target = tmp_path / "comparison.json"
     argv = ["--root", str(ROOT), "compare", str(FIXTURE_RUN), str(FIXTURE_RUN), "--format", "json", "--out"]
-    assert cli.main([*argv, str(target)]) == 0
+    assert main([*argv, str(target)]) == 0
     assert str(target) in capsys.readouterr().out
     assert json.loads(target.read_text(encoding="utf-8"))["format_version"] == FORMAT_VERSION
 
 
 def test_the_command_line_names_a_missing_run_directory_in_one_line(tmp_path, capsys):
     missing = tmp_path / "20260101T0000Z-nowhere-php8.2"
-    assert cli.main(["--root", str(ROOT), "compare", str(FIXTURE_RUN), str(missing)]) == 1
+    assert main(["--root", str(ROOT), "compare", str(FIXTURE_RUN), str(missing)]) == 1
     err = capsys.readouterr().err
     assert err == f"error: NEW {missing}: no such run directory (expected data/runs/<run-id>/)\n"
 
@@ -311,7 +315,7 @@ def only(experiment, directory):
 
 def test_the_command_line_refuses_runs_with_no_experiment_in_common(tmp_path, capsys):
     base, new = only("aead", tmp_path / "a"), only("jwt", tmp_path / "b")
-    assert cli.main(["--root", str(ROOT), "compare", str(base), str(new)]) == 1
+    assert main(["--root", str(ROOT), "compare", str(base), str(new)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert err.startswith("error: ")

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from phpcb import stats
+from phpcb.statistics import stats
 
 
 @pytest.mark.parametrize(

@@ -8,12 +8,16 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from phpcb import comparison, noise, registry, render
-from phpcb.comparison import ComparisonError, Verdict
-from phpcb.environment_diff import ABSENT
-from phpcb.environment_diff import diff as environment_diff
-from phpcb.loader import Run, load_run
-from phpcb.schema import load_schemas
+from phpcb.compare import comparison
+from phpcb.compare.comparison import ComparisonError, Verdict
+from phpcb.compare.environment_diff import ABSENT
+from phpcb.compare.environment_diff import diff as environment_diff
+from phpcb.data import noise_model
+from phpcb.data.loader import Run, load_run
+from phpcb.data.schema import load_schemas
+from phpcb.experiments import registry
+from phpcb.pages import compare_page
+from phpcb.presentation import render
 
 from .conftest import FIXTURE_RUN, ROOT
 
@@ -146,9 +150,13 @@ def test_a_noise_model_sets_the_spread_a_case_is_judged_against():
     label = "operation=sign · payload_chars=100"
 
     def judged(sd):
-        model = noise.NoiseModel(
+        model = noise_model.NoiseModel(
             FIXTURE_MANIFEST["machine"]["name"],
-            {"quick": noise.ProfileNoise("quick", ("a", "b"), {"jwt": {label: noise.ClassNoise(24, 0.1, sd)}})},
+            {
+                "quick": noise_model.ProfileNoise(
+                    "quick", ("a", "b"), {"jwt": {label: noise_model.ClassNoise(24, 0.1, sd)}}
+                )
+            },
         )
         return comparison.compare(base, new, SCHEMAS, [EXPERIMENTS["jwt"]], model=model)
 
@@ -163,11 +171,11 @@ def test_a_noise_model_sets_the_spread_a_case_is_judged_against():
 
 def test_a_noise_model_of_another_machine_or_of_two_profiles_does_not_apply():
     base, new = runs_of(CASES)
-    model = noise.NoiseModel("another-machine", {"quick": noise.ProfileNoise("quick", ("a", "b"), {})})
+    model = noise_model.NoiseModel("another-machine", {"quick": noise_model.ProfileNoise("quick", ("a", "b"), {})})
     assert comparison.compare(base, new, SCHEMAS, [EXPERIMENTS["jwt"]], model=model).noise_runs is None
     full = manifest("20260101T0100Z-new-php8.2", profile="full")
     base, new = runs_of(CASES, full)
-    same_machine = noise.NoiseModel(FIXTURE_MANIFEST["machine"]["name"], model.profiles)
+    same_machine = noise_model.NoiseModel(FIXTURE_MANIFEST["machine"]["name"], model.profiles)
     assert comparison.applicable_model(same_machine, base, new) is None
 
 
@@ -349,12 +357,12 @@ def test_the_fixture_run_against_itself_changes_nothing():
 
 def test_the_site_page_links_the_runs_and_escapes_data(result):
     templates = render.environment(ROOT / "templates")
-    page = comparison.render_page([result], templates)
+    page = compare_page.render_page([result], templates)
     assert page.startswith("# Comparison")
     assert "## 20260101T0000Z-base-php8.2 → 20260101T0100Z-new-php8.2" in page
     assert "(runs/20260101T0000Z-base-php8.2/manifest.json)" in page
     assert f'??? note "{EXPERIMENTS["jwt"].title}: {len(CASES)} cases: ' in page
-    deeper = comparison.render_page([result], templates, page_depth=1)
+    deeper = compare_page.render_page([result], templates, page_depth=1)
     assert "(../runs/20260101T0100Z-new-php8.2/manifest.json)" in deeper
     assert "No recommendation, finding or verdict changes." in page
-    assert "No comparison to show." in comparison.render_page([], templates)
+    assert "No comparison to show." in compare_page.render_page([], templates)

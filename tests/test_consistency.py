@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from phpcb import upgrade
-from phpcb.consistency import EnvironmentMismatchError, differences
-from phpcb.loader import load_run
-from phpcb.schema import load_schemas
-from phpcb.upgrade import UPGRADERS
+from phpcb.data import upgrade
+from phpcb.data.consistency import EnvironmentMismatchError, differences
+from phpcb.data.loader import load_run
+from phpcb.data.schema import load_schemas
+from phpcb.data.upgrade import UPGRADERS
 
 from .conftest import FIXTURE_RUN, ROOT
 

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from phpcb.contest import Contest, contest
-from phpcb.stats import Ratio
+from phpcb.statistics.contest import Contest, contest
+from phpcb.statistics.stats import Ratio
 
 RNG = np.random.default_rng(7)
 

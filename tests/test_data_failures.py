@@ -9,8 +9,8 @@ import sys
 import markdown
 import pytest
 
-from phpcb import site
 from phpcb.errors import DataError
+from phpcb.pages import build as site
 
 from .conftest import FIXTURE_RUN, ROOT, reseal
 

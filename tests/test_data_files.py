@@ -4,10 +4,10 @@ import shutil
 
 import pytest
 
-from phpcb import site
+from phpcb.data.policy import load_argon2_policy, load_jwt_policy, load_symmetric_policy
+from phpcb.data.reference import load_reference
 from phpcb.errors import DataError
-from phpcb.policy import load_argon2_policy, load_jwt_policy, load_symmetric_policy
-from phpcb.reference import load_reference
+from phpcb.pages import build as site
 
 from .conftest import FIXTURE_RUN, ROOT
 

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from phpcb import site, upgrade
+from phpcb.data import upgrade
+from phpcb.data.loader import load_run
+from phpcb.data.schema import load_schemas
 from phpcb.errors import DataError
-from phpcb.loader import load_run
-from phpcb.schema import load_schemas
+from phpcb.pages import build as site
 
 from .conftest import FIXTURE_RUN, MALFORMED, ROOT
 

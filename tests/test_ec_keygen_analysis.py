@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from phpcb.ec_keygen import analysis, paper
-from phpcb.loader import Run
-from phpcb.policy import load_key_scheme_policy
-from phpcb.reference import load_reference
+from phpcb.data.loader import Run
+from phpcb.data.policy import load_key_scheme_policy
+from phpcb.data.reference import load_reference
+from phpcb.experiments.ec_keygen import analysis, paper
 
 from .conftest import ROOT
 

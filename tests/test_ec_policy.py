@@ -5,10 +5,10 @@ import shutil
 
 import pytest
 
+from phpcb.data.loader import load_run
+from phpcb.data.policy import load_key_scheme_policy
+from phpcb.data.schema import load_schemas
 from phpcb.errors import DataError
-from phpcb.loader import load_run
-from phpcb.policy import load_key_scheme_policy
-from phpcb.schema import load_schemas
 
 from .conftest import FIXTURE_RUN, ROOT
 

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from phpcb import formatting, site
-from phpcb.loader import load_run
-from phpcb.schema import load_schemas
+from phpcb.data.loader import load_run
+from phpcb.data.schema import load_schemas
+from phpcb.pages import build as site
+from phpcb.presentation import formatting
 
 from .conftest import FIXTURE_RUN, ROOT, copy_inputs, mkdocs_build
 

@@ -2,7 +2,7 @@
 
 import json
 
-from phpcb import site
+from phpcb.pages import build as site
 
 from .conftest import FIXTURE_RUN, reseal
 
@@ -83,7 +83,7 @@ def test_underscores_at_a_words_edge_do_not_become_emphasis():
 
     import markdown
 
-    from phpcb import render
+    from phpcb.presentation import render
 
     text = "'config' => __DIR__ . '/a.cnf'; _x_ and openssl_pkey_new"
     escaped = str(render.markdown_text(text))

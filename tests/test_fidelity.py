@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from phpcb import fidelity
+from phpcb.compare import fidelity
 from phpcb.errors import DataError
 
 from .conftest import ROOT

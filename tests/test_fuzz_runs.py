@@ -27,10 +27,11 @@ import pytest
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
-from phpcb import render, site
+from phpcb.data.loader import MANIFEST
+from phpcb.data.schema import Field, load_schemas
 from phpcb.errors import BuildError, DataError
-from phpcb.loader import MANIFEST
-from phpcb.schema import Field, load_schemas
+from phpcb.pages import build as site
+from phpcb.presentation import render
 
 from .conftest import FIXTURE_RUN, ROOT, project_with, reseal
 

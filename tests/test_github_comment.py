@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
-from phpcb import github_comment
-from phpcb.github_comment import MARKER
+from phpcb.commands.main import main
+from phpcb.publish import github_comment
+from phpcb.publish.github_comment import MARKER
 
 REPO = "octo/phpcrypto-bench"
 PR = 5
@@ -130,7 +131,7 @@ def body_file(tmp_path: Path, text: str) -> Path:
 
 
 def comment(tmp_path: Path, text: str, *extra: str) -> int:
-    return github_comment.main(["comment", "--pr", str(PR), "--body", str(body_file(tmp_path, text)), *extra])
+    return main(["pr-comment", "--pr", str(PR), "--body", str(body_file(tmp_path, text)), *extra])
 
 
 def test_creates_the_comment_when_the_pr_has_none(github, tmp_path, capsys):
@@ -187,7 +188,7 @@ def test_the_token_is_never_sent_to_another_host(github, tmp_path, capsys):
 
 
 def test_missing_settings_and_bad_pr_numbers_are_one_line_errors(github, tmp_path, monkeypatch, capsys):
-    assert github_comment.main(["comment", "--pr", "5; rm -rf /", "--body", str(body_file(tmp_path, "x"))]) == 1
+    assert main(["pr-comment", "--pr", "5; rm -rf /", "--body", str(body_file(tmp_path, "x"))]) == 1
     assert "PR must be a positive integer" in capsys.readouterr().err
     monkeypatch.delenv("GITHUB_TOKEN")
     assert comment(tmp_path, "x") == 1
@@ -205,6 +206,6 @@ def test_long_bodies_are_cut_to_what_github_accepts(tmp_path):
 def test_check_head_accepts_only_the_pr_head_commit(github, tmp_path, capsys):
     pr_file = tmp_path / "pr-number"
     pr_file.write_text(f"{PR}\n")
-    assert github_comment.main(["check-head", "--pr-file", str(pr_file), "--sha", "a" * 40]) == 0
-    assert github_comment.main(["check-head", "--pr", str(PR), "--sha", "b" * 40]) == 1
+    assert main(["check-head", "--pr-file", str(pr_file), "--sha", "a" * 40]) == 0
+    assert main(["check-head", "--pr", str(PR), "--sha", "b" * 40]) == 1
     assert "not deploying" in capsys.readouterr().err

@@ -6,10 +6,10 @@ import shutil
 import numpy as np
 import pytest
 
-from phpcb.jwt import analysis
-from phpcb.loader import Run, load_run
-from phpcb.policy import load_jwt_policy
-from phpcb.schema import load_schemas
+from phpcb.data.loader import Run, load_run
+from phpcb.data.policy import load_jwt_policy
+from phpcb.data.schema import load_schemas
+from phpcb.experiments.jwt import analysis
 
 from .conftest import FIXTURE_RUN, ROOT
 
@@ -241,7 +241,7 @@ def test_layers_measured_apart_are_compared_median_to_median():
 
 def test_the_page_says_who_padded_ps_signatures_in_the_run_it_shows(tmp_path):
     """Runs recorded before `pss_padding` encoded PSS in PHP: their page must not describe the RSASSA-PSS key."""
-    from phpcb import site
+    from phpcb.pages import build as site
 
     from .conftest import project_with
 

@@ -105,8 +105,8 @@ def test_php_refuses_a_pyjwt_token_whose_algorithm_is_not_the_keys():
 
 def test_the_published_evidence_of_a_run_verifies_in_pyjwt():
     """Every token a run writes verifies in PyJWT with the JWK the run publishes beside it."""
-    from phpcb.loader import load_run
-    from phpcb.schema import load_schemas
+    from phpcb.data.loader import load_run
+    from phpcb.data.schema import load_schemas
 
     from .conftest import FIXTURE_RUN
 

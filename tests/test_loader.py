@@ -5,9 +5,9 @@ import sys
 
 import pytest
 
+from phpcb.data.loader import load_run, load_runs
+from phpcb.data.schema import load_schemas
 from phpcb.errors import DataError, IncompleteRunError, SchemaVersionError
-from phpcb.loader import load_run, load_runs
-from phpcb.schema import load_schemas
 
 from .conftest import FIXTURE_RUN, MALFORMED, ROOT
 

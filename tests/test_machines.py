@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import subprocess
 
-from phpcb import site
-from phpcb.machines import cpu_slug
-from phpcb.upgrade import legacy_host
+from phpcb.data.machines import cpu_slug
+from phpcb.data.upgrade import legacy_host
+from phpcb.pages import build as site
 
 from .conftest import FIXTURE_RUN, ROOT
 

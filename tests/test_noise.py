@@ -12,10 +12,14 @@ import shutil
 import numpy as np
 import pytest
 
-from phpcb import noise, registry, site
+from phpcb.compare import noise
+from phpcb.data import noise_model
+from phpcb.data.loader import Run
+from phpcb.data.schema import load_schemas
 from phpcb.errors import DataError
-from phpcb.loader import Run
-from phpcb.schema import load_schemas
+from phpcb.experiments import registry
+from phpcb.pages import build as site
+from phpcb.statistics.spread import UNKNOWN, run_spread
 
 from .conftest import FIXTURE_RUN, ROOT, project_with
 
@@ -87,23 +91,23 @@ def test_fewer_than_five_runs_keep_the_class_spread_only():
     ids=["one run", "two profiles", "two machines"],
 )
 def test_runs_that_cannot_make_one_model_are_refused(runs, message):
-    with pytest.raises(noise.NoiseError, match=re.escape(message)):
+    with pytest.raises(noise_model.NoiseError, match=re.escape(message)):
         noise.estimate(runs(), [JWT], SCHEMAS)
 
 
 def test_the_model_is_saved_whole_and_read_back(tmp_path):
     _, model = noise.estimate(repeated([0.0, 0.1, -0.05]), [JWT], SCHEMAS)
-    path = noise.save(tmp_path, MACHINE, model)
+    path = noise_model.save(tmp_path, MACHINE, model)
     assert path == tmp_path / "data" / "noise" / f"{MACHINE}.json"
-    loaded = noise.load(tmp_path, MACHINE)
+    loaded = noise_model.load(tmp_path, MACHINE)
     assert loaded is not None
     assert loaded.profiles["quick"].runs == model.runs
     found, original = loaded.profiles["quick"].classes["jwt"], model.classes["jwt"]
     for label in original:
         assert found[label].shift_log_sd == pytest.approx(original[label].shift_log_sd, abs=1e-5)
-    full = noise.ProfileNoise("full", ("a", "b"), model.classes)
-    noise.save(tmp_path, MACHINE, full)
-    assert set(noise.load(tmp_path, MACHINE).profiles) == {"quick", "full"}, "a profile is added, not replaced"
+    full = noise_model.ProfileNoise("full", ("a", "b"), model.classes)
+    noise_model.save(tmp_path, MACHINE, full)
+    assert set(noise_model.load(tmp_path, MACHINE).profiles) == {"quick", "full"}, "a profile is added, not replaced"
     assert not list(path.parent.glob("*.tmp")), "written through a temporary file"
 
 
@@ -122,24 +126,24 @@ def test_the_model_is_saved_whole_and_read_back(tmp_path):
 )
 def test_a_malformed_model_is_refused_naming_the_file_and_entry(tmp_path, edit, message):
     _, model = noise.estimate(repeated([0.0, 0.1, -0.05]), [JWT], SCHEMAS)
-    path = noise.save(tmp_path, MACHINE, model)
+    path = noise_model.save(tmp_path, MACHINE, model)
     document = json.loads(path.read_text(encoding="utf-8"))
     edit(document)
     path.write_text(json.dumps(document), encoding="utf-8")
     with pytest.raises(DataError) as caught:
-        noise.load(tmp_path, MACHINE)
+        noise_model.load(tmp_path, MACHINE)
     assert caught.value.path == path
     assert message in str(caught.value)
 
 
 def test_a_run_of_another_profile_borrows_the_model_and_says_so():
-    classes = {"jwt": {"all": noise.ClassNoise(40, 0.1, 0.02)}}
-    model = noise.NoiseModel(MACHINE, {"quick": noise.ProfileNoise("quick", ("a", "b", "c"), classes)})
-    spread = noise.run_spread(model, MACHINE, "full", "jwt")
+    classes = {"jwt": {"all": noise_model.ClassNoise(40, 0.1, 0.02)}}
+    model = noise_model.NoiseModel(MACHINE, {"quick": noise_model.ProfileNoise("quick", ("a", "b", "c"), classes)})
+    spread = run_spread(model, MACHINE, "full", "jwt")
     assert spread.stand_in
     assert spread.log_sd == pytest.approx(math.hypot(0.1, 0.02))
-    assert noise.run_spread(model, "another-machine", "quick", "jwt") == noise.UNKNOWN
-    assert noise.run_spread(model, MACHINE, "quick", "aead") == noise.UNKNOWN, "no class of that experiment"
+    assert run_spread(model, "another-machine", "quick", "jwt") == UNKNOWN
+    assert run_spread(model, MACHINE, "quick", "aead") == UNKNOWN, "no class of that experiment"
     low, high = spread.widen(100.0, 99.0, 101.0)
     assert low == pytest.approx(100 / math.exp(1.96 * spread.log_sd), rel=1e-3)
     assert high == pytest.approx(100 * math.exp(1.96 * spread.log_sd), rel=1e-3)
@@ -150,8 +154,8 @@ def test_pages_widen_absolute_times_by_the_spread_between_runs_where_it_is_known
     root = project_with(tmp_path, FIXTURE_RUN)
     before = site.build(root).pages["experiments/jwt.md"]
     assert "One run: intervals are **within-run only**" in before
-    classes = {"jwt": {"all": noise.ClassNoise(39, 0.2, 0.05)}}
-    noise.save(root, MACHINE, noise.ProfileNoise("quick", ("r1", "r2", "r3"), classes))
+    classes = {"jwt": {"all": noise_model.ClassNoise(39, 0.2, 0.05)}}
+    noise_model.save(root, MACHINE, noise_model.ProfileNoise("quick", ("r1", "r2", "r3"), classes))
     after = site.build(root).pages["experiments/jwt.md"]
     assert "95 % **across runs** of this machine" in after
     assert "±50 %" in after, "e^(1.96·√(0.2² + 0.05²)) − 1 of a run's times"

@@ -4,8 +4,8 @@
 import pytest
 from markupsafe import escape
 
-from phpcb import site
-from phpcb.policy import STATUSES, load_jwt_policy, load_key_scheme_policy
+from phpcb.data.policy import STATUSES, load_jwt_policy, load_key_scheme_policy
+from phpcb.pages import build as site
 
 from .conftest import FIXTURE_RUN, ROOT, project_with
 

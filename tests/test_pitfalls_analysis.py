@@ -6,11 +6,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from phpcb.data.loader import Run, load_run
+from phpcb.data.schema import load_schemas
 from phpcb.errors import DataError
-from phpcb.loader import Run, load_run
-from phpcb.pitfalls import EXPERIMENT, analysis, page
-from phpcb.pitfalls.policy import load_pitfalls_policy
-from phpcb.schema import load_schemas
+from phpcb.experiments.pitfalls import EXPERIMENT, analysis, page
+from phpcb.experiments.pitfalls.policy import load_pitfalls_policy
 
 from .conftest import FIXTURE_RUN, ROOT
 

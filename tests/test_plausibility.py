@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 
-from phpcb import plausibility
-from phpcb.aead import analysis as aead
-from phpcb.loader import Run
-from phpcb.plausibility import Measured
-from phpcb.policy import load_aead_policy
-from phpcb.stats import Ratio
+from phpcb.data.loader import Run
+from phpcb.data.policy import load_aead_policy
+from phpcb.experiments.aead import analysis as aead
+from phpcb.statistics import plausibility
+from phpcb.statistics.plausibility import Measured
+from phpcb.statistics.stats import Ratio
 
 from .conftest import ROOT
 

@@ -2,8 +2,8 @@ import shutil
 
 import pytest
 
+from phpcb.data.policy import load_aead_policy
 from phpcb.errors import DataError
-from phpcb.policy import load_aead_policy
 
 from .conftest import ROOT
 

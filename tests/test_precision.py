@@ -9,9 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from phpcb import render, site, stats
-from phpcb.loader import Run, load_run
-from phpcb.precision import (
+from phpcb.data.loader import Run, load_run
+from phpcb.data.schema import load_schemas
+from phpcb.pages import build as site
+from phpcb.presentation import render
+from phpcb.presentation.precision import (
     OTHERS_WARNING,
     OUTLIER_WARNING,
     STEAL_WARNING,
@@ -24,8 +26,8 @@ from phpcb.precision import (
     measured_tables,
     precision,
 )
-from phpcb.sample_counts import SampleCounts
-from phpcb.schema import load_schemas
+from phpcb.statistics import stats
+from phpcb.statistics.sample_counts import SampleCounts
 
 from .conftest import FIXTURE_RUN, ROOT, V4_RUN
 
@@ -182,7 +184,7 @@ def test_a_page_of_a_run_with_heavy_steal_says_so(unstable_project: Path, monkey
 
 
 def test_the_cli_summarises_a_runs_precision_in_a_few_lines(capsys: pytest.CaptureFixture[str]):
-    from phpcb.cli import main
+    from phpcb.commands.main import main
 
     assert main(["--root", str(ROOT), "precision", str(FIXTURE_RUN)]) == 0
     out = capsys.readouterr().out.splitlines()

@@ -8,10 +8,10 @@ import subprocess
 
 import numpy as np
 
-from phpcb import stats
-from phpcb.loader import load_run
-from phpcb.precision import measured_tables
-from phpcb.schema import load_schemas
+from phpcb.data.loader import load_run
+from phpcb.data.schema import load_schemas
+from phpcb.presentation.precision import measured_tables
+from phpcb.statistics import stats
 
 from .conftest import FIXTURE_RUN, ROOT
 

@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from phpcb import ghpages, pullrequest
-from phpcb.github_comment import MARKER
+from phpcb.commands.main import main
+from phpcb.publish import ghpages, pullrequest
+from phpcb.publish.github_comment import MARKER
 
 from .conftest import ROOT, copy_repository, reseal
 
@@ -208,7 +209,7 @@ def test_an_artifact_that_is_not_a_plain_preview_site_is_refused(tmp_path, monke
     artifact = preview_artifact(tmp_path / "artifact")
     tamper(artifact)
     monkeypatch.delenv("GITHUB_TOKEN", raising=False)
-    assert ghpages.main(["--root", str(repo.path), "deploy", "--pr", str(PR), "--artifact", str(artifact)]) == 1
+    assert main(["--root", str(repo.path), "deploy-preview", "--pr", str(PR), "--artifact", str(artifact)]) == 1
     assert message in capsys.readouterr().err
     assert repo.run("git", "rev-parse", "--verify", "--quiet", "gh-pages").returncode != 0, "nothing committed"
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from phpcb import registry
-from phpcb.schema import load_schemas
+from phpcb.data.schema import load_schemas
+from phpcb.experiments import registry
 
 from .conftest import ROOT
 
@@ -59,8 +59,8 @@ def test_a_table_the_schema_does_not_declare_is_refused():
 
 
 def test_a_run_whose_experiment_is_ok_must_list_its_samples(tmp_path):
+    from phpcb.data.loader import load_run
     from phpcb.errors import DataError
-    from phpcb.loader import load_run
 
     from .conftest import FIXTURE_RUN
 

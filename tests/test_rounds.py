@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from phpcb import rounds, stats
+from phpcb.statistics import rounds, stats
 
 
 def php_rows(case, per_round_ns, samples=7, iterations=10):

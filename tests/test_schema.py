@@ -5,8 +5,8 @@ import shutil
 
 import pytest
 
+from phpcb.data.schema import load_schemas
 from phpcb.errors import SchemaError
-from phpcb.schema import load_schemas
 
 from .conftest import ROOT
 

@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from phpcb import cli, seal
+from phpcb.commands.main import main
+from phpcb.data import seal
+from phpcb.data.loader import load_run
+from phpcb.data.rewrite import reseal_on_disk, upgrade_on_disk
+from phpcb.data.schema import load_schemas
 from phpcb.errors import DataError
-from phpcb.loader import load_run
-from phpcb.rewrite import reseal_on_disk, upgrade_on_disk
-from phpcb.schema import load_schemas
 
 from .conftest import FIXTURE_RUN, ROOT, V4_RUN
 
@@ -152,7 +153,7 @@ def test_an_explicit_reseal_records_why_and_the_run_loads_again(run, capsys):
     scale_times(run / "pitfalls.csv", 2.0)
     with pytest.raises(DataError):
         load_run(run, SCHEMAS)
-    assert cli.main(["--root", str(ROOT), "seal", str(run), "--reason", "times doubled for a test"]) == 0
+    assert main(["--root", str(ROOT), "seal", str(run), "--reason", "times doubled for a test"]) == 0
     assert "re-sealed 2 files (times doubled for a test)" in capsys.readouterr().out
     resealed = manifest(run)["seal"]["resealed"]
     assert [entry["reason"] for entry in resealed] == ["times doubled for a test"]

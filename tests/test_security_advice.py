@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from phpcb import site
-from phpcb.policy import load_argon2_policy, load_jwt_policy, load_key_scheme_policy, load_symmetric_policy
+from phpcb.data.policy import load_argon2_policy, load_jwt_policy, load_key_scheme_policy, load_symmetric_policy
+from phpcb.pages import build as site
 
 from .conftest import FIXTURE_RUN, ROOT, project_with
 

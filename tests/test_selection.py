@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from phpcb.data.selection import SHOW_RUN_VARIABLE, SiteConfig, baseline_for, focus_run, reference, shown
 from phpcb.errors import DataError
-from phpcb.selection import SHOW_RUN_VARIABLE, SiteConfig, baseline_for, focus_run, reference, shown
 
 from .conftest import named_run
 
@@ -115,8 +115,8 @@ def test_site_yaml_is_checked(tmp_path):
 
 
 def test_the_committed_site_yaml_names_a_machine_with_runs():
-    from phpcb.loader import load_runs
-    from phpcb.schema import load_schemas
+    from phpcb.data.loader import load_runs
+    from phpcb.data.schema import load_schemas
 
     from .conftest import ROOT
 

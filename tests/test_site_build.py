@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from phpcb import registry, site
+from phpcb.experiments import registry
+from phpcb.pages import build as site
 
 from .conftest import MALFORMED, ROOT, mkdocs_build
 

@@ -11,7 +11,9 @@ import re
 import pytest
 from markupsafe import escape
 
-from phpcb import registry, site
+from phpcb.experiments import registry
+from phpcb.pages import build as site
+from phpcb.presentation import plotting
 
 from .conftest import FIXTURE_RUN, SNAPSHOTS, UPDATING_SNAPSHOTS, assert_snapshot
 
@@ -40,7 +42,7 @@ def test_the_page_and_each_figure_match_their_snapshots(fixture_site, experiment
     text = page.text
     expected_files = {"page.md"}
     for name, figure in page.figures.items():
-        inline = str(escape(site.figure_json(figure)))
+        inline = str(escape(plotting.figure_json(figure)))
         assert text.count(inline) == 1, f"figure {name} appears once on the page, as data-figure"
         text = text.replace(inline, placeholder(name))
         assert_snapshot(

@@ -13,8 +13,10 @@ from pathlib import Path
 import markdown
 import pytest
 
-from phpcb import render, site, snippets
-from phpcb.pitfalls.policy import load_pitfalls_policy
+from phpcb.data import snippets
+from phpcb.experiments.pitfalls.policy import load_pitfalls_policy
+from phpcb.pages import build as site
+from phpcb.presentation import render
 
 from .conftest import FIXTURE_RUN, ROOT, reseal
 

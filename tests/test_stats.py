@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from phpcb import stats
+from phpcb.statistics import stats
 
 
 def order_statistic_ci(values: np.ndarray, confidence: float = 0.95) -> tuple[float, float]:

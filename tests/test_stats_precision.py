@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from phpcb import stats
+from phpcb.statistics import stats
 
 
 def scipy_median_ci(values: np.ndarray) -> tuple[float, float]:

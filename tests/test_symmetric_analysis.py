@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from phpcb.loader import Run
-from phpcb.policy import load_symmetric_policy
-from phpcb.symmetric import analysis
+from phpcb.data.loader import Run
+from phpcb.data.policy import load_symmetric_policy
+from phpcb.experiments.symmetric import analysis
 
 from .conftest import ROOT
 

@@ -3,10 +3,10 @@
 import pyarrow.compute as pc
 import pytest
 
+from phpcb.data.loader import load_run, load_runs
+from phpcb.data.schema import load_schemas
+from phpcb.data.synthetic import synthesize
 from phpcb.errors import BuildError
-from phpcb.loader import load_run, load_runs
-from phpcb.schema import load_schemas
-from phpcb.synthetic import synthesize
 
 from .conftest import FIXTURE_RUN, ROOT
 

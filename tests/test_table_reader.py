@@ -3,9 +3,9 @@
 import pyarrow as pa
 import pytest
 
+from phpcb.data.schema import Field, TableSchema
+from phpcb.data.table_reader import read_table
 from phpcb.errors import DataError
-from phpcb.schema import Field, TableSchema
-from phpcb.table_reader import read_table
 
 SCHEMA = TableSchema(
     name="t.csv",

@@ -6,12 +6,12 @@ import shutil
 
 import pytest
 
-from phpcb import upgrade
-from phpcb.cli import main
+from phpcb.commands.main import main
+from phpcb.data import upgrade
+from phpcb.data.loader import load_run
+from phpcb.data.rewrite import csv_field, upgrade_on_disk
+from phpcb.data.schema import load_schemas
 from phpcb.errors import DataError, SchemaVersionError
-from phpcb.loader import load_run
-from phpcb.rewrite import csv_field, upgrade_on_disk
-from phpcb.schema import load_schemas
 
 from .conftest import FIXTURE_RUN, ROOT, V1_RUN, V4_RUN
 

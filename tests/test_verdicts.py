@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from phpcb import registry
+from phpcb.data.loader import load_runs
+from phpcb.data.schema import load_schemas
+from phpcb.data.verdicts import STATUS_TEXT, load_table
 from phpcb.errors import DataError
-from phpcb.loader import load_runs
-from phpcb.schema import load_schemas
-from phpcb.verdicts import STATUS_TEXT, load_table
+from phpcb.experiments import registry
 
 from .conftest import ROOT
 

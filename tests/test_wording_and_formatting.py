@@ -1,7 +1,7 @@
 import pytest
 
-from phpcb import formatting, wording
-from phpcb.stats import Ratio
+from phpcb.presentation import formatting, wording
+from phpcb.statistics.stats import Ratio
 
 
 def test_a_significant_speedup_is_stated_with_its_ci():
@@ -84,8 +84,8 @@ def test_a_headline_over_many_cases_states_its_range_and_which_case_gives_each_e
 
 
 def test_a_share_of_native_speed_with_its_interval():
-    from phpcb.stats import Ratio
-    from phpcb.wording import overhead, share
+    from phpcb.presentation.wording import overhead, share
+    from phpcb.statistics.stats import Ratio
 
     assert share(Ratio(0.873, 0.841, 0.902)) == "87.3 % (95% CI 84.1 %–90.2 %)"
     assert share(Ratio(0.9, 0.5, 1.7)) == "90 % (95% CI 50 %–170 %)"
@@ -95,7 +95,7 @@ def test_a_share_of_native_speed_with_its_interval():
 
 
 def test_a_signed_duration():
-    from phpcb.formatting import signed_duration
+    from phpcb.presentation.formatting import signed_duration
 
     assert signed_duration(1840.0) == "+1.84 µs"
     assert signed_duration(-320.0) == "−320 ns"

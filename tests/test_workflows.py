@@ -147,7 +147,7 @@ def renamed_run(parent: Path, source: Path, run_id: str) -> Path:
 
 
 def collect(project: Path, artifacts: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "phpcb.pullrequest", "--root", str(project), "collect", "--artifacts"]
+    command = [sys.executable, "-m", "phpcb", "--root", str(project), "collect-runs", "--artifacts"]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "scripts")}
     return subprocess.run(
         [*command, str(artifacts), *extra], cwd=project, env=env, capture_output=True, text=True, check=False

@@ -1,0 +1,70 @@
+"""`python -m phpcb precision RUN`: how precise and how quiet one run's measurement was, per experiment:
+cases, how many reached the profile's target (the runner's record, and the build's count from the
+samples), the median and 90th percentile of the cases' CI half-widths, outliers, CPU steal, and the
+time it took; then the AEAD harness overhead. A few lines for a terminal or an issue comment."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+
+from phpcb.data.loader import load_run
+from phpcb.data.schema import load_schemas
+from phpcb.experiments.aead.per_call import harness_overhead
+from phpcb.presentation.precision import measured_tables, precision
+from phpcb.statistics import stats
+
+
+def _share(value: float) -> str:
+    return f"{value:.2%}" if np.isfinite(value) else "inf"
+
+
+def report(root: Path, run_dir: Path) -> str:
+    schemas = load_schemas(root / "data" / "schema")
+    run = load_run(run_dir.resolve(), schemas)
+    lines = [
+        f"{run.run_id} ({run.manifest['profile']} profile)",
+        "experiment   cases  within target (runner/build)  half-width median  p90  outliers  steal  others  duration",
+    ]
+    total = 0.0
+    for name, entry in run.manifest["experiments"].items():
+        if entry["status"] not in ("ok", "partial"):
+            continue
+        found = precision(run, name, schemas)
+        widths = np.array(
+            [stats.relative_half_width(v) for _, cases in measured_tables(run, name, schemas) for v in cases.values()]
+        )
+        sampling = found.sampling
+        target = sampling.target if sampling else float("nan")
+        built = found.reached.within if found.reached else 0
+        recorded = f"{sampling.within_target}/{built}" if sampling else f"-/{built}"
+        share = found.reached.share if found.reached else 0.0
+        steal = found.load.steal_share if found.load and found.load.steal_share is not None else float("nan")
+        others = found.load.others_share if found.load and found.load.others_share is not None else float("nan")
+        total += float(entry["duration_s"])
+        # "nearest": a case without a finite CI (too few samples) has an infinite half-width.
+        median, p90 = (_share(float(np.percentile(widths, q, method="nearest"))) for q in (50, 90))
+        lines.append(
+            f"{name:<12} {widths.size:>5}  {recorded:>9} = {share:6.1%} of ±{target:.0%}"
+            f"   {median:>8}  {p90:>6}  {found.outliers.mild:>6}  {steal:6.2%}  {others:6.1%}"
+            f"  {entry['duration_s']:7.1f} s"
+        )
+    lines.append(f"total duration of the experiments: {total / 60:.1f} min")
+    for overhead in harness_overhead(run):
+        r = overhead.ratio
+        lines.append(
+            f"harness overhead, {overhead.algorithm} {overhead.payload_bytes} B: harness/bare {r.value:.3f}"
+            f" (95% CI {r.low:.3f}-{r.high:.3f}){' paired' if overhead.paired else ''}"
+        )
+    return "\n".join(lines)
+
+
+def arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("run", type=Path)
+
+
+def run(args: argparse.Namespace) -> int:
+    print(report(args.root, args.run))
+    return 0

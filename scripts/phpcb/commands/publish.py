@@ -1,0 +1,24 @@
+"""`python -m phpcb publish --version V|auto`: mike deploys the site as V with the alias latest on
+gh-pages (make publish)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from phpcb.publish import ghpages
+
+
+def arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--version", required=True, help=f"e.g. 0.3; {ghpages.AUTO_VERSION!r}: YYYY.MM of HEAD")
+    parser.add_argument("--config", default="mkdocs.publish.yml")
+    parser.add_argument("--force", action="store_true", help="publish even with uncommitted changes under data/, ...")
+    parser.add_argument("--remote", default=ghpages.DEFAULT_REMOTE, help="push here when it exists (default: origin)")
+
+
+def run(args: argparse.Namespace) -> int:
+    mike = [str(Path(sys.executable).with_name("mike"))]
+    version = ghpages.publish(ghpages.Git(args.root, args.remote), args.version, args.config, mike, args.force)
+    print(f"published {version} (alias {ghpages.ALIAS}) on {ghpages.BRANCH}")
+    return 0

@@ -1,0 +1,2 @@
+"""Layer 1, the data contract and its files: schemas, runs (loaded, upgraded, sealed), policy and reference
+data, the site's configuration, noise models. Imports nothing of phpcb but errors."""

@@ -1,0 +1,145 @@
+"""A run's recorded environment against what measured: the build refuses a run whose pages would
+show numbers beside an environment that could not have produced them.
+
+Two checks, after a run is loaded and typed:
+
+- Each experiment's `measured_by` (probed in the process that measured: a child PHP, Argon2's
+  cell processes) agrees with the run's `php` and `libraries` on everything that changes the
+  numbers or what can run (PHP version, opcache, JIT, memory_limit, GC, extensions, library
+  versions). Not on OpenSSL's legacy provider: an experiment's declared OPENSSL_CONF changes it on
+  purpose. The runner marks such an experiment failed itself; this catches runs it did not write.
+- The rows agree with `measured_by`: mcrypt rows need mcrypt loaded, legacy-provider rows the
+  legacy provider, measured Argon2 cells the interface they went through (see ROW_NEEDS).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from phpcb.errors import DataError
+
+# Fields of `libraries` an experiment's own environment may change (runners/openssl-legacy.cnf).
+DECLARED_BY_ENVIRONMENT = frozenset({"libraries.openssl_legacy_provider"})
+NOT_COMPARED = frozenset({"php.sapi"}) | DECLARED_BY_ENVIRONMENT
+
+
+class EnvironmentMismatchError(DataError):
+    """A run whose recorded environment disagrees with the process that measured, or with its rows."""
+
+
+@dataclass(frozen=True)
+class RowNeed:
+    """Rows of `file` whose columns equal `where` need `field` of measured_by to be set (truthy)."""
+
+    file: str
+    where: tuple[tuple[str, str], ...]
+    field: str
+    what: str  # what the rows are, for the message
+
+
+ROW_NEEDS: tuple[RowNeed, ...] = (
+    RowNeed("symmetric.csv", (("engine", "mcrypt"),), "php.extensions.mcrypt", "mcrypt rows"),
+    RowNeed("symmetric.csv", (("engine", "mcrypt"),), "libraries.mcrypt", "mcrypt rows"),
+    RowNeed(
+        "symmetric.csv",
+        (("provider", "legacy"),),
+        "libraries.openssl_legacy_provider",
+        "rows through OpenSSL's legacy provider",
+    ),
+    RowNeed(
+        "symmetric_rounds.csv",
+        (("provider", "legacy"),),
+        "libraries.openssl_legacy_provider",
+        "rounds through OpenSSL's legacy provider",
+    ),
+    RowNeed(
+        "argon2.csv",
+        (("interface", "password_hash"), ("status", "ok")),
+        "libraries.argon2_provider",
+        "measured password_hash cells",
+    ),
+    RowNeed(
+        "argon2.csv", (("interface", "sodium"), ("status", "ok")), "php.extensions.sodium", "measured sodium cells"
+    ),
+    RowNeed(
+        "argon2_rounds.csv",
+        (("interface", "password_hash"),),
+        "libraries.argon2_provider",
+        "password_hash rounds",
+    ),
+    RowNeed("argon2_rounds.csv", (("interface", "sodium"),), "php.extensions.sodium", "sodium rounds"),
+)
+
+
+def flatten(environment: Mapping[str, Any]) -> dict[str, Any]:
+    """`php` and `libraries` as dotted fields: php.version, php.extensions.mcrypt, libraries.openssl."""
+    fields: dict[str, Any] = {}
+    for section in ("php", "libraries"):
+        values = environment.get(section)
+        if not isinstance(values, Mapping):
+            continue
+        for key, value in values.items():
+            if section == "php" and key == "extensions" and isinstance(value, Mapping):
+                fields.update({f"php.extensions.{name}": version for name, version in value.items()})
+            else:
+                fields[f"{section}.{key}"] = value
+    return fields
+
+
+def differences(recorded: Mapping[str, Any], measuring: Mapping[str, Any]) -> list[str]:
+    """Where the measuring process differs from the run's record, one 'field: run X, measuring Y' each."""
+    run, child = flatten(recorded), flatten(measuring)
+    found = []
+    for field in sorted(set(run) | set(child)):
+        if field in NOT_COMPARED:
+            continue
+        if run.get(field) != child.get(field):
+            found.append(f"{field}: run {_show(run.get(field))}, measuring process {_show(child.get(field))}")
+    return found
+
+
+def _show(value: Any) -> str:
+    return "absent" if value is None else repr(value)
+
+
+def _matching_rows(table: pa.Table, where: tuple[tuple[str, str], ...]) -> int:
+    if any(column not in table.column_names for column, _ in where):
+        return 0
+    mask = None
+    for column, value in where:
+        condition = pc.equal(table.column(column).cast(pa.string()), value)
+        mask = condition if mask is None else pc.and_(mask, condition)
+    return int(pc.sum(mask).as_py() or 0) if mask is not None else 0
+
+
+def check(path: Path, manifest: Mapping[str, Any], frames: Mapping[str, pa.Table]) -> None:
+    """Raise EnvironmentMismatchError (naming `path`, the manifest) at the first disagreement."""
+    for name, entry in manifest["experiments"].items():
+        measured_by = entry.get("measured_by")
+        if entry["status"] not in ("ok", "partial") or not isinstance(measured_by, Mapping):
+            continue
+        found = differences(manifest, measured_by)
+        if found:
+            raise EnvironmentMismatchError(
+                path,
+                f"experiments.{name}.measured_by (process {measured_by['process']}): the process that measured "
+                f"is not the PHP this run records ({'; '.join(found)}); re-run the experiment",
+            )
+        fields = flatten(measured_by)
+        for need in ROW_NEEDS:
+            table = frames.get(need.file)
+            if need.file not in entry["files"] or table is None or fields.get(need.field):
+                continue
+            count = _matching_rows(table, need.where)
+            if count:
+                raise EnvironmentMismatchError(
+                    path,
+                    f"experiments.{name}: {need.file} holds {count} {need.what}, but {need.field} is recorded "
+                    f"as {_show(fields.get(need.field))} for the process that measured; re-run the experiment",
+                )

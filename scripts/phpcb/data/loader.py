@@ -1,0 +1,177 @@
+"""Load every run under data/runs/: manifests checked against their JSON Schema, CSVs read as typed
+Arrow tables (table_reader), runs of older schema versions upgraded on the way in (upgrade)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from phpcb.data import consistency, seal, upgrade
+from phpcb.data.datafile import read_json
+from phpcb.data.schema import Schemas
+from phpcb.data.table_reader import RawTable, read_raw, typed
+from phpcb.errors import DataError, IncompleteRunError, SchemaVersionError
+
+MANIFEST = "manifest.json"
+
+Cell = str | int | float | bool
+Row = dict[str, Cell]
+
+
+class RowTables(Mapping[str, list[Row]]):
+    """A run's tables as lists of dict rows, converted on first use: most runs' rows are never needed."""
+
+    def __init__(self, frames: Mapping[str, pa.Table]) -> None:
+        self._frames = frames
+        self._rows: dict[str, list[Row]] = {}
+
+    def __getitem__(self, name: str) -> list[Row]:
+        if name not in self._rows:
+            self._rows[name] = self._frames[name].to_pylist()
+        return self._rows[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._frames)
+
+    def __len__(self) -> int:
+        return len(self._frames)
+
+
+@dataclass(frozen=True, eq=False)
+class Run:
+    run_id: str
+    directory: Path
+    manifest: dict[str, Any]
+    frames: dict[str, pa.Table] = field(repr=False)
+    # The schema version the files on disk were written under; older runs are upgraded on load.
+    source_version: int = 0
+
+    @classmethod
+    def from_rows(cls, run_id: str, manifest: dict[str, Any], tables: Mapping[str, list[Row]]) -> Run:
+        """A run built in memory from dict rows (unit tests of an analysis), not read from disk."""
+        frames = {name: pa.Table.from_pylist(list(rows)) for name, rows in tables.items()}
+        return cls(run_id, Path("/nonexistent"), manifest, frames, int(manifest.get("schema_version", 0)))
+
+    @property
+    def upgraded(self) -> bool:
+        return self.source_version != self.manifest.get("schema_version")
+
+    @property
+    def sealed(self) -> bool:
+        """Whether its files were checked against a seal when it was read (runs of version 6 on)."""
+        return self.source_version >= seal.SEALED_FROM_VERSION
+
+    @cached_property
+    def tables(self) -> RowTables:
+        return RowTables(self.frames)
+
+    def experiment(self, name: str) -> dict[str, Any] | None:
+        experiments: dict[str, Any] = self.manifest["experiments"]
+        return experiments.get(name)
+
+    def has_results(self, name: str) -> bool:
+        entry = self.experiment(name)
+        return entry is not None and entry["status"] in ("ok", "partial")
+
+
+def upgrade_path(path: Path, manifest: Any, current: int) -> list[upgrade.Upgrader]:
+    """The upgraders that bring this manifest's run to the current schema version (none when current)."""
+    if not isinstance(manifest, dict):
+        raise DataError(path, f"expected a JSON object, got {type(manifest).__name__}")
+    version = manifest.get("schema_version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise SchemaVersionError(path, f"expected an integer schema_version, got {version!r}")
+    if version > current:
+        raise SchemaVersionError(
+            path, f"schema_version {version} is newer than this build reads ({current}): update your checkout"
+        )
+    steps = upgrade.chain(version, current)
+    if steps is None:
+        raise SchemaVersionError(
+            path,
+            f"schema_version {version} cannot be upgraded to {current}: re-run it with php runners/bench.php run",
+        )
+    return steps
+
+
+@dataclass(frozen=True)
+class RawRun:
+    """A run as read from disk, upgraded to the current version but not yet typed."""
+
+    directory: Path
+    manifest: dict[str, Any]
+    tables: dict[str, RawTable]
+    steps: list[upgrade.Upgrader]
+    source_version: int
+
+
+def read_run(directory: Path, schemas: Schemas) -> RawRun:
+    path = directory / MANIFEST
+    manifest = read_json(path)
+    steps = upgrade_path(path, manifest, schemas.version)
+    source_version = int(manifest["schema_version"])
+    for step in steps:
+        manifest = step.manifest(manifest)
+    schemas.validate_manifest(path, manifest)
+    if manifest["finished_utc"] is None:
+        raise IncompleteRunError(
+            path, f"run did not finish: complete it with php runners/bench.php run --resume --out {directory}"
+        )
+    if manifest["run_id"] != directory.name:
+        raise DataError(path, f"expected run_id {directory.name!r} (the directory name), got {manifest['run_id']!r}")
+    if source_version >= seal.SEALED_FROM_VERSION:
+        seal.verify(directory, manifest, path)
+    tables: dict[str, RawTable] = {}
+    for entry in manifest["experiments"].values():
+        for file_name in entry["files"]:
+            table_path = directory / file_name
+            schema = schemas.table(file_name, table_path)
+            raw = read_raw(table_path, upgrade.old_header(steps, file_name, schema.columns))
+            for step in steps:
+                raw = RawTable(raw.path, step.table(file_name, raw.table), raw.broken_row)
+            tables[file_name] = raw
+    return RawRun(directory, manifest, tables, steps, source_version)
+
+
+def check_measured(raw: RawRun, frames: Mapping[str, pa.Table], schemas: Schemas) -> None:
+    """An experiment marked ok or partial has samples: its measurements table holds at least one row."""
+    for name, entry in raw.manifest["experiments"].items():
+        if entry["status"] not in ("ok", "partial"):
+            continue
+        for file_name in entry["files"]:
+            if schemas.tables[file_name].measure is not None and frames[file_name].num_rows == 0:
+                raise DataError(
+                    raw.directory / file_name,
+                    f"no data rows, but experiments.{name} is marked {entry['status']!r}: expected its samples",
+                )
+
+
+def load_run(directory: Path, schemas: Schemas) -> Run:
+    raw = read_run(directory, schemas)
+    frames = {name: typed(table, schemas.table(name, table.path)) for name, table in raw.tables.items()}
+    check_measured(raw, frames, schemas)
+    consistency.check(directory / MANIFEST, raw.manifest, frames)
+    return Run(
+        run_id=raw.manifest["run_id"],
+        directory=directory,
+        manifest=raw.manifest,
+        frames=frames,
+        source_version=raw.source_version,
+    )
+
+
+def run_directories(runs_dir: Path) -> list[Path]:
+    """Every run directory, oldest first (run ids sort by time); hidden ones are work in progress."""
+    if not runs_dir.is_dir():
+        return []
+    return sorted(p for p in runs_dir.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+
+def load_runs(runs_dir: Path, schemas: Schemas) -> list[Run]:
+    """Every run, oldest first."""
+    return [load_run(directory, schemas) for directory in run_directories(runs_dir)]

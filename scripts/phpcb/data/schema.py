@@ -1,0 +1,211 @@
+"""The data contract, read from data/schema/: the manifest's JSON Schema and, per experiment, its CSV
+files as Frictionless tabular data resources (Table Schema v2). PHP reads the same files."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from jsonschema import Draft202012Validator
+
+from phpcb.data.datafile import read_json
+from phpcb.errors import DataError, SchemaError
+
+MANIFEST_SCHEMA = "manifest.schema.json"
+TABLES_DIR = "tables"
+RESOURCE_SCHEMA = "table-resources.schema.json"
+SAMPLE = "sample"
+# Version 2 of the standard: exclusiveMinimum and the other constraints used here need it.
+DATAPACKAGE_PROFILE = "https://datapackage.org/profiles/2.0/datapackage.json"
+
+
+@dataclass(frozen=True)
+class Field:
+    """One column: its Table Schema type and constraints."""
+
+    name: str
+    type: str
+    constraints: dict[str, Any]
+    true_values: tuple[str, ...] = ()
+    false_values: tuple[str, ...] = ()
+    description: str = ""
+
+    @property
+    def required(self) -> bool:
+        """Whether every row has a value; a field that is not may be empty (missingValues [""])."""
+        return bool(self.constraints.get("required", True))
+
+    @property
+    def full_pattern(self) -> str | None:
+        """Table Schema patterns match the whole value (XML Schema semantics), so anchor them."""
+        pattern = self.constraints.get("pattern")
+        return None if pattern is None else f"^(?:{pattern})$"
+
+
+@dataclass(frozen=True)
+class Measure:
+    """Where a table keeps its timings: a sample's time, and how many operations it timed."""
+
+    time: str
+    iterations: str | None
+
+
+@dataclass(frozen=True)
+class TableSchema:
+    """One CSV file of a run: its columns in order, their constraints, and what identifies a row."""
+
+    name: str
+    experiment: str
+    description: str
+    fields: tuple[Field, ...]
+    primary_key: tuple[str, ...]
+    measure: Measure | None
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return tuple(field.name for field in self.fields)
+
+    @property
+    def missing_values(self) -> list[str]:
+        """Frictionless's list of texts read as missing: the empty text where some field may be empty."""
+        return [""] if any(not field.required for field in self.fields) else []
+
+    @property
+    def key(self) -> tuple[str, ...]:
+        """The case key: the primary key without the sample number."""
+        return tuple(column for column in self.primary_key if column != SAMPLE)
+
+    def descriptor(self) -> dict[str, Any]:
+        """This table as a Frictionless tabular data resource, for tools outside the project."""
+        fields = []
+        for field in self.fields:
+            entry: dict[str, Any] = {"name": field.name}
+            if field.description:
+                entry["description"] = field.description
+            entry["type"] = field.type
+            if field.type == "boolean":
+                entry.update(trueValues=list(field.true_values), falseValues=list(field.false_values))
+            entry["constraints"] = field.constraints
+            fields.append(entry)
+        return {
+            "name": self.name.removesuffix(".csv"),
+            "path": self.name,
+            "type": "table",
+            "format": "csv",
+            "mediatype": "text/csv",
+            "encoding": "utf-8",
+            "description": self.description,
+            "schema": {"fields": fields, "missingValues": self.missing_values, "primaryKey": list(self.primary_key)},
+        }
+
+
+@dataclass(frozen=True)
+class Schemas:
+    version: int
+    manifest: Draft202012Validator
+    tables: dict[str, TableSchema]
+
+    def table(self, file_name: str, path: Path) -> TableSchema:
+        try:
+            return self.tables[file_name]
+        except KeyError:
+            raise DataError(path, f"no schema declares {file_name!r}; expected one of {sorted(self.tables)}") from None
+
+    def of_experiment(self, experiment: str) -> list[TableSchema]:
+        return [table for table in self.tables.values() if table.experiment == experiment]
+
+    def datapackage(self, name: str, title: str, files: list[str]) -> dict[str, Any]:
+        """A Frictionless Data Package (v2) describing these CSV files of one run."""
+        return {
+            "$schema": DATAPACKAGE_PROFILE,
+            "name": name,
+            "title": title,
+            "resources": [self.tables[file_name].descriptor() for file_name in files],
+        }
+
+    def validate_manifest(self, path: Path, manifest: Any) -> None:
+        error = jsonschema.exceptions.best_match(self.manifest.iter_errors(manifest))
+        if error is not None:
+            where = "/".join(str(part) for part in error.path) or "(top level)"
+            raise DataError(path, f"at {where}: {error.message}")
+
+
+def _field(path: Path, spec: dict[str, Any]) -> Field:
+    field = Field(
+        name=spec["name"],
+        type=spec["type"],
+        constraints=dict(spec["constraints"]),
+        true_values=tuple(spec.get("trueValues", ())),
+        false_values=tuple(spec.get("falseValues", ())),
+        description=spec.get("description", ""),
+    )
+    if field.full_pattern is not None:
+        try:
+            re.compile(field.full_pattern)
+        except re.error as error:
+            raise SchemaError(
+                path, f"field {field.name!r}: pattern is not a valid regular expression: {error}"
+            ) from None
+    return field
+
+
+def _table(path: Path, experiment: str, spec: dict[str, Any]) -> TableSchema:
+    fields = tuple(_field(path, field) for field in spec["schema"]["fields"])
+    names = [field.name for field in fields]
+    if len(set(names)) != len(names):
+        raise SchemaError(path, f"{spec['path']}: a field name appears twice in {names}")
+    primary_key = tuple(spec["schema"]["primaryKey"])
+    unknown = [column for column in primary_key if column not in names]
+    measure = spec.get("measure")
+    if measure is not None:
+        unknown += [column for column in measure.values() if column not in names]
+    if unknown:
+        raise SchemaError(path, f"{spec['path']}: {unknown} named as key or measure but not among the fields {names}")
+    return TableSchema(
+        name=spec["path"],
+        experiment=experiment,
+        description=spec.get("description", ""),
+        fields=fields,
+        primary_key=primary_key,
+        measure=None if measure is None else Measure(measure["time"], measure.get("iterations")),
+    )
+
+
+def load_tables(tables_dir: Path, resource_schema: Draft202012Validator) -> dict[str, TableSchema]:
+    """Every experiment's tables, keyed by file name; two experiments may not declare one file."""
+    if not tables_dir.is_dir():
+        raise SchemaError(tables_dir, "directory missing: it holds one <experiment>.json per experiment")
+    tables: dict[str, TableSchema] = {}
+    for path in sorted(tables_dir.glob("*.json")):
+        document = read_json(path, SchemaError)
+        error = jsonschema.exceptions.best_match(resource_schema.iter_errors(document))
+        if error is not None:
+            where = "/".join(str(part) for part in error.path) or "(top level)"
+            raise SchemaError(path, f"at {where}: {error.message}")
+        if document["experiment"] != path.stem:
+            raise SchemaError(
+                path, f"expected experiment {path.stem!r} (the file name), got {document['experiment']!r}"
+            )
+        for spec in document["resources"]:
+            table = _table(path, document["experiment"], spec)
+            if table.name in tables:
+                raise SchemaError(
+                    path, f"{table.name} is already declared by experiment {tables[table.name].experiment}"
+                )
+            tables[table.name] = table
+    return tables
+
+
+def load_schemas(schema_dir: Path) -> Schemas:
+    manifest_schema = read_json(schema_dir / MANIFEST_SCHEMA, SchemaError)
+    Draft202012Validator.check_schema(manifest_schema)
+    resource_schema = read_json(schema_dir / RESOURCE_SCHEMA, SchemaError)
+    Draft202012Validator.check_schema(resource_schema)
+    return Schemas(
+        version=int(manifest_schema["properties"]["schema_version"]["const"]),
+        manifest=Draft202012Validator(manifest_schema),
+        tables=load_tables(schema_dir / TABLES_DIR, Draft202012Validator(resource_schema)),
+    )

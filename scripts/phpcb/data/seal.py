@@ -1,0 +1,87 @@
+"""A run's seal: each file's rows and SHA-256, written by the runner when the run finishes
+(runners/src/Run/RunSeal.php) and checked by the build before it reads a file. A committed run
+cannot change (scaled, cut, edited) without the build refusing it; a change meant to be made (an
+upgrade on disk, a documented correction) is an explicit re-seal, recorded in `seal.resealed`.
+
+Runs written before schema version 6 carry no seal: they are read as they are, and said to be
+unsealed, until `make upgrade-runs` re-seals them.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from phpcb.errors import DataError
+
+SEALED_FROM_VERSION = 6
+_CHUNK = 1 << 20
+
+
+def rows(path: Path) -> int:
+    """CSV records after the header, as PHP's fgetcsv counts them (a quoted line break stays in its record)."""
+    with path.open(newline="", encoding="utf-8", errors="replace") as handle:
+        return max(0, sum(1 for _ in csv.reader(handle)) - 1)
+
+
+def sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(_CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def compute(directory: Path, files: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """The seal of these files of the run."""
+    return {name: {"rows": rows(directory / name), "sha256": sha256(directory / name)} for name in files}
+
+
+def listed_files(manifest: dict[str, Any]) -> list[str]:
+    return list(dict.fromkeys(name for entry in manifest["experiments"].values() for name in entry["files"]))
+
+
+def verify(directory: Path, manifest: dict[str, Any], manifest_path: Path) -> None:
+    """Every file the run lists, and only those, as the seal recorded it; else one line naming the file."""
+    seal = manifest.get("seal")
+    if not isinstance(seal, dict):
+        raise DataError(
+            manifest_path,
+            "no seal: a run of schema version 6 or later records each file's rows and SHA-256 when it "
+            "finishes; re-measure it, or re-seal it explicitly (python -m phpcb seal RUN --reason ...)",
+        )
+    sealed: dict[str, dict[str, Any]] = seal["files"]
+    listed = listed_files(manifest)
+    unsealed = [name for name in listed if name not in sealed]
+    if unsealed:
+        raise DataError(manifest_path, f"the seal does not cover {unsealed}: every file the run lists must be sealed")
+    extra = [name for name in sealed if name not in listed]
+    if extra:
+        raise DataError(manifest_path, f"the seal names {extra}, which no experiment lists: the manifest was edited")
+    for name in listed:
+        path = directory / name
+        if not path.is_file():
+            raise DataError(path, "file missing: the run's seal lists it")
+        found_rows, found_hash = rows(path), sha256(path)
+        expected = sealed[name]
+        if found_rows != expected["rows"] or found_hash != expected["sha256"]:
+            raise DataError(
+                path,
+                f"does not match the run's seal: {found_rows:,} rows (sealed {expected['rows']:,}), "
+                f"SHA-256 {found_hash[:12]}… (sealed {expected['sha256'][:12]}…). A committed run does not "
+                "change; if this change is meant, re-seal the run explicitly: python -m phpcb seal RUN --reason ...",
+            )
+
+
+def resealed(manifest: dict[str, Any], directory: Path, reason: str, now: datetime | None = None) -> dict[str, Any]:
+    """The manifest with a fresh seal of the run's files and the re-seal recorded (when and why)."""
+    if not reason.strip():
+        raise DataError(directory, "a re-seal needs a reason (what changed in the run, and why)")
+    history = list((manifest.get("seal") or {}).get("resealed", []))
+    stamp = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    history.append({"utc": stamp, "reason": reason.strip()})
+    return {**manifest, "seal": {"files": compute(directory, listed_files(manifest)), "resealed": history}}

@@ -1,0 +1,155 @@
+"""Which run each experiment page shows, and why: data/site.yaml declares the reference machine,
+and the rule picks, per experiment,
+
+1. the run pinned for it in data/site.yaml, if any;
+2. else the newest full-profile run of the reference machine;
+3. else the newest full-profile run of any machine (a quick run never hides a full one);
+4. else the newest quick run of the reference machine, then of any machine.
+
+`make report` sets PHPCB_SHOW_RUN to the run it just measured: the pages then show that run, and the
+comparison page sets it beside the reference run the rule above would pick.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from phpcb.data.datafile import YamlFile
+from phpcb.data.loader import Run
+from phpcb.data.machines import machine_name
+from phpcb.errors import DataError
+
+SHOW_RUN_VARIABLE = "PHPCB_SHOW_RUN"
+COMPARE_VARIABLE = "PHPCB_COMPARE"  # run ids, comma-separated: the Comparison page sets each beside its baseline
+FULL = "full"
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    """data/site.yaml: the reference machine and the runs pinned per experiment."""
+
+    path: Path
+    reference_machine: str | None
+    pinned: dict[str, str]
+
+    @classmethod
+    def load(cls, path: Path) -> SiteConfig:
+        if not path.is_file():
+            return cls(path, None, {})
+        data = YamlFile.load(path)
+        unknown = sorted(set(data.data) - {"reference_machine", "pinned"})
+        if unknown:
+            raise DataError(path, f"unknown entries {unknown}; expected reference_machine and pinned")
+        machine = data.data.get("reference_machine")
+        if machine is not None and not isinstance(machine, str):
+            raise DataError(path, f"reference_machine: expected a machine name, got {machine!r}")
+        pinned = data.data.get("pinned") or {}
+        if not isinstance(pinned, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in pinned.items()
+        ):
+            raise DataError(path, f"pinned: expected a mapping of experiment name to run id, got {pinned!r}")
+        return cls(path, machine, dict(pinned))
+
+    def check(self, runs: list[Run]) -> None:
+        """A reference machine or a pinned run that no run under data/runs/ matches is a typo, not a rule."""
+        machines = sorted({machine_name(run.manifest) for run in runs})
+        if self.reference_machine is not None and self.reference_machine not in machines:
+            raise DataError(
+                self.path,
+                f"reference_machine {self.reference_machine!r} has no run under data/runs/; machines: {machines}",
+            )
+        ids = {run.run_id for run in runs}
+        for experiment, run_id in self.pinned.items():
+            if run_id not in ids:
+                raise DataError(self.path, f"pinned.{experiment}: no run {run_id!r} under data/runs/")
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The run a page shows and the sentence that says why."""
+
+    run: Run
+    reason: str
+    focus: bool = False  # the run make report just measured, not the published reference
+
+
+def _newest(runs: list[Run]) -> Run | None:
+    return max(runs, key=lambda run: (run.manifest["started_utc"], run.run_id), default=None)
+
+
+def reference(runs: list[Run], experiment: str, config: SiteConfig) -> Selection | None:
+    """The published run for `experiment`, by the module's rule; None when no run has it."""
+    having = [run for run in runs if run.has_results(experiment)]
+    if not having:
+        return None
+    pinned = config.pinned.get(experiment)
+    if pinned is not None:
+        run = next((run for run in having if run.run_id == pinned), None)
+        if run is None:
+            raise DataError(config.path, f"pinned.{experiment}: run {pinned!r} has no {experiment} results")
+        return Selection(run, "pinned for this experiment in data/site.yaml")
+    machine = config.reference_machine
+    on_reference = [run for run in having if machine_name(run.manifest) == machine]
+    full = [run for run in having if run.manifest["profile"] == FULL]
+    steps: list[tuple[list[Run], str]] = [
+        (
+            [r for r in on_reference if r.manifest["profile"] == FULL],
+            "the newest full-profile run of the reference machine",
+        ),
+        (full, "the newest full-profile run of any machine (the reference machine has none of this experiment)"),
+        (on_reference, "the newest run of the reference machine; no machine has a full-profile run of this experiment"),
+        (
+            having,
+            "the newest run of any machine; no run of this experiment is full-profile or from the reference machine",
+        ),
+    ]
+    for candidates, reason in steps:
+        run = _newest(candidates)
+        if run is not None:
+            return Selection(run, reason)
+    return None
+
+
+def shown(runs: list[Run], experiment: str, config: SiteConfig, focus: str | None) -> Selection | None:
+    """What the page shows: the focus run (make report's) when it has the experiment, else the reference."""
+    if focus is not None:
+        run = next((run for run in runs if run.run_id == focus and run.has_results(experiment)), None)
+        if run is not None:
+            return Selection(run, "the run `make report` just measured on this machine", focus=True)
+    return reference(runs, experiment, config)
+
+
+def baseline_for(new: Run, runs: list[Run], experiment: str, config: SiteConfig) -> Selection | None:
+    """What `new` is compared with: the reference run of its own machine, else the published reference.
+
+    Runs of the same machine are compared by the same rule as the site (full before quick, newest),
+    leaving `new` itself out.
+    """
+    others = [run for run in runs if run.run_id != new.run_id]
+    same_machine = [run for run in others if machine_name(run.manifest) == machine_name(new.manifest)]
+    own = reference(same_machine, experiment, SiteConfig(config.path, machine_name(new.manifest), {}))
+    if own is not None:
+        return Selection(own.run, "the reference run of the same machine")
+    published = reference(others, experiment, config)
+    if published is None:
+        return None
+    return Selection(published.run, f"another machine's run, the one the published pages show: {published.reason}")
+
+
+def focus_run() -> str | None:
+    value = os.environ.get(SHOW_RUN_VARIABLE, "").strip()
+    return value or None
+
+
+def compared_runs() -> list[str]:
+    return [part.strip() for part in os.environ.get(COMPARE_VARIABLE, "").split(",") if part.strip()]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """How the pages pick their runs: data/site.yaml, and the run `make report` measured (if any)."""
+
+    config: SiteConfig
+    focus: str | None

@@ -1,0 +1,58 @@
+"""Experiment `aead`: AES-GCM vs AES-CCM and the other AEADs PHP offers (seed 002)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from phpcb.data.loader import Run
+from phpcb.data.policy import AeadPolicy, load_aead_policy
+from phpcb.experiments.aead import analysis, figures, measures, page
+from phpcb.experiments.experiment import Experiment, Figures, Finding, Inputs
+from phpcb.presentation.advice import Advice
+from phpcb.presentation.claim_rules import Measure
+from phpcb.presentation.headlines import Headline
+
+
+class Aead(Experiment):
+    name = "aead"
+    title = "AEAD (GCM vs CCM)"
+    question = "AES-GCM vs AES-CCM, and which AEAD to use"
+    order = 10
+    tables = ("aead.csv", "native.csv", "aead_rounds.csv", "aead_native.csv", "harness_overhead.csv")
+    shift_columns = ("operation", "payload_bytes")
+
+    def load_policy(self, path: Path) -> AeadPolicy:
+        return load_aead_policy(path)
+
+    def static_context(self, inputs: Inputs) -> dict[str, Any]:
+        return {"then": inputs.reference.figure("gcm_vs_ccm_speedup")}
+
+    def analyse(self, run: Run, inputs: Inputs) -> analysis.AeadAnalysis:
+        return analysis.analyse(run, inputs.policy)
+
+    def figures(self, result: analysis.AeadAnalysis, inputs: Inputs) -> Figures:
+        return figures.all_figures(result)
+
+    def page_context(self, result: analysis.AeadAnalysis, inputs: Inputs) -> dict[str, Any]:
+        return {
+            "gcm_span": page.gcm_span(result),
+            "gcm_faster": page.gcm_faster(result),
+            "ccm_faster": page.ccm_faster(result),
+        }
+
+    def finding(self, context: dict[str, Any]) -> Finding | None:
+        return page.finding(context)
+
+    def advice(self, context: dict[str, Any]) -> list[Advice]:
+        return page.advice(context)
+
+    def headlines(self, context: dict[str, Any]) -> list[Headline]:
+        return page.headlines(context)
+
+    def measures(self) -> Mapping[str, Measure]:
+        return measures.MEASURES
+
+
+EXPERIMENT = Aead()

@@ -1,0 +1,100 @@
+"""What decides seed 002's claims, from the AEAD page's analysis, the run's verification and the
+ledger's facts (data/reference/claims.yaml)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from phpcb.experiments.aead.analysis import AeadAnalysis, Comparison
+from phpcb.experiments.claim_measures import GENERIC, verification_value
+from phpcb.experiments.experiment import Inputs
+from phpcb.presentation.claim_rules import Args, ChoiceResult, FactResult, Measure, RatioResult, Result, Unavailable
+from phpcb.presentation.formatting import size
+from phpcb.presentation.wording import speedup
+
+# A vector report's label names the mode it ran through openssl_encrypt: "openssl aes-*-gcm".
+OPENSSL_LABEL = re.compile(r"^openssl (?:aes-\*-)?(?P<mode>[a-z0-9-]+)$")
+
+
+def _comparison(analysis: AeadAnalysis, bits: int, operation: str, payload: int) -> Comparison | None:
+    return next(
+        (
+            c
+            for c in analysis.gcm_vs_ccm
+            if (c.subject, c.operation, c.payload_bytes) == (f"aes-{bits}-gcm", operation, payload)
+        ),
+        None,
+    )
+
+
+def _missing(analysis: AeadAnalysis, bits: int, operation: str, payload: int) -> Unavailable:
+    """Why GCM against CCM is not stated: a case not in the run, or one that broke a plausibility check."""
+    where = f"AES-{bits}, {operation}, {size(payload)}"
+    cases = [analysis.case(f"aes-{bits}-{mode}", operation, payload) for mode in ("gcm", "ccm")]
+    if any(case is None for case in cases):
+        return Unavailable(f"GCM and CCM at {where} are not both in this run")
+    return Unavailable(f"GCM and CCM at {where}: a case broke a plausibility check, so the run states no finding")
+
+
+def _samples(analysis: AeadAnalysis, comparison: Comparison) -> tuple[int, int]:
+    cases = [
+        analysis.case(name, comparison.operation, comparison.payload_bytes)
+        for name in (comparison.subject, comparison.baseline)
+    ]
+    return tuple(case.summary.n if case is not None else 0 for case in cases)  # type: ignore[return-value]
+
+
+def gcm_over_ccm(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    bits, operation, payload = args.integer("key_bits"), args.text("operation"), args.integer("payload_bytes")
+    analysis: AeadAnalysis = context["analysis"]
+    found = _comparison(analysis, bits, operation, payload)
+    where = f"AES-{bits}, {operation}, {size(payload)}"
+    if found is None:
+        return _missing(analysis, bits, operation, payload)
+    return RatioResult(found.subject, found.baseline, found.ratio, where, _samples(analysis, found))
+
+
+def gcm_choice(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """ "Use GCM" (over CCM): sound (args.fact: both are approved AEAD modes); this site's advice when GCM
+    is also measurably the faster at the article's payload."""
+    analysis: AeadAnalysis = context["analysis"]
+    bits, payload = args.integer("key_bits"), args.integer("payload_bytes")
+    fact = args.fact()
+    found = _comparison(analysis, bits, "encrypt", payload)
+    if found is None:
+        return _missing(analysis, bits, "encrypt", payload)
+    faster = found.ratio.significant and found.ratio.value > 1
+    why = f"{fact.statement}; encrypting {size(payload)}, {speedup(found.subject, found.baseline, found.ratio)}"
+    return ChoiceResult(
+        admissible=bool(fact.value), picked=bool(fact.value) and faster, why=why, references=fact.references
+    )
+
+
+def openssl_aead_modes(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """The AEAD modes this run verified through openssl_encrypt with a tag (its Wycheproof reports)."""
+    reports = verification_value(context, "vectors")
+    if not isinstance(reports, list):
+        return Unavailable("this run has no record of AEAD vectors")
+    passed = {}
+    for report in reports:
+        match = OPENSSL_LABEL.match(str(report.get("algorithm", "")))
+        if match and int(report.get("passed", 0)) > 0:
+            passed[match["mode"]] = passed.get(match["mode"], 0) + int(report["passed"])
+    if not passed:
+        return Unavailable("no AEAD vectors passed through openssl_encrypt in this run")
+    text = "verified through openssl_encrypt with a tag: " + ", ".join(
+        f"{mode} ({n} Wycheproof vectors)" for mode, n in sorted(passed.items())
+    )
+    fact = args.fact() if "fact" in args.values else None
+    if fact is not None:
+        text += f"; {fact.statement}"
+    return FactResult(sorted(passed), text, "this run's verification", fact.references if fact else ())
+
+
+MEASURES: dict[str, Measure] = {
+    **GENERIC,
+    "gcm_over_ccm": gcm_over_ccm,
+    "gcm_choice": gcm_choice,
+    "openssl_aead_modes": openssl_aead_modes,
+}

@@ -1,0 +1,92 @@
+"""What the AEAD page and its home-page finding say beyond the analysis."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from markupsafe import Markup
+
+from phpcb.experiments.aead.analysis import AeadAnalysis, Comparison
+from phpcb.experiments.experiment import Finding
+from phpcb.presentation.advice import Advice
+from phpcb.presentation.claim_lines import then_and_now
+from phpcb.presentation.formatting import size
+from phpcb.presentation.headlines import Headline
+from phpcb.presentation.wording import span, speedup
+
+
+def _case(comparison: Comparison) -> str:
+    return f"AES-{comparison.subject[4:7]}, {comparison.operation}, {size(comparison.payload_bytes)}"
+
+
+def ccm_faster(analysis: AeadAnalysis) -> list[str]:
+    """The cases where CCM measured faster than GCM (the exceptions the recommendation names)."""
+    return [_case(c) for c in analysis.gcm_vs_ccm if c.ratio.significant and c.ratio.value < 1]
+
+
+def gcm_faster(analysis: AeadAnalysis) -> int:
+    return sum(1 for c in analysis.gcm_vs_ccm if c.ratio.significant and c.ratio.value > 1)
+
+
+def gcm_span(analysis: AeadAnalysis) -> str:
+    """'Over the 20 GCM/CCM cases (…), GCM is 1.1× (…) to 3.4× faster (…) than CCM'."""
+    if not analysis.gcm_vs_ccm:
+        return ""
+    ordered = sorted(analysis.gcm_vs_ccm, key=lambda c: c.ratio.value)
+    low, high = ordered[0], ordered[-1]
+    cases = f"{len(ordered)} GCM/CCM cases (key sizes × operations × payloads, 16-byte tags)"
+    return span("GCM", "CCM", cases, (low.ratio, _case(low)), (high.ratio, _case(high)))
+
+
+# The article's speed claim, as the ledger judges it (data/reference/claims.yaml).
+SPEED_CLAIM = "seed002-gcm-3x"
+
+
+def finding(context: dict[str, Any]) -> Finding | None:
+    headline = context["analysis"].headline
+    if headline is None:
+        return None
+    text = Markup("{}, on {}. Encrypting {} with AES-256: **{}**.").format(
+        context["gcm_span"],
+        context["machine"],
+        size(headline.payload_bytes),
+        speedup(headline.subject, headline.baseline, headline.ratio),
+    )
+    return Finding("AES-GCM vs AES-CCM", text + then_and_now(context, SPEED_CLAIM))
+
+
+def advice(context: dict[str, Any]) -> list[Advice]:
+    analysis = context["analysis"]
+    statements = []
+    if analysis.headline is not None:
+        h = analysis.headline
+        statements.append(
+            Advice.of_direction(
+                "aead",
+                "aead.headline",
+                f"GCM vs CCM, {h.operation} at {size(h.payload_bytes)}",
+                h.subject,
+                h.baseline,
+                h.ratio,
+            )
+        )
+    for p in analysis.picks:
+        statements.append(
+            Advice.of_contest(
+                "aead",
+                f"aead.fastest-recommended.{p.payload_bytes}",
+                f"Fastest recommended AEAD at {size(p.payload_bytes)}",
+                p.contest,
+            )
+        )
+    for algorithm, verdict in sorted(analysis.verdicts.items()):
+        statements.append(Advice("aead", f"aead.verdict.{algorithm}", f"Verdict on {algorithm}", verdict.status))
+    return statements
+
+
+def headlines(context: dict[str, Any]) -> list[Headline]:
+    h = context["analysis"].headline
+    if h is None:
+        return []
+    question = f"{h.subject} over {h.baseline}, {h.operation} at {size(h.payload_bytes)} (times faster)"
+    return [Headline.of_ratio("aead.headline", question, h.ratio)]

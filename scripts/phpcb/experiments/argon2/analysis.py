@@ -1,0 +1,245 @@
+"""Argon2 cells from one run: statistics per cell, what threads buy, and parameters per latency budget."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from phpcb.data.loader import Run
+from phpcb.statistics.spread import UNKNOWN, RunSpread
+from phpcb.statistics.stats import Ratio, Summary, ratio_of_medians, summarize
+
+BUDGETS_MS = (100, 250, 500, 1000)
+
+
+@dataclass(frozen=True)
+class CellKey:
+    interface: str
+    variant: str
+    memory_kib: int
+    threads: int
+    time_cost: int
+
+    @property
+    def memory_mib(self) -> int:
+        return self.memory_kib // 1024
+
+    @property
+    def label(self) -> str:
+        return f"m={self.memory_mib} MiB, t={self.time_cost}, p={self.threads}"
+
+
+@dataclass(frozen=True)
+class Cell:
+    key: CellKey
+    status: str
+    detail: str
+    oversubscribed: bool
+    wall: Summary | None
+    cpu_median_ns: float | None
+    max_rss_kib: int
+    verified: bool
+    # every sample's wall time, for ratios between cells (not part of a cell's identity)
+    wall_ns: np.ndarray | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def cpu_over_wall(self) -> float | None:
+        return self.cpu_median_ns / self.wall.median_ns if self.wall and self.cpu_median_ns else None
+
+
+@dataclass(frozen=True)
+class BudgetChoice:
+    """The strongest cell whose median fits the budget; where the machine's spread between runs is known,
+    also the strongest that fits in every run (`sure`) and in some (`possible`): when they differ, which
+    fits depends on the run, a tie."""
+
+    budget_ms: int
+    cell: Cell | None
+    sure: Cell | None = None
+    possible: Cell | None = None
+
+    @property
+    def tied(self) -> bool:
+        sure, possible = (None if c is None else c.key for c in (self.sure, self.possible))
+        return sure != possible
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """The cell it picks, by label, or the two a tie cannot tell apart (the one that fits in every
+        run first)."""
+        if not self.tied:
+            return (self.cell.key.label if self.cell is not None else NONE_FITS,)
+        return tuple(c.key.label if c is not None else NONE_FITS for c in (self.sure, self.possible))
+
+    @property
+    def statement(self) -> str:
+        if self.tied:
+            first, second = self.options
+            return f"{first} or {second} (which fits {self.budget_ms} ms depends on the run)"
+        return self.cell.key.label if self.cell is not None else NONE_FITS
+
+
+NONE_FITS = "none within the budget"
+
+
+@dataclass(frozen=True)
+class LibraryGap:
+    """The same hash through two interfaces: `ratio` is the first's time over the second's."""
+
+    first: Cell
+    second: Cell
+    ratio: Ratio
+
+
+@dataclass(frozen=True)
+class Argon2Analysis:
+    run: Run
+    cells: list[Cell]
+    # Parameters (memory MiB, threads, time cost) measured besides the grid (PHP's defaults, OWASP's
+    # minimum): they are looked up by name, and kept off the grid's axes.
+    named: frozenset[tuple[int, int, int]] = frozenset()
+
+    def find(self, interface: str, variant: str, memory_mib: int, threads: int, time_cost: int) -> Cell | None:
+        wanted = CellKey(interface, variant, memory_mib * 1024, threads, time_cost)
+        return next((c for c in self.cells if c.key == wanted), None)
+
+    @property
+    def series(self) -> list[tuple[str, str]]:
+        return list(dict.fromkeys((c.key.interface, c.key.variant) for c in self.cells))
+
+    def axis(self, name: str) -> list[int]:
+        """The grid's values of one parameter (cells measured only for a named parameter set aside)."""
+        return sorted({getattr(c.key, name) for c in self.grid_cells})
+
+    @property
+    def grid_cells(self) -> list[Cell]:
+        def params(c: Cell) -> tuple[int, int, int]:
+            return (c.key.memory_mib, c.key.threads, c.key.time_cost)
+
+        others = [c for c in self.cells if params(c) not in self.named]
+        memories, threads, times = ({getattr(c.key, a) for c in others} for a in ("memory_kib", "threads", "time_cost"))
+        # A named cell whose parameters all lie on the grid's axes is a grid cell too.
+        return [
+            c
+            for c in self.cells
+            if params(c) not in self.named
+            or (c.key.memory_kib in memories and c.key.threads in threads and c.key.time_cost in times)
+        ]
+
+    @property
+    def not_ok(self) -> list[Cell]:
+        return [c for c in self.cells if c.status != "ok"]
+
+
+def cells(rows: list[dict[str, Any]]) -> list[Cell]:
+    grouped: dict[CellKey, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        grouped[CellKey(*(row[c] for c in ("interface", "variant", "memory_kib", "threads", "time_cost")))].append(row)
+    result = []
+    for key, members in grouped.items():
+        first = members[0]
+        ok = first["status"] == "ok"
+        samples = np.asarray([r["wall_ns"] for r in members], dtype=float)
+        wall = summarize(samples) if ok else None
+        cpu = float(np.median([r["cpu_ns"] for r in members])) if ok else None
+        result.append(
+            Cell(
+                key=key,
+                status=str(first["status"]),
+                detail=str(first["detail"]),
+                oversubscribed=bool(first["oversubscribed"]),
+                wall=wall,
+                cpu_median_ns=cpu,
+                max_rss_kib=max(int(r["max_rss_kib"]) for r in members),
+                verified=all(bool(r["verified"]) for r in members),
+                wall_ns=samples if ok else None,
+            )
+        )
+    return result
+
+
+def strongest_within(
+    cells_: list[Cell], budget_ms: int, variants: tuple[str, ...], time: Callable[[Summary], float] | None = None
+) -> Cell | None:
+    """The password_hash cell of a recommended variant with the most memory × passes whose median (or
+    `time`, e.g. an end of its interval between runs) fits the budget.
+
+    Oversubscribed thread counts are left out: more threads than cores buy nothing here.
+    """
+    timed = time or (lambda wall: wall.median_ns)
+    fitting = [
+        c
+        for c in cells_
+        if c.key.interface == "password_hash"
+        and c.key.variant in variants
+        and c.wall is not None
+        and not c.oversubscribed
+        and timed(c.wall) <= budget_ms * 1e6
+    ]
+    return max(
+        fitting,
+        key=lambda c: (c.key.memory_kib * c.key.time_cost, c.key.memory_kib, -c.wall.median_ns if c.wall else 0),
+        default=None,
+    )
+
+
+def analyse(run: Run, named: frozenset[tuple[int, int, int]] = frozenset()) -> Argon2Analysis:
+    return Argon2Analysis(run, cells(run.tables.get("argon2.csv", [])), named)
+
+
+def gap(first: Cell | None, second: Cell | None) -> LibraryGap | None:
+    if first is None or second is None or first.wall_ns is None or second.wall_ns is None:
+        return None
+    return LibraryGap(first, second, ratio_of_medians(first.wall_ns, second.wall_ns))
+
+
+def sodium_gap(analysis: Argon2Analysis, memory_mib: int, time_cost: int) -> LibraryGap | None:
+    """password_hash over sodium_crypto_pwhash, Argon2id, one thread (sodium's only count)."""
+    return gap(
+        analysis.find("password_hash", "argon2id", memory_mib, 1, time_cost),
+        analysis.find("sodium", "argon2id", memory_mib, 1, time_cost),
+    )
+
+
+def reference_cli_gaps(analysis: Argon2Analysis) -> list[LibraryGap]:
+    """password_hash over the reference argon2 CLI, Argon2i on one thread, at every size both measured:
+    the same library code (libargon2) in and out of PHP."""
+    found = []
+    for cell in analysis.cells:
+        k = cell.key
+        if (k.interface, k.variant, k.threads) == ("password_hash", "argon2i", 1):
+            pair = gap(cell, analysis.find("cli", "argon2i", k.memory_mib, 1, k.time_cost))
+            if pair is not None:
+                found.append(pair)
+    return sorted(found, key=lambda g: (g.first.key.time_cost, g.first.key.memory_kib))
+
+
+def budget_choices(
+    analysis: Argon2Analysis, variants: tuple[str, ...], spread: RunSpread = UNKNOWN
+) -> list[BudgetChoice]:
+    """Per latency budget, the strongest cell of the policy's recommended variants: by its median, and by
+    each end of its interval between runs of the machine where that is known."""
+
+    def end(which: int) -> Callable[[Summary], float]:
+        def at(wall: Summary) -> float:
+            # A cell of fewer than 6 samples has no CI of its own: its median stands for both ends.
+            low, high = (x if math.isfinite(x) else wall.median_ns for x in (wall.ci_low_ns, wall.ci_high_ns))
+            return spread.widen(wall.median_ns, low, high)[which]
+
+        return at
+
+    choices = []
+    for budget in BUDGETS_MS:
+        cell = strongest_within(analysis.cells, budget, variants)
+        if not spread.known:
+            choices.append(BudgetChoice(budget, cell, cell, cell))
+            continue
+        sure = strongest_within(analysis.cells, budget, variants, end(1))
+        possible = strongest_within(analysis.cells, budget, variants, end(0))
+        choices.append(BudgetChoice(budget, cell, sure, possible))
+    return choices

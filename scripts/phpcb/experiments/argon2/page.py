@@ -1,0 +1,168 @@
+"""What the argon2 page needs beyond the analysis: published parameter sets, the paper's tables, its conclusion."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup
+
+from phpcb.data.policy import Argon2Policy
+from phpcb.data.reference import ReferenceData
+from phpcb.experiments.argon2.analysis import Argon2Analysis, LibraryGap, budget_choices, reference_cli_gaps, sodium_gap
+from phpcb.experiments.experiment import Finding
+from phpcb.presentation.advice import Advice
+from phpcb.presentation.formatting import duration
+from phpcb.presentation.headlines import Headline
+from phpcb.presentation.wording import speedup
+from phpcb.statistics.spread import UNKNOWN, RunSpread
+
+FINDING_BUDGET_MS = 250  # a login a user barely notices; the page lists the other budgets
+
+
+def context(
+    analysis: Argon2Analysis, reference: ReferenceData, policy: Argon2Policy, spread: RunSpread = UNKNOWN
+) -> dict[str, Any]:
+    paper_php = [
+        (row, analysis.find("password_hash", "argon2i", row["memory_mib"], row["threads"], t), t, row[f"t{t}_s"])
+        for row in reference.rows("php")
+        for t in (1, 3, 6)
+    ]
+    paper_cli = [
+        (row, analysis.find("cli", variant, row["memory_mib"], row["threads"], t), variant, t, row[column])
+        for row in reference.rows("console")
+        for variant, t, column in (("argon2d", 1, "argon2d_t1_s"), ("argon2i", 3, "argon2i_t3_s"))
+    ]
+    return {
+        "budgets": budget_choices(analysis, policy.recommended_variants, spread),
+        "profiles": [
+            (
+                p,
+                analysis.find("password_hash", "argon2id", p.memory_mib, p.threads, p.time_cost),
+                sodium_gap(analysis, p.memory_mib, p.time_cost) if p.threads == 1 else None,
+            )
+            for p in policy.parameter_sets
+        ],
+        "sodium_gap": _sodium_gap(analysis, policy),
+        "cli_gaps": cli_summary(reference_cli_gaps(analysis)),
+        "large_memory_mib": LARGE_MEMORY_MIB,
+        "implementations": policy.facts.get("implementations"),
+        "variant_verdicts": [(name, entry.verdict) for name, entry in policy.table.of_kind("password-hash").items()],
+        "parameter_verdict": lambda key: policy.parameters(key.variant, key.memory_kib, key.time_cost, key.threads),
+        "set_verdict": lambda p: policy.parameters("argon2id", p.memory_mib * 1024, p.time_cost, p.threads),
+        "caveats": policy.caveats,
+        "paper_php": [item for item in paper_php if item[1] is not None],
+        "paper_cli": [item for item in paper_cli if item[1] is not None],
+    }
+
+
+# From this much memory up, filling it dominates a hash: a fixed cost per call no longer shows.
+LARGE_MEMORY_MIB = 64
+# password_hash never measurably slower than the CLI by more than this at a large cell: PHP's call
+# adds nothing that matters to the library's cost.
+SAME_COST = 1.12
+
+
+@dataclass(frozen=True)
+class CliSummary:
+    """password_hash's time over the reference CLI's, Argon2i on one thread, cell by cell."""
+
+    large: list[LibraryGap]
+    small: list[LibraryGap]
+
+    @property
+    def large_range(self) -> tuple[LibraryGap, LibraryGap] | None:
+        ordered = sorted(self.large, key=lambda g: g.ratio.value)
+        return (ordered[0], ordered[-1]) if ordered else None
+
+    @property
+    def large_without_difference(self) -> int:
+        return sum(1 for g in self.large if not g.ratio.significant)
+
+    @property
+    def small_fastest(self) -> LibraryGap | None:
+        """The small cell where password_hash gains most on the CLI (which starts a process per hash)."""
+        return min(self.small, key=lambda g: g.ratio.value, default=None)
+
+    @property
+    def same_library_cost(self) -> bool:
+        """Whether, with enough memory, password_hash is never measurably dearer than the CLI by more
+        than SAME_COST: then the gap to sodium is the library's, not PHP's call."""
+        return bool(self.large) and all(g.ratio.low <= SAME_COST for g in self.large)
+
+
+def cli_summary(gaps: list[LibraryGap]) -> CliSummary | None:
+    if not gaps:
+        return None
+    return CliSummary(
+        large=[g for g in gaps if g.first.key.memory_mib >= LARGE_MEMORY_MIB],
+        small=[g for g in gaps if g.first.key.memory_mib < LARGE_MEMORY_MIB],
+    )
+
+
+def _sodium_gap(analysis: Argon2Analysis, policy: Argon2Policy) -> LibraryGap | None:
+    """sodium against password_hash at PHP's defaults, or else at the grid's 64 MiB, t=3 (a run of an
+    earlier runner measured no defaults)."""
+    defaults = [
+        (p.memory_mib, p.time_cost) for p in policy.parameter_sets if p.name.startswith("PHP") and p.threads == 1
+    ]
+    for memory_mib, time_cost in [*defaults, (64, 3)]:
+        found = sodium_gap(analysis, memory_mib, time_cost)
+        if found is not None:
+            return found
+    return None
+
+
+def finding(context: dict[str, Any]) -> Finding | None:
+    choice = next((b for b in context["budgets"] if b.budget_ms == FINDING_BUDGET_MS), None)
+    if choice is None or choice.cell is None or choice.cell.wall is None:
+        return None
+    cell, wall = choice.cell, choice.cell.wall
+    spread = (
+        Markup("95% CI {}–{}").format(duration(wall.ci_low_ns), duration(wall.ci_high_ns))
+        if wall.n >= 6
+        else Markup("n = {}, too few for a CI").format(wall.n)
+    )
+    text = Markup(
+        "Within a {} ms login budget, the strongest Argon2id parameters measured through `password_hash()` are "
+        "**{}**: {} per hash ({}), on {}."
+    ).format(FINDING_BUDGET_MS, cell.key.label, duration(wall.median_ns), spread, context["machine"])
+    return Finding("Argon2", text)
+
+
+def advice(context: dict[str, Any]) -> list[Advice]:
+    statements = [
+        Advice("argon2", f"argon2.budget.{b.budget_ms}", f"Argon2 pick for {b.budget_ms} ms", b.statement, b.options)
+        for b in context["budgets"]
+    ]
+    for variant, verdict in context["variant_verdicts"]:
+        statements.append(Advice("argon2", f"argon2.verdict.{variant}", f"Verdict on {variant}", verdict.status))
+    return statements
+
+
+def headlines(context: dict[str, Any]) -> list[Headline]:
+    choice = next((b for b in context["budgets"] if b.budget_ms == FINDING_BUDGET_MS), None)
+    if choice is None or choice.cell is None or choice.cell.wall is None:
+        return []
+    question = f"Strongest Argon2id parameters within {FINDING_BUDGET_MS} ms (password_hash), and their time"
+    return [Headline.of_time("argon2.budget", question, choice.cell.wall, choice=choice.cell.key.label)]
+
+
+# The pitfall "password_hash() against sodium_crypto_pwhash_str() at equal parameters" is this
+# experiment's measurement (one quantity, one measurement per run): quoted on the pitfalls page.
+SODIUM_PITFALL = "password-hash-vs-sodium"
+
+
+def notes(context: dict[str, Any]) -> dict[str, list[Markup]]:
+    """The sodium-over-password_hash ratio at OWASP's floor (else PHP's defaults), for the pitfalls page."""
+    analysis: Argon2Analysis = context["analysis"]
+    found = next(
+        (g for g in (sodium_gap(analysis, m, t) for m, t in ((19, 2), (64, 4))) if g is not None and g.ratio),
+        None,
+    )
+    if found is None:
+        return {}
+    line = Markup("[Measured on the Argon2 page](argon2.md), Argon2id at {}, in run {}: {} per hash.").format(
+        found.first.key.label, analysis.run.run_id, speedup("sodium_crypto_pwhash", "password_hash", found.ratio)
+    )
+    return {"pitfalls": [line]}

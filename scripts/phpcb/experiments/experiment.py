@@ -1,0 +1,120 @@
+"""What one experiment declares to the build. Each package scripts/phpcb/<name>/ exports one
+`EXPERIMENT`; the registry finds them, and the site, the home page, the nav and the tests loop
+over the registry. Nothing else names an experiment."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+
+from markupsafe import Markup
+
+from phpcb.data.loader import Run
+from phpcb.data.reference import REQUIRED, ReferenceData
+from phpcb.data.schema import Measure, Schemas, TableSchema
+from phpcb.presentation.advice import Advice
+from phpcb.presentation.claim_rules import Measure as ClaimMeasure
+from phpcb.presentation.headlines import Headline
+from phpcb.statistics.spread import UNKNOWN, RunSpread
+
+Figures = dict[str, dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What an experiment's analysis and page read besides the run: its policy and the article's figures."""
+
+    policy: Any
+    reference: ReferenceData
+    # The machine's spread between runs, for the run a page context is made for (UNKNOWN without a model).
+    spread: RunSpread = UNKNOWN
+
+
+@dataclass(frozen=True)
+class Finding:
+    """The home page's one-paragraph answer for an experiment; `text` is escaped Markdown."""
+
+    title: str
+    text: Markup
+
+
+class Experiment(ABC):
+    """One experiment's analysis and page. Subclasses set the class attributes and the three methods."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]  # the nav label
+    question: ClassVar[str]  # the home page's experiments table
+    order: ClassVar[int]  # reading order on the site: nav, home page
+    tables: ClassVar[tuple[str, ...]]  # the CSV files it reads; the first holds its measurements
+    better: ClassVar[Literal["lower", "higher"]] = "lower"  # of the measured value (a time: lower)
+    # data/reference/<name>.yaml, the source article's figures: the top-level entries it must have,
+    # or None for an experiment without a source article.
+    reference_required: ClassVar[tuple[str, ...] | None] = REQUIRED
+    # The case-key columns whose values make a case class: cases that move together from run to run
+    # (one operation at one payload, say; noise.py). Empty: the whole experiment is one class.
+    shift_columns: ClassVar[tuple[str, ...]] = ()
+
+    @property
+    def template(self) -> str:
+        return f"{self.name}.md.j2"
+
+    @property
+    def page(self) -> str:
+        return f"experiments/{self.name}.md"
+
+    def measurements(self, schemas: Schemas) -> TableSchema:
+        return schemas.tables[self.tables[0]]
+
+    def case_key(self, schemas: Schemas) -> tuple[str, ...]:
+        """The columns that name one case of the measurements table (from its primary key)."""
+        return self.measurements(schemas).key
+
+    def measured_value(self, schemas: Schemas) -> Measure:
+        measure = self.measurements(schemas).measure
+        if measure is None:
+            raise ValueError(f"{self.tables[0]} declares no measure in data/schema/tables/{self.name}.json")
+        return measure
+
+    def load_policy(self, path: Path) -> Any:
+        """data/policy/<name>.yaml, parsed and checked; None for an experiment without one."""
+        return None
+
+    def static_context(self, inputs: Inputs) -> dict[str, Any]:
+        """What the page shows even without a run (the question, the article's claim)."""
+        return {}
+
+    @abstractmethod
+    def analyse(self, run: Run, inputs: Inputs) -> Any: ...
+
+    @abstractmethod
+    def figures(self, analysis: Any, inputs: Inputs) -> Figures: ...
+
+    def page_context(self, analysis: Any, inputs: Inputs) -> dict[str, Any]:
+        """What the template needs beyond the analysis, the run and its figures."""
+        return {}
+
+    @abstractmethod
+    def finding(self, context: dict[str, Any]) -> Finding | None:
+        """The home page's answer, from the page's context; None when the run cannot give one."""
+
+    def advice(self, context: dict[str, Any]) -> list[Advice]:
+        """Every recommendation, finding and verdict the page states, as comparable statements
+        (what `compare` diffs between two runs); from the same context the page renders."""
+        return []
+
+    def headlines(self, context: dict[str, Any]) -> list[Headline]:
+        """The numbers the Machines page sets side by side for every machine × PHP version."""
+        return []
+
+    def notes(self, context: dict[str, Any]) -> dict[str, list[Markup]]:
+        """Lines this experiment adds to other experiments' pages (escaped Markdown), by experiment
+        name, from the context of the run its own page shows: e.g. a measured pitfall on the pages it
+        concerns."""
+        return {}
+
+    def measures(self) -> Mapping[str, ClaimMeasure]:
+        """What decides the source articles' claims (data/reference/claims.yaml names them), by name."""
+        return {}

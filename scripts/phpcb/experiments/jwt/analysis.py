@@ -1,0 +1,238 @@
+"""JWT token size and timing from one run: statistics, the sign/verify asymmetry, recommendations."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from phpcb.data.loader import Run
+from phpcb.data.policy import JwtPolicy, Verdict
+from phpcb.experiments.jwt import layers as jws_layers
+from phpcb.presentation.precision import UNPAIRED, Pairing
+from phpcb.statistics.contest import Contest, contest
+from phpcb.statistics.rounds import native_commands, native_tool
+from phpcb.statistics.stats import Ratio, Summary, per_op_by_case, ratio_between, ratio_of_medians, summarize
+
+ALGORITHMS = (
+    "ES256",
+    "ES384",
+    "ES512",
+    "EdDSA",
+    "PS256",
+    "PS384",
+    "PS512",
+    "RS256",
+    "RS384",
+    "RS512",
+    "HS256",
+    "HS384",
+    "HS512",
+)
+HEADLINE_PAYLOAD = 100
+
+
+@dataclass(frozen=True)
+class JwtCase:
+    alg: str
+    key_type: str
+    key_bits: int
+    operation: str
+    payload_chars: int
+    token_bytes: int
+    summary: Summary
+    per_op_ns: np.ndarray
+    # Key generation is one quantity: where the run also timed it on the curves page (ec_keygen, per key
+    # type), that measurement is the one this page quotes.
+    measured_by: str = "jwt"
+
+
+@dataclass(frozen=True)
+class AlgorithmResult:
+    alg: str
+    key_type: str
+    key_bits: int
+    verdict: Verdict
+    asymmetric: bool
+    cases: dict[tuple[str, int], JwtCase]
+
+    @property
+    def key_label(self) -> str:
+        """A short name for the key: P-256, RSA-2048, Ed25519, or a 256-bit secret."""
+        curves = {"EC prime256v1": "P-256", "EC secp384r1": "P-384", "EC secp521r1": "P-521", "OKP Ed25519": "Ed25519"}
+        if self.key_type in curves:
+            return curves[self.key_type]
+        return f"RSA-{self.key_bits}" if self.key_type == "RSA" else f"{self.key_bits}-bit secret"
+
+    @property
+    def key_scheme(self) -> str | None:
+        return key_scheme(self.key_type, self.key_bits)
+
+    def case(self, operation: str, payload: int) -> JwtCase | None:
+        return self.cases.get((operation, payload))
+
+    @property
+    def keygen(self) -> JwtCase | None:
+        return self.cases.get(("keygen", 0))
+
+    def token_bytes(self, payload: int) -> int | None:
+        case = self.case("sign", payload)
+        return case.token_bytes if case else None
+
+    def asymmetry(self, payload: int) -> Ratio | None:
+        """Sign time over verify time: above 1, verifying is the cheap side."""
+        sign, verify = self.case("sign", payload), self.case("verify", payload)
+        return ratio_of_medians(sign.per_op_ns, verify.per_op_ns) if sign and verify else None
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The fastest recommended asymmetric algorithm for one operation, and its margin over the next."""
+
+    purpose: str
+    operation: str
+    best: AlgorithmResult | None
+    runner_up: AlgorithmResult | None
+    ratio: Ratio | None
+    contest: Contest | None = None  # every candidate against the best: the tie, if any
+
+
+@dataclass(frozen=True)
+class JwtAnalysis:
+    run: Run
+    algorithms: list[AlgorithmResult]
+    payloads: list[int]
+    choices: list[Choice]
+    # The three layers (native, PHP's primitive, JWS) per algorithm and operation, and the native tool.
+    layers: list[jws_layers.Layers] = field(default_factory=list)
+    native_tool: str = ""
+    native_commands: list[str] = field(default_factory=list)
+    pairing: Pairing = UNPAIRED  # which cases were sampled in rotation (their ratios are paired)
+
+    def layer(self, alg: str, operation: str) -> jws_layers.Layers | None:
+        return next((x for x in self.layers if (x.alg, x.operation) == (alg, operation)), None)
+
+    def find(self, alg: str) -> AlgorithmResult | None:
+        return next((a for a in self.algorithms if a.alg == alg), None)
+
+    @property
+    def largest_token(self) -> tuple[AlgorithmResult, int, int] | None:
+        sizes = [(a, p, a.token_bytes(p) or 0) for a in self.algorithms for p in self.payloads]
+        return max(sizes, key=lambda item: item[2], default=None)
+
+
+def case_rows(rows: list[dict[str, Any]]) -> list[JwtCase]:
+    def key(row: Mapping[str, Any]) -> tuple[Any, ...]:
+        return tuple(row[c] for c in ("alg", "key_type", "key_bits", "operation", "payload_chars", "token_bytes"))
+
+    return [
+        JwtCase(*identity, summary=summarize(values), per_op_ns=values)
+        for identity, values in per_op_by_case(rows, key).items()
+    ]
+
+
+def choose(
+    algorithms: list[AlgorithmResult], purpose: str, operation: str, payload: int, pairing: Pairing = UNPAIRED
+) -> Choice:
+    candidates = [
+        a for a in algorithms if a.verdict.recommendable and a.asymmetric and a.case(operation, payload) is not None
+    ]
+    ranked = sorted(candidates, key=lambda a: (a.case(operation, payload).summary.median_ns, a.alg))  # type: ignore[union-attr]
+
+    if not ranked:
+        return Choice(purpose, operation, None, None, None)
+    best = ranked[0]
+    runner = ranked[1] if len(ranked) > 1 else None
+    best_case = best.case(operation, payload)
+    runner_case = runner.case(operation, payload) if runner else None
+    ratio = (
+        ratio_between(
+            runner_case.per_op_ns,
+            best_case.per_op_ns,
+            best_case.measured_by == runner_case.measured_by == "jwt" and pairing.together(runner_case, best_case),
+        )
+        if best_case and runner_case
+        else None
+    )
+    cases = [(a.alg, a.case(operation, payload)) for a in ranked]
+    measured = [(alg, case) for alg, case in cases if case is not None]
+    found = contest(
+        [(alg, case.per_op_ns) for alg, case in measured],
+        [
+            best_case is not None
+            and case.measured_by == best_case.measured_by == "jwt"
+            and pairing.together(case, best_case)
+            for _, case in measured[1:]
+        ],
+    )
+    return Choice(purpose, operation, best, runner, ratio, found)
+
+
+def headline_payload(payloads: list[int]) -> int:
+    """The payload the page's answer speaks of: the seed's 100 characters when measured."""
+    return HEADLINE_PAYLOAD if HEADLINE_PAYLOAD in payloads else (payloads[0] if payloads else 0)
+
+
+def key_scheme(key_type: str, key_bits: int) -> str | None:
+    """The key's name in the shared key table (data/policy/keys.yaml); None for an HMAC secret."""
+    if key_type.startswith(("EC ", "OKP ")):
+        return key_type.split(" ", 1)[1]
+    return f"RSA-{key_bits}" if key_type == "RSA" else None
+
+
+def keygen_from_the_curves_page(run: Run, cases: list[JwtCase]) -> list[JwtCase]:
+    """Each algorithm's key generation from the run's ec_keygen table (its key type's `keygen` case)
+    where the run has one, in place of the JWT table's own timing of the same call."""
+    rows = [row for row in run.tables.get("ec_keygen.csv", []) if row["operation"] == "keygen"]
+    if not rows:
+        return cases
+    by_scheme = per_op_by_case(rows, lambda row: str(row["curve"]))
+    quoted = []
+    for case in cases:
+        scheme = key_scheme(case.key_type, case.key_bits) if case.operation == "keygen" else None
+        values = by_scheme.get(scheme) if scheme is not None else None
+        if values is None:
+            quoted.append(case)
+            continue
+        quoted.append(replace(case, summary=summarize(values), per_op_ns=values, measured_by="ec_keygen"))
+    return quoted
+
+
+def analyse(run: Run, policy: JwtPolicy) -> JwtAnalysis:
+    cases = keygen_from_the_curves_page(run, case_rows(run.tables.get("jwt.csv", [])))
+    pairing = Pairing.of(run, "jwt", "jwt.csv")
+    algorithms = []
+    for alg in ALGORITHMS:
+        mine = [c for c in cases if c.alg == alg]
+        if not mine:
+            continue
+        algorithms.append(
+            AlgorithmResult(
+                alg=alg,
+                key_type=mine[0].key_type,
+                key_bits=mine[0].key_bits,
+                verdict=policy.with_key(alg, key_scheme(mine[0].key_type, mine[0].key_bits)),
+                asymmetric=policy.asymmetric(alg),
+                cases={(c.operation, c.payload_chars): c for c in mine},
+            )
+        )
+    payloads = sorted({c.payload_chars for c in cases if c.operation != "keygen"})
+    headline = headline_payload(payloads)
+    choices = [
+        choose(algorithms, "many verifiers (an API gateway checking every request)", "verify", headline, pairing),
+        choose(algorithms, "many signers (a login service issuing tokens)", "sign", headline, pairing),
+        choose(algorithms, "frequent key rotation", "keygen", 0, pairing),
+    ]
+    native_rows = run.tables.get(jws_layers.NATIVE_CSV, [])
+    return JwtAnalysis(
+        run,
+        algorithms,
+        payloads,
+        choices,
+        pairing=pairing,
+        layers=jws_layers.analyse(run, ALGORITHMS),
+        native_tool=native_tool(native_rows),
+        native_commands=native_commands(native_rows),
+    )

@@ -1,0 +1,139 @@
+"""What the jwt page needs beyond the analysis: the seed's table set against this run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup
+
+from phpcb.data.loader import Run
+from phpcb.data.policy import JwtPolicy
+from phpcb.data.reference import ReferenceData
+from phpcb.experiments.experiment import Finding
+from phpcb.experiments.jwt.analysis import AlgorithmResult, JwtAnalysis, JwtCase, headline_payload
+from phpcb.experiments.jwt.layers import GOAL_NS, GOAL_RATIO, goal_tally
+from phpcb.presentation.advice import Advice
+from phpcb.presentation.formatting import duration
+from phpcb.presentation.headlines import Headline
+from phpcb.presentation.wording import margin
+
+
+@dataclass(frozen=True)
+class ThenNow:
+    alg: str
+    payload_chars: int
+    then_bytes: int
+    then_sign_ms: float
+    then_verify_ms: float
+    now: AlgorithmResult | None
+
+    def now_case(self, operation: str) -> JwtCase | None:
+        return self.now.case(operation, self.payload_chars) if self.now else None
+
+
+def _sign_ns(analysis: JwtAnalysis, alg: str, payload: int) -> float | None:
+    found = analysis.find(alg)
+    case = found.case("sign", payload) if found else None
+    return case.summary.median_ns if case else None
+
+
+def pss_by_openssl(run: Run) -> bool:
+    """Whether the run's PS signatures were padded by OpenSSL (the key's RSASSA-PSS form); older runs
+    encoded PSS in PHP and record nothing."""
+    verification = run.manifest.get("experiments", {}).get("jwt", {}).get("verification") or {}
+    return verification.get("pss_padding") == "openssl"
+
+
+def context(analysis: JwtAnalysis, reference: ReferenceData, policy: JwtPolicy) -> dict[str, Any]:
+    rows = reference.rows("token_size_and_time")
+    limits = policy.limit_bytes
+    headline = headline_payload(analysis.payloads)
+    return {
+        "verifier_checks": policy.verifier_checks,
+        "horizon": policy.keys.horizon,
+        "headline_payload": headline,
+        "keygen_quoted": any(a.keygen is not None and a.keygen.measured_by == "ec_keygen" for a in analysis.algorithms),
+        "limits": limits,
+        "limit_sources": policy.limits,
+        "then_now": [
+            ThenNow(
+                alg=str(row["alg"]),
+                payload_chars=int(row["payload_chars"]),
+                then_bytes=int(row["token_bytes"]),
+                then_sign_ms=float(row["sign_ms"]),
+                then_verify_ms=float(row["verify_ms"]),
+                now=analysis.find(str(row["alg"])),
+            )
+            for row in rows
+        ],
+        "es384_slower_than_es512": (_sign_ns(analysis, "ES384", headline) or 0)
+        > (_sign_ns(analysis, "ES512", headline) or 0)
+        > 0,
+        "pss_by_openssl": pss_by_openssl(analysis.run),
+        "layer_goal": goal_tally(analysis.layers),
+        "layer_goal_percent": round((GOAL_RATIO - 1) * 100),
+        "layer_goal_ns": GOAL_NS,
+        "layer_rounds": max((x.rounds for x in analysis.layers), default=0),
+        "over_cookie": [
+            (a.alg, p, a.token_bytes(p))
+            for a in analysis.algorithms
+            for p in analysis.payloads
+            if (a.token_bytes(p) or 0) > limits["cookie_bytes"]
+        ],
+    }
+
+
+def finding(context: dict[str, Any]) -> Finding | None:
+    """The choice for many verifiers: what an API gateway pays on every request."""
+    analysis: JwtAnalysis = context["analysis"]
+    choice = next((c for c in analysis.choices if c.operation == "verify" and c.best is not None), None)
+    case = choice.best.case("verify", context["headline_payload"]) if choice and choice.best else None
+    if choice is None or choice.best is None or case is None:
+        return None
+    s = case.summary
+    text = Markup(
+        "To verify tokens (an API gateway checking every request), **{}** is the fastest recommended "
+        "asymmetric algorithm: {} per token (95% CI {}–{}) for a {}-character payload"
+    ).format(
+        choice.best.alg,
+        duration(s.median_ns),
+        duration(s.ci_low_ns),
+        duration(s.ci_high_ns),
+        context["headline_payload"],
+    )
+    if choice.runner_up is not None and choice.ratio is not None:
+        text += Markup(", {}").format(margin(choice.runner_up.alg, choice.ratio))
+    return Finding("JWT", text + Markup(", on {}.").format(context["machine"]))
+
+
+def advice(context: dict[str, Any]) -> list[Advice]:
+    analysis: JwtAnalysis = context["analysis"]
+    statements = [
+        Advice.of_contest(
+            "jwt",
+            f"jwt.choice.{c.operation}.{c.purpose}",
+            f"Fastest recommended algorithm to {c.operation}, for {c.purpose}",
+            c.contest,
+        )
+        for c in analysis.choices
+    ]
+    for a in analysis.algorithms:
+        statements.append(Advice("jwt", f"jwt.verdict.{a.alg}", f"Verdict on {a.alg}", a.verdict.status))
+    return statements
+
+
+MACHINE_HEADLINES = ("ES256", "RS256", "EdDSA")
+
+
+def headlines(context: dict[str, Any]) -> list[Headline]:
+    analysis: JwtAnalysis = context["analysis"]
+    payload = context["headline_payload"]
+    found = []
+    for alg in MACHINE_HEADLINES:
+        result = analysis.find(alg)
+        case = result.case("verify", payload) if result is not None else None
+        if case is not None:
+            question = f"{alg} verification, {payload}-character payload"
+            found.append(Headline.of_time(f"jwt.verify.{alg}", question, case.summary))
+    return found

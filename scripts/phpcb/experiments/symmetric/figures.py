@@ -1,0 +1,131 @@
+"""Plotly figures for the symmetric page, as plain JSON-ready dicts (the page script applies the palette)."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import plotly.graph_objects as go
+
+from phpcb.experiments.symmetric.analysis import SymmetricAnalysis
+from phpcb.presentation.formatting import size
+from phpcb.presentation.plotting import interval_error_bars, plain, significant, throughput_error_bars
+
+# The race's ciphers are all unauthenticated (none is recommended: the verdict is in the hover and the
+# inventory), so the legend filters by family instead: the modern block ciphers against the legacy ones.
+FAMILIES = (
+    ("AES", re.compile(r"^aes-"), "#1565c0"),
+    ("ARIA, Camellia, SM4", re.compile(r"^(aria|camellia|sm4)-"), "#6a1b9a"),
+    ("ChaCha20", re.compile(r"^chacha20"), "#00838f"),
+    (
+        "legacy: DES, 3DES, Blowfish, CAST5, IDEA, RC2, RC4, SEED",
+        re.compile(r"^(des|bf|cast|idea|rc2|rc4|seed)"),
+        "#c62828",
+    ),
+    ("other", re.compile(r"."), "#757575"),
+)
+
+
+def family(cipher: str) -> str:
+    return next(name for name, pattern, _ in FAMILIES if pattern.search(cipher))
+
+
+def engine_speedup(analysis: SymmetricAnalysis) -> dict[str, Any]:
+    figure = go.Figure()
+    for operation in ("encrypt", "decrypt"):
+        for bits in (128, 192, 256):
+            rows = [
+                c for c in analysis.engines if (c.subject.key.key_bits, c.subject.key.operation) == (bits, operation)
+            ]
+            figure.add_trace(
+                go.Bar(
+                    x=[size(c.subject.key.payload_bytes) for c in rows],
+                    y=[significant(c.ratio.value) for c in rows],
+                    error_y=interval_error_bars([c.ratio for c in rows]),
+                    name=f"AES-{bits}-CBC {operation}",
+                )
+            )
+    figure.update_layout(
+        title="OpenSSL's speed-up over mcrypt (× faster; error bars: 95% CI)",
+        barmode="group",
+        xaxis={"title": "payload", "type": "category"},
+        yaxis={"title": "× faster than mcrypt"},
+    )
+    return plain(figure)
+
+
+def cipher_ranking(analysis: SymmetricAnalysis) -> dict[str, Any]:
+    """Horizontal bars, fastest on top, one trace per cipher family so the legend filters them; each
+    bar's hover gives its verdict."""
+    figure = go.Figure()
+    order = [row.cipher for row in reversed(analysis.ranking)]
+    for name, _, colour in FAMILIES:
+        rows = [row for row in analysis.ranking if family(row.cipher) == name and row.case is not None]
+        if not rows:
+            continue
+        figure.add_trace(
+            go.Bar(
+                y=[html.escape(row.cipher) for row in rows],
+                x=[round(row.case.mb_per_s, 3) for row in rows if row.case is not None],
+                error_x=throughput_error_bars([row.case for row in rows if row.case is not None]),
+                customdata=[row.verdict.text for row in rows],
+                orientation="h",
+                marker={"color": colour},
+                name=name,
+                hovertemplate="%{y}: %{x:,.3~r} MB/s, %{customdata}<extra>%{fullData.name}</extra>",
+            )
+        )
+    # The same axis on top as well: with a hundred ciphers the bottom one is 2,000 px down.
+    figure.add_trace(
+        go.Scatter(x=[], y=[], xaxis="x2", showlegend=False, hoverinfo="skip", name="top axis", visible=True)
+    )
+    axis_title = "MB/s (bytes encrypted and decrypted)"
+    figure.update_layout(
+        title=(
+            f"Every OpenSSL cipher: encrypt + decrypt throughput at {size(200 * 1024)}, all unauthenticated "
+            "(click the legend to filter by family)"
+        ),
+        yaxis={"categoryorder": "array", "categoryarray": [html.escape(n) for n in order], "automargin": True},
+        xaxis={"title": axis_title, "type": "log"},
+        xaxis2={"type": "log", "overlaying": "x", "side": "top", "matches": "x"},
+        # The legend (the cipher families) at the very top, above the top axis.
+        legend={"orientation": "h", "yanchor": "top", "y": 1, "yref": "container", "x": 0},
+        margin={"t": 90},
+        height=max(500, 16 * len(order) + 200),
+        barmode="overlay",
+    )
+    return plain(figure, legend_below=False)
+
+
+def blowfish_modes(analysis: SymmetricAnalysis) -> dict[str, Any]:
+    figure = go.Figure()
+    labels = list(dict.fromkeys(c.key.label for c in analysis.blowfish))
+    for label in labels:
+        cases = [c for c in analysis.blowfish if c.key.label == label and c.key.operation == "encrypt"]
+        figure.add_trace(
+            go.Bar(
+                x=[size(c.key.payload_bytes) for c in cases],
+                y=[round(c.mb_per_s, 3) for c in cases],
+                error_y=throughput_error_bars(cases),
+                name=html.escape(label),
+            )
+        )
+    figure.update_layout(
+        title="Blowfish encryption by engine and mode (error bars: 95% CI)",
+        barmode="group",
+        xaxis={"title": "payload", "type": "category"},
+        yaxis={"title": "MB/s (log)", "type": "log"},
+    )
+    return plain(figure)
+
+
+def all_figures(analysis: SymmetricAnalysis) -> dict[str, dict[str, Any]]:
+    figures: dict[str, dict[str, Any]] = {}
+    if analysis.engines:
+        figures["symmetric-engines"] = engine_speedup(analysis)
+    if analysis.ranking:
+        figures["symmetric-ranking"] = cipher_ranking(analysis)
+    if analysis.blowfish:
+        figures["symmetric-blowfish"] = blowfish_modes(analysis)
+    return figures

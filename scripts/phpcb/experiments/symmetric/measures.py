@@ -1,0 +1,228 @@
+"""What decides seeds 000 and 001's claims (and seed 002's about the cipher list), from the symmetric
+page's analysis, the run's verification and the ledger's facts (data/reference/claims.yaml)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from phpcb.experiments.claim_measures import GENERIC, verification_value
+from phpcb.experiments.experiment import Inputs
+from phpcb.experiments.symmetric.analysis import Comparison, SymCase, SymmetricAnalysis
+from phpcb.presentation.claim_rules import (
+    INCONCLUSIVE,
+    REPRODUCED,
+    Args,
+    ChoiceResult,
+    FactResult,
+    Measure,
+    Ranked,
+    RankResult,
+    RatioResult,
+    Result,
+    Rule,
+    ShareResult,
+    Unavailable,
+    factor,
+)
+from phpcb.presentation.formatting import size
+from phpcb.presentation.wording import speedup
+from phpcb.statistics.stats import ratio_between
+
+
+def _missing(context: dict[str, Any], what: str) -> Unavailable:
+    gap = context.get("mcrypt_gap") or ""
+    return Unavailable(f"{what} was not measured in this run" + (f" ({gap})" if gap else ""))
+
+
+def _samples(comparison: Comparison) -> tuple[int, int]:
+    return comparison.subject.summary.n, comparison.baseline.summary.n
+
+
+def engine_ratio(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """OpenSSL over mcrypt, AES-CBC with PKCS#7: one key size, operation and payload."""
+    analysis: SymmetricAnalysis = context["analysis"]
+    bits, operation, payload = args.integer("key_bits"), args.text("operation"), args.integer("payload_bytes")
+    found = analysis.engine_comparison(bits, operation, payload)
+    where = f"AES-{bits}-CBC {operation}, {size(payload)}"
+    if found is None:
+        return _missing(context, f"mcrypt or OpenSSL {where}")
+    return RatioResult("OpenSSL", "mcrypt", found.ratio, where, _samples(found))
+
+
+def engine_ratios_in_band(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """In how many of the AES-CBC cases at the given payloads OpenSSL is `claimed` times faster than
+    mcrypt, each judged by the factor rule (a case whose CI reaches across the band is undecided)."""
+    analysis: SymmetricAnalysis = context["analysis"]
+    payloads = set(args.integers("payload_bytes"))
+    rule = Rule("factor", claimed=args.number("claimed"))
+    cases = [c for c in analysis.engines if c.subject.key.payload_bytes in payloads]
+    if not cases:
+        return _missing(context, f"mcrypt against OpenSSL at {', '.join(size(p) for p in sorted(payloads))}")
+    verdicts = [(c, factor(rule, RatioResult("OpenSSL", "mcrypt", c.ratio, "", _samples(c))).verdict) for c in cases]
+    details = tuple(
+        f"AES-{c.subject.key.key_bits} {c.subject.key.operation} {size(c.subject.key.payload_bytes)}: "
+        f"{c.ratio.value:.1f}× ({verdict})"
+        for c, verdict in verdicts
+    )
+    return ShareResult(
+        matched=sum(1 for _, v in verdicts if v == REPRODUCED),
+        total=len(verdicts),
+        details=details,
+        what=f"AES-CBC cases where OpenSSL is {args.number('claimed'):g}x faster than mcrypt (factor rule per case)",
+        uncertain=sum(1 for _, v in verdicts if v == INCONCLUSIVE),
+    )
+
+
+def key_length(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """AES-128 over AES-256 in one engine: how many times faster the shorter key is."""
+    analysis: SymmetricAnalysis = context["analysis"]
+    engine, operation, payload = args.text("engine"), args.text("operation"), args.integer("payload_bytes")
+    where = f"{engine} AES-CBC {operation}, {size(payload)}"
+    for c in analysis.key_length:
+        key = c.subject.key
+        if (key.engine, key.operation, key.payload_bytes) == (engine, operation, payload):
+            return RatioResult("AES-128", "AES-256", c.ratio, where, _samples(c))
+    return _missing(context, where)
+
+
+def _race(analysis: SymmetricAnalysis, payload: int) -> list[SymCase]:
+    """Every cipher of the race at one payload (encrypt + decrypt), fastest first."""
+    cases = [c for c in analysis.cases if c.key.suite == "inventory" and c.key.payload_bytes == payload]
+    return sorted(cases, key=lambda c: (c.summary.median_ns, c.key.cipher))
+
+
+def ranking(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """Every cipher OpenSSL offers, by its median time to encrypt and decrypt one payload."""
+    payload = args.integer("payload_bytes")
+    race = _race(context["analysis"], payload)
+    if not race:
+        return Unavailable(f"the cipher race at {size(payload)} is not in this run (the full profile runs it)")
+    items = tuple(
+        Ranked(c.key.cipher, c.summary.median_ns / 1e6, c.summary.ci_low_ns / 1e6, c.summary.ci_high_ns / 1e6)
+        for c in race
+    )
+    return RankResult(items, f"ciphers by encrypt + decrypt time at {size(payload)}", " ms")
+
+
+def spread(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """The fastest cipher of the race over the one in place `place`: how far apart the first ones are."""
+    payload, place = args.integer("payload_bytes"), args.integer("place")
+    race = _race(context["analysis"], payload)
+    if len(race) < place:
+        return Unavailable(f"fewer than {place} ciphers raced at {size(payload)} in this run")
+    first, last = race[0], race[place - 1]
+    where = f"the fastest and the {place}th cipher, encrypt + decrypt {size(payload)}"
+    paired = context["analysis"].pairing.together(last.key, first.key)
+    ratio = ratio_between(last.per_op_ns, first.per_op_ns, paired)
+    return RatioResult(first.key.cipher, last.key.cipher, ratio, where, (first.summary.n, last.summary.n))
+
+
+def pkcs7(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """Does openssl_encrypt pad with PKCS#7 by itself? The run's Wycheproof PKCS#5/7 vectors decide."""
+    verification = (context["entry"] or {}).get("verification") or {}
+    passed = sum(
+        int(report.get("passed", 0))
+        for report in verification.get("vectors", [])
+        if report.get("source") == "aes_cbc_pkcs5_test.json" and str(report.get("algorithm", "")).startswith("openssl")
+    )
+    if passed == 0:
+        return Unavailable("this run has no record of the AES-CBC PKCS#5/7 vectors through OpenSSL")
+    equal = [name for name in verification.get("cross_engine_equal", {}) if "CBC mcrypt = OpenSSL" in name]
+    text = (
+        f"{passed} Wycheproof AES-CBC-PKCS5 vectors pass through openssl_encrypt/openssl_decrypt with no padding code"
+    )
+    if equal:
+        text += f"; it gives the same ciphertext as mcrypt with explicit PKCS#7 ({len(equal)} key sizes)"
+    return FactResult(True, text, "this run's verification")
+
+
+def rijndael_is_aes(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """AES is Rijndael with a 16-byte block and 16-, 24- or 32-byte keys: mcrypt's rijndael-128 with
+    each key size gives OpenSSL's aes-*-cbc ciphertext (the run's cross-engine check)."""
+    fact = args.fact()
+    equal = verification_value(context, "cross_engine_equal")
+    sizes = sorted(
+        int(name.split("-")[1]) for name in (equal if isinstance(equal, dict) else {}) if "CBC mcrypt = OpenSSL" in name
+    )
+    if not sizes:
+        return FactResult(
+            fact.value,
+            f"this run did not compare the engines; documented: {fact.statement}",
+            "documented",
+            fact.references,
+        )
+    text = (
+        f"mcrypt's rijndael-128 (a 16-byte block) with {', '.join(str(s // 8) for s in sizes)}-byte keys gives "
+        f"OpenSSL's aes-{{{', '.join(str(s) for s in sizes)}}}-cbc ciphertexts; {fact.statement}"
+    )
+    return FactResult(sizes == [128, 192, 256], text, "this run's verification", fact.references)
+
+
+def inventory_status(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """Whether every cipher OpenSSL lists whose name matches args.pattern has args.status in this run's
+    inventory (a real round trip each), and which they are."""
+    analysis: SymmetricAnalysis = context["analysis"]
+    pattern, status = re.compile(args.text("pattern")), args.text("status")
+    rows = [row for row in analysis.inventory if pattern.search(row.cipher)]
+    if not rows:
+        return Unavailable(f"no cipher this run lists matches {pattern.pattern}")
+    text = f"{sum(1 for r in rows if r.status == status)} of {len(rows)} listed have status {status}: " + ", ".join(
+        f"{row.cipher} {row.status}" for row in rows
+    )
+    if "observed" in args.values:
+        seen = verification_value(context, args.text("observed"))
+        if isinstance(seen, list):
+            text += f"; {args.text('label')}: {', '.join(seen) or 'none'}"
+    fact = args.fact() if "fact" in args.values else None
+    return FactResult(
+        all(row.status == status for row in rows),
+        text,
+        "this run's cipher inventory",
+        fact.references if fact else (),
+    )
+
+
+def library_versions(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """The libmcrypt and OpenSSL this run's PHP used, against the last libmcrypt release (args.fact)."""
+    fact = args.fact()
+    entry = context["entry"] or {}
+    libraries = (entry.get("measured_by") or {}).get("libraries") or context["run"].manifest.get("libraries", {})
+    mcrypt, openssl = libraries.get("mcrypt"), libraries.get("openssl")
+    if mcrypt is None:
+        return Unavailable("this run's PHP has no mcrypt to date")
+    text = f"libmcrypt {mcrypt}; {openssl}; {fact.statement}"
+    return FactResult(str(mcrypt) == str(fact.value), text, "this run's manifest", fact.references)
+
+
+def openssl_choice(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """ "Use OpenSSL": sound if OpenSSL is measurably faster than mcrypt here (mcrypt's library is
+    abandoned: args.fact); what this site advises only with an authenticated mode, so the article's
+    unauthenticated cipher (args.cipher, with args.unauthenticated naming why) is not."""
+    analysis: SymmetricAnalysis = context["analysis"]
+    cipher, advised = args.text("cipher"), args.text("advised")
+    abandoned, unauthenticated = args.fact(), args.fact("unauthenticated")
+    headline = analysis.headline
+    if headline is None:
+        return _missing(context, "mcrypt against OpenSSL")
+    faster = headline.ratio.significant and headline.ratio.value > 1
+    why = (
+        f"{speedup('OpenSSL', 'mcrypt', headline.ratio)}; {abandoned.statement}; but {cipher}: "
+        f"{unauthenticated.statement}: this site advises {advised}"
+    )
+    return ChoiceResult(admissible=faster, picked=cipher == advised, why=why, references=unauthenticated.references)
+
+
+MEASURES: dict[str, Measure] = {
+    **GENERIC,
+    "engine_ratio": engine_ratio,
+    "engine_ratios_in_band": engine_ratios_in_band,
+    "key_length": key_length,
+    "ranking": ranking,
+    "spread": spread,
+    "pkcs7": pkcs7,
+    "rijndael_is_aes": rijndael_is_aes,
+    "inventory_status": inventory_status,
+    "library_versions": library_versions,
+    "openssl_choice": openssl_choice,
+}

@@ -1,0 +1,200 @@
+"""Everything the site generates from data: one page per registered experiment, the home and runs
+pages, and the files to publish (each run's CSVs, manifest and Data Package descriptor)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup
+
+from phpcb.compare import baselines
+from phpcb.data import selection
+from phpcb.data.loader import MANIFEST, Run, load_runs
+from phpcb.data.schema import Schemas, load_schemas
+from phpcb.data.selection import Selection
+from phpcb.errors import NoDataError
+from phpcb.experiments import registry
+from phpcb.experiments.contexts import DATAPACKAGE, Contexts, Project, run_anchor
+from phpcb.experiments.experiment import Experiment, Figures, Finding
+from phpcb.pages import claims_page, compare_page
+from phpcb.pages import machines_page as machines
+from phpcb.presentation import chart_data, precision
+from phpcb.presentation import environment as env_rows
+from phpcb.presentation.plotting import figure_attribute
+from phpcb.presentation.render import environment, render
+
+COMPARISON_PAGE = "compare.md"  # only when PHPCB_COMPARE names runs
+
+
+@dataclass(frozen=True)
+class ExperimentPage:
+    """One experiment's generated page, with what went into it (tests read the figures and the finding)."""
+
+    experiment: Experiment
+    selection: Selection | None
+    context: dict[str, Any]
+    figures: Figures
+    finding: Finding | None
+    text: str
+
+    @property
+    def run(self) -> Run | None:
+        return self.selection.run if self.selection is not None else None
+
+
+@dataclass
+class GeneratedSite:
+    pages: dict[str, str] = field(default_factory=dict)
+    files: dict[str, Path] = field(default_factory=dict)  # published as they are
+    contents: dict[str, str] = field(default_factory=dict)  # generated non-page files
+    binaries: dict[str, bytes] = field(default_factory=dict)  # generated binary files (the runs archive)
+    experiments: list[ExperimentPage] = field(default_factory=list)
+
+
+def experiment_page(
+    experiment: Experiment,
+    runs: list[Run],
+    templates: Any,
+    choice: selection.Choice,
+    contexts: Contexts,
+    checked: list[claims_page.Checked] | None = None,
+    notes: list[Markup] | None = None,
+) -> ExperimentPage:
+    """The page, with the ledger's verdicts on its claims (`checked`): its "then vs now" lines and
+    its home-page finding quote them, never a number of their own."""
+    given = contexts.inputs(experiment)
+    page_claims = checked or []
+    chosen = selection.shown(runs, experiment.name, choice.config, choice.focus)
+    context: dict[str, Any] = {
+        "experiment": experiment,
+        "run": None,
+        "reference": given.reference,
+        **experiment.static_context(given),
+    }
+    figures: Figures = {}
+    finding = None
+    claims = {"claims": claims_page.by_id(page_claims), "page_claims": page_claims}
+    if chosen is not None:
+        context, figures = contexts.of(experiment, chosen.run)
+        context["other_runs"] = [r.run_id for r in runs if r.has_results(experiment.name) and r is not chosen.run]
+        context.update(claims)
+        finding = experiment.finding(context)
+    context.update(claims)
+    context["selection"] = chosen
+    context["claims_tally"] = str(claims_page.Tally.of(page_claims)) if page_claims else ""
+    context["notes"] = notes or []
+    text = render(templates, experiment.template, **context)
+    return ExperimentPage(experiment, chosen, context, figures, finding, text)
+
+
+def cross_notes(
+    experiments: list[Experiment], runs: list[Run], choice: selection.Choice, contexts: Contexts
+) -> dict[str, list[Markup]]:
+    """The lines experiments add to each other's pages (Experiment.notes), each from the run its own
+    page shows; by the name of the page they go on."""
+    found: dict[str, list[Markup]] = {}
+    for experiment in experiments:
+        chosen = selection.shown(runs, experiment.name, choice.config, choice.focus)
+        if chosen is None:
+            continue
+        for page, lines in experiment.notes(contexts.context(experiment, chosen.run)).items():
+            found.setdefault(page, []).extend(lines)
+    return found
+
+
+def datapackage(run: Run, schemas: Schemas) -> str:
+    """The run as a Frictionless Data Package, so tools outside this project can validate its CSVs."""
+    files = [name for entry in run.manifest["experiments"].values() for name in entry["files"]]
+    descriptor = schemas.datapackage(run.run_id.lower().replace(".", "-"), f"phpcrypto-bench run {run.run_id}", files)
+    return json.dumps(descriptor, indent=2, ensure_ascii=False) + "\n"
+
+
+def publish_runs(site: GeneratedSite, runs: list[Run], schemas: Schemas) -> None:
+    for run in runs:
+        site.files[f"runs/{run.run_id}/{MANIFEST}"] = run.directory / MANIFEST
+        for entry in run.manifest["experiments"].values():
+            for name in entry["files"]:
+                site.files[f"runs/{run.run_id}/{name}"] = run.directory / name
+        if not run.upgraded:
+            # An upgraded run's files on disk follow an older schema than the descriptor would say.
+            site.contents[f"runs/{run.run_id}/{DATAPACKAGE}"] = datapackage(run, schemas)
+
+
+def machines_page(
+    experiments: list[Experiment], runs: list[Run], templates: Any, config: selection.SiteConfig, contexts: Contexts
+) -> tuple[str, dict[str, dict[str, Any]]]:
+    questions = machines.questions(experiments, runs, config, contexts.context)
+    figures = {q.key: q.figure for q in questions}
+    return render(
+        templates,
+        "machines.md.j2",
+        questions=questions,
+        figures={key: figure_attribute(figure) for key, figure in figures.items()},
+        anchors={run.run_id: run_anchor(run.run_id) for run in runs},
+        machines=machines.summaries(runs),
+    ), figures
+
+
+def shown_on(pages: list[ExperimentPage]) -> dict[str, list[ExperimentPage]]:
+    """For the Runs page: which experiment pages show each run (and, on the page, why)."""
+    shown: dict[str, list[ExperimentPage]] = {}
+    for page in pages:
+        if page.run is not None:
+            shown.setdefault(page.run.run_id, []).append(page)
+    return shown
+
+
+def build(root: Path) -> GeneratedSite:
+    project = Project(root)
+    schemas = load_schemas(project.schema)
+    experiments = registry.discover()
+    registry.check_tables(experiments, schemas)
+    runs = load_runs(project.runs, schemas)
+    registry.check_runs(experiments, runs)
+    if not runs:
+        raise NoDataError(f"{project.runs}: no runs to build from; run `make bench` first")
+    config = selection.SiteConfig.load(project.site_config)
+    config.check(runs)
+    choice = selection.Choice(config, selection.focus_run())
+    if choice.focus is not None and choice.focus not in {run.run_id for run in runs}:
+        raise NoDataError(f"{selection.SHOW_RUN_VARIABLE}={choice.focus}: no such run under {project.runs}")
+    templates = environment(project.templates)
+    contexts = Contexts(project, schemas)
+    site = GeneratedSite()
+    ledger, checked = claims_page.check(root, experiments, runs, choice, contexts)
+    notes = cross_notes(experiments, runs, choice, contexts)
+    for experiment in experiments:
+        page = experiment_page(
+            experiment,
+            runs,
+            templates,
+            choice,
+            contexts,
+            claims_page.on_page(checked, experiment.name),
+            notes.get(experiment.name),
+        )
+        site.experiments.append(page)
+        site.pages[experiment.page] = page.text
+        site.contents.update(chart_data.chart_files(experiment.page, page.figures))
+    site.pages["machines.md"], machine_figures = machines_page(experiments, runs, templates, config, contexts)
+    site.contents.update(chart_data.chart_files("machines.md", machine_figures))
+    site.pages[claims_page.PAGE] = claims_page.render_page(ledger, checked, experiments, runs, templates, run_anchor)
+    compared = selection.compared_runs()
+    if compared:
+        found = baselines.comparisons(runs, compared, config, schemas, contexts)
+        site.pages[COMPARISON_PAGE] = compare_page.render_page(found, templates)
+    site.pages["index.md"] = render(templates, "home.md.j2", experiments=site.experiments, runs=runs)
+    site.pages["runs.md"] = render(
+        templates,
+        "runs.md.j2",
+        runs=[(run, run_anchor(run.run_id), env_rows.describe(run.manifest)) for run in reversed(runs)],
+        shown_on=shown_on(site.experiments),
+        reached=lambda run, name: precision.precision(run, name, schemas).reached,
+        load=precision.Load.of,
+    )
+    publish_runs(site, runs, schemas)
+    site.binaries[chart_data.ARCHIVE] = chart_data.runs_archive(site.files, site.contents)
+    return site

@@ -1,0 +1,158 @@
+"""The Machines page: each experiment's headline numbers for every machine × PHP version under
+data/runs/, one chart per question, and the environment of each machine.
+
+Each machine × PHP version is represented, per experiment, by the run the site's own rule would
+pick if that machine were the reference (full profile before quick, newest first).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import plotly.graph_objects as go
+
+from phpcb.data.loader import Run
+from phpcb.data.machines import machine_name
+from phpcb.data.selection import SiteConfig, reference
+from phpcb.experiments.experiment import Experiment
+from phpcb.presentation.formatting import duration
+from phpcb.presentation.headlines import SECONDS, Headline
+from phpcb.presentation.plotting import asymmetric_error_bars, ms, plain, significant
+from phpcb.presentation.wording import times
+
+
+@dataclass(frozen=True)
+class Group:
+    """One machine with one PHP version (major.minor)."""
+
+    machine: str
+    php: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.machine} · PHP {self.php}"
+
+
+@dataclass(frozen=True)
+class Row:
+    group: Group
+    run: Run
+    headline: Headline
+
+    @property
+    def value_text(self) -> str:
+        return _format(self.headline, self.headline.value)
+
+    @property
+    def ci_text(self) -> str:
+        h = self.headline
+        if not (math.isfinite(h.low) and math.isfinite(h.high)):
+            return f"n = {h.n}, too few samples for a CI" if h.n is not None else "no CI"
+        return f"{_format(h, h.low)} – {_format(h, h.high)}"
+
+
+@dataclass(frozen=True)
+class Question:
+    key: str
+    text: str
+    experiment: str
+    rows: list[Row]
+    figure: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class MachineSummary:
+    name: str
+    cpu: str
+    cores: int
+    os: str
+    php_versions: list[str]
+    openssl: list[str]
+    runs: list[str]
+
+
+def _format(headline: Headline, value: float) -> str:
+    return duration(value) if headline.unit == SECONDS else times(value)
+
+
+def php_minor(run: Run) -> str:
+    return ".".join(str(run.manifest["php"]["version"]).split(".")[:2])
+
+
+def groups(runs: list[Run]) -> dict[Group, list[Run]]:
+    grouped: dict[Group, list[Run]] = defaultdict(list)
+    for run in runs:
+        grouped[Group(machine_name(run.manifest), php_minor(run))].append(run)
+    return dict(sorted(grouped.items(), key=lambda item: (item[0].machine, item[0].php)))
+
+
+def figure(question: str, rows: list[Row]) -> dict[str, Any]:
+    seconds = rows[0].headline.unit == SECONDS
+    scale: Callable[[float], float] = ms if seconds else significant
+    values = [scale(r.headline.value) for r in rows]
+    above = [scale(r.headline.high - r.headline.value) if math.isfinite(r.headline.high) else None for r in rows]
+    below = [scale(r.headline.value - r.headline.low) if math.isfinite(r.headline.low) else None for r in rows]
+    fig = go.Figure(
+        go.Bar(
+            x=values,
+            y=[r.group.label for r in rows],
+            orientation="h",
+            error_x=asymmetric_error_bars(above, below),
+            text=[r.headline.choice or "" for r in rows],
+            name=question,
+        )
+    )
+    fig.update_layout(
+        title=f"{question} (error bars: 95% CI)",
+        xaxis={"title": "ms per operation" if seconds else "times faster", "rangemode": "tozero"},
+        yaxis={"type": "category", "automargin": True},
+        height=max(260, 120 + 48 * len(rows)),
+        showlegend=False,
+    )
+    return plain(fig, legend_below=False)
+
+
+def questions(
+    experiments: list[Experiment],
+    runs: list[Run],
+    config: SiteConfig,
+    context_of: Callable[[Experiment, Run], dict[str, Any]],
+) -> list[Question]:
+    found: dict[str, Question] = {}
+    by_group = groups(runs)
+    for experiment in experiments:
+        for group, members in by_group.items():
+            chosen = reference(members, experiment.name, SiteConfig(config.path, group.machine, {}))
+            if chosen is None:
+                continue
+            for headline in experiment.headlines(context_of(experiment, chosen.run)):
+                question = found.setdefault(
+                    headline.key, Question(headline.key, headline.question, experiment.name, [], {})
+                )
+                question.rows.append(Row(group, chosen.run, headline))
+    return [Question(q.key, q.text, q.experiment, q.rows, figure(q.text, q.rows)) for q in found.values()]
+
+
+def summaries(runs: list[Run]) -> list[MachineSummary]:
+    by_machine: dict[str, list[Run]] = defaultdict(list)
+    for run in runs:
+        by_machine[machine_name(run.manifest)].append(run)
+    result = []
+    for name, members in sorted(by_machine.items()):
+        newest = members[-1].manifest
+        result.append(
+            MachineSummary(
+                name=name,
+                cpu=str(newest["cpu"]["model"]),
+                cores=int(newest["cpu"]["cores"]),
+                os=str(newest["os"]),
+                php_versions=sorted({str(r.manifest["php"]["version"]) for r in members}),
+                openssl=sorted({str(r.manifest["libraries"]["openssl"]) for r in members}),
+                runs=[r.run_id for r in members],
+            )
+        )
+    return result

@@ -1,0 +1,120 @@
+"""What each chart plots, as CSV beside its page (the chart's "data (CSV)" link), and every run's
+files in one archive: readers take the numbers, not a screenshot.
+
+A chart's CSV is read back from the figure itself (phpcb.presentation.plotting.plain's JSON), so it holds exactly
+what is drawn: per series and point, the x and y values and, where the chart has error bars, the 95 %
+CI ends on that axis; a heatmap gives x, y and z.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import zipfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+ARCHIVE = "runs/phpcrypto-bench-runs.zip"
+# Fixed timestamps: the same runs give the same archive, byte for byte.
+_ZIP_TIME = (2020, 1, 1, 0, 0, 0)
+
+
+def chart_id(name: str) -> str:
+    """The HTML id of a chart (its permalink), kept apart from the headings' ids."""
+    return f"chart-{name}"
+
+
+def page_directory(page: str) -> str:
+    """Where a page's own files go: `experiments/aead.md` is served at `experiments/aead/`."""
+    return page.removesuffix(".md").removesuffix("index").rstrip("/")
+
+
+def csv_uri(page: str, name: str) -> str:
+    directory = page_directory(page)
+    return f"{directory}/{name}.csv" if directory else f"{name}.csv"
+
+
+def _axis_title(layout: dict[str, Any], axis: str) -> str:
+    title = (layout.get(axis) or {}).get("title")
+    text = title.get("text") if isinstance(title, dict) else title
+    return f"{axis[0]} ({text})" if text else axis[0]
+
+
+def _tidy(value: float) -> float:
+    """No float noise from the subtraction (785.4720000000001): the chart's own precision."""
+    return float(f"{value:.7g}")
+
+
+def _errors(trace: dict[str, Any], axis: str, values: Sequence[Any]) -> tuple[list[Any], list[Any]] | None:
+    bars = trace.get(f"error_{axis}")
+    if not bars or "array" not in bars:
+        return None
+    above = bars.get("array") or []
+    below = bars.get("arrayminus", above) or []
+    lows, highs = [], []
+    for index, value in enumerate(values):
+        up = above[index] if index < len(above) else None
+        down = below[index] if index < len(below) else None
+        numeric = isinstance(value, int | float)
+        lows.append(_tidy(value - down) if numeric and down is not None else "")
+        highs.append(_tidy(value + up) if numeric and up is not None else "")
+    return lows, highs
+
+
+def _trace_rows(trace: dict[str, Any]) -> Iterable[dict[str, Any]]:
+    name = trace.get("name") or ""
+    if trace.get("type") == "heatmap":
+        xs, ys, zs = trace.get("x") or [], trace.get("y") or [], trace.get("z") or []
+        for row, y in zip(zs, ys, strict=False):
+            for z, x in zip(row, xs, strict=False):
+                yield {"series": name, "x": x, "y": y, "z": "" if z is None else z}
+        return
+    xs, ys = list(trace.get("x") or []), list(trace.get("y") or [])
+    x_ci, y_ci = _errors(trace, "x", xs), _errors(trace, "y", ys)
+    for index, (x, y) in enumerate(zip(xs, ys, strict=False)):
+        row: dict[str, Any] = {"series": name, "x": x, "y": y}
+        if x_ci:
+            row["x_ci_low"], row["x_ci_high"] = x_ci[0][index], x_ci[1][index]
+        if y_ci:
+            row["y_ci_low"], row["y_ci_high"] = y_ci[0][index], y_ci[1][index]
+        yield row
+
+
+def figure_csv(figure: dict[str, Any]) -> str:
+    """The figure's plotted values as CSV, one row per point (per cell for a heatmap)."""
+    rows = [row for trace in figure.get("data", []) for row in _trace_rows(trace)]
+    columns = [
+        c
+        for c in ("series", "x", "y", "z", "x_ci_low", "x_ci_high", "y_ci_low", "y_ci_high")
+        if any(c in r for r in rows)
+    ]
+    layout = figure.get("layout", {})
+    names = {"x": _axis_title(layout, "xaxis"), "y": _axis_title(layout, "yaxis")}
+    header = [names.get(c, c) for c in columns]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow([row.get(column, "") for column in columns])
+    return out.getvalue()
+
+
+def chart_files(page: str, figures: dict[str, dict[str, Any]]) -> dict[str, str]:
+    """uri → CSV for every chart of a page."""
+    return {csv_uri(page, name): figure_csv(figure) for name, figure in figures.items()}
+
+
+def runs_archive(files: dict[str, Path], contents: dict[str, str]) -> bytes:
+    """Every published run file (`runs/<id>/<name>`: a path, or generated text such as the data
+    package) in one zip, as `<id>/<name>`."""
+    members = {uri: path.read_bytes() for uri, path in files.items() if uri.startswith("runs/")}
+    members |= {uri: text.encode("utf-8") for uri, text in contents.items() if uri.startswith("runs/")}
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for uri in sorted(members):
+            info = zipfile.ZipInfo(uri.removeprefix("runs/"), date_time=_ZIP_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, members[uri])
+    return out.getvalue()

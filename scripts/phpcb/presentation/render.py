@@ -1,0 +1,236 @@
+"""Jinja2 rendering of Markdown pages. Every value from data is escaped twice over: for HTML (Jinja's
+autoescaping) and for Markdown (`finalize`), so text such as `[x](javascript:…)`, `*a*{ onclick=… }`
+or a line break followed by `# heading` reaches the reader as the characters it holds."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import jinja2.bccache
+from markupsafe import Markup, escape
+
+from phpcb.data import snippets
+from phpcb.data.verdicts import Verdict
+from phpcb.presentation import formatting, wording
+
+# Characters that give text a meaning in Markdown (as configured in mkdocs.yml: emphasis, code,
+# links and images, attribute lists, table cells, escapes) or start a new block (a line break).
+# As numeric character references they are plain text to Markdown and the same characters in HTML.
+MARKDOWN_SPECIAL = {char: f"&#{ord(char)};" for char in "\\`*[]{}|\n\r"}
+_MARKDOWN_SPECIAL = str.maketrans(MARKDOWN_SPECIAL)
+# An underscore opens or closes emphasis only at a word's edge (`__DIR__` showed as a bold DIR); inside
+# a word (`openssl_pkey_new`) Markdown leaves it alone, and so does this.
+_EDGE_UNDERSCORE = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+
+
+def markdown_text(value: object) -> Markup:
+    """Text from data, escaped for HTML and for Markdown: it shows as the characters it holds."""
+    escaped = str(escape(str(value))).translate(_MARKDOWN_SPECIAL)
+    return Markup(_EDGE_UNDERSCORE.sub("&#95;", escaped))
+
+
+def table_cell(value: object) -> Markup:
+    """Escaped for HTML, and '|' too, which would end a Markdown table cell: for text that is
+    already Markdown (the comparison exporters')."""
+    return Markup(str(escape(str(value))).replace("|", "&#124;"))
+
+
+def code(value: object) -> Markup:
+    """Text from data as inline code: `<code>` rather than backticks, in which the escapes would show."""
+    return Markup("<code>{}</code>").format(markdown_text(value))
+
+
+def verdict(value: Verdict) -> Markup:
+    """A primitive's verdict as the site prints it everywhere: the status in words, marked with the
+    primitive's canonical name so that a test can read every verdict of the built site."""
+    return Markup('<span class="pcb-verdict" data-primitive="{}" data-status="{}">{}</span>').format(
+        markdown_text(value.primitive), value.status, value.text
+    )
+
+
+def fenced(source: str, language: str = "php") -> str:
+    """`source` as a fenced code block whose fence is longer than any run of backticks in it, so no line
+    of it can close the block: Markdown shows everything inside as the characters it holds."""
+    longest = max((len(run) for run in re.findall(r"`+", source)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{language}\n{source.rstrip()}\n{fence}"
+
+
+def snippet_block(snippet: snippets.Snippet, title: str | None = None) -> Markup:
+    """A snippet file as the page shows it: its path, the test that executes it, and the file itself in a
+    fenced block, collapsed (`??? example`) when it is long. The file is shown whole and verbatim: the
+    fence keeps Markdown out of it, and Markdown escapes it for HTML."""
+    if title is not None and not re.fullmatch(r"[^\"\n`<>&]+", title):
+        raise ValueError(f"expected a plain one-line title, got {title!r}")
+    caption = f"{title}: {snippet.path}" if title else snippet.path
+    tested = f"PHPUnit executes this file on every test run (`{snippet.test}`)"
+    block = fenced(snippet.source)
+    if not snippet.long:
+        return Markup(f"{caption}, as it is ({tested}):\n\n{block}\n")
+    indented = "\n".join(f"    {line}" if line.strip() else "" for line in block.splitlines())
+    return Markup(f'??? example "{caption}"\n    {tested}: what it shows is what the tests run.\n\n{indented}\n')
+
+
+def snippet_function(root: Path) -> Callable[..., Markup]:
+    """The templates' `snippet(name, title=None)`: runners/snippets/<name> of the project at `root`, then
+    each snippet it needs beside it (its require_once lines), so that what a page shows is complete."""
+
+    def snippet(name: str, title: str | None = None) -> Markup:
+        shown = snippets.load(root, name)
+        blocks = [snippet_block(shown, title)]
+        for needed in shown.requires:
+            blocks.append(snippet_block(snippets.load(root, needed), f"Needed beside {name}"))
+        return Markup("\n").join(blocks)
+
+    return snippet
+
+
+# A page's context may hold `between_runs` (noise.RunSpread): its absolute times then print with an
+# interval that covers the spread between runs of the machine, not only the run's own samples.
+BETWEEN_RUNS = "between_runs"
+
+
+@dataclass(frozen=True)
+class _Interval:
+    n: int
+    median_ns: float
+    ci_low_ns: float
+    ci_high_ns: float
+
+
+def _spread_of(context: Any) -> Any:
+    return context.get(BETWEEN_RUNS)
+
+
+def _widened_time(context: Any, summary: Any) -> Any:
+    spread = _spread_of(context)
+    if spread is None or not spread.known or not math.isfinite(summary.ci_low_ns):
+        return summary
+    low, high = spread.widen(summary.median_ns, summary.ci_low_ns, summary.ci_high_ns)
+    return _Interval(summary.n, summary.median_ns, low, high)
+
+
+def _widened_rate(context: Any, mb_per_s: float, interval: tuple[float, float]) -> tuple[float, float]:
+    spread = _spread_of(context)
+    if spread is None or not spread.known or not all(math.isfinite(x) for x in interval):
+        return interval
+    return spread.widen(mb_per_s, *interval)
+
+
+@jinja2.pass_context
+def time_spread(context: Any, summary: Any) -> str:
+    return formatting.time_spread(_widened_time(context, summary))
+
+
+@jinja2.pass_context
+def time_ci(context: Any, summary: Any) -> str:
+    return formatting.time_ci(_widened_time(context, summary))
+
+
+@jinja2.pass_context
+def time_interval(context: Any, summary: Any) -> str:
+    """The interval alone, as time_ci prints it."""
+    shown = _widened_time(context, summary)
+    return formatting.duration_interval(shown.ci_low_ns, shown.ci_high_ns, shown.median_ns)
+
+
+@jinja2.pass_context
+def rate_spread(context: Any, mb_per_s: float, interval: tuple[float, float]) -> str:
+    return formatting.rate_spread(mb_per_s, _widened_rate(context, mb_per_s, interval))
+
+
+@jinja2.pass_context
+def rate_ci(context: Any, mb_per_s: float, interval: tuple[float, float]) -> str:
+    return formatting.rate_ci(mb_per_s, _widened_rate(context, mb_per_s, interval))
+
+
+def finalize(value: Any) -> Any:
+    """Every `{{ value }}`: text that is not already Markup is escaped for Markdown too."""
+    if isinstance(value, Markup) or value is None or isinstance(value, int | float):
+        return value
+    return markdown_text(value)
+
+
+def markdown_ready(env: jinja2.Environment) -> jinja2.Environment:
+    """`env` for a page whose context is already Markdown-escaped (the Comparison page): HTML
+    escaping only, so its Markdown keeps its meaning."""
+    ready = env.overlay(finalize=None, cache_size=0)
+    ready.filters = {**env.filters, "cell": table_cell}
+    return ready
+
+
+class _CompiledTemplates(jinja2.BytecodeCache):
+    """Compiled templates kept for the life of the process, by template name and checked against the
+    source (Jinja recompiles when it differs): every build in one process (tests, `mkdocs serve`)
+    compiles each template once, whichever directory holds a copy of it."""
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def get_cache_key(self, name: str, filename: str | None = None) -> str:
+        return name
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if bucket.key in self._code:
+            bucket.bytecode_from_string(self._code[bucket.key])
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+_COMPILED = _CompiledTemplates()
+
+
+def environment(template_dir: Path) -> jinja2.Environment:
+    """The page templates of the project whose templates/ is `template_dir` (its runners/snippets/ beside)."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(template_dir),
+        bytecode_cache=_COMPILED,
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        finalize=finalize,
+    )
+    env.filters.update(
+        size=formatting.size,
+        spread=formatting.spread,
+        time_spread=time_spread,
+        time_ci=time_ci,
+        time_interval=time_interval,
+        duration_interval=formatting.duration_interval,
+        rate=formatting.rate,
+        duration=formatting.duration,
+        signed_duration=formatting.signed_duration,
+        percent=formatting.percent,
+        plus_minus=formatting.plus_minus,
+        count=formatting.count,
+        times=wording.times,
+        cell=markdown_text,
+        code=code,
+        verdict=verdict,
+    )
+    env.globals.update(
+        rate_spread=rate_spread,
+        rate_ci=rate_ci,
+        value_ci=formatting.value_ci,
+        speedup=wording.speedup,
+        interval=wording.interval,
+        margin=wording.margin,
+        estimate=wording.estimate,
+        share=wording.share,
+        overhead=wording.overhead,
+        snippet=snippet_function(template_dir.parent),
+    )
+    return env
+
+
+def render(env: jinja2.Environment, template: str, **context: Any) -> str:
+    return env.get_template(template).render(**context)

@@ -1,0 +1,2 @@
+"""Layer 7, publishing: the gh-pages branch (mike, previews), pull-request previews and their comment,
+collecting runs from artifacts."""

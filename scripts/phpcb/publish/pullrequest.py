@@ -1,0 +1,282 @@
+"""Pull requests of result sets: `make preview` and `make collect-runs`.
+
+    python -m phpcb preview --pr N --base REF [--out preview]
+    python -m phpcb collect-runs --artifacts DIR [--summary FILE]
+
+`preview` finds the runs the pull request adds (a run counts when its `data/runs/<id>/manifest.json`
+is added between the merge base of REF and HEAD), validates every run, builds the site into
+`OUT/site/` as it will be served at its preview address, with a Comparison page for those runs
+(PHPCB_COMPARE) and a banner saying it is a preview (PHPCB_PREVIEW_PR, `extra.preview_pr`), and
+writes `OUT/comment.md` (by `python -m phpcb preview-comment`) and `OUT/pr-number`. The site is
+built from mkdocs.yml, not mkdocs.publish.yml: a preview has no mike version selector.
+
+The preview address is PREVIEW_URL when set, else
+`https://<owner>.github.io/<name>/pr-preview/pr-N/` from GITHUB_REPOSITORY (or from the `origin`
+remote's GitHub address).
+
+`collect-runs` copies every run directory found in downloaded benchmark artifacts into `data/runs/`,
+refusing a malformed directory and an id that exists with other contents (a run already there with
+the same files is skipped: a leg's artifact may carry the checkout's runs along), then validates
+them all (`python -m phpcb check`); on failure it removes what it copied.
+"""
+
+from __future__ import annotations
+
+import filecmp
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from phpcb.errors import BuildError
+from phpcb.publish.ghpages import PREVIEW_DIR
+from phpcb.publish.github_comment import MARKER
+
+RUNS = "data/runs"
+RUN_ID = re.compile(r"[0-9]{8}T[0-9]{4}Z-[a-z0-9-]{1,64}-php[0-9]+\.[0-9]+")
+SAFE_REF = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/@{}^~-]{0,199}")
+GITHUB_REMOTE = re.compile(r"(?:https://github\.com/|git@github\.com:)([^/]+/[^/]+?)(?:\.git)?/?")
+REPOSITORY = re.compile(r"([A-Za-z0-9][A-Za-z0-9-]{0,38})/([A-Za-z0-9._-]{1,100})")
+PREVIEW_CONFIG = ".mkdocs.preview.yml"  # generated beside mkdocs.yml (paths in it are relative to it), then removed
+ARTIFACT_DEPTH = 4
+SCRIPTS = str(Path(__file__).resolve().parents[2])  # scripts/, which holds the phpcb package
+
+
+class PullRequestError(BuildError):
+    """A preview or a collection cannot go on: names what is missing or wrong."""
+
+
+def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=False)
+
+
+def added_runs(root: Path, base: str) -> list[str]:
+    """Ids of the runs whose manifest.json the pull request adds, sorted."""
+    if not SAFE_REF.fullmatch(base):
+        raise PullRequestError(f"BASE must be a git ref such as origin/main, got {base!r}")
+    if _git(root, "rev-parse", "--verify", "--quiet", f"{base}^{{commit}}").returncode != 0:
+        raise PullRequestError(
+            f"BASE {base!r} is not a commit in this repository "
+            "(a shallow clone? the workflow checks out with fetch-depth: 0)"
+        )
+    diff = _git(root, "diff", "--name-only", "--diff-filter=A", "-z", f"{base}...HEAD", "--", f"{RUNS}/")
+    if diff.returncode != 0:
+        raise PullRequestError(f"git diff {base}...HEAD failed: {diff.stderr.strip()}")
+    ids = set()
+    for name in filter(None, diff.stdout.split("\0")):
+        parts = name.split("/")
+        if len(parts) == 4 and parts[3] == "manifest.json":
+            ids.add(parts[2])
+    return sorted(ids)
+
+
+def repository_name(root: Path) -> str | None:
+    """owner/name from GITHUB_REPOSITORY, else from the origin remote when it is on GitHub."""
+    name = os.environ.get("GITHUB_REPOSITORY", "").strip()
+    if not name:
+        remote = _git(root, "remote", "get-url", "origin").stdout.strip()
+        match = GITHUB_REMOTE.fullmatch(remote)
+        name = match.group(1) if match else ""
+    return name or None
+
+
+def pages_url(repository: str) -> str:
+    """The GitHub Pages address of a repository's project site."""
+    match = REPOSITORY.fullmatch(repository)
+    if not match:
+        raise PullRequestError(f"GITHUB_REPOSITORY must be owner/name, got {repository!r}")
+    owner, name = match.group(1).lower(), match.group(2)
+    if name.lower() == f"{owner}.github.io":
+        return f"https://{owner}.github.io/"
+    return f"https://{owner}.github.io/{name}/"
+
+
+@dataclass(frozen=True)
+class Addresses:
+    preview: str
+    published: str
+
+
+def addresses(root: Path, pr: int) -> Addresses:
+    given = os.environ.get("PREVIEW_URL", "").strip()
+    repository = repository_name(root)
+    if given:
+        if not re.fullmatch(r"https?://[^\s\"'<>]+", given):
+            raise PullRequestError(f"PREVIEW_URL must be an http(s) address, got {given!r}")
+        preview = given.rstrip("/") + "/"
+        suffix = f"{PREVIEW_DIR}/pr-{pr}/"
+        published = os.environ.get("PUBLISHED_URL", "").strip() or (
+            preview[: -len(suffix)] if preview.endswith(suffix) else (pages_url(repository) if repository else preview)
+        )
+        return Addresses(preview, published)
+    if repository is None:
+        raise PullRequestError(
+            "cannot tell the preview's address: set PREVIEW_URL, or GITHUB_REPOSITORY=owner/name "
+            "(a workflow sets it), or add a GitHub origin remote"
+        )
+    published = pages_url(repository)
+    return Addresses(f"{published}{PREVIEW_DIR}/pr-{pr}/", published)
+
+
+def _run(command: list[str], root: Path, env: dict[str, str], what: str) -> None:
+    """A `python -m phpcb ...` step, this package importable whatever the caller's PYTHONPATH."""
+    paths = [SCRIPTS, *filter(None, env.get("PYTHONPATH", "").split(os.pathsep))]
+    result = subprocess.run(command, cwd=root, env={**env, "PYTHONPATH": os.pathsep.join(paths)}, check=False)
+    if result.returncode != 0:
+        raise PullRequestError(f"{what} failed (exit code {result.returncode}); see the lines above")
+
+
+def no_run_comment(pr: int, base: str, url: str) -> str:
+    return (
+        f"{MARKER}\n"
+        "### Benchmark preview\n\n"
+        f"This pull request adds no run under `{RUNS}/` (compared with `{base}`), so there is nothing "
+        "to compare. The site it would build is previewed here:\n"
+        f"{url}\n"
+    )
+
+
+def preview(root: Path, pr: int, base: str, out: Path) -> str:
+    runs = added_runs(root, base)
+    where = addresses(root, pr)
+    env = {**os.environ, "PHPCB_COMPARE": ",".join(runs), "PHPCB_PREVIEW_PR": str(pr)}
+    if not runs:
+        env.pop("PHPCB_COMPARE")
+    print(f"pull request #{pr}: adds {', '.join(runs) if runs else 'no run'}; preview at {where.preview}")
+
+    out = out if out.is_absolute() else root / out
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    config = root / PREVIEW_CONFIG
+    config.write_text(
+        "# Generated by python -m phpcb preview; removed after the build.\n"
+        + json.dumps(
+            {
+                "INHERIT": "mkdocs.yml",
+                "site_url": where.preview,
+                "extra": {"preview_pr": pr, "published_url": where.published},
+            },
+            indent=2,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    try:
+        # The build validates every run (the same loading as `phpcb check`, whose one-line error it
+        # prints), so there is no separate check: it would load and analyse everything twice.
+        mkdocs = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f", str(config)]
+        _run([*mkdocs, "-d", str(out / "site")], root, env, "the preview site build (mkdocs build --strict)")
+    finally:
+        config.unlink(missing_ok=True)
+
+    comment = out / "comment.md"
+    if runs:
+        command = [sys.executable, "-m", "phpcb", "preview-comment", "--runs", ",".join(runs), "--out", str(comment)]
+        _run(command, root, env, "the preview comment (python -m phpcb preview-comment)")
+        text = comment.read_text(encoding="utf-8").rstrip("\n")
+        compare = f"{where.preview}compare/"
+        comment.write_text(
+            f"{text}\n\nPreview site: {where.preview} (the runs beside their baselines: {compare})\n", encoding="utf-8"
+        )
+    else:
+        comment.write_text(no_run_comment(pr, base, where.preview), encoding="utf-8")
+    (out / "pr-number").write_text(f"{pr}\n", encoding="ascii")
+    return f"preview of #{pr} in {out}/site/ (for {where.preview}); comment in {comment}"
+
+
+# --- collect-runs -------------------------------------------------------------------------------
+
+
+def _run_directories(artifacts: Path) -> list[Path]:
+    """Directories under `artifacts` (a few levels deep) that hold a manifest.json."""
+    if artifacts.is_symlink() or not artifacts.is_dir():
+        raise PullRequestError(f"{artifacts}: expected the directory the artifacts were downloaded into")
+    found = []
+    for directory, subdirectories, files in os.walk(artifacts):
+        depth = len(Path(directory).relative_to(artifacts).parts)
+        if "manifest.json" in files:
+            found.append(Path(directory))
+            subdirectories[:] = []
+        elif depth >= ARTIFACT_DEPTH:
+            subdirectories[:] = []
+    return sorted(found, key=lambda path: path.name)
+
+
+def _check_run_directory(path: Path) -> None:
+    if not RUN_ID.fullmatch(path.name):
+        raise PullRequestError(f"{path}: not a run directory name (YYYYMMDDTHHMMZ-<machine>-php<major.minor>)")
+    for entry in path.rglob("*"):
+        if entry.is_symlink() or not (entry.is_file() or entry.is_dir()):
+            raise PullRequestError(f"{entry}: only plain files are accepted in a run directory")
+    try:
+        manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise PullRequestError(f"{path / 'manifest.json'}: not readable JSON: {error}") from None
+    if not isinstance(manifest, dict) or manifest.get("run_id") != path.name:
+        got = manifest.get("run_id") if isinstance(manifest, dict) else manifest
+        raise PullRequestError(f"{path / 'manifest.json'}: run_id {got!r} is not the directory name {path.name!r}")
+
+
+def _same_files(a: Path, b: Path) -> bool:
+    comparison = filecmp.dircmp(a, b)
+    if comparison.left_only or comparison.right_only or comparison.funny_files:
+        return False
+    _, mismatch, errors = filecmp.cmpfiles(a, b, comparison.common_files, shallow=False)
+    return not mismatch and not errors and all(_same_files(a / d, b / d) for d in comparison.common_dirs)
+
+
+def collect(root: Path, artifacts: Path, summary: Path | None) -> str:
+    found = _run_directories(artifacts)
+    if not found:
+        raise PullRequestError(f"{artifacts}: no run directory (a directory with manifest.json) found")
+    target = root / RUNS
+    names = [path.name for path in found]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise PullRequestError(f"{artifacts}: the same run id in several artifacts: {', '.join(twice)}")
+    new, present = [], []
+    for path in found:
+        _check_run_directory(path)
+        existing = target / path.name
+        if existing.exists():
+            if not _same_files(path, existing):
+                raise PullRequestError(f"{path}: run {path.name} already exists in {RUNS}/ with other contents")
+            present.append(path.name)
+        else:
+            new.append(path)
+    if not new:
+        raise PullRequestError(f"{artifacts}: no new run; all are already in {RUNS}/: {', '.join(present)}")
+    copied: list[Path] = []
+    try:
+        for path in new:
+            with tempfile.TemporaryDirectory(dir=target, prefix=".collect-") as temp:
+                staged = Path(temp) / path.name
+                shutil.copytree(path, staged, symlinks=True)
+                staged.rename(target / path.name)
+            copied.append(target / path.name)
+        _run(
+            [sys.executable, "-m", "phpcb", "check"],
+            root,
+            dict(os.environ),
+            "validating the runs (python -m phpcb check)",
+        )
+    except BaseException:
+        for path in copied:
+            shutil.rmtree(path, ignore_errors=True)
+        raise
+    ids = [path.name for path in new]
+    if summary is not None:
+        lines = [f"- `{run_id}`" for run_id in ids]
+        summary.write_text(
+            "Runs measured by the bench-matrix workflow, one per runner image and PHP version:\n\n"
+            + "\n".join(lines)
+            + "\n",
+            encoding="utf-8",
+        )
+    skipped = f"\n(already present, identical: {', '.join(present)})" if present else ""
+    return "collected into data/runs/:\n" + "\n".join(ids) + skipped

@@ -1,0 +1,55 @@
+"""A run's analysis with every ratio's CI widened to what a second run of the machine would give.
+
+A ratio of two cases measured in one run (GCM over CCM, the fastest AEAD over the runner-up) has a
+within-run CI that describes that run's samples; another run of the same machine moves each case by its
+residual beyond its class's shift (noise.py), so the ratio moves by √2 residual SDs. Where the machine
+has a noise model, every `Ratio` an analysis holds is widened by that spread (noise.RunSpread.widen_ratio)
+before any page, finding, pick, advice statement or claim verdict reads it: a pick whose margin lies
+within the spread between runs is then a tie on every page and in every comparison, and a headline's
+interval is its spread across the machine's runs. A dataclass that holds a check of the method rather
+than a finding (the harness's overhead against a bare loop) sets `WITHIN_RUN_ONLY = True` and keeps its
+own CI.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from phpcb.data.loader import Run
+from phpcb.statistics.stats import Ratio
+
+WITHIN_RUN_ONLY = "WITHIN_RUN_ONLY"
+
+
+def widened(value: Any, widen: Callable[[Ratio], Ratio]) -> Any:
+    """`value` with every Ratio inside it (dataclass fields, lists, tuples, dicts) passed through `widen`."""
+    if isinstance(value, Ratio):
+        return widen(value)
+    if isinstance(value, Run | np.ndarray | str | bytes | int | float | type(None)):
+        return value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        if getattr(value, WITHIN_RUN_ONLY, False):
+            return value
+        changes = {}
+        for field in dataclasses.fields(value):
+            before = getattr(value, field.name)
+            after = widened(before, widen)
+            if after is not before:
+                changes[field.name] = after
+        return dataclasses.replace(value, **changes) if changes else value
+    if isinstance(value, list):
+        items = [widened(item, widen) for item in value]
+        return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
+    if isinstance(value, tuple):
+        items = [widened(item, widen) for item in value]
+        if all(a is b for a, b in zip(items, value, strict=True)):
+            return value
+        return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
+    if isinstance(value, dict):
+        changed = {key: widened(item, widen) for key, item in value.items()}
+        return changed if any(changed[k] is not value[k] for k in value) else value
+    return value
