@@ -19,8 +19,8 @@ help:
 	@echo "make report          install what is missing, run the quick benchmark, build the site showing your run"
 	@echo "make test            every check: php -l, ruff, PHPUnit, pytest (incl. mkdocs --strict, browser)"
 	@echo "make test-fast       the edit loop: lint and every test but the runner end to end and the browser"
-	@echo "make site            build site/ from the runs already in data/runs/ (no benchmarking)"
-	@echo "make serve           mkdocs serve; pages regenerate when data/, templates/ or scripts/ change"
+	@echo "make site [GENERATOR=zensical]    pages into build/, then site/ from it (no benchmarking)"
+	@echo "make serve [GENERATOR=zensical]   serve the site; pages regenerate when data/, templates/, scripts/ or docs/ change"
 	@echo "make bench PROFILE=full [ONLY=aead]   measure this machine into data/runs/<run-id>/"
 	@echo "make bench-fidelity  PHP over openssl speed, aes-256-gcm/ccm at 16 KiB: 3 runs of interleaved rounds, CI within ±5 %"
 	@echo "make bench-site [RUNS='10 50 200']   time make site on that many synthetic runs"
@@ -62,16 +62,24 @@ $(VENV)/.installed: requirements.txt
 bench: system-packages
 	php runners/bench.php run --profile $(PROFILE) $(if $(ONLY),--only $(ONLY),)
 
-# Validate first (one line naming the file, row and column), then build beside the old site and
-# swap, so a failed build never leaves a half-written site/.
+# The runs are validated first (one line naming the file, row and column); the HTML is built beside
+# the old site and swapped in, so a failed build never leaves a half-written site/.
+# The pages are generated once, into build/ (pages, chart data, downloads, assets, the nav in
+# build/mkdocs.yml); GENERATOR turns that directory into HTML: mkdocs (default) or zensical.
+GENERATOR ?= mkdocs
+SITE_mkdocs = $(VENV)/bin/mkdocs build --strict --quiet -f build/mkdocs.yml -d "$(CURDIR)/site.tmp"
+SITE_zensical = rm -rf build/site && $(VENV)/bin/zensical build --strict -f build/mkdocs.yml && mv build/site site.tmp
+
 site: venv
-	$(PY) -m phpcb check
+	@case "$(GENERATOR)" in mkdocs|zensical) ;; *) echo "error: GENERATOR must be mkdocs or zensical, got '$(GENERATOR)'" >&2; exit 2;; esac
+	$(PY) -m phpcb pages --out build
 	rm -rf site.tmp
-	$(VENV)/bin/mkdocs build --strict --quiet -d site.tmp
+	$(SITE_$(GENERATOR))
 	rm -rf site && mv site.tmp site
 
+# Regenerates build/ when data/, templates/, scripts/, docs/ or mkdocs*.yml change; the generator reloads.
 serve: venv
-	$(VENV)/bin/mkdocs serve -a 127.0.0.1:8000
+	$(PY) -m phpcb serve --generator $(GENERATOR) --address 127.0.0.1:8000
 
 # PHPUnit beside pytest's two workers: both cores stay busy. PHPUnit's report is printed when both end.
 test: setup lint
@@ -161,7 +169,7 @@ compare: venv
 publish: venv
 	@test -n "$(VERSION)" || { echo "error: VERSION is required, e.g. make publish VERSION=0.1 (or VERSION=auto)" >&2; exit 2; }
 	PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m phpcb publish --version "$$VERSION" $(if $(FORCE),--force,)
-	@echo "Preview the versions: $(VENV)/bin/mike serve --config-file mkdocs.publish.yml"
+	@echo "Preview the versions: $(VENV)/bin/mike serve --config-file build/mkdocs.publish.yml"
 
 # --- What the GitHub workflows run (.github/workflows/; docs/contributing.md). Values are read by the
 # recipes from the environment (make exports command-line variables), never pasted into the shell.
@@ -203,4 +211,4 @@ collect-runs: venv
 	$(PY) -m phpcb collect-runs --artifacts "$$ARTIFACTS" $(if $(SUMMARY),--summary "$$SUMMARY",)
 
 clean:
-	rm -rf site site.tmp .pytest_cache .ruff_cache
+	rm -rf site site.tmp build .pytest_cache .ruff_cache

@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -126,22 +127,32 @@ def named_run(run_id: str, machine: str, profile: str, started: str, experiments
     return Run.from_rows(run_id, manifest, {})
 
 
-MKDOCS = str(Path(os.environ.get("VIRTUAL_ENV", ROOT / ".venv")) / "bin" / "mkdocs")
+BIN = Path(os.environ.get("VIRTUAL_ENV", ROOT / ".venv")) / "bin"
+GENERATORS = ("mkdocs", "zensical")
 
 
-def mkdocs_build(out: Path, phpcb_root: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """`mkdocs build --strict` of the repository's site (or of PHPCB_ROOT's data) into `out`."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    if phpcb_root is not None:
-        env["PHPCB_ROOT"] = str(phpcb_root)
-    return subprocess.run(
-        [MKDOCS, "build", "--strict", "-d", str(out)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+def site_build(
+    out: Path, phpcb_root: Path | None = None, generator: str = "mkdocs"
+) -> subprocess.CompletedProcess[str]:
+    """`make site` of the repository (or of PHPCB_ROOT's data) into `out`: the pages generated once
+    into `out`'s sibling build directory, then HTML by the generator in strict mode."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(ROOT / "scripts")}
+    build = out.with_name(f"{out.name}.build")
+    root = phpcb_root or ROOT
+    pages = [sys.executable, "-m", "phpcb", "--root", str(root), "pages", "--out", str(build)]
+    generated = subprocess.run(pages, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    if generated.returncode != 0:
+        return generated
+    config = str(build / "mkdocs.yml")
+    if generator == "mkdocs":
+        command = [str(BIN / "mkdocs"), "build", "--strict", "-f", config, "-d", str(out)]
+    else:
+        command = [str(BIN / "zensical"), "build", "--strict", "-f", config]
+    result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    if generator == "zensical" and result.returncode == 0:
+        shutil.rmtree(out, ignore_errors=True)
+        shutil.move(build / "site", out)
+    return result
 
 
 def _session_directory(factory: pytest.TempPathFactory) -> Path:
@@ -151,15 +162,20 @@ def _session_directory(factory: pytest.TempPathFactory) -> Path:
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
+def shared_site(factory: pytest.TempPathFactory, generator: str) -> Path:
+    """The repository's site built by `generator`, once per session, whichever worker asks first."""
+    shared = _session_directory(factory)
+    out = shared / f"repository-site-{generator}"
+    with (shared / f"repository-site-{generator}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (shared / f"repository-site-{generator}.built").exists():
+            result = site_build(out, generator=generator)
+            assert result.returncode == 0, result.stderr
+            (shared / f"repository-site-{generator}.built").touch()
+    return out
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The repository's site, built once per session with `mkdocs build --strict`, whichever worker asks first."""
-    shared = _session_directory(tmp_path_factory)
-    out = shared / "repository-site"
-    with (shared / "repository-site.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (shared / "repository-site.built").exists():
-            result = mkdocs_build(out)
-            assert result.returncode == 0, result.stderr
-            (shared / "repository-site.built").touch()
-    return out
+    """The repository's site built with MkDocs (`make site`), once per session."""
+    return shared_site(tmp_path_factory, "mkdocs")

@@ -21,7 +21,7 @@ from .conftest import FIXTURES, ROOT
 pytestmark = pytest.mark.slow
 
 TINY = FIXTURES / "experiment-tiny"
-COPIED = ("runners", "scripts", "templates", "docs", "overrides", "vectors", "mkdocs.yml")
+COPIED = ("runners", "scripts", "templates", "docs", "overrides", "vectors", "mkdocs.yml", "mkdocs.publish.yml")
 RUN_ID = "20260101T0000Z-tiny-php8.2"
 
 
@@ -80,10 +80,11 @@ def measured(project):
 
 @pytest.fixture(scope="module")
 def built(measured):
-    checked = run([sys.executable, "-m", "phpcb", "--root", str(measured), "check"], measured)
-    assert checked.returncode == 0, checked.stderr
+    generated = run([sys.executable, "-m", "phpcb", "--root", str(measured), "pages"], measured)
+    assert generated.returncode == 0, generated.stderr
     site = measured / "site"
-    result = run([str(Path(sys.executable).parent / "mkdocs"), "build", "--strict", "-d", str(site)], measured)
+    mkdocs = [str(Path(sys.executable).parent / "mkdocs"), "build", "--strict", "-f", "build/mkdocs.yml"]
+    result = run([*mkdocs, "-d", str(site)], measured)
     assert result.returncode == 0, result.stderr
     return site
 

@@ -16,6 +16,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from phpcb.experiments import registry
 
+from .conftest import GENERATORS, shared_site
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -48,15 +50,27 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def base_url(built_site: Path) -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(built_site))
-    )
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/"
-    server.shutdown()
-    server.server_close()
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """The repository's site as each generator builds it from the same build directory, served over HTTP."""
+    servers = {
+        generator: http.server.ThreadingHTTPServer(
+            ("127.0.0.1", 0),
+            functools.partial(QuietHandler, directory=str(shared_site(tmp_path_factory, generator))),
+        )
+        for generator in GENERATORS
+    }
+    for server in servers.values():
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield {generator: f"http://127.0.0.1:{server.server_port}/" for generator, server in servers.items()}
+    for server in servers.values():
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def base_url(served: dict[str, str]) -> str:
+    """The MkDocs build: the checks of how charts read run on it; both builds load every page."""
+    return served["mkdocs"]
 
 
 @pytest.fixture(scope="module")
@@ -158,10 +172,11 @@ def assert_reads_well(page: Page, viewport: dict[str, int]) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], "no sideways scrolling"
 
 
+@pytest.mark.parametrize("generator", GENERATORS)
 @pytest.mark.parametrize("path", PAGES)
-def test_page_loads_and_draws_its_charts_without_console_errors_or_outside_requests(contexts, base_url, path):
+def test_page_loads_and_draws_its_charts_without_console_errors_or_outside_requests(contexts, served, generator, path):
     problems: list[str] = []
-    page = open_page(contexts["light"], base_url + path, problems)
+    page = open_page(contexts["light"], served[generator] + path, problems)
     assert page.locator("h1").count() == 1
     assert_reads_well(page, DESKTOP)
     charts = page.locator(".pcb-chart").count()
@@ -182,11 +197,12 @@ def test_every_chart_reads_in_the_dark_on_a_phone(contexts, base_url, path):
     page.close()
 
 
-def test_aead_charts_render_and_follow_the_palette(browser, base_url):
+@pytest.mark.parametrize("generator", GENERATORS)
+def test_aead_charts_render_and_follow_the_palette(browser, served, generator):
     page = browser.new_page(color_scheme="light")  # its own context: the toggle is remembered in it
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(base_url + "experiments/aead/", wait_until="load")
+    page.goto(served[generator] + "experiments/aead/", wait_until="load")
     page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=2', timeout=15_000)
     assert page.locator(".pcb-chart .main-svg").count() >= 3
     assert page.locator(".pcb-chart").first.locator(".scatterlayer .trace").count() >= 5

@@ -16,7 +16,7 @@ from phpcb.data.schema import load_schemas
 from phpcb.pages import build as site
 from phpcb.presentation import formatting
 
-from .conftest import FIXTURE_RUN, ROOT, copy_inputs, mkdocs_build
+from .conftest import FIXTURE_RUN, ROOT, copy_inputs, site_build
 
 pytestmark = pytest.mark.slow
 
@@ -160,7 +160,7 @@ def test_the_page_shows_the_numbers_the_clock_implies(e2e_project):
 
 
 def test_the_built_html_shows_them_too(e2e_project, tmp_path):
-    result = mkdocs_build(tmp_path / "site", phpcb_root=e2e_project)
+    result = site_build(tmp_path / "site", phpcb_root=e2e_project)
     assert result.returncode == 0, result.stderr
     html = (tmp_path / "site" / "experiments" / "aead" / "index.html").read_text(encoding="utf-8")
     assert formatting.rate(16384 * 1e3 / fake_ns_per_op("aes-256-gcm", 16384)) in html

@@ -1,5 +1,5 @@
-"""`mkdocs serve` with a bad data file: the browser gets the one-line error, and the real pages come
-back when the file is fixed (docs/contributing.md)."""
+"""`make serve` (python -m phpcb serve) with a bad data file: the browser gets the one-line error, and
+the real pages come back when the file is fixed (docs/contributing.md)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,6 @@ import pytest
 
 from .conftest import FIXTURE_RUN, ROOT, reseal
 
-MKDOCS = str(Path(sys.executable).parent / "mkdocs")
 ERROR_TITLE = "The site cannot be built"
 
 
@@ -57,10 +56,9 @@ def served(make_project) -> Iterator[tuple[Path, str]]:
     bad.write_text("".join(lines))
     reseal(bad.parent)
     port = free_port()
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PHPCB_ROOT": str(project)}
-    env.pop("PHPCB_SERVING", None)
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(ROOT / "scripts")}
     server = subprocess.Popen(
-        [MKDOCS, "serve", "-a", f"127.0.0.1:{port}"],
+        [sys.executable, "-m", "phpcb", "--root", str(project), "serve", "--address", f"127.0.0.1:{port}"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,

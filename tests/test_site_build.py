@@ -8,7 +8,7 @@ import pytest
 from phpcb.experiments import registry
 from phpcb.pages import build as site
 
-from .conftest import MALFORMED, ROOT, mkdocs_build
+from .conftest import MALFORMED, ROOT, site_build
 
 EXPERIMENTS = registry.discover()
 
@@ -68,7 +68,7 @@ def test_each_published_run_has_a_data_package_naming_its_files(built_site):
 
 def test_malformed_data_stops_the_build_with_the_file_row_and_column(tmp_path, make_project):
     root = make_project(MALFORMED / "below-minimum" / "20260101T0100Z-malformed-php8.2")
-    result = mkdocs_build(tmp_path / "site", phpcb_root=root)
+    result = site_build(tmp_path / "site", phpcb_root=root)
     assert result.returncode != 0
     assert "aead.csv, row 6, column 'iterations': 0 is less than the minimum of 1" in result.stderr
     assert not (tmp_path / "site" / "experiments").exists()

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 VERBS: dict[str, tuple[str, str]] = {
     "check": ("check", "validate every run under data/runs/ and render the pages in memory"),
-    "pages": ("pages", "write the generated pages, chart data, downloads and navigation to a directory"),
+    "pages": ("pages", "generate every page, chart data file, download and the nav into the build directory"),
+    "serve": ("serve", "serve the site for an author, generating the pages again on every change"),
     "fidelity": ("fidelity", "PHP's AES-GCM/CCM speed over openssl speed's, from runners/fidelity.php directories"),
     "precision": ("precision", "how precise and how quiet one run directory's measurement was"),
     "upgrade": ("upgrade", "rewrite run directories written under an older schema version (re-seals them)"),

@@ -1,22 +1,19 @@
-"""`python -m phpcb pages OUT`: write the generated pages to a directory, for inspection."""
+"""`python -m phpcb pages [--out build]`: every page, chart data file, download and asset of the site,
+and its configuration with the navigation, generated once and written to a build directory that
+`mkdocs build -f build/mkdocs.yml` or `zensical build -f build/mkdocs.yml` turns into HTML."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from phpcb.pages import build
+from phpcb.pages import site_files
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("out", type=Path)
+    parser.add_argument("--out", type=Path, default=None, help="the build directory (default: ROOT/build)")
 
 
 def run(args: argparse.Namespace) -> int:
-    generated = build.build(args.root)
-    for name, text in generated.pages.items():
-        target = args.out / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    print(f"ok: {len(generated.pages)} pages, {len(generated.files)} data files")
+    print(site_files.generate(args.root, (args.out or args.root / "build").resolve()))
     return 0

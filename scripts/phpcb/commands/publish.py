@@ -7,18 +7,30 @@ import argparse
 import sys
 from pathlib import Path
 
+from phpcb.pages import site_files
 from phpcb.publish import ghpages
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--version", required=True, help=f"e.g. 0.3; {ghpages.AUTO_VERSION!r}: YYYY.MM of HEAD")
-    parser.add_argument("--config", default="mkdocs.publish.yml")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=Path("build/mkdocs.publish.yml"),
+        help="in the build directory the pages are generated into first (default: build/mkdocs.publish.yml)",
+    )
     parser.add_argument("--force", action="store_true", help="publish even with uncommitted changes under data/, ...")
     parser.add_argument("--remote", default=ghpages.DEFAULT_REMOTE, help="push here when it exists (default: origin)")
 
 
 def run(args: argparse.Namespace) -> int:
     mike = [str(Path(sys.executable).with_name("mike"))]
-    version = ghpages.publish(ghpages.Git(args.root, args.remote), args.version, args.config, mike, args.force)
+    config = args.config if args.config.is_absolute() else args.root / args.config
+
+    def generate() -> None:
+        print(site_files.generate(args.root, config.parent))
+
+    git = ghpages.Git(args.root, args.remote)
+    version = ghpages.publish(git, args.version, str(config), mike, args.force, generate)
     print(f"published {version} (alias {ghpages.ALIAS}) on {ghpages.BRANCH}")
     return 0

@@ -295,12 +295,22 @@ def refuse_uncommitted(git: Git) -> None:
         )
 
 
-def publish(git: Git, version: str, config: str, mike: Sequence[str], force: bool = False) -> str:
+def publish(
+    git: Git,
+    version: str,
+    config: str,
+    mike: Sequence[str],
+    force: bool = False,
+    generate: Callable[[], object] | None = None,
+) -> str:
     """mike deploy VERSION + alias latest, set as the default; pr-preview/ and other versions are kept.
-    Refused while what the site is built from has changes HEAD does not hold, unless `force`."""
+    Refused while what the site is built from has changes HEAD does not hold, unless `force`; then
+    `generate` writes the build directory `config` is in."""
     if not force:
         refuse_uncommitted(git)
     version = resolve_version(git, version)
+    if generate is not None:
+        generate()
 
     def mike_run(*args: str) -> None:
         result = subprocess.run([*mike, *args, "--config-file", config], cwd=git.root, env=git.env, check=False)

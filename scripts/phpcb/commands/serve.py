@@ -1,0 +1,77 @@
+"""`python -m phpcb serve [--generator mkdocs|zensical] [--address 127.0.0.1:8000]`: the site for an
+author. The pages are generated into the build directory, the generator serves it, and a change to
+the data, templates, code, hand-written pages or configuration generates them again (in a fresh
+process, so that changed code is what runs). A build error is shown on every generated page until
+the file it names is fixed."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from phpcb.pages import site_files
+
+GENERATORS = ("mkdocs", "zensical")
+POLL_SECONDS = 1.0
+
+
+def arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--generator", choices=GENERATORS, default="mkdocs")
+    parser.add_argument("--address", default="127.0.0.1:8000", help="IP:PORT to serve on")
+    parser.add_argument("--out", type=Path, default=None, help="the build directory (default: ROOT/build)")
+
+
+def snapshot(paths: list[Path]) -> dict[str, tuple[int, int]]:
+    found: dict[str, tuple[int, int]] = {}
+    for top in paths:
+        for path in [top, *top.rglob("*")] if top.is_dir() else [top]:
+            if path.is_file() and "__pycache__" not in path.parts:
+                stat = path.stat()
+                found[str(path)] = (stat.st_mtime_ns, stat.st_size)
+    return found
+
+
+def regenerate(root: Path, out: Path) -> None:
+    """`python -m phpcb pages` in a fresh process; on a build error, the error pages."""
+    scripts = str(site_files.REPOSITORY / "scripts")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [scripts, os.environ.get("PYTHONPATH")]))}
+    command = [sys.executable, "-m", "phpcb", "--root", str(root), "pages", "--out", str(out)]
+    result = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    if result.returncode == 0:
+        print(result.stdout.strip(), flush=True)
+        return
+    message = result.stderr.strip().removeprefix("error: ") or f"exit code {result.returncode}"
+    print(f"ERROR    -  {message}", file=sys.stderr, flush=True)
+    site_files.generate_error(root, out, message)
+
+
+def run(args: argparse.Namespace) -> int:
+    out = (args.out or args.root / "build").resolve()
+    regenerate(args.root, out)
+    generator = str(Path(sys.executable).with_name(args.generator))
+    server = subprocess.Popen([generator, "serve", "-f", str(out / site_files.CONFIG), "-a", args.address])
+    # Stopped by a signal, the generator's server stops with it (the finally below).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    watched = site_files.watched(args.root)
+    seen = snapshot(watched)
+    try:
+        while server.poll() is None:
+            time.sleep(POLL_SECONDS)
+            now = snapshot(watched)
+            if now != seen:
+                seen = now
+                regenerate(args.root, out)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    return server.returncode or 0
