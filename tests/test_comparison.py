@@ -32,7 +32,7 @@ def manifest(run_id, experiments=("jwt",), **changes):
     result = copy.deepcopy(FIXTURE_MANIFEST)
     result["run_id"] = run_id
     result["experiments"] = {
-        name: {"status": "ok", "reason": None, "duration_s": 1.0, "files": list(EXPERIMENTS[name].tables)}
+        name: {"status": "ok", "reason": None, "duration_s": 1.0, "files": EXPERIMENTS[name].tables(SCHEMAS)}
         for name in experiments
     }
     for path, value in changes.items():

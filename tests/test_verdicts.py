@@ -115,7 +115,7 @@ def test_every_recommended_primitive_is_measured_by_a_committed_run(name):
     entry = TABLE.entries[name]
     experiments = {e.name: e for e in registry.discover()}
     assert entry.measured_by in experiments, f"{name}: measured_by {entry.measured_by!r} is no experiment"
-    table_name = experiments[entry.measured_by].tables[0]
+    table_name = experiments[entry.measured_by].measurements(SCHEMAS).name
     names = {name} | {alias for alias, target in TABLE.aliases.items() if target == name}
     for run in RUNS:
         for row in run.tables.get(table_name, []):
@@ -124,7 +124,8 @@ def test_every_recommended_primitive_is_measured_by_a_committed_run(name):
     pytest.fail(f"{name}: no committed run of {entry.measured_by} has rows for {sorted(names)}")
 
 
-RUNS = load_runs(ROOT / "data" / "runs", load_schemas(ROOT / "data" / "schema"))
+SCHEMAS = load_schemas(ROOT / "data" / "schema")
+RUNS = load_runs(ROOT / "data" / "runs", SCHEMAS)
 
 
 def test_every_entry_and_rule_cites_a_linked_source_or_says_it_is_the_default():

@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Tests\Cli;
 
 use PhpCryptoBench\Cli\Application;
+use PhpCryptoBench\Tests\Support\DeclaredExperiments;
 use PHPUnit\Framework\TestCase;
 
 final class ApplicationTest extends TestCase
@@ -38,7 +39,7 @@ final class ApplicationTest extends TestCase
     {
         [, $out] = $this->invoke('list');
         $names = array_map(static fn (string $line): string => explode("\t", $line)[0], explode("\n", rtrim($out)));
-        self::assertSame(['aead', 'argon2', 'ec_keygen', 'jwt', 'pitfalls', 'symmetric'], $names);
+        self::assertSame(DeclaredExperiments::names(), $names);
     }
 
     public function testABrokenExperimentIsOneLineAndExitOneNotATrace(): void

@@ -37,4 +37,22 @@ final class MedianIntervalTest extends TestCase
         $interval = MedianInterval::of([1.0, 2.0, 3.0, 4.0, 5.0]);
         self::assertSame([-INF, INF, INF], [$interval->low, $interval->high, $interval->relativeHalfWidth()]);
     }
+
+    public function testFromNineSamplesTheBoundsAreTheSecondAndTheSecondToLast(): void
+    {
+        // lowRank(9) = 1: the bounds are x(1) and x(n - 2), not the range.
+        $interval = MedianInterval::of([9.0, 1.0, 8.0, 2.0, 7.0, 3.0, 6.0, 4.0, 5.0]);
+        self::assertSame([5.0, 2.0, 8.0], [$interval->median, $interval->low, $interval->high]);
+    }
+
+    public function testTheMedianOfFourAndOfNineValuesIsTheirMiddle(): void
+    {
+        self::assertSame(2.5, MedianInterval::of([4.0, 1.0, 3.0, 2.0])->median);
+        self::assertSame(5.0, MedianInterval::of([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0])->median);
+    }
+
+    public function testAMedianOfZeroHasNoRelativeWidth(): void
+    {
+        self::assertSame(INF, MedianInterval::of(array_fill(0, 7, 0.0))->relativeHalfWidth());
+    }
 }

@@ -224,4 +224,54 @@ final class CompactJwsTest extends TestCase
         $this->expectExceptionMessage('HS256: expected a 32-byte signature, got 16 bytes');
         CompactJws::verify("$header.$payload." . Base64Url::encode(substr(Base64Url::decode($tag), 0, 16)), $key);
     }
+
+    public function testATokenOfFourPartsIsRefused(): void
+    {
+        [$signer, $verifier] = self::es256();
+        $this->expectException(MalformedToken::class);
+        $this->expectExceptionMessage('expected a compact JWS of 3 dot-separated parts, got 4');
+        CompactJws::verify(CompactJws::sign($signer, 'x') . '.e30', $verifier);
+    }
+
+    public function testTheNbfInstantItselfIsValid(): void
+    {
+        [$signer, $verifier] = self::es256();
+        $token = CompactJws::signClaims($signer, ['sub' => 'alice', 'nbf' => 1000]);
+        self::assertSame('alice', CompactJws::verifyJwt($token, $verifier, self::clockAt(1000))->claims['sub'] ?? null);
+    }
+
+    public function testAnExpOfNullIsRefusedNotTakenForAbsent(): void
+    {
+        [$signer, $verifier] = self::es256();
+        $this->expectException(ClaimRejected::class);
+        $this->expectExceptionMessage('exp: expected a NumericDate (an integer), got null');
+        CompactJws::verifyJwt(CompactJws::signClaims($signer, ['exp' => null]), $verifier, self::clockAt(1000));
+    }
+
+    public function testAClaimsSetThatIsNotAnObjectIsRefusedNamingTheClaimsSet(): void
+    {
+        [$signer, $verifier] = self::es256();
+        $token = CompactJws::sign($signer, '[1]');
+        self::assertSame('[1]', CompactJws::verify($token, $verifier)->payload, 'a JWS may carry any payload');
+        $this->expectExceptionObject(MalformedToken::claimsNotObject('array'));
+        CompactJws::verifyJwt($token, $verifier, self::clockAt(1000));
+    }
+
+    public function testAHeaderThatIsNotAnObjectIsRefusedNamingTheHeader(): void
+    {
+        [, $verifier] = self::es256();
+        $this->expectExceptionObject(MalformedToken::headerNotObject('array'));
+        CompactJws::verify(Base64Url::encode('[]') . '.e30.c2ln', $verifier);
+    }
+
+    public function testClaimsBeyondTheDecodersDepthLimitOf64AreRefused(): void
+    {
+        [$signer, $verifier] = self::es256();
+        // json_decode's depth 64 counts the empty innermost array as a level: 63 brackets pass, 64 do not.
+        $nested = static fn (int $arrays): string => '{"a":' . str_repeat('[', $arrays) . str_repeat(']', $arrays) . '}';
+        $deepest = CompactJws::sign($signer, $nested(62));
+        self::assertArrayHasKey('a', CompactJws::verifyJwt($deepest, $verifier, self::clockAt(1000))->claims);
+        $this->expectExceptionObject(MalformedToken::claimsNotObject('text that is not JSON'));
+        CompactJws::verifyJwt(CompactJws::sign($signer, $nested(63)), $verifier, self::clockAt(1000));
+    }
 }

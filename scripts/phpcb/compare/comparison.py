@@ -229,7 +229,7 @@ def normal_two_sided_p(z: float) -> float:
 def samples(run: Run, experiment: Experiment, schemas: Schemas) -> dict[tuple[KeyValue, ...], np.ndarray]:
     """Each case's per-operation times in `run`, cases in the table's order; rows whose status is not
     "ok" left out (they hold no timing)."""
-    table: pa.Table | None = run.frames.get(experiment.tables[0])
+    table: pa.Table | None = run.frames.get(experiment.measurements(schemas).name)
     if table is None:
         return {}
     return case_samples.per_case(table, experiment.case_key(schemas), experiment.measured_value(schemas))

@@ -75,7 +75,7 @@ def shift_basis(groups: dict[str, list[CaseKey]], label: str) -> list[CaseKey]:
 
 def case_times(run: Run, experiment: Experiment, schemas: Schemas) -> dict[CaseKey, np.ndarray]:
     """Each case's per-operation times in `run` (case_samples.per_case on the experiment's table)."""
-    table = run.frames.get(experiment.tables[0])
+    table = run.frames.get(experiment.measurements(schemas).name)
     if table is None:
         return {}
     return case_samples.per_case(table, experiment.case_key(schemas), experiment.measured_value(schemas))

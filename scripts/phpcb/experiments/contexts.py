@@ -110,7 +110,10 @@ def run_context(
         "run_machine": machine_name(run.manifest),
         "run_anchor": run_anchor(run.run_id),
         "sample_counts": sample_counts.count(
-            run, experiment.tables[0], experiment.case_key(schemas), experiment.measured_value(schemas).time
+            run,
+            experiment.measurements(schemas).name,
+            experiment.case_key(schemas),
+            experiment.measured_value(schemas).time,
         ),
         **experiment.page_context(analysis, given),
     }

@@ -1,6 +1,7 @@
-"""What one experiment declares to the build. Each package scripts/phpcb/<name>/ exports one
-`EXPERIMENT`; the registry finds them, and the site, the home page, the nav and the tests loop
-over the registry. Nothing else names an experiment."""
+"""What one experiment declares to the build. Each package scripts/phpcb/experiments/<name>/ exports
+one `EXPERIMENT`; the registry finds them, and the site, the home page, the nav and the tests loop
+over the registry. Nothing else names an experiment, and its tables are those data/schema/tables/
+<name>.json declares (the first one holds its measurements)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any, ClassVar, Literal
 
 from markupsafe import Markup
@@ -42,13 +44,13 @@ class Finding:
 
 
 class Experiment(ABC):
-    """One experiment's analysis and page. Subclasses set the class attributes and the three methods."""
+    """One experiment's analysis and page. Subclasses set the class attributes and `analyse`; what the
+    page module, the figures module and the measures module of the package give is delegated to them."""
 
     name: ClassVar[str]
     title: ClassVar[str]  # the nav label
     question: ClassVar[str]  # the home page's experiments table
     order: ClassVar[int]  # reading order on the site: nav, home page
-    tables: ClassVar[tuple[str, ...]]  # the CSV files it reads; the first holds its measurements
     better: ClassVar[Literal["lower", "higher"]] = "lower"  # of the measured value (a time: lower)
     # data/reference/<name>.yaml, the source article's figures: the top-level entries it must have,
     # or None for an experiment without a source article.
@@ -56,6 +58,11 @@ class Experiment(ABC):
     # The case-key columns whose values make a case class: cases that move together from run to run
     # (one operation at one payload, say; noise.py). Empty: the whole experiment is one class.
     shift_columns: ClassVar[tuple[str, ...]] = ()
+    # The package's own modules the defaults below delegate to: `figures.all_figures(analysis)`;
+    # `page.finding|advice|headlines|notes(context)` where the module has them; `measures.MEASURES`.
+    figures_module: ClassVar[ModuleType | None] = None
+    page_module: ClassVar[ModuleType | None] = None
+    measures_module: ClassVar[ModuleType | None] = None
 
     @property
     def template(self) -> str:
@@ -65,8 +72,15 @@ class Experiment(ABC):
     def page(self) -> str:
         return f"experiments/{self.name}.md"
 
+    def tables(self, schemas: Schemas) -> list[str]:
+        """The CSV files it reads, as its schema file declares them; the first holds its measurements."""
+        return [table.name for table in schemas.of_experiment(self.name)]
+
     def measurements(self, schemas: Schemas) -> TableSchema:
-        return schemas.tables[self.tables[0]]
+        declared = schemas.of_experiment(self.name)
+        if not declared:
+            raise ValueError(f"data/schema/tables/{self.name}.json declares no table")
+        return declared[0]
 
     def case_key(self, schemas: Schemas) -> tuple[str, ...]:
         """The columns that name one case of the measurements table (from its primary key)."""
@@ -75,7 +89,9 @@ class Experiment(ABC):
     def measured_value(self, schemas: Schemas) -> Measure:
         measure = self.measurements(schemas).measure
         if measure is None:
-            raise ValueError(f"{self.tables[0]} declares no measure in data/schema/tables/{self.name}.json")
+            raise ValueError(
+                f"{self.measurements(schemas).name} declares no measure in data/schema/tables/{self.name}.json"
+            )
         return measure
 
     def load_policy(self, path: Path) -> Any:
@@ -89,32 +105,36 @@ class Experiment(ABC):
     @abstractmethod
     def analyse(self, run: Run, inputs: Inputs) -> Any: ...
 
-    @abstractmethod
-    def figures(self, analysis: Any, inputs: Inputs) -> Figures: ...
+    def figures(self, analysis: Any, inputs: Inputs) -> Figures:
+        return self.figures_module.all_figures(analysis) if self.figures_module is not None else {}
 
     def page_context(self, analysis: Any, inputs: Inputs) -> dict[str, Any]:
         """What the template needs beyond the analysis, the run and its figures."""
         return {}
 
-    @abstractmethod
+    def _from_page(self, name: str, context: dict[str, Any], otherwise: Any) -> Any:
+        found = getattr(self.page_module, name, None)
+        return found(context) if found is not None else otherwise
+
     def finding(self, context: dict[str, Any]) -> Finding | None:
         """The home page's answer, from the page's context; None when the run cannot give one."""
+        return self._from_page("finding", context, None)
 
     def advice(self, context: dict[str, Any]) -> list[Advice]:
         """Every recommendation, finding and verdict the page states, as comparable statements
         (what `compare` diffs between two runs); from the same context the page renders."""
-        return []
+        return self._from_page("advice", context, [])
 
     def headlines(self, context: dict[str, Any]) -> list[Headline]:
         """The numbers the Machines page sets side by side for every machine × PHP version."""
-        return []
+        return self._from_page("headlines", context, [])
 
     def notes(self, context: dict[str, Any]) -> dict[str, list[Markup]]:
         """Lines this experiment adds to other experiments' pages (escaped Markdown), by experiment
         name, from the context of the run its own page shows: e.g. a measured pitfall on the pages it
         concerns."""
-        return {}
+        return self._from_page("notes", context, {})
 
     def measures(self) -> Mapping[str, ClaimMeasure]:
         """What decides the source articles' claims (data/reference/claims.yaml names them), by name."""
-        return {}
+        return self.measures_module.MEASURES if self.measures_module is not None else {}

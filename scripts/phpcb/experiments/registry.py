@@ -40,27 +40,34 @@ def discover() -> list[Experiment]:
 
 
 def check_tables(experiments: list[Experiment], schemas: Schemas) -> None:
-    """Each experiment reads only tables that data/schema/ declares for it."""
+    """The schema files and the experiments name each other: one data/schema/tables/<name>.json per
+    experiment, whose first table holds its measurements (the tables are declared there only)."""
+    names = {experiment.name for experiment in experiments}
+    strays = sorted({table.experiment for table in schemas.tables.values()} - names)
+    if strays:
+        raise RegistryError(
+            f"data/schema/tables/ declares tables of {strays}: no such experiment under phpcb.experiments"
+        )
     for experiment in experiments:
-        declared = {table.name for table in schemas.of_experiment(experiment.name)}
-        missing = [name for name in experiment.tables if name not in declared]
-        if missing:
+        declared = schemas.of_experiment(experiment.name)
+        if not declared or declared[0].measure is None:
             raise RegistryError(
-                f"experiment {experiment.name} reads {missing}, which data/schema/tables/{experiment.name}.json "
-                f"does not declare (it declares {sorted(declared)})"
+                f"experiment {experiment.name}: expected data/schema/tables/{experiment.name}.json to declare "
+                f"its measurements first (a table with a measure), got {[table.name for table in declared]}"
             )
 
 
-def check_runs(experiments: list[Experiment], runs: list[Run]) -> None:
+def check_runs(experiments: list[Experiment], runs: list[Run], schemas: Schemas) -> None:
     """A run whose experiment is marked ok or partial lists that experiment's measurements (its first
     table): its page is built from them. Tables added later (e.g. native rounds) may be absent."""
     for run in runs:
         for experiment in experiments:
             entry = run.experiment(experiment.name)
-            if entry is None or not run.has_results(experiment.name) or experiment.tables[0] in entry["files"]:
+            samples = experiment.measurements(schemas).name
+            if entry is None or not run.has_results(experiment.name) or samples in entry["files"]:
                 continue
             raise DataError(
                 run.directory / MANIFEST,
                 f"experiments.{experiment.name} is marked {entry['status']!r} but its files lack "
-                f"{experiment.tables[0]}, its samples: expected it among {entry['files']}",
+                f"{samples}, its samples: expected it among {entry['files']}",
             )

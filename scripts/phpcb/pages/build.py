@@ -153,7 +153,7 @@ def build(root: Path) -> GeneratedSite:
     experiments = registry.discover()
     registry.check_tables(experiments, schemas)
     runs = load_runs(project.runs, schemas)
-    registry.check_runs(experiments, runs)
+    registry.check_runs(experiments, runs, schemas)
     if not runs:
         raise NoDataError(f"{project.runs}: no runs to build from; run `make bench` first")
     config = selection.SiteConfig.load(project.site_config)

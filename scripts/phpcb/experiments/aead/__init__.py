@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from phpcb.data.loader import Run
 from phpcb.data.policy import AeadPolicy, load_aead_policy
 from phpcb.experiments.aead import analysis, figures, measures, page
-from phpcb.experiments.experiment import Experiment, Figures, Finding, Inputs
-from phpcb.presentation.advice import Advice
-from phpcb.presentation.claim_rules import Measure
-from phpcb.presentation.headlines import Headline
+from phpcb.experiments.experiment import Experiment, Inputs
 
 
 class Aead(Experiment):
@@ -20,8 +16,10 @@ class Aead(Experiment):
     title = "AEAD (GCM vs CCM)"
     question = "AES-GCM vs AES-CCM, and which AEAD to use"
     order = 10
-    tables = ("aead.csv", "native.csv", "aead_rounds.csv", "aead_native.csv", "harness_overhead.csv")
     shift_columns = ("operation", "payload_bytes")
+    figures_module = figures
+    page_module = page
+    measures_module = measures
 
     def load_policy(self, path: Path) -> AeadPolicy:
         return load_aead_policy(path)
@@ -32,27 +30,12 @@ class Aead(Experiment):
     def analyse(self, run: Run, inputs: Inputs) -> analysis.AeadAnalysis:
         return analysis.analyse(run, inputs.policy)
 
-    def figures(self, result: analysis.AeadAnalysis, inputs: Inputs) -> Figures:
-        return figures.all_figures(result)
-
     def page_context(self, result: analysis.AeadAnalysis, inputs: Inputs) -> dict[str, Any]:
         return {
             "gcm_span": page.gcm_span(result),
             "gcm_faster": page.gcm_faster(result),
             "ccm_faster": page.ccm_faster(result),
         }
-
-    def finding(self, context: dict[str, Any]) -> Finding | None:
-        return page.finding(context)
-
-    def advice(self, context: dict[str, Any]) -> list[Advice]:
-        return page.advice(context)
-
-    def headlines(self, context: dict[str, Any]) -> list[Headline]:
-        return page.headlines(context)
-
-    def measures(self) -> Mapping[str, Measure]:
-        return measures.MEASURES
 
 
 EXPERIMENT = Aead()

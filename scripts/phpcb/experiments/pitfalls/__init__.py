@@ -5,14 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from markupsafe import Markup
-
 from phpcb.data.loader import Run
-from phpcb.experiments.experiment import Experiment, Figures, Finding, Inputs
+from phpcb.experiments.experiment import Experiment, Finding, Inputs
 from phpcb.experiments.pitfalls import analysis, figures, page
 from phpcb.experiments.pitfalls.policy import PitfallEntry, load_pitfalls_policy
-from phpcb.presentation.advice import Advice
-from phpcb.presentation.headlines import Headline
 
 
 class Pitfalls(Experiment):
@@ -20,8 +16,9 @@ class Pitfalls(Experiment):
     title = "Where PHP loses time"
     question = "Which everyday PHP calls cost more than the cryptography, and the fix for each"
     order = 60
-    tables = ("pitfalls.csv", "pitfalls_native.csv")
     reference_required = None
+    figures_module = figures
+    page_module = page
 
     def load_policy(self, path: Path) -> dict[str, PitfallEntry]:
         return load_pitfalls_policy(path)
@@ -29,24 +26,12 @@ class Pitfalls(Experiment):
     def analyse(self, run: Run, inputs: Inputs) -> analysis.PitfallsAnalysis:
         return analysis.analyse(run, inputs.policy)
 
-    def figures(self, result: analysis.PitfallsAnalysis, inputs: Inputs) -> Figures:
-        return figures.all_figures(result)
-
     def page_context(self, result: analysis.PitfallsAnalysis, inputs: Inputs) -> dict[str, Any]:
         quoted = [entry for entry in inputs.policy.values() if entry.measured_on is not None]
         return {"verdict": page.verdict, "offers_fix": page.offers_fix, "quoted": quoted}
 
     def finding(self, context: dict[str, Any]) -> Finding | None:
         return page.finding(context, self.page)
-
-    def advice(self, context: dict[str, Any]) -> list[Advice]:
-        return page.advice(context)
-
-    def headlines(self, context: dict[str, Any]) -> list[Headline]:
-        return page.headlines(context)
-
-    def notes(self, context: dict[str, Any]) -> dict[str, list[Markup]]:
-        return page.notes(context)
 
 
 EXPERIMENT = Pitfalls()

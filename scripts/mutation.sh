@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Mutation testing of the modules that decide a verdict, a number or a token's validity (make mutation):
+# mutmut for the Python ones, scripts/php-mutation.php for the PHP ones. Per module, the share of
+# mutants the tests kill and the ones they let live; exit 1 when a share is under the goal (90 %).
+# mutmut looks for its sources under src/, so each module runs on a copy where scripts/ is src/.
+# Usage: scripts/mutation.sh [MODULE...]   (MODULE: a path under scripts/phpcb/ or runners/src/)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+GOAL=90
+venv=${VENV:-.venv}
+mutmut="$PWD/$venv/bin/mutmut"
+
+# module -> the tests that judge it
+declare -A TESTS=(
+  [statistics/stats.py]="tests/test_stats.py tests/test_stats_precision.py tests/test_compare_stats.py"
+  [compare/comparison.py]="tests/test_comparison.py tests/test_compare_stats.py"
+  [presentation/claim_rules.py]="tests/test_claim_rules.py tests/test_claims.py"
+  [Jws/CompactJws.php]="runners/tests/Jws/CompactJwsTest.php"
+  [Harness/MedianInterval.php]="runners/tests/Harness/MedianIntervalTest.php"
+)
+modules=("$@")
+[ ${#modules[@]} -gt 0 ] || modules=(statistics/stats.py compare/comparison.py presentation/claim_rules.py \
+  Jws/CompactJws.php Harness/MedianInterval.php)
+
+python_module() {
+  local module=$1 work
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' RETURN
+  mkdir "$work/src" && cp -r scripts/phpcb "$work/src/" && cp -r tests data templates docs runners "$work/"
+  sed 's|^pythonpath = \["scripts"\]|pythonpath = ["src"]|' pyproject.toml >"$work/pyproject.toml"
+  local selection
+  selection=$(printf '"%s", ' ${TESTS[$module]})
+  printf '\n[tool.mutmut]\nsource_paths = ["src"]\nonly_mutate = ["src/phpcb/%s"]\nalso_copy = ["data", "templates", "docs", "runners"]\npytest_add_cli_args_test_selection = [%s]\n' \
+    "$module" "${selection%, }" >>"$work/pyproject.toml"
+  echo "$module: mutmut run (a few minutes)" >&2
+  (cd "$work" && PYTHONPATH= "$mutmut" run --max-children 2 >"$work/run.log" 2>&1) || {
+    echo "error: mutmut failed on $module; its last lines:" >&2; tr '\r' '\n' <"$work/run.log" | tail -5 >&2; exit 2; }
+  (cd "$work" && PYTHONPATH= "$mutmut" results --all true 2>/dev/null) >"$work/results.txt" || true
+  local killed survived
+  killed=$(grep -c ': killed$' "$work/results.txt" || true)
+  survived=$({ grep -E ': (survived|no tests)$' "$work/results.txt" || true; } | sed -E 's/^ *//; s/: survived$//')
+  report "$module" "$killed" "$survived"
+}
+
+php_module() {
+  local module=$1 out
+  out=$(php scripts/php-mutation.php "runners/src/$module" ${TESTS[$module]})
+  report "$module" "$(echo "$out" | grep -c '^killed' || true)" "$(echo "$out" | grep '^survived' | sed 's/^survived //' || true)"
+}
+
+status=0
+EQUIVALENT=scripts/mutation-equivalent.txt
+# The survivors listed as equivalent for this module, and the others.
+equivalent() { { grep -v '^#' "$EQUIVALENT" | grep -F "$1 " || true; } | sed -E "s|^$1 ||; s|  +.*||"; }
+report() {
+  local module=$1 killed=$2 survived=$3 known lived equivalents total share
+  known=$(equivalent "$module")
+  lived=$(printf '%s\n' "$survived" | grep . | grep -vxF -f <(printf '%s\n' "$known" | grep . || echo $'\x01') || true)
+  equivalents=$(( $(printf '%s\n' "$survived" | grep -c . || true) - $(printf '%s\n' "$lived" | grep -c . || true) ))
+  total=$((killed + $(printf '%s\n' "$lived" | grep -c . || true)))
+  share=$([ "$total" -gt 0 ] && echo $((100 * killed / total)) || echo 0)
+  printf '%-30s %4d of %4d non-equivalent mutants killed (%3d %%); %d equivalent\n' \
+    "$module" "$killed" "$total" "$share" "$equivalents"
+  [ -z "$lived" ] || printf '%s\n' "$lived" | sed 's/^/    lived: /'
+  [ "$share" -ge "$GOAL" ] || status=1
+}
+
+for module in "${modules[@]}"; do
+  [ -n "${TESTS[$module]:-}" ] || { echo "error: no tests named for $module (scripts/mutation.sh TESTS)" >&2; exit 2; }
+  case "$module" in
+    *.py) python_module "$module" ;;
+    *.php) php_module "$module" ;;
+  esac
+done
+exit "$status"
