@@ -1,0 +1,93 @@
+"""The statistics at their edges: the values where a rule switches (5 vs 6 samples, 6 pairs, the 2 %
+noise threshold, Tukey's fences) and samples that time several operations each. A mutant that moves
+an edge by one, or multiplies where it should divide, fails here."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from phpcb.compare.comparison import MIN_SAMPLES, Verdict, _draft
+from phpcb.statistics import stats
+
+
+def test_a_sample_of_several_operations_is_divided_by_their_count():
+    assert stats.per_op_ns([1000, 900], [4, 3]).tolist() == [250.0, 300.0]
+    rows = [
+        {"case": "a", "sample": 1, "iterations": 4, "elapsed_ns": 400},
+        {"case": "a", "sample": 0, "iterations": 2, "elapsed_ns": 300},
+        {"case": "b", "sample": 0, "iterations": 5, "elapsed_ns": 50},
+    ]
+    found = stats.per_op_by_case(rows, lambda row: row["case"])
+    assert found["a"].tolist() == [150.0, 100.0], "each sample over its own count, in the order taken"
+    assert found["b"].tolist() == [10.0]
+
+
+def test_six_samples_are_the_fewest_with_a_finite_interval():
+    five, six = np.arange(1.0, 6.0), np.arange(1.0, 7.0)
+    assert stats.median_ci(five) == (-math.inf, math.inf)
+    assert stats.relative_half_width(five) == math.inf
+    assert stats.median_ci(six) == (1.0, 6.0)
+    assert stats.relative_half_width(six) == pytest.approx(5.0 / 7.0)
+
+
+def test_within_target_includes_the_target_itself():
+    values = np.array([99.0, 99.5, 100.0, 100.0, 100.5, 101.0])  # CI 99-101 around a median of 100
+    assert stats.relative_half_width(values) == pytest.approx(0.01)
+    assert stats.within_target(values, 0.01)
+    assert not stats.within_target(values, 0.0099)
+
+
+def test_six_pairs_are_the_fewest_a_paired_ratio_takes():
+    a, b = np.arange(2.0, 14.0, 2.0), np.arange(1.0, 7.0)
+    assert stats.paired_median_ratio(a, b).value == 2.0
+    with pytest.raises(ValueError, match="expected at least 6 paired samples, got 5"):
+        stats.paired_median_ratio(a[:5], b[:5])
+    assert stats.ratio_between(a[:5], b[:5], paired=True) == stats.ratio_of_medians(a[:5], b[:5]), (
+        "under six pairs, the independent bootstrap"
+    )
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "significant"),
+    [
+        (1.02, 1.10, False),  # at the threshold: not beyond it
+        (1.0201, 1.10, True),
+        (0.90, 1 / 1.02, False),
+        (0.90, 1 / 1.0201, True),
+        (0.99, 1.01, False),
+    ],
+)
+def test_a_ratio_is_significant_only_when_its_whole_interval_lies_beyond_two_percent(low, high, significant):
+    assert stats.Ratio((low + high) / 2, low, high).significant is significant
+
+
+def test_a_sample_on_tukeys_fence_is_not_an_outlier_one_beyond_it_is():
+    core = list(np.arange(0.0, 9.0))  # with one more value at either end: Q1, Q3 2.25, 6.75 (IQR 4.5) above
+    inner, outer = 6.75 + 1.5 * 4.5, 6.75 + 3.0 * 4.5
+    assert stats.tukey_outliers(np.array([*core, inner])) == stats.Outliers(0, 0)
+    assert stats.tukey_outliers(np.array([*core, inner + 0.01])) == stats.Outliers(1, 0)
+    assert stats.tukey_outliers(np.array([*core, outer])) == stats.Outliers(1, 0)
+    assert stats.tukey_outliers(np.array([*core, outer + 0.01])) == stats.Outliers(1, 1)
+    low_fence = 1.25 - 1.5 * 4.5  # Q1 1.25, Q3 5.75 with the value below
+    assert stats.tukey_outliers(np.array([low_fence, *core])) == stats.Outliers(0, 0)
+    assert stats.tukey_outliers(np.array([low_fence - 0.01, *core])) == stats.Outliers(1, 0)
+
+
+def test_a_case_needs_five_samples_on_each_side_to_be_compared():
+    assert MIN_SAMPLES == 5
+    few, enough = np.full(MIN_SAMPLES - 1, 100.0), np.linspace(100.0, 110.0, MIN_SAMPLES)
+    assert _draft(("k",), few, enough).verdict is Verdict.TOO_FEW
+    assert _draft(("k",), enough, few).verdict is Verdict.TOO_FEW
+    assert _draft(("k",), enough, enough * 1.0).verdict is not Verdict.TOO_FEW
+
+
+def test_the_bootstrap_gives_the_same_interval_for_the_same_data():
+    """With 200 continuous samples an unseeded bootstrap would almost never repeat its bounds."""
+    rng = np.random.default_rng(3)
+    a, b = rng.normal(2000, 100, 200), rng.normal(1000, 50, 200)
+    first, second = stats.ratio_of_medians(a, b), stats.ratio_of_medians(a, b)
+    assert (first.low, first.high) == (second.low, second.high)
+    assert first.low < first.value < first.high
