@@ -59,8 +59,11 @@ $(VENV)/.installed: requirements.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	@touch $@
 
+# COPY_TO=DIR also copies the new run into DIR/<run-id>/ (a bench-matrix leg uploads only that).
 bench: system-packages
-	php runners/bench.php run --profile $(PROFILE) $(if $(ONLY),--only $(ONLY),)
+	@run=$$(php runners/bench.php run --profile $(PROFILE) $(if $(ONLY),--only $(ONLY),)) || exit 1; \
+	  echo "$$run"; \
+	  if [ -n "$$COPY_TO" ]; then mkdir -p "$$COPY_TO" && cp -r "$$run" "$$COPY_TO/"; fi
 
 # The runs are validated first (one line naming the file, row and column); the HTML is built beside
 # the old site and swapped in, so a failed build never leaves a half-written site/.

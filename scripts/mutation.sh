@@ -12,8 +12,8 @@ mutmut="$PWD/$venv/bin/mutmut"
 
 # module -> the tests that judge it
 declare -A TESTS=(
-  [statistics/stats.py]="tests/test_stats.py tests/test_stats_precision.py tests/test_compare_stats.py"
-  [compare/comparison.py]="tests/test_comparison.py tests/test_compare_stats.py"
+  [statistics/stats.py]="tests/test_stats.py tests/test_stats_precision.py tests/test_stats_boundaries.py tests/test_compare_stats.py tests/test_rounds.py tests/test_precision.py"
+  [compare/comparison.py]="tests/test_comparison.py tests/test_compare_stats.py tests/test_stats_boundaries.py tests/test_compare_exporters.py tests/test_noise.py"
   [presentation/claim_rules.py]="tests/test_claim_rules.py tests/test_claims.py"
   [Jws/CompactJws.php]="runners/tests/Jws/CompactJwsTest.php"
   [Harness/MedianInterval.php]="runners/tests/Harness/MedianIntervalTest.php"
@@ -25,7 +25,8 @@ modules=("$@")
 python_module() {
   local module=$1 work
   work=$(mktemp -d)
-  trap 'rm -rf "$work"' RETURN
+  # KEEP=1 keeps the copy, to read a mutant there: cd DIR && mutmut show NAME
+  if [ -n "${KEEP:-}" ]; then echo "$module: kept in $work" >&2; else trap 'rm -rf "$work"' RETURN; fi
   mkdir "$work/src" && cp -r scripts/phpcb "$work/src/" && cp -r tests data templates docs runners "$work/"
   sed 's|^pythonpath = \["scripts"\]|pythonpath = ["src"]|' pyproject.toml >"$work/pyproject.toml"
   local selection

@@ -179,3 +179,10 @@ def shared_site(factory: pytest.TempPathFactory, generator: str) -> Path:
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The repository's site built with MkDocs (`make site`), once per session."""
     return shared_site(tmp_path_factory, "mkdocs")
+
+
+def assert_no_symlinks(tree: str) -> None:
+    """GitHub Pages' branch deploy may refuse a symlink (git mode 120000): none on gh-pages."""
+    links = [line.split("\t")[-1] for line in tree.splitlines() if line.startswith("120000 ")]
+    assert tree.strip(), "an empty tree proves nothing"
+    assert links == []

@@ -31,6 +31,7 @@ class FakeGitHub:
     comments: list[dict[str, Any]] = field(default_factory=list)
     refuse: dict[str, tuple[int, str]] = field(default_factory=dict)  # method -> (status, message)
     head_sha: str = "a" * 40
+    state: str = "open"
     requests: list[tuple[str, str, str, Any]] = field(default_factory=list)  # method, path+query, auth, body
     base: str = ""
     next_host: str | None = None  # a Link to another host: the client must not follow it
@@ -64,7 +65,7 @@ class FakeGitHub:
                     comment["body"] = body["body"]
                     return 200, comment, {}
         if method == "GET" and url.path == f"/repos/{REPO}/pulls/{PR}":
-            return 200, {"number": PR, "head": {"sha": self.head_sha}}, {}
+            return 200, {"number": PR, "state": self.state, "head": {"sha": self.head_sha}}, {}
         return 404, {"message": "Not Found"}, {}
 
     def _comment(self, body: str, login: str) -> dict[str, Any]:
@@ -209,3 +210,9 @@ def test_check_head_accepts_only_the_pr_head_commit(github, tmp_path, capsys):
     assert main(["check-head", "--pr-file", str(pr_file), "--sha", "a" * 40]) == 0
     assert main(["check-head", "--pr", str(PR), "--sha", "b" * 40]) == 1
     assert "not deploying" in capsys.readouterr().err
+
+
+def test_check_head_refuses_a_closed_pull_request(github, capsys):
+    github.state = "closed"
+    assert main(["check-head", "--pr", str(PR), "--sha", "a" * 40]) == 1
+    assert f"#{PR}: expected an open pull request, got state 'closed'; not deploying" in capsys.readouterr().err

@@ -22,7 +22,7 @@ from phpcb.commands.main import main
 from phpcb.publish import ghpages, pullrequest
 from phpcb.publish.github_comment import MARKER
 
-from .conftest import ROOT, copy_repository, reseal
+from .conftest import ROOT, assert_no_symlinks, copy_repository, reseal
 
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "phpcrypto-bench tests",
@@ -149,6 +149,7 @@ def test_preview_deploy_publish_and_cleanup(tmp_path):
     assert deployed.returncode == 0, deployed.stderr
     listing = origin.listing("gh-pages")
     assert f"pr-preview/pr-{PR}/index.html" in listing
+    assert_no_symlinks(origin.ok("git", "ls-tree", "-r", "gh-pages"))
     assert f"pr-preview/pr-{PR}/compare/index.html" in listing
     assert "0.1/index.html" in listing
     again = deployer.make("deploy-preview", f"ARTIFACT={artifact}")
@@ -161,6 +162,7 @@ def test_preview_deploy_publish_and_cleanup(tmp_path):
     assert republished.returncode == 0, republished.stderr
     listing = origin.listing("gh-pages")
     assert f"pr-preview/pr-{PR}/index.html" in listing
+    assert_no_symlinks(origin.ok("git", "ls-tree", "-r", "gh-pages"))
     assert {"0.1/index.html", "0.2/index.html", "index.html"} <= set(listing)
     versions = json.loads(origin.ok("git", "show", "gh-pages:versions.json"))
     assert [(v["version"], v["aliases"]) for v in versions] == [("0.2", ["latest"]), ("0.1", [])]

@@ -5,7 +5,7 @@ import os
 import shutil
 import subprocess
 
-from .conftest import ROOT, copy_repository
+from .conftest import ROOT, assert_no_symlinks, copy_repository
 
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "phpcrypto-bench tests",
@@ -62,6 +62,9 @@ def test_publish_deploys_a_version_with_the_latest_alias(tmp_path):
     assert "index.html" in listing, "the default version redirect"
     page = run("git", "show", "gh-pages:0.1/experiments/aead/index.html").stdout
     assert "pcb-chart" in page
+    assert_no_symlinks(run("git", "ls-tree", "-r", "gh-pages").stdout)
+    latest = run("git", "show", "gh-pages:latest/experiments/aead/index.html").stdout
+    assert "../../../0.1/experiments/aead/" in latest, "the alias redirects to its version"
     assert run("git", "rev-parse", "--abbrev-ref", "HEAD").stdout.strip() == "main"
 
     append(clone / "docs" / "methodology.md", "\nAn edit the commit does not hold.\n")
@@ -69,3 +72,4 @@ def test_publish_deploys_a_version_with_the_latest_alias(tmp_path):
     assert forced.returncode == 0, forced.stderr
     versions = json.loads(run("git", "show", "gh-pages:versions.json").stdout)
     assert [v["version"] for v in versions] == ["0.2", "0.1"]
+    assert_no_symlinks(run("git", "ls-tree", "-r", "gh-pages").stdout)

@@ -127,6 +127,9 @@ def test_the_bench_matrix_uploads_one_artifact_per_leg_and_merges_them():
     upload = next(step for step in steps(bench) if step.get("uses", "").startswith("actions/upload-artifact@"))
     assert "${{ matrix.os }}" in upload["with"]["name"]
     assert "${{ matrix.php }}" in upload["with"]["name"]
+    assert upload["with"]["path"] == "${{ runner.temp }}/upload/", "the leg's own run, not every committed one"
+    measured = next(step for step in steps(bench) if step.get("name") == "make bench")
+    assert measured["env"]["COPY_TO"] == "${{ runner.temp }}/upload"
     download = next(step for step in steps(bench) if step.get("uses", "").startswith("actions/download-artifact@"))
     assert download["with"]["pattern"] == "run-*"
     assert download["with"]["merge-multiple"] is True

@@ -318,7 +318,8 @@ def publish(
             raise GhPagesError(f"mike {args[0]} failed (exit code {result.returncode}); see its output above")
 
     def change() -> bool:
-        mike_run("deploy", "--update-aliases", version, ALIAS)
+        # A redirect, not mike's default symlink: GitHub Pages' branch deploy may refuse symlinks.
+        mike_run("deploy", "--update-aliases", "--alias-type", "redirect", version, ALIAS)
         mike_run("set-default", ALIAS)
         return True
 

@@ -126,8 +126,12 @@ class GitHub:
         return "created", str((created or {}).get("html_url", ""))
 
     def head_sha(self, pr: int) -> str:
+        return self.pull(pr)[1]
+
+    def pull(self, pr: int) -> tuple[str, str]:
+        """The pull request's state ("open", "closed") and head commit."""
         pull, _ = self.request("GET", f"/repos/{self.repository}/pulls/{pr}")
-        return str(((pull or {}).get("head") or {}).get("sha", ""))
+        return str((pull or {}).get("state", "")), str(((pull or {}).get("head") or {}).get("sha", ""))
 
 
 def _explain(error: urllib.error.HTTPError) -> str:
@@ -161,8 +165,11 @@ def comment_body(path: Path) -> str:
 
 
 def require_head(github: GitHub, pr: int, sha: str) -> str:
-    """Fails unless the pull request's head commit is `sha` (40 hex digits)."""
-    actual = github.head_sha(pr)
+    """Fails unless the pull request is open and its head commit is `sha` (40 hex digits): a closed
+    PR's preview, once cleaned up, is not deployed again by a late build."""
+    state, actual = github.pull(pr)
+    if state != "open":
+        raise GitHubError(f"#{pr}: expected an open pull request, got state {state or 'unknown'!r}; not deploying")
     if not re.fullmatch(r"[0-9a-f]{40}", sha) or actual != sha:
         raise GitHubError(f"#{pr}: the head commit is {actual or 'unknown'}, not {sha!r}; not deploying")
     return actual
