@@ -91,3 +91,58 @@ def test_the_bootstrap_gives_the_same_interval_for_the_same_data():
     first, second = stats.ratio_of_medians(a, b), stats.ratio_of_medians(a, b)
     assert (first.low, first.high) == (second.low, second.high)
     assert first.low < first.value < first.high
+
+
+def test_one_sample_has_no_spread_and_two_have_the_sample_deviation():
+    one = stats.summarize(np.array([5.0]))
+    assert (one.n, one.median_ns, one.cv) == (1, 5.0, 0.0)
+    two = stats.summarize(np.array([1.0, 3.0]))
+    assert two.cv == pytest.approx(math.sqrt(2.0) / 2.0), "ddof=1: the sample's, not the population's"
+    assert stats.summarize(np.zeros(7)).cv == 0.0, "no relative spread around a zero mean"
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: stats.summarize(np.array([])), "cannot summarize zero samples"),
+        (lambda: stats.benjamini_hochberg([0.5, 1.5]), r"p-values must lie in \[0, 1\]"),
+        (
+            lambda: stats.benjamini_hochberg([[0.5]]),
+            r"expected a one-dimensional sequence of p-values, got shape \(1, 1\)",
+        ),
+    ],
+)
+def test_bad_input_is_refused_with_its_reason(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_samples_without_a_sample_number_keep_the_order_of_their_rows():
+    rows = [{"case": "a", "iterations": 1, "elapsed_ns": value} for value in (30, 10, 20)]
+    assert stats.per_op_by_case(rows, lambda row: row["case"])["a"].tolist() == [30.0, 10.0, 20.0]
+
+
+GROUP_A = [np.linspace(90.0, 110.0, 21), np.linspace(190.0, 210.0, 21)]
+GROUP_B = [np.linspace(45.0, 55.0, 21)]
+
+
+def test_a_ratio_of_weighted_mean_medians_is_their_quotient_with_a_covering_interval():
+    ratio = stats.ratio_of_mean_medians(GROUP_A, [1.0, 0.5], GROUP_B, [2.0])
+    assert ratio.value == pytest.approx(((100.0 * 1.0 + 200.0 * 0.5) / 2) / (50.0 * 2.0))
+    assert ratio.low < ratio.value < ratio.high
+    assert ratio.high < 1.2
+    assert ratio.low > 0.8
+
+
+@pytest.mark.parametrize(
+    ("a", "a_weights", "b", "b_weights"),
+    [
+        ([], [], GROUP_B, [1.0]),
+        (GROUP_A, [1.0, 1.0], [], []),
+        (GROUP_A, [1.0], GROUP_B, [1.0]),
+        (GROUP_A, [1.0, 1.0], GROUP_B, [1.0, 1.0]),
+    ],
+)
+def test_a_ratio_of_mean_medians_needs_one_weight_per_group_and_a_group_each_side(a, a_weights, b, b_weights):
+    with pytest.raises(ValueError, match="expected one weight per group, and at least one group on each side"):
+        stats.ratio_of_mean_medians(a, a_weights, b, b_weights)
