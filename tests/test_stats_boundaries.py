@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from phpcb.compare.comparison import MIN_SAMPLES, Verdict, _draft
+from phpcb.compare.comparison import ALPHA, MIN_SAMPLES, THRESHOLD, Verdict, _draft, normal_two_sided_p, verdict
 from phpcb.statistics import stats
 
 
@@ -146,3 +146,44 @@ def test_a_ratio_of_weighted_mean_medians_is_their_quotient_with_a_covering_inte
 def test_a_ratio_of_mean_medians_needs_one_weight_per_group_and_a_group_each_side(a, a_weights, b, b_weights):
     with pytest.raises(ValueError, match="expected one weight per group, and at least one group on each side"):
         stats.ratio_of_mean_medians(a, a_weights, b, b_weights)
+
+
+def test_equal_constant_samples_are_identical_and_anything_else_is_judged():
+    same = np.full(MIN_SAMPLES, 100.0)
+    identical = _draft(("k",), same, same.copy())
+    assert identical.verdict is Verdict.IDENTICAL
+    assert (identical.ratio, identical.ratio_low, identical.ratio_high) == (1.0, 1.0, 1.0)
+    assert identical.base is not None
+    assert identical.new is not None
+    assert identical.key == ("k",)
+    varying = np.linspace(99.0, 101.0, MIN_SAMPLES)
+    for base, new in [(same, np.full(MIN_SAMPLES, 101.0)), (same, varying), (varying, same)]:
+        assert _draft(("k",), base, new).verdict is not Verdict.IDENTICAL
+
+
+def test_a_ratio_needs_a_positive_base_median_however_small():
+    tiny = _draft(("k",), np.full(MIN_SAMPLES, 0.5), np.full(MIN_SAMPLES, 1.0))
+    assert tiny.ratio == 2.0
+    assert _draft(("k",), np.zeros(MIN_SAMPLES), np.ones(MIN_SAMPLES)).ratio is None
+
+
+@pytest.mark.parametrize(
+    ("residual", "p", "expected"),
+    [
+        (1 / (1 + THRESHOLD), 0.001, Verdict.SAME),  # at the threshold: not beyond it
+        (1 / (1 + THRESHOLD) - 1e-9, 0.001, Verdict.FASTER),
+        (1 + THRESHOLD, 0.001, Verdict.SAME),
+        (1 + THRESHOLD + 1e-9, 0.001, Verdict.SLOWER),
+        (2.0, ALPHA, Verdict.SAME),  # at α: not below it
+        (2.0, ALPHA - 1e-9, Verdict.SLOWER),
+        (0.99, 0.001, Verdict.SAME),
+    ],
+)
+def test_faster_or_slower_needs_both_the_test_and_the_threshold(residual, p, expected):
+    assert verdict(residual, p) is expected
+
+
+def test_the_normal_p_value_is_two_sided():
+    assert normal_two_sided_p(1.959963984540054) == pytest.approx(0.05)
+    assert normal_two_sided_p(-1.959963984540054) == pytest.approx(0.05)
+    assert normal_two_sided_p(0.0) == 1.0
