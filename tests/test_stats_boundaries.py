@@ -9,7 +9,19 @@ import math
 import numpy as np
 import pytest
 
-from phpcb.compare.comparison import ALPHA, MIN_SAMPLES, THRESHOLD, Verdict, _draft, normal_two_sided_p, verdict
+from phpcb.compare.comparison import (
+    ALPHA,
+    MIN_SAMPLES,
+    THRESHOLD,
+    CaseComparison,
+    Verdict,
+    _draft,
+    _key_text,
+    _names,
+    _within_log_sd,
+    normal_two_sided_p,
+    verdict,
+)
 from phpcb.statistics import stats
 
 
@@ -187,3 +199,26 @@ def test_the_normal_p_value_is_two_sided():
     assert normal_two_sided_p(1.959963984540054) == pytest.approx(0.05)
     assert normal_two_sided_p(-1.959963984540054) == pytest.approx(0.05)
     assert normal_two_sided_p(0.0) == 1.0
+
+
+def test_key_values_are_written_as_the_csv_writes_them():
+    assert [_key_text(True), _key_text(False), _key_text(0), _key_text("gcm")] == ["true", "false", "0", "gcm"]
+    assert _names(["aead", "jwt"]) == "aead, jwt"
+    assert _names([]) == "no experiment with results"
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "expected"),
+    [
+        (0.9, 1.1, (math.log(1.1) - math.log(0.9)) / (2 * 1.959963984540054)),
+        (None, 1.1, 0.0),
+        (0.9, None, 0.0),
+        (0.9, math.inf, 0.0),
+        (0.0, 1.1, 0.0),
+        (-0.1, 1.1, 0.0),
+        (1.0, 1.1, (math.log(1.1) - math.log(1.0)) / (2 * 1.959963984540054)),
+    ],
+)
+def test_the_within_run_spread_of_a_ratio_comes_from_its_finite_positive_interval(low, high, expected):
+    case = CaseComparison(("k",), None, None, Verdict.SAME, ratio=1.0, ratio_low=low, ratio_high=high)
+    assert _within_log_sd(case) == pytest.approx(expected)
