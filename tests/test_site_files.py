@@ -13,7 +13,7 @@ from phpcb.experiments import registry
 from phpcb.pages import site_files
 from phpcb.pages.site_files import SiteFilesError
 
-from .conftest import FIXTURE_RUN, project_with, site_build
+from .conftest import FIXTURE_RUN, project_with
 
 NAV = [{"Home": "index.md"}, {"Experiments": []}, {"Runs": "runs.md"}]
 
@@ -122,15 +122,3 @@ def test_a_frame_whose_configuration_is_not_a_mapping_is_one_clear_error(tmp_pat
     (tmp_path / "mkdocs.yml").write_text("- a list\n", encoding="utf-8")
     with pytest.raises(SiteFilesError, match=r"mkdocs.yml: expected a mapping of settings, got list"):
         site_files.configuration(tmp_path, NAV)
-
-
-@pytest.mark.slow
-def test_zensical_builds_the_same_files(tmp_path: Path, make_project):
-    project = make_project(FIXTURE_RUN)
-    result = site_build(tmp_path / "site", phpcb_root=project, generator="zensical")
-    assert result.returncode == 0, result.stderr
-    for experiment in registry.discover():
-        page = (tmp_path / "site" / "experiments" / experiment.name / "index.html").read_text(encoding="utf-8")
-        assert experiment.title in page
-        assert 'class="pcb-chart"' in page
-    assert (tmp_path / "site" / "index.html").is_file()
