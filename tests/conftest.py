@@ -129,6 +129,27 @@ def named_run(run_id: str, machine: str, profile: str, started: str, experiments
 
 BIN = Path(os.environ.get("VIRTUAL_ENV", ROOT / ".venv")) / "bin"
 GENERATORS = ("mkdocs", "zensical")
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(ROOT / "scripts")}
+
+
+def generate_pages(build: Path, phpcb_root: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """`python -m phpcb pages`: the repository's (or PHPCB_ROOT's) pages into the build directory."""
+    pages = [sys.executable, "-m", "phpcb", "--root", str(phpcb_root or ROOT), "pages", "--out", str(build)]
+    return subprocess.run(pages, cwd=ROOT, env=ENV, capture_output=True, text=True, check=False)
+
+
+def build_html(build: Path, out: Path, generator: str = "mkdocs") -> subprocess.CompletedProcess[str]:
+    """The generator's strict build of a build directory into `out`."""
+    config = str(build / "mkdocs.yml")
+    if generator == "mkdocs":
+        command = [str(BIN / "mkdocs"), "build", "--strict", "-f", config, "-d", str(out)]
+    else:
+        command = [str(BIN / "zensical"), "build", "--strict", "-f", config]
+    result = subprocess.run(command, cwd=ROOT, env=ENV, capture_output=True, text=True, check=False)
+    if generator == "zensical" and result.returncode == 0:
+        shutil.rmtree(out, ignore_errors=True)
+        shutil.move(build / "site", out)
+    return result
 
 
 def site_build(
@@ -136,23 +157,9 @@ def site_build(
 ) -> subprocess.CompletedProcess[str]:
     """`make site` of the repository (or of PHPCB_ROOT's data) into `out`: the pages generated once
     into `out`'s sibling build directory, then HTML by the generator in strict mode."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(ROOT / "scripts")}
     build = out.with_name(f"{out.name}.build")
-    root = phpcb_root or ROOT
-    pages = [sys.executable, "-m", "phpcb", "--root", str(root), "pages", "--out", str(build)]
-    generated = subprocess.run(pages, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
-    if generated.returncode != 0:
-        return generated
-    config = str(build / "mkdocs.yml")
-    if generator == "mkdocs":
-        command = [str(BIN / "mkdocs"), "build", "--strict", "-f", config, "-d", str(out)]
-    else:
-        command = [str(BIN / "zensical"), "build", "--strict", "-f", config]
-    result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
-    if generator == "zensical" and result.returncode == 0:
-        shutil.rmtree(out, ignore_errors=True)
-        shutil.move(build / "site", out)
-    return result
+    generated = generate_pages(build, phpcb_root)
+    return generated if generated.returncode != 0 else build_html(build, out, generator)
 
 
 def _session_directory(factory: pytest.TempPathFactory) -> Path:
@@ -162,16 +169,22 @@ def _session_directory(factory: pytest.TempPathFactory) -> Path:
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
-def shared_site(factory: pytest.TempPathFactory, generator: str) -> Path:
-    """The repository's site built by `generator`, once per session, whichever worker asks first."""
-    shared = _session_directory(factory)
-    out = shared / f"repository-site-{generator}"
-    with (shared / f"repository-site-{generator}.lock").open("w") as lock:
+def _once(shared: Path, name: str, make: Callable[[], subprocess.CompletedProcess[str]]) -> None:
+    """`make()` once per session, whichever worker asks first; the others wait for it."""
+    with (shared / f"{name}.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (shared / f"repository-site-{generator}.built").exists():
-            result = site_build(out, generator=generator)
+        if not (shared / f"{name}.built").exists():
+            result = make()
             assert result.returncode == 0, result.stderr
-            (shared / f"repository-site-{generator}.built").touch()
+            (shared / f"{name}.built").touch()
+
+
+def shared_site(factory: pytest.TempPathFactory, generator: str) -> Path:
+    """The repository's site built by `generator` from one build directory generated once per session."""
+    shared = _session_directory(factory)
+    build, out = shared / "repository-build", shared / f"repository-site-{generator}"
+    _once(shared, "repository-build", lambda: generate_pages(build))
+    _once(shared, f"repository-site-{generator}", lambda: build_html(build, out, generator))
     return out
 
 
