@@ -189,6 +189,15 @@ def shared_site(factory: pytest.TempPathFactory, generator: str) -> Path:
 
 
 @pytest.fixture(scope="session")
+def repository_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The repository's build directory (`python -m phpcb pages`), generated once per session."""
+    shared = _session_directory(tmp_path_factory)
+    build = shared / "repository-build"
+    _once(shared, "repository-build", lambda: generate_pages(build))
+    return build
+
+
+@pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The repository's site built with MkDocs (`make site`), once per session."""
     return shared_site(tmp_path_factory, "mkdocs")
