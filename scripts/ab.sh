@@ -3,7 +3,7 @@
 # one job. The runners of BASE (a git worktree) and of this checkout (HEAD with its uncommitted changes)
 # take turns on this machine, round after round, in ABBA order (base then head, then head then base, ...),
 # so a drift of the machine moves both sides alike; `python -m phpcb ab` then compares round by round
-# (scripts/phpcb/ab.py). Writes DIR/runs/ (every run), DIR/report.md and DIR/report.json; prints the
+# (scripts/phpcb/compare/ab.py). Writes DIR/runs/ (every run), DIR/report.md and DIR/report.json; prints the
 # Markdown report. Extra runner options (e.g. --fake-clock in tests) come from PHPCB_AB_RUNNER_ARGS.
 set -euo pipefail
 

@@ -2,7 +2,7 @@
 no-difference band; the fewest samples with a 95 % CI; factor claims between 1 and 2 and below 1;
 rankings held in part, ties, and names not measured; and every reason and measurement word for word.
 
-`make mutation` runs mutmut on scripts/phpcb/claim_rules.py against these tests and test_claims.py.
+`make mutation` runs mutmut on scripts/phpcb/presentation/claim_rules.py against these tests and test_claims.py.
 The mutants they let live are equivalent: `claimed > 1` as `>= 1` in factor (a factor of 1 is refused
 when the ledger is loaded), `max(..., 0)` without its 0 in Places.distance (only `> 0` is asked of
 it), and the mirrored value of an item in _ordered (places are read from the CIs alone)."""

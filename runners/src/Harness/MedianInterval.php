@@ -6,7 +6,7 @@ namespace PhpCryptoBench\Harness;
 
 /**
  * The median of a case's per-operation times and its distribution-free 95% confidence interval,
- * computed exactly as the build computes them (scripts/phpcb/stats.py: numpy's median, the order
+ * computed exactly as the build computes them (scripts/phpcb/statistics/stats.py: numpy's median, the order
  * statistics of scipy.stats.quantile_test), so that the runner stops sampling on the same interval
  * the page will print. tests/test_precision_agreement.py runs both on the same samples.
  *

@@ -8,7 +8,7 @@ use PhpCryptoBench\Exception\IoError;
 
 /**
  * A finished run's seal: each of its files' rows (CSV records after the header) and SHA-256, recorded
- * in the manifest. The build (scripts/phpcb/seal.py) counts and hashes the same way and refuses a run
+ * in the manifest. The build (scripts/phpcb/data/seal.py) counts and hashes the same way and refuses a run
  * whose files do not match: a committed run cannot change without an explicit re-seal.
  */
 final class RunSeal

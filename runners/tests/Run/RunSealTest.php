@@ -8,7 +8,7 @@ use PhpCryptoBench\Exception\IoError;
 use PhpCryptoBench\Run\RunSeal;
 use PHPUnit\Framework\TestCase;
 
-/** The seal counts CSV records as the build does (scripts/phpcb/seal.py; tests/test_seal.py holds the two together). */
+/** The seal counts CSV records as the build does (scripts/phpcb/data/seal.py; tests/test_seal.py holds the two together). */
 final class RunSealTest extends TestCase
 {
     private string $directory;
