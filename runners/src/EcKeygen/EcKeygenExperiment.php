@@ -13,6 +13,7 @@ use PhpCryptoBench\Harness\Interleaving;
 use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Io\CsvTable;
 use PhpCryptoBench\Io\TableSchema;
+use PhpCryptoBench\Io\TableSet;
 use PhpCryptoBench\Native\InterleavedRounds;
 use PhpCryptoBench\Native\NativePrimitive;
 use PhpCryptoBench\Native\NativeStep;
@@ -126,7 +127,8 @@ final class EcKeygenExperiment implements Experiment
             $context->progress->advance($case->label());
         };
         $samples = $context->sampler->measureGrouped($built, new Interleaving(self::CSV, self::INTERLEAVED_BY), $advance, $minimum);
-        $table = $this->schema->table(self::CSV);
+        $tables = TableSet::open($this->schema, self::CSV, self::CURVES_CSV, self::ROUNDS_CSV, self::NATIVE_CSV);
+        $table = $tables->get(self::CSV);
         foreach ($built as $index => $case) {
             foreach ($samples[$index] as $sample) {
                 $table->add($case->key() + [
@@ -137,21 +139,16 @@ final class EcKeygenExperiment implements Experiment
                 ]);
             }
         }
-        $curveTable = $this->schema->table(self::CURVES_CSV);
         foreach ($curves as $entry) {
-            $curveTable->add($entry->toRow());
+            $tables->get(self::CURVES_CSV)->add($entry->toRow());
         }
-        $rounds = $this->schema->table(self::ROUNDS_CSV);
-        $native = $this->schema->table(self::NATIVE_CSV);
-        $gaps = InterleavedRounds::forProfile($profile)->run($this->name(), $this->nativeSteps($context, $schemes, $keys, $rounds, $native), $context->progress);
-        $table->writeTo($context->outputDirectory . '/' . self::CSV);
-        $curveTable->writeTo($context->outputDirectory . '/' . self::CURVES_CSV);
-        $rounds->writeTo($context->outputDirectory . '/' . self::ROUNDS_CSV);
-        $native->writeTo($context->outputDirectory . '/' . self::NATIVE_CSV);
+        $steps = $this->nativeSteps($context, $schemes, $keys, $tables->get(self::ROUNDS_CSV), $tables->get(self::NATIVE_CSV));
+        $gaps = InterleavedRounds::forProfile($profile)->run($this->name(), $steps, $context->progress);
+        $files = $tables->writeTo($context->outputDirectory);
         // A curve PHP cannot use (SM2, the Oakley curves) is a finding about PHP, recorded in
         // ec_curves.csv like the cipher inventory, not a gap in this run. A native measurement
         // that gives nothing is a gap.
-        return new MeasurementResult([self::CSV, self::CURVES_CSV, self::ROUNDS_CSV, self::NATIVE_CSV], $gaps);
+        return new MeasurementResult($files, $gaps);
     }
 
     /**

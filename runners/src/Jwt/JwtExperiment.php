@@ -11,7 +11,9 @@ use PhpCryptoBench\Experiment\MeasurementResult;
 use PhpCryptoBench\Harness\BenchCase;
 use PhpCryptoBench\Harness\Interleaving;
 use PhpCryptoBench\Harness\Profile;
+use PhpCryptoBench\Io\CsvTable;
 use PhpCryptoBench\Io\TableSchema;
+use PhpCryptoBench\Io\TableSet;
 use PhpCryptoBench\Jws\Algorithms;
 use PhpCryptoBench\Jws\AttackChecks;
 use PhpCryptoBench\Jws\KnownAnswers;
@@ -20,7 +22,6 @@ use PhpCryptoBench\Native\InterleavedRounds;
 use PhpCryptoBench\Native\NativeStep;
 use PhpCryptoBench\Native\RoundStep;
 use PhpCryptoBench\Native\SampledStep;
-use PhpCryptoBench\Io\CsvTable;
 
 /**
  * JWT token size and sign/verify time per algorithm (seed 004), through this project's own JWS
@@ -107,9 +108,8 @@ final class JwtExperiment implements Experiment
     {
         $profile = $context->profile;
         $context->progress->begin($this->name(), $this->caseCount($profile), $profile->estimatedSeconds($this->caseCount($profile)));
-        $table = $this->schema->table(self::CSV);
-        $tokens = $this->schema->table(self::TOKENS_CSV);
-        $keys = $this->schema->table(self::KEYS_CSV);
+        $tables = TableSet::open($this->schema, self::CSV, self::TOKENS_CSV, self::KEYS_CSV, self::LAYERS_CSV, self::NATIVE_CSV);
+        [$table, $tokens, $keys] = [$tables->get(self::CSV), $tables->get(self::TOKENS_CSV), $tables->get(self::KEYS_CSV)];
         $privateKeys = [];
         $cases = [];
         foreach (Algorithms::NAMES as $alg) {
@@ -132,15 +132,9 @@ final class JwtExperiment implements Experiment
                 $table->add($case->key() + ['sample' => $sample->index, 'iterations' => $sample->iterations, 'elapsed_ns' => $sample->elapsedNs, 'verified' => true]);
             }
         }
-        $layers = $this->schema->table(self::LAYERS_CSV);
-        $native = $this->schema->table(self::NATIVE_CSV);
-        $gaps = InterleavedRounds::forProfile($profile)->run($this->name(), $this->layerSteps($context, $privateKeys, $layers, $native), $context->progress);
-        $table->writeTo($context->outputDirectory . '/' . self::CSV);
-        $tokens->writeTo($context->outputDirectory . '/' . self::TOKENS_CSV);
-        $keys->writeTo($context->outputDirectory . '/' . self::KEYS_CSV);
-        $layers->writeTo($context->outputDirectory . '/' . self::LAYERS_CSV);
-        $native->writeTo($context->outputDirectory . '/' . self::NATIVE_CSV);
-        return new MeasurementResult([self::CSV, self::TOKENS_CSV, self::KEYS_CSV, self::LAYERS_CSV, self::NATIVE_CSV], $gaps);
+        $steps = $this->layerSteps($context, $privateKeys, $tables->get(self::LAYERS_CSV), $tables->get(self::NATIVE_CSV));
+        $gaps = InterleavedRounds::forProfile($profile)->run($this->name(), $steps, $context->progress);
+        return new MeasurementResult($tables->writeTo($context->outputDirectory), $gaps);
     }
 
     /**

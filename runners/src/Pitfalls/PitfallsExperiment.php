@@ -10,6 +10,7 @@ use PhpCryptoBench\Experiment\ExperimentSetup;
 use PhpCryptoBench\Experiment\MeasurementResult;
 use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Io\TableSchema;
+use PhpCryptoBench\Io\TableSet;
 use PhpCryptoBench\Native\InterleavedRounds;
 use PhpCryptoBench\Native\NativeStep;
 use PhpCryptoBench\Native\RoundStep;
@@ -95,8 +96,8 @@ final class PitfallsExperiment implements Experiment
 
     public function measure(ExperimentContext $context): MeasurementResult
     {
-        $table = $this->schema->table(self::CSV);
-        $native = $this->schema->table(self::NATIVE_CSV);
+        $tables = TableSet::open($this->schema, self::CSV, self::NATIVE_CSV);
+        [$table, $native] = [$tables->get(self::CSV), $tables->get(self::NATIVE_CSV)];
         $steps = [];
         foreach ($this->pitfalls() as $pitfall) {
             $primitive = $pitfall->native();
@@ -110,8 +111,6 @@ final class PitfallsExperiment implements Experiment
         }
         /** @var list<RoundStep> $steps */
         $gaps = [...$this->gaps(), ...InterleavedRounds::forProfile($context->profile)->run($this->name(), $steps, $context->progress)];
-        $table->writeTo($context->outputDirectory . '/' . self::CSV);
-        $native->writeTo($context->outputDirectory . '/' . self::NATIVE_CSV);
-        return new MeasurementResult([self::CSV, self::NATIVE_CSV], $gaps);
+        return new MeasurementResult($tables->writeTo($context->outputDirectory), $gaps);
     }
 }

@@ -13,9 +13,10 @@ use PhpCryptoBench\Experiment\MeasurementResult;
 use PhpCryptoBench\Harness\BenchCase;
 use PhpCryptoBench\Harness\Interleaving;
 use PhpCryptoBench\Harness\Profile;
-use PhpCryptoBench\Io\CsvTable;
 use PhpCryptoBench\Harness\Sample;
+use PhpCryptoBench\Io\CsvTable;
 use PhpCryptoBench\Io\TableSchema;
+use PhpCryptoBench\Io\TableSet;
 use PhpCryptoBench\Native\InterleavedRounds;
 use PhpCryptoBench\Native\NativePrimitive;
 use PhpCryptoBench\Native\NativeStep;
@@ -297,22 +298,16 @@ final class SymmetricExperiment implements Experiment
             }
         }
         ksort($rows);
-        $table = $this->schema->table(self::CSV);
+        $tables = TableSet::open($this->schema, self::CSV, self::INVENTORY_CSV, self::ROUNDS_CSV, self::NATIVE_CSV);
         foreach (array_merge(...$rows) as $row) {
-            $table->add($row);
+            $tables->get(self::CSV)->add($row);
         }
-        $inventoryTable = $this->schema->table(self::INVENTORY_CSV);
         foreach ($inventory as $entry) {
-            $inventoryTable->add($entry->toRow());
+            $tables->get(self::INVENTORY_CSV)->add($entry->toRow());
         }
-        $rounds = $this->schema->table(self::ROUNDS_CSV);
-        $native = $this->schema->table(self::NATIVE_CSV);
-        $nativeGaps = InterleavedRounds::forProfile($profile)->run($this->name(), $this->nativeSteps($context, $rounds, $native), $context->progress);
-        $table->writeTo($context->outputDirectory . '/' . self::CSV);
-        $inventoryTable->writeTo($context->outputDirectory . '/' . self::INVENTORY_CSV);
-        $rounds->writeTo($context->outputDirectory . '/' . self::ROUNDS_CSV);
-        $native->writeTo($context->outputDirectory . '/' . self::NATIVE_CSV);
-        return new MeasurementResult([self::CSV, self::INVENTORY_CSV, self::ROUNDS_CSV, self::NATIVE_CSV], [...$this->gaps(), ...$nativeGaps]);
+        $steps = $this->nativeSteps($context, $tables->get(self::ROUNDS_CSV), $tables->get(self::NATIVE_CSV));
+        $nativeGaps = InterleavedRounds::forProfile($profile)->run($this->name(), $steps, $context->progress);
+        return new MeasurementResult($tables->writeTo($context->outputDirectory), [...$this->gaps(), ...$nativeGaps]);
     }
 
     /**
