@@ -14,6 +14,7 @@ use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Harness\Sample;
 use PhpCryptoBench\Io\CsvTable;
 use PhpCryptoBench\Io\TableSchema;
+use PhpCryptoBench\Io\TableSet;
 use PhpCryptoBench\Native\InterleavedRounds;
 
 /** AES-GCM vs AES-CCM and the other AEADs PHP offers (seed 002: "GCM is 3x faster than CCM"). */
@@ -216,36 +217,30 @@ final class AeadExperiment implements Experiment
             }
         }
         ksort($rows, SORT_STRING);
-        $table = $this->schema->table(self::CSV);
+        $overheadAvailable = HarnessOverhead::available();
+        $tables = TableSet::open(
+            $this->schema,
+            self::CSV,
+            self::NATIVE_CSV,
+            ...($overheadAvailable ? [HarnessOverhead::CSV] : []),
+            ...[FidelityRounds::CSV, FidelityRounds::NATIVE_CSV],
+        );
         foreach (array_merge(...array_values($rows)) as $row) {
-            $table->add($row);
+            $tables->get(self::CSV)->add($row);
         }
-        $files = [self::CSV, self::NATIVE_CSV];
-        $overhead = $this->schema->table(HarnessOverhead::CSV);
-        if (HarnessOverhead::available()) {
-            HarnessOverhead::measureInto($overhead, $context->sampler, $advance);
-            $files[] = HarnessOverhead::CSV;
+        if ($overheadAvailable) {
+            HarnessOverhead::measureInto($tables->get(HarnessOverhead::CSV), $context->sampler, $advance);
         }
         $gaps = $this->gaps();
-        $native = $this->measureNative($context, $gaps);
-        $rounds = $this->schema->table(FidelityRounds::CSV);
-        $roundsNative = $this->schema->table(FidelityRounds::NATIVE_CSV);
-        $steps = FidelityRounds::steps($context->sampler, $context->profile, $context->nativeSpeed, $rounds, $roundsNative);
+        $this->measureNative($context, $tables->get(self::NATIVE_CSV), $gaps);
+        $steps = FidelityRounds::steps($context->sampler, $context->profile, $context->nativeSpeed, $tables->get(FidelityRounds::CSV), $tables->get(FidelityRounds::NATIVE_CSV));
         $gaps = [...$gaps, ...InterleavedRounds::forProfile($context->profile)->run($this->name(), $steps, $context->progress)];
-        $table->writeTo($context->outputDirectory . '/' . self::CSV);
-        $native->writeTo($context->outputDirectory . '/' . self::NATIVE_CSV);
-        $rounds->writeTo($context->outputDirectory . '/' . FidelityRounds::CSV);
-        $roundsNative->writeTo($context->outputDirectory . '/' . FidelityRounds::NATIVE_CSV);
-        if (HarnessOverhead::available()) {
-            $overhead->writeTo($context->outputDirectory . '/' . HarnessOverhead::CSV);
-        }
-        return new MeasurementResult([...$files, FidelityRounds::CSV, FidelityRounds::NATIVE_CSV], $gaps);
+        return new MeasurementResult($tables->writeTo($context->outputDirectory), $gaps);
     }
 
     /** @param list<string> $gaps */
-    private function measureNative(ExperimentContext $context, array &$gaps): CsvTable
+    private function measureNative(ExperimentContext $context, CsvTable $table, array &$gaps): void
     {
-        $table = $this->schema->table(self::NATIVE_CSV);
         $version = $context->nativeSpeed->toolVersion();
         $context->progress->message(sprintf('[%s] native limit: %s speed, %d s per figure', $this->name(), $version, $context->profile->nativeSeconds));
         foreach (self::OPENSSL_CIPHERS as $cipher) {
@@ -258,6 +253,5 @@ final class AeadExperiment implements Experiment
                 $table->add(['algorithm' => $cipher, 'block_bytes' => $block, 'bytes_per_second' => $rate, 'tool_version' => $version]);
             }
         }
-        return $table;
     }
 }
