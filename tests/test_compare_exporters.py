@@ -164,9 +164,27 @@ def test_the_comment_stays_under_the_limit_and_says_how_many_rows_it_left_out(fi
     assert int(match.group(2).replace(",", "")) == total
     assert left_out + details_rows(text) == total
     assert "the JSON export (`--format json`) has every case" in text
-    summaries = [s for s in re.findall(r"<details><summary>(.*?):", text) if not s.startswith("The machine")]
-    titles = [e.title for e in fixture_comparison.experiments]
-    assert summaries == titles[: len(summaries)], "the last experiments are cut first"
+    for experiment in fixture_comparison.experiments:
+        tally = f"{experiment.title}: {len(experiment.cases):,} cases: "
+        assert tally in text, f"every experiment keeps its tally, {experiment.title}'s too"
+
+
+def test_a_cut_table_keeps_its_most_telling_rows_in_table_order(fixture_comparison):
+    """At 20,000 characters each experiment keeps a share of rows: the faster and slower ones first."""
+    text = MarkdownExporter(20_000).serialize(fixture_comparison)
+    shares = dict(re.findall(r"<details><summary>([^<:]+): [^<]*\(the ([\d,]+) most telling of [\d,]+ rows\)", text))
+    assert shares, "the tables are cut"
+    for view in markdown.page_view(fixture_comparison).experiments:
+        if view.title in shares:
+            kept = sorted(view.importance[: int(shares[view.title].replace(",", ""))])
+            block = text.split(f"<details><summary>{view.title}:", 1)[1].split("</details>", 1)[0]
+            shown = [line for line in block.splitlines() if line.startswith("| ")][2:]
+            assert shown == [view.table.row_line(i) for i in kept], view.title
+    for experiment in fixture_comparison.experiments:
+        view = markdown.importance(experiment)
+        significant = [i for i in view if experiment.cases[i].verdict in (Verdict.FASTER, Verdict.SLOWER)]
+        assert list(view[: len(significant)]) == significant, "faster and slower cases rank first"
+        assert sorted(view) == list(range(len(experiment.cases)))
 
 
 def test_the_uncut_comment_would_be_longer_than_the_limit(fixture_comparison):

@@ -242,6 +242,8 @@ class ExperimentView:
     title: str
     summary: str  # '240 cases: 3 faster · 1 slower · 236 ~'
     table: Table
+    # The table's row indices, most telling first: what a comment short of room shows of it.
+    importance: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -294,6 +296,21 @@ def experiment_table(experiment: ExperimentComparison, across_machines: bool) ->
             for case in experiment.cases
         ],
     )
+
+
+def importance(experiment: ExperimentComparison) -> tuple[int, ...]:
+    """Row indices, most telling first: faster or slower cases by the size of their change beyond
+    the shift, then the others by the size of their ratio's move; table order breaks ties."""
+
+    def size(case: CaseComparison) -> float:
+        moved = case.residual if case.residual is not None else case.ratio
+        return abs(math.log(moved)) if moved is not None and moved > 0 else 0.0
+
+    def rank(index: int) -> tuple[int, float, int]:
+        case = experiment.cases[index]
+        return (0 if case.verdict in (Verdict.FASTER, Verdict.SLOWER) else 1, -size(case), index)
+
+    return tuple(sorted(range(len(experiment.cases)), key=rank))
 
 
 def _class_size(shift: ClassShift) -> str:
@@ -377,6 +394,7 @@ def page_view(comparison: Comparison) -> ComparisonView:
                 md_text(e.title),
                 f"{len(e.cases):,} cases: {counts_text(e.counts())}",
                 experiment_table(e, comparison.across_machines),
+                importance(e),
             )
             for e in comparison.experiments
         ],
@@ -384,8 +402,9 @@ def page_view(comparison: Comparison) -> ComparisonView:
 
 
 class MarkdownExporter:
-    """A pull-request comment: at most `limit` characters, the full tables cut (last ones first) when
-    the whole would be longer, with a note of how many rows were left out."""
+    """A pull-request comment: at most `limit` characters. When the full tables do not fit, every
+    experiment keeps its tally and a share of its most telling rows, with a note of how many rows
+    were left out."""
 
     name = "markdown"
 
@@ -448,32 +467,50 @@ class MarkdownExporter:
 
     @staticmethod
     def _full_tables(experiments: list[ExperimentView], budget: int) -> tuple[str, int]:
-        """The per-experiment tables in <details> blocks, as many rows as fit in `budget` characters
-        (in order: the last experiments' rows go first); and how many rows were left out."""
-        out: list[str] = []
-        used = 0
-        left_out = 0
+        """Every experiment's table in a <details> block, its tally in the summary. When they do not
+        all fit in `budget` characters, each still gets its block and tally, and the room left is
+        shared out (what a short table does not use goes to the others) to each one's most telling
+        rows, shown in table order. Returns the blocks and how many rows were left out."""
+        rows = [[e.table.row_line(i) + "\n" for i in range(len(e.table.rows))] for e in experiments]
+        full = [_details(e, "".join(r), len(r)) for e, r in zip(experiments, rows, strict=True)]
+        if sum(len(block) for block in full) <= budget:
+            return "".join(full), 0
+        empty = [len(_details(e, "", 0, partial=True)) for e in experiments]
+        if sum(empty) > budget:
+            tallies = "".join(f"- {html(e.title)}: {html(e.summary)}\n" for e in experiments)
+            return tallies + "\n", sum(len(r) for r in rows)
+        room = budget - sum(empty)
+        kept: dict[int, list[int]] = {}
+        by_need = sorted(range(len(experiments)), key=lambda i: sum(len(line) for line in rows[i]))
+        for position, index in enumerate(by_need):
+            share = room // (len(by_need) - position)
+            chosen, used = [], 0
+            order = experiments[index].importance or tuple(range(len(rows[index])))
+            for row in order:
+                if used + len(rows[index][row]) > share:
+                    break
+                chosen.append(row)
+                used += len(rows[index][row])
+            kept[index] = sorted(chosen)
+            room -= used
+        out, left_out = [], 0
         for index, experiment in enumerate(experiments):
-            rows = [experiment.table.row_line(i) + "\n" for i in range(len(experiment.table.rows))]
-            block = _details(experiment, "".join(rows), len(rows))
-            if used + len(block) <= budget:
-                out.append(block)
-                used += len(block)
+            if len(kept[index]) == len(rows[index]):
+                out.append(full[index])
                 continue
-            kept = 0
-            size = len(_details(experiment, "", 0, partial=True))
-            while kept < len(rows) and used + size + len(rows[kept]) <= budget:
-                size += len(rows[kept])
-                kept += 1
-            if kept:
-                out.append(_details(experiment, "".join(rows[:kept]), kept, partial=True))
-            left_out += len(rows) - kept + sum(len(e.table.rows) for e in experiments[index + 1 :])
-            break
+            shown = "".join(rows[index][row] for row in kept[index])
+            out.append(_details(experiment, shown, len(kept[index]), partial=True))
+            left_out += len(rows[index]) - len(kept[index])
         return "".join(out), left_out
 
 
 def _details(experiment: ExperimentView, rows: str, kept: int, partial: bool = False) -> str:
-    shown = f" (the first {kept:,} of {len(experiment.table.rows):,} rows)" if partial else ""
+    total = len(experiment.table.rows)
+    shown = (
+        (f" (the {kept:,} most telling of {total:,} rows)" if kept else f" (its {total:,} rows left out)")
+        if partial
+        else ""
+    )
     summary = f"{html(experiment.title)}: {html(experiment.summary)}{shown}"
     header = "\n".join(experiment.table.header_lines())
     return f"<details><summary>{summary}</summary>\n\n{header}\n{rows}\n</details>\n\n"
