@@ -6,6 +6,7 @@ import json
 import subprocess
 
 from phpcb.data.machines import cpu_slug
+from phpcb.data.selection import SHOW_RUN_VARIABLE
 from phpcb.data.upgrade import legacy_host
 from phpcb.pages import build as site
 
@@ -63,3 +64,36 @@ def test_the_machines_page_sets_every_machine_beside_the_others(make_project):
     assert "## ES256 verification" in page
     assert page.count('class="pcb-chart"') == page.count("\n## ") - 1, "one chart per question"
     assert f"(runs.md#run-{other.name.lower().replace('.', '-')})" in page
+
+
+def copied_run(root, run_id: str, started: str, **changes) -> None:
+    """The fixture run again under another id, its manifest changed as given."""
+    target = root / "data" / "runs" / run_id
+    target.mkdir()
+    for path in FIXTURE_RUN.iterdir():
+        (target / path.name).write_bytes(path.read_bytes())
+    manifest = json.loads((target / "manifest.json").read_text())
+    manifest.update(run_id=run_id, started_utc=started, **changes)
+    (target / "manifest.json").write_text(json.dumps(manifest))
+
+
+def test_the_run_just_measured_stands_for_its_machine(make_project, monkeypatch):
+    root = make_project(FIXTURE_RUN)
+    older = "20251231T0000Z-fixture-php8.2"  # the rule would show the newest run: the fixture's
+    copied_run(root, older, "2025-12-31T00:00:00Z", git_commit="b" * 40)
+    assert f"[`{older}`]" not in site.build(root).pages["machines.md"]
+    monkeypatch.setenv(SHOW_RUN_VARIABLE, older)
+    page = site.build(root).pages["machines.md"]
+    assert f"[`{older}`]" in page
+    assert f"[`{FIXTURE_RUN.name}`]" not in page, "one row per machine × PHP: the run just measured"
+
+
+def test_rows_from_different_runner_commits_are_named_as_such(make_project):
+    root = make_project(FIXTURE_RUN)
+    assert "Not one harness" not in site.build(root).pages["machines.md"], "one run, one commit"
+    machine = {"name": "amd-epyc-7b13-64-core-abcdef", "host_hash": "abcdef"}
+    copied_run(root, "20260102T0000Z-other-php8.2", "2026-01-02T00:00:00Z", git_commit="b" * 40, machine=machine)
+    page = site.build(root).pages["machines.md"]
+    assert "| `bbbbbbb` |" in page
+    assert "| `cc2c47d` |" in page
+    assert "These rows were measured by 2 runner versions (`bbbbbbb`, `cc2c47d`)" in page

@@ -124,9 +124,14 @@ def publish_runs(site: GeneratedSite, runs: list[Run], schemas: Schemas) -> None
 
 
 def machines_page(
-    experiments: list[Experiment], runs: list[Run], templates: Any, config: selection.SiteConfig, contexts: Contexts
+    experiments: list[Experiment],
+    runs: list[Run],
+    templates: Any,
+    config: selection.SiteConfig,
+    contexts: Contexts,
+    focus: str | None = None,
 ) -> tuple[str, dict[str, dict[str, Any]]]:
-    questions = machines.questions(experiments, runs, config, contexts.context)
+    questions = machines.questions(experiments, runs, config, contexts.context, focus)
     figures = {q.key: q.figure for q in questions}
     return render(
         templates,
@@ -179,7 +184,9 @@ def build(root: Path) -> GeneratedSite:
         site.experiments.append(page)
         site.pages[experiment.page] = page.text
         site.contents.update(chart_data.chart_files(experiment.page, page.figures))
-    site.pages["machines.md"], machine_figures = machines_page(experiments, runs, templates, config, contexts)
+    site.pages["machines.md"], machine_figures = machines_page(
+        experiments, runs, templates, config, contexts, choice.focus
+    )
     site.contents.update(chart_data.chart_files("machines.md", machine_figures))
     site.pages[claims_page.PAGE] = claims_page.render_page(ledger, checked, experiments, runs, templates, run_anchor)
     compared = selection.compared_runs()

@@ -2,7 +2,10 @@
 data/runs/, one chart per question, and the environment of each machine.
 
 Each machine × PHP version is represented, per experiment, by the run the site's own rule would
-pick if that machine were the reference (full profile before quick, newest first).
+pick if that machine were the reference (full profile before quick, newest first), except that the
+run `make report` just measured (the focus) stands for its own machine. Each row names the runner's
+git commit, and a question whose rows come from different commits says so: a difference between
+two rows may then be the harness's, not the machines'.
 """
 
 from __future__ import annotations
@@ -48,6 +51,11 @@ class Row:
         return _format(self.headline, self.headline.value)
 
     @property
+    def runner(self) -> str:
+        commit = self.run.manifest.get("git_commit")
+        return commit[:7] if isinstance(commit, str) and commit else "not recorded"
+
+    @property
     def ci_text(self) -> str:
         h = self.headline
         if not (math.isfinite(h.low) and math.isfinite(h.high)):
@@ -62,6 +70,12 @@ class Question:
     experiment: str
     rows: list[Row]
     figure: dict[str, Any]
+
+    @property
+    def runners(self) -> list[str]:
+        """The runner commits its rows were measured with, when more than one: not one harness."""
+        found = sorted({row.runner for row in self.rows})
+        return found if len(found) > 1 else []
 
 
 @dataclass(frozen=True)
@@ -116,24 +130,34 @@ def figure(question: str, rows: list[Row]) -> dict[str, Any]:
     return plain(fig, legend_below=False)
 
 
+def _shown(members: list[Run], experiment: str, group: Group, config: SiteConfig, focus: str | None) -> Run | None:
+    """The run that stands for a machine × PHP version: the focus run where it is one of them."""
+    focused = next((run for run in members if run.run_id == focus and run.has_results(experiment)), None)
+    if focused is not None:
+        return focused
+    chosen = reference(members, experiment, SiteConfig(config.path, group.machine, {}))
+    return chosen.run if chosen is not None else None
+
+
 def questions(
     experiments: list[Experiment],
     runs: list[Run],
     config: SiteConfig,
     context_of: Callable[[Experiment, Run], dict[str, Any]],
+    focus: str | None = None,
 ) -> list[Question]:
     found: dict[str, Question] = {}
     by_group = groups(runs)
     for experiment in experiments:
         for group, members in by_group.items():
-            chosen = reference(members, experiment.name, SiteConfig(config.path, group.machine, {}))
-            if chosen is None:
+            run = _shown(members, experiment.name, group, config, focus)
+            if run is None:
                 continue
-            for headline in experiment.headlines(context_of(experiment, chosen.run)):
+            for headline in experiment.headlines(context_of(experiment, run)):
                 question = found.setdefault(
                     headline.key, Question(headline.key, headline.question, experiment.name, [], {})
                 )
-                question.rows.append(Row(group, chosen.run, headline))
+                question.rows.append(Row(group, run, headline))
     return [Question(q.key, q.text, q.experiment, q.rows, figure(q.text, q.rows)) for q in found.values()]
 
 
