@@ -72,10 +72,6 @@ class Experiment(ABC):
     def page(self) -> str:
         return f"experiments/{self.name}.md"
 
-    def tables(self, schemas: Schemas) -> list[str]:
-        """The CSV files it reads, as its schema file declares them; the first holds its measurements."""
-        return [table.name for table in schemas.of_experiment(self.name)]
-
     def measurements(self, schemas: Schemas) -> TableSchema:
         declared = schemas.of_experiment(self.name)
         if not declared:
