@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Aead;
 
+use PhpCryptoBench\Environment\MissingExtension;
 use PhpCryptoBench\Experiment\Experiment;
 use PhpCryptoBench\Experiment\ExperimentContext;
 use PhpCryptoBench\Experiment\ExperimentSetup;
@@ -63,10 +64,7 @@ final class AeadExperiment implements Experiment
 
     public function unavailableReason(): ?string
     {
-        if (!extension_loaded('openssl')) {
-            return 'openssl extension not loaded';
-        }
-        return null;
+        return MissingExtension::among(['openssl']);
     }
 
     /** @return list<AeadAlgorithm> every variant that is timed */
@@ -208,23 +206,13 @@ final class AeadExperiment implements Experiment
             // A case holds its payload, a sealed copy and the output of its last run.
             foreach ($context->sampler->measureMade($makers, 3 * $payload, $interleaving, $advance) as $position => [$case, $samples]) {
                 // The CSV lists the rows as before interleaving: AEAD by AEAD, then payload, AAD, operation.
-                $rows[sprintf('%03d %s', $position, $order)] = array_map(static fn (Sample $sample): array => $case->key() + [
-                    'sample' => $sample->index,
-                    'iterations' => $sample->iterations,
-                    'elapsed_ns' => $sample->elapsedNs,
-                    'minor_faults' => $sample->minorFaults,
-                ], $samples);
+                $rows[sprintf('%03d %s', $position, $order)] = array_map(static fn (Sample $sample): array => $case->key() + $sample->columnsWithFaults(), $samples);
             }
         }
         ksort($rows, SORT_STRING);
         $overheadAvailable = HarnessOverhead::available();
-        $tables = TableSet::open(
-            $this->schema,
-            self::CSV,
-            self::NATIVE_CSV,
-            ...($overheadAvailable ? [HarnessOverhead::CSV] : []),
-            ...[FidelityRounds::CSV, FidelityRounds::NATIVE_CSV],
-        );
+        $tables = TableSet::ofExperiment($this->schema, $this->name());
+        $tables = $overheadAvailable ? $tables : $tables->without(HarnessOverhead::CSV);
         foreach (array_merge(...array_values($rows)) as $row) {
             $tables->get(self::CSV)->add($row);
         }

@@ -46,7 +46,7 @@ final class HarnessOverhead
         $samples = $sampler->measureGrouped($cases, new Interleaving(self::CSV, ['algorithm', 'payload_bytes']), $measured, [], self::MINIMUM_ROUNDS);
         foreach ($cases as $index => $case) {
             foreach ($samples[$index] as $sample) {
-                $table->add($case->key() + ['sample' => $sample->index, 'iterations' => $sample->iterations, 'elapsed_ns' => $sample->elapsedNs]);
+                $table->add($case->key() + $sample->columns());
             }
         }
     }

@@ -12,6 +12,7 @@ use PhpCryptoBench\Experiment\MeasurementResult;
 use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Io\CsvTable;
 use PhpCryptoBench\Io\TableSchema;
+use PhpCryptoBench\Io\TableSet;
 use PhpCryptoBench\Native\InterleavedRounds;
 
 /**
@@ -198,14 +199,16 @@ final class Argon2Experiment implements Experiment
             $checkpoint->record($cell, CellRows::of($cell, $context->cores, $refusal, $result));
             $context->progress->advance(sprintf('%s %s m=%d MiB p=%d t=%d', $cell->interface, $cell->variant, $cell->memoryKib / 1024, $cell->threads, $cell->timeCost));
         }
-        $rounds = $this->schema->table(self::ROUNDS_CSV);
+        // The main table is the checkpoint's, written as cells finish; the others are written at the end.
+        $tables = TableSet::ofExperiment($this->schema, $this->name())->without(self::CSV);
+        $rounds = $tables->get(self::ROUNDS_CSV);
         $memoryKib = $context->fakeClock ? self::FAKE_CLOCK_NATIVE_MEMORY_KIB : self::NATIVE_CELL['memory_kib'];
         $gaps = InterleavedRounds::forProfile($profile)->run($this->name(), $this->nativeSteps($runner, $rounds, $provider, $memoryKib), $context->progress);
-        $rounds->writeTo($context->outputDirectory . '/' . self::ROUNDS_CSV);
+        $tables->writeTo($context->outputDirectory);
         $tally = $sampling->tally($checkpoint->records(), $rounds->records());
         $checkpoint->complete($context->outputDirectory . '/' . self::CSV);
         // What measured is the cell processes: the manifest records their PHP, not the runner's.
-        return new MeasurementResult([self::CSV, self::ROUNDS_CSV], $gaps, $runner->environment(), $tally);
+        return new MeasurementResult($this->schema->tablesOf($this->name()), $gaps, $runner->environment(), $tally);
     }
 
     /**

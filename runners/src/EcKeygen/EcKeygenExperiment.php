@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\EcKeygen;
 
+use PhpCryptoBench\Environment\MissingExtension;
 use PhpCryptoBench\Experiment\Experiment;
 use PhpCryptoBench\Experiment\ExperimentContext;
 use PhpCryptoBench\Experiment\ExperimentSetup;
@@ -67,10 +68,7 @@ final class EcKeygenExperiment implements Experiment
 
     public function unavailableReason(): ?string
     {
-        if (!extension_loaded('openssl')) {
-            return 'openssl extension not loaded';
-        }
-        return extension_loaded('sodium') ? null : 'sodium extension not loaded (built into PHP 7.2+)';
+        return MissingExtension::among(['openssl', 'sodium']);
     }
 
     public function processEnvironment(): array
@@ -127,16 +125,11 @@ final class EcKeygenExperiment implements Experiment
             $context->progress->advance($case->label());
         };
         $samples = $context->sampler->measureGrouped($built, new Interleaving(self::CSV, self::INTERLEAVED_BY), $advance, $minimum);
-        $tables = TableSet::open($this->schema, self::CSV, self::CURVES_CSV, self::ROUNDS_CSV, self::NATIVE_CSV);
+        $tables = TableSet::ofExperiment($this->schema, $this->name());
         $table = $tables->get(self::CSV);
         foreach ($built as $index => $case) {
             foreach ($samples[$index] as $sample) {
-                $table->add($case->key() + [
-                    'sample' => $sample->index,
-                    'iterations' => $sample->iterations,
-                    'elapsed_ns' => $sample->elapsedNs,
-                    'verified' => true,
-                ]);
+                $table->add($case->key() + $sample->columns() + ['verified' => true]);
             }
         }
         foreach ($curves as $entry) {

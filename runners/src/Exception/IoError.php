@@ -29,6 +29,12 @@ final class IoError extends RuntimeException implements BenchException
         return new self(sprintf('no table schema declares %s; expected one of: %s', $name, implode(', ', $declared)));
     }
 
+    /** @param list<string> $declared */
+    public static function undeclaredExperiment(string $experiment, array $declared): self
+    {
+        return new self(sprintf('no table schema declares experiment %s; expected one of: %s', $experiment, implode(', ', $declared)));
+    }
+
     public static function notAResumableRun(string $dir): self
     {
         return new self(sprintf('cannot resume %s: expected a manifest.json there, found none', $dir));

@@ -15,4 +15,21 @@ final class Sample
         public readonly int $minorFaults = 0,
     ) {
     }
+
+    /**
+     * The columns every table of samples shares, numbered from $firstIndex (a case measured over
+     * several rounds continues its numbering).
+     *
+     * @return array{sample: int, iterations: int, elapsed_ns: int}
+     */
+    public function columns(int $firstIndex = 0): array
+    {
+        return ['sample' => $firstIndex + $this->index, 'iterations' => $this->iterations, 'elapsed_ns' => $this->elapsedNs];
+    }
+
+    /** @return array{sample: int, iterations: int, elapsed_ns: int, minor_faults: int} the columns, with the page faults */
+    public function columnsWithFaults(): array
+    {
+        return $this->columns() + ['minor_faults' => $this->minorFaults];
+    }
 }

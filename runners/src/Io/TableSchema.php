@@ -13,8 +13,11 @@ use PhpCryptoBench\Exception\IoError;
  */
 final class TableSchema
 {
-    /** @param array<string, list<string>> $columns file name => column names */
-    private function __construct(private readonly array $columns)
+    /**
+     * @param array<string, list<string>> $columns file name => column names
+     * @param array<string, list<string>> $tables experiment => its file names, in declared order
+     */
+    private function __construct(private readonly array $columns, private readonly array $tables)
     {
     }
 
@@ -35,23 +38,43 @@ final class TableSchema
         }
         $columns = [];
         $declaredIn = [];
+        $tables = [];
         foreach ($files as $file) {
-            foreach (self::resources($file) as $index => $resource) {
+            $document = JsonFile::read($file, 'expected a readable JSON file');
+            $experiment = self::experiment($file, $document);
+            $tables[$experiment] = [];
+            foreach (self::resources($file, $document) as $index => $resource) {
                 [$path, $names] = self::pathAndColumns($file, $index, $resource);
                 if (isset($declaredIn[$path])) {
                     throw IoError::cannotRead($file, sprintf('resource %d declares %s, already declared in %s; expected each CSV in one file only', $index, $path, $declaredIn[$path]));
                 }
                 $declaredIn[$path] = basename($file);
                 $columns[$path] = $names;
+                $tables[$experiment][] = $path;
             }
         }
-        return new self($columns);
+        return new self($columns, $tables);
     }
 
-    /** @return list<mixed> */
-    private static function resources(string $file): array
+    /** The experiment a schema file declares: its "experiment" name, which the file is named after. */
+    /** @param array<mixed> $document */
+    private static function experiment(string $file, array $document): string
     {
-        $resources = JsonFile::read($file, 'expected a readable JSON file')['resources'] ?? null;
+        $name = $document['experiment'] ?? null;
+        $expected = basename($file, '.json');
+        if ($name !== $expected) {
+            throw IoError::cannotRead($file, sprintf('expected "experiment": "%s" (the file\'s name), got %s', $expected, json_encode($name)));
+        }
+        return $expected;
+    }
+
+    /**
+     * @param array<mixed> $document
+     * @return list<mixed>
+     */
+    private static function resources(string $file, array $document): array
+    {
+        $resources = $document['resources'] ?? null;
         if (!is_array($resources) || !array_is_list($resources) || $resources === []) {
             throw IoError::cannotRead($file, sprintf('expected a non-empty "resources" list, got %s', get_debug_type($resources)));
         }
@@ -80,6 +103,17 @@ final class TableSchema
     public function table(string $name): CsvTable
     {
         return new CsvTable($this->columns($name));
+    }
+
+    /**
+     * The tables an experiment writes, in the order its schema file declares them: the only list
+     * of them (the first holds its measurements).
+     *
+     * @return list<string>
+     */
+    public function tablesOf(string $experiment): array
+    {
+        return $this->tables[$experiment] ?? throw IoError::undeclaredExperiment($experiment, array_keys($this->tables));
     }
 
     /** @return list<string> */

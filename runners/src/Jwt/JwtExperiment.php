@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Jwt;
 
+use PhpCryptoBench\Environment\MissingExtension;
 use PhpCryptoBench\Experiment\Experiment;
 use PhpCryptoBench\Experiment\ExperimentContext;
 use PhpCryptoBench\Experiment\ExperimentSetup;
@@ -73,10 +74,7 @@ final class JwtExperiment implements Experiment
 
     public function unavailableReason(): ?string
     {
-        if (!extension_loaded('openssl')) {
-            return 'openssl extension not loaded';
-        }
-        return extension_loaded('sodium') ? null : 'sodium extension not loaded (built into PHP 7.2+)';
+        return MissingExtension::among(['openssl', 'sodium']);
     }
 
     public function processEnvironment(): array
@@ -108,7 +106,7 @@ final class JwtExperiment implements Experiment
     {
         $profile = $context->profile;
         $context->progress->begin($this->name(), $this->caseCount($profile), $profile->estimatedSeconds($this->caseCount($profile)));
-        $tables = TableSet::open($this->schema, self::CSV, self::TOKENS_CSV, self::KEYS_CSV, self::LAYERS_CSV, self::NATIVE_CSV);
+        $tables = TableSet::ofExperiment($this->schema, $this->name());
         [$table, $tokens, $keys] = [$tables->get(self::CSV), $tables->get(self::TOKENS_CSV), $tables->get(self::KEYS_CSV)];
         $privateKeys = [];
         $cases = [];
@@ -129,7 +127,7 @@ final class JwtExperiment implements Experiment
         $samples = $context->sampler->measureGrouped($cases, new Interleaving(self::CSV, self::INTERLEAVED_BY), $advance);
         foreach ($cases as $index => $case) {
             foreach ($samples[$index] as $sample) {
-                $table->add($case->key() + ['sample' => $sample->index, 'iterations' => $sample->iterations, 'elapsed_ns' => $sample->elapsedNs, 'verified' => true]);
+                $table->add($case->key() + $sample->columns() + ['verified' => true]);
             }
         }
         $steps = $this->layerSteps($context, $privateKeys, $tables->get(self::LAYERS_CSV), $tables->get(self::NATIVE_CSV));

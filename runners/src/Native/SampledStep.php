@@ -73,7 +73,7 @@ final class SampledStep implements RoundStep
         foreach ($this->cases as $i => $case) {
             $columns = ($this->columns)($case);
             foreach ($samples[$i] as $sample) {
-                $this->table->add($columns + ['round' => $round, 'sample' => $this->nextSample + $sample->index, 'iterations' => $sample->iterations, 'elapsed_ns' => $sample->elapsedNs]);
+                $this->table->add($columns + ['round' => $round] + $sample->columns($this->nextSample));
                 $turns = max($turns, $sample->index + 1);
             }
         }

@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Pitfalls;
 
+use PhpCryptoBench\Environment\MissingExtension;
 use PhpCryptoBench\Experiment\Experiment;
 use PhpCryptoBench\Experiment\ExperimentContext;
 use PhpCryptoBench\Experiment\ExperimentSetup;
@@ -52,7 +53,7 @@ final class PitfallsExperiment implements Experiment
 
     public function unavailableReason(): ?string
     {
-        return extension_loaded('openssl') ? null : 'openssl extension not loaded';
+        return MissingExtension::among(['openssl']);
     }
 
     public function processEnvironment(): array
@@ -96,7 +97,7 @@ final class PitfallsExperiment implements Experiment
 
     public function measure(ExperimentContext $context): MeasurementResult
     {
-        $tables = TableSet::open($this->schema, self::CSV, self::NATIVE_CSV);
+        $tables = TableSet::ofExperiment($this->schema, $this->name());
         [$table, $native] = [$tables->get(self::CSV), $tables->get(self::NATIVE_CSV)];
         $steps = [];
         foreach ($this->pitfalls() as $pitfall) {

@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Symmetric;
 
+use PhpCryptoBench\Environment\MissingExtension;
 use PhpCryptoBench\Exception\InvalidPadding;
 use PhpCryptoBench\Exception\VerificationFailed;
 use PhpCryptoBench\Experiment\Experiment;
@@ -80,7 +81,7 @@ final class SymmetricExperiment implements Experiment
 
     public function unavailableReason(): ?string
     {
-        return extension_loaded('openssl') ? null : 'openssl extension not loaded';
+        return MissingExtension::among(['openssl']);
     }
 
     public function processEnvironment(): array
@@ -288,17 +289,11 @@ final class SymmetricExperiment implements Experiment
             $makers = array_map(static fn (int $i): \Closure => static fn (): SymmetricCase => new SymmetricCase(...$cases[$i]), $indices);
             // A case holds its payload, a ciphertext to decrypt, and its last output.
             foreach ($context->sampler->measureMade($makers, 3 * $cases[$indices[0]][3], $interleaving, $advance) as $position => [$case, $samples]) {
-                $rows[$indices[$position]] = array_map(static fn (Sample $sample): array => $case->key() + [
-                    'sample' => $sample->index,
-                    'iterations' => $sample->iterations,
-                    'elapsed_ns' => $sample->elapsedNs,
-                    'verified' => true,
-                    'minor_faults' => $sample->minorFaults,
-                ], $samples);
+                $rows[$indices[$position]] = array_map(static fn (Sample $sample): array => $case->key() + $sample->columnsWithFaults() + ['verified' => true], $samples);
             }
         }
         ksort($rows);
-        $tables = TableSet::open($this->schema, self::CSV, self::INVENTORY_CSV, self::ROUNDS_CSV, self::NATIVE_CSV);
+        $tables = TableSet::ofExperiment($this->schema, $this->name());
         foreach (array_merge(...$rows) as $row) {
             $tables->get(self::CSV)->add($row);
         }

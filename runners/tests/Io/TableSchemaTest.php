@@ -65,6 +65,25 @@ final class TableSchemaTest extends TestCase
         self::assertSame(['x', 'y'], $schema->columns('a.csv'));
         self::assertSame(['z'], $schema->columns('b.csv'));
         self::assertSame("w,v\n", $schema->table('c.csv')->toString());
+        self::assertSame(['a.csv', 'b.csv'], $schema->tablesOf('one'), 'each experiment owns its tables, in declared order');
+        self::assertSame(['c.csv'], $schema->tablesOf('two'));
+    }
+
+    public function testAFileNamedForAnotherExperimentIsRefused(): void
+    {
+        $this->write('one.json', ['experiment' => 'two', 'resources' => [self::resource('a.csv', ['x'])]]);
+        $this->expectException(IoError::class);
+        $this->expectExceptionMessage('one.json: expected "experiment": "one" (the file\'s name), got "two"');
+        TableSchema::load($this->directory);
+    }
+
+    public function testAskingForAnUndeclaredExperimentNamesTheDeclaredOnes(): void
+    {
+        $this->write('one.json', ['experiment' => 'one', 'resources' => [self::resource('a.csv', ['x'])]]);
+        $this->write('two.json', ['experiment' => 'two', 'resources' => [self::resource('b.csv', ['x'])]]);
+        $this->expectException(IoError::class);
+        $this->expectExceptionMessage('no table schema declares experiment three; expected one of: one, two');
+        TableSchema::load($this->directory)->tablesOf('three');
     }
 
     public function testAMissingDirectoryIsNamed(): void

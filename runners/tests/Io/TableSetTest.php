@@ -9,7 +9,7 @@ use PhpCryptoBench\Io\TableSchema;
 use PhpCryptoBench\Io\TableSet;
 use PHPUnit\Framework\TestCase;
 
-/** An experiment's tables, opened from the real schema by name and written together. */
+/** An experiment's tables: every one its schema file declares, opened together and written together. */
 final class TableSetTest extends TestCase
 {
     private string $directory;
@@ -26,20 +26,40 @@ final class TableSetTest extends TestCase
         rmdir($this->directory);
     }
 
-    public function testEachTableIsWrittenUnderItsNameAndTheNamesAreReturnedInOrder(): void
+    private static function schema(): TableSchema
     {
-        $tables = TableSet::open(TableSchema::load(REPOSITORY . '/data/schema/tables'), 'pitfalls_native.csv', 'pitfalls.csv');
-        self::assertSame(['pitfalls_native.csv', 'pitfalls.csv'], $tables->writeTo($this->directory));
+        return TableSchema::load(REPOSITORY . '/data/schema/tables');
+    }
+
+    public function testEveryDeclaredTableIsWrittenUnderItsNameInTheSchemasOrder(): void
+    {
+        $tables = TableSet::ofExperiment(self::schema(), 'pitfalls');
+        self::assertSame(['pitfalls.csv', 'pitfalls_native.csv'], $tables->writeTo($this->directory));
         $header = strtok((string) file_get_contents($this->directory . '/pitfalls.csv'), "\n");
-        self::assertSame(implode(',', TableSchema::load(REPOSITORY . '/data/schema/tables')->columns('pitfalls.csv')), $header);
+        self::assertSame(implode(',', self::schema()->columns('pitfalls.csv')), $header);
         self::assertFileExists($this->directory . '/pitfalls_native.csv');
     }
 
-    public function testATableNotOpenedIsRefusedNamingTheOpenOnes(): void
+    public function testATableLeftOutIsNeitherWrittenNorListed(): void
     {
-        $tables = TableSet::open(TableSchema::load(REPOSITORY . '/data/schema/tables'), 'pitfalls.csv');
+        $tables = TableSet::ofExperiment(self::schema(), 'aead')->without('harness_overhead.csv');
+        self::assertNotContains('harness_overhead.csv', $tables->writeTo($this->directory));
+        self::assertFileDoesNotExist($this->directory . '/harness_overhead.csv');
+        self::assertFileExists($this->directory . '/aead.csv');
+    }
+
+    public function testLeavingOutATableTheExperimentDoesNotDeclareIsRefused(): void
+    {
         $this->expectException(IoError::class);
-        $this->expectExceptionMessage('no table schema declares jwt.csv; expected one of: pitfalls.csv');
+        $this->expectExceptionMessage('no table schema declares jwt.csv; expected one of: pitfalls.csv, pitfalls_native.csv');
+        TableSet::ofExperiment(self::schema(), 'pitfalls')->without('jwt.csv');
+    }
+
+    public function testAnotherExperimentsTableIsRefusedNamingThisOnesTables(): void
+    {
+        $tables = TableSet::ofExperiment(self::schema(), 'pitfalls');
+        $this->expectException(IoError::class);
+        $this->expectExceptionMessage('no table schema declares jwt.csv; expected one of: pitfalls.csv, pitfalls_native.csv');
         $tables->get('jwt.csv');
     }
 }
