@@ -88,11 +88,91 @@ def test_every_run_step_calls_make_targets(path):
             assert not unknown, f"{path.name}: {line!r} calls targets the Makefile lacks: {sorted(unknown)}"
 
 
+# A tag can be moved to other code by whoever controls the action's repository; a commit SHA cannot.
+# The comment names the release the SHA is, so a reader (and an updater) knows what is pinned.
+PINNED_USES = re.compile(r"[\w.-]+/[\w./-]+@[0-9a-f]{40} # v?\d+(\.\d+)*")
+PINNED_IMAGE = re.compile(r"[\w./:-]+@sha256:[0-9a-f]{64}")
+
+
+def unpinned_uses(text: str) -> list[str]:
+    """The `uses:` entries of a workflow's text that are not `owner/repo@<40-hex SHA> # vX.Y.Z`.
+    Read from the text, not the parsed YAML, which drops the version comment."""
+    found = []
+    for match in re.finditer(r"^\s*(?:-\s+)?uses:\s*(.*?)\s*$", text, re.MULTILINE):
+        value = match.group(1).strip("\"'")
+        if value.startswith("./"):
+            continue  # an action of this repository: the checkout's own commit pins it
+        if value.startswith("docker://") and PINNED_IMAGE.fullmatch(value.removeprefix("docker://")):
+            continue
+        if not PINNED_USES.fullmatch(value):
+            found.append(value)
+    return found
+
+
+def undigested_images(workflow: dict[str, Any]) -> list[str]:
+    """The container, service and docker:// step images of a parsed workflow that carry no
+    @sha256 digest: a tag such as debian:bookworm is re-pointed at every Debian point release."""
+    images = []
+    for job in workflow["jobs"].values():
+        container = job.get("container")
+        images.append(container.get("image") if isinstance(container, dict) else container)
+        images.extend(service.get("image") for service in (job.get("services") or {}).values())
+        images.extend(
+            step["uses"].removeprefix("docker://")
+            for step in job.get("steps", [])
+            if str(step.get("uses", "")).startswith("docker://")
+        )
+    return [str(image) for image in images if image is not None and not PINNED_IMAGE.fullmatch(str(image))]
+
+
 @pytest.mark.parametrize("path", WORKFLOWS, ids=lambda path: path.name)
-def test_actions_are_pinned_to_a_version(path):
-    for step in steps(load(path)):
-        if "uses" in step:
-            assert re.fullmatch(r"[\w.-]+/[\w./-]+@(v\d+(\.\d+)*|[0-9a-f]{40})", step["uses"]), step["uses"]
+def test_actions_are_pinned_to_a_commit_sha_with_the_version_named(path):
+    text = path.read_text(encoding="utf-8")
+    assert "uses:" in text
+    assert unpinned_uses(text) == []
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda path: path.name)
+def test_container_images_are_pinned_by_digest(path):
+    assert undigested_images(load(path)) == []
+
+
+def test_the_container_jobs_have_images_to_check():
+    # Without this the digest test above would pass vacuously if the containers were renamed away.
+    for name in ("ci.yml", "pr-ab.yml"):
+        images = [job["container"]["image"] for job in load(ROOT / ".github/workflows" / name)["jobs"].values()]
+        assert [image.split("@")[0] for image in images] == ["debian:bookworm"], name
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "      - uses: actions/checkout@v4",
+        "      - uses: actions/checkout@v4.4.0",
+        "      - uses: actions/checkout@11d5960a326750d5838078e36cf38b85af677262",  # no version comment
+        "      - uses: actions/checkout@11d5960a326750d5838078e36cf38b85af67726 # v4.4.0",  # 39 hex digits
+        "      - uses: actions/checkout@main # v4.4.0",
+        "        uses: docker://debian:bookworm",
+    ],
+)
+def test_an_unpinned_uses_is_caught(line):
+    good = "      - uses: actions/setup-go@40f1582b2485089dde7abd97c1529aa768e1baff # v5.6.0"
+    assert unpinned_uses(f"steps:\n{good}\n{line}\n") == [line.split("uses:")[1].strip()]
+
+
+@pytest.mark.parametrize(
+    "job",
+    [
+        {"container": "debian:bookworm"},
+        {"container": {"image": "debian:bookworm"}},
+        {"container": {"image": "debian@sha256:abc123"}},
+        {"services": {"db": {"image": "postgres:16"}}},
+        {"steps": [{"uses": "docker://debian:bookworm"}]},
+    ],
+)
+def test_an_image_without_a_digest_is_caught(job):
+    pinned = {"container": {"image": "debian:bookworm@sha256:" + "0" * 64}}
+    assert len(undigested_images({"jobs": {"ok": pinned, "bad": job}})) == 1
 
 
 def test_the_preview_build_has_a_read_only_token_and_the_deploy_never_runs_pr_code():
