@@ -199,6 +199,22 @@ def test_the_preview_build_has_a_read_only_token_and_the_deploy_never_runs_pr_co
     assert "refs/pull/" not in text
 
 
+# A fork's preview deploy waits for a maintainer (the environment's required reviewers); a branch of
+# this repository deploys at once ('' binds no environment). `!=` puts a missing head repository
+# (a deleted fork) on the gated side.
+FORK_GATE = "${{ github.event.workflow_run.head_repository.full_name != github.repository && 'fork-preview' || '' }}"
+
+
+def test_a_fork_preview_deploys_only_after_a_maintainers_approval():
+    deploy = load(ROOT / ".github/workflows/pr-preview-deploy.yml")
+    assert deploy["jobs"], "no job to check"
+    for name, job in deploy["jobs"].items():
+        # Every job of this workflow holds the write token, so each one is gated, a job added later too.
+        assert job.get("environment") == FORK_GATE, f"{name}: deploys a fork's preview without an approval"
+    guide = " ".join((ROOT / "docs" / "contributing.md").read_text(encoding="utf-8").split())
+    assert "Settings → Environments → `fork-preview` → Required reviewers" in guide
+
+
 def test_the_bench_matrix_uploads_one_artifact_per_leg_and_merges_them():
     bench = load(ROOT / ".github/workflows/bench-matrix.yml")
     matrix = bench["jobs"]["bench"]["strategy"]["matrix"]
