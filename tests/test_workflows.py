@@ -243,8 +243,9 @@ def test_the_preview_build_has_a_read_only_token_and_the_deploy_never_runs_pr_co
 
     deploy = load(ROOT / ".github/workflows/pr-preview-deploy.yml")
     assert deploy["on"]["workflow_run"]["workflows"] == [preview["name"]]
-    assert deploy["permissions"]["contents"] == "write"
-    assert deploy["permissions"]["pull-requests"] == "write"
+    assert deploy["permissions"] == {}  # the write token is the deploy job's alone
+    assert deploy["jobs"]["deploy"]["permissions"]["contents"] == "write"
+    assert deploy["jobs"]["deploy"]["permissions"]["pull-requests"] == "write"
     cleanup = load(ROOT / ".github/workflows/pr-preview-cleanup.yml")
     assert cleanup["on"] == {"pull_request_target": {"types": ["closed"]}}
     for workflow in (deploy, cleanup):
@@ -272,6 +273,15 @@ def test_a_fork_preview_deploys_only_after_a_maintainers_approval():
         assert job.get("environment") == FORK_GATE, f"{name}: deploys a fork's preview without an approval"
     guide = " ".join((ROOT / "docs" / "contributing.md").read_text(encoding="utf-8").split())
     assert "Settings → Environments → `fork-preview` → Required reviewers" in guide
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda path: path.name)
+def test_write_permissions_are_granted_per_job_never_to_the_whole_workflow(path):
+    # A job added later to a workflow would inherit a workflow-level write token without anyone
+    # deciding it should.
+    granted = load(path).get("permissions")
+    assert isinstance(granted, dict), f"{path.name}: say the workflow's permissions (read-only or none)"
+    assert "write" not in granted.values(), f"{path.name}: grant write to the job that needs it"
 
 
 def test_the_bench_matrix_uploads_one_artifact_per_leg_and_merges_them():
