@@ -34,6 +34,7 @@ help:
 	@echo "make preview PR=n BASE=origin/main   a pull request's preview site + comment in preview/ (its workflow's job)"
 	@echo "make deploy-preview ARTIFACT=dir | cleanup-preview PR=n | pr-comment ARTIFACT=dir | collect-runs ARTIFACTS=dir"
 	@echo "make actionlint      check .github/workflows/ with actionlint (installed into .tools/ by make setup)"
+	@echo "make zizmor          audit .github/workflows/ for security problems with zizmor, offline"
 	@echo "make mutation [MODULES=...]   mutation testing of the modules that decide verdicts, numbers, token validity"
 
 # The pages show the run just measured (PHPCB_SHOW_RUN) and the Comparison page sets it beside the
@@ -173,7 +174,7 @@ publish: venv
 # --- What the GitHub workflows run (.github/workflows/; docs/contributing.md). Values are read by the
 # recipes from the environment (make exports command-line variables), never pasted into the shell.
 # The gh-pages and GitHub API steps need only python3: their workflows install nothing.
-.PHONY: tools actionlint preview deploy-preview cleanup-preview pr-comment collect-runs
+.PHONY: tools actionlint zizmor preview deploy-preview cleanup-preview pr-comment collect-runs
 ACTIONLINT_VERSION := v1.7.12
 GO ?= $(shell command -v go || echo /usr/local/go/bin/go)
 PR_ARG = $(if $(PR),--pr "$$PR",--pr-file "$$ARTIFACT/pr-number")
@@ -185,6 +186,11 @@ tools:
 
 actionlint: tools
 	.tools/actionlint -no-color
+
+# zizmor (pinned in requirements.txt) audits the workflows' security offline; tests/test_workflows.py
+# fails on any finding. A deliberate choice is ignored inline, next to a comment saying why.
+zizmor: venv
+	$(VENV)/bin/zizmor --offline --no-progress .github/workflows
 
 preview: venv
 	@test -n "$$PR" || { echo "error: PR is required, e.g. make preview PR=12 BASE=origin/main" >&2; exit 2; }
