@@ -115,7 +115,7 @@ def test_the_comment_is_in_order_environment_advice_summary_largest_full_tables(
     assert headings == [
         f"## Benchmark comparison: {FIXTURE_RUN.name} → {NEW_ID}",
         "### Environment",
-        "### What this run would change in the advice",
+        "### What this run would change in the advice if it were the reference",
         "### Summary",
         "### Largest significant changes",
         "### All cases",
@@ -133,7 +133,8 @@ def test_the_comment_is_in_order_environment_advice_summary_largest_full_tables(
 def test_without_advice_changes_the_comment_says_so(base_run):
     result = comparison.compare(base_run, base_run, SCHEMAS, [EXPERIMENTS["jwt"]])
     text = exporter("markdown").serialize(result)
-    assert "### What this run would change in the advice\n\nNo recommendation, finding or verdict changes.\n" in text
+    heading = "### What this run would change in the advice if it were the reference"
+    assert f"{heading}\n\nNo recommendation, finding or verdict changes.\n" in text
     assert "No significant change." in text
     assert "left out" not in text, "a small comparison is not cut"
     assert text.count("<details><summary>The machine's shift") == 1

@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from phpcb.commands.main import main
-from phpcb.publish import ghpages, pullrequest
+from phpcb.publish import ghpages, merge_effect, pullrequest
+from phpcb.publish import preview_comment as preview_comments
 from phpcb.publish.github_comment import MARKER
 
 from .conftest import ROOT, assert_no_symlinks, copy_repository, reseal
@@ -136,6 +137,9 @@ def test_preview_deploy_publish_and_cleanup(tmp_path):
     comment = (preview / "comment.md").read_text(encoding="utf-8")
     assert comment.startswith(MARKER)
     assert NEW_RUN in comment
+    lead = comment.index(merge_effect.LEAD_HEADING)
+    assert lead < comment.index(preview_comments.EVIDENCE_HEADING), "what merging changes comes first"
+    assert f"Runs page adds `{NEW_RUN}`" in comment[lead:]
     assert re.search(r"^\|.*\|$", comment, re.MULTILINE), "a Markdown table"
     assert "slower" in comment, "signing 1.5 times slower is a verdict"
     assert PREVIEW_URL in comment

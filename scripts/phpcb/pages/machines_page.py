@@ -130,7 +130,9 @@ def figure(question: str, rows: list[Row]) -> dict[str, Any]:
     return plain(fig, legend_below=False)
 
 
-def _shown(members: list[Run], experiment: str, group: Group, config: SiteConfig, focus: str | None) -> Run | None:
+def shown_for_group(
+    members: list[Run], experiment: str, group: Group, config: SiteConfig, focus: str | None
+) -> Run | None:
     """The run that stands for a machine × PHP version: the focus run where it is one of them."""
     focused = next((run for run in members if run.run_id == focus and run.has_results(experiment)), None)
     if focused is not None:
@@ -150,7 +152,7 @@ def questions(
     by_group = groups(runs)
     for experiment in experiments:
         for group, members in by_group.items():
-            run = _shown(members, experiment.name, group, config, focus)
+            run = shown_for_group(members, experiment.name, group, config, focus)
             if run is None:
                 continue
             for headline in experiment.headlines(context_of(experiment, run)):

@@ -1,5 +1,7 @@
-"""The pull request's preview comment (`python -m phpcb preview-comment --runs ID[,ID]`): each run the PR
-adds beside its baseline (compare/baselines.py), in the Markdown exporter's words."""
+"""The pull request's preview comment (`python -m phpcb preview-comment --runs ID[,ID] --base-runs DIR`):
+first what merging changes on the published pages (publish/merge_effect.py, from the base branch's runs
+in DIR), then, as its evidence, each run the PR adds beside its baseline (compare/baselines.py), in the
+Markdown exporter's words."""
 
 from __future__ import annotations
 
@@ -15,36 +17,59 @@ from phpcb.data.selection import SiteConfig
 from phpcb.errors import NoDataError
 from phpcb.experiments.contexts import Contexts, Project
 from phpcb.publish.github_comment import MARKER
+from phpcb.publish.merge_effect import effect, lead
 
 COMMENT_TITLE = "### Benchmark preview"
 # Room kept in the comment for the lines around the comparisons (pullrequest.preview adds the link).
 _FRAME_RESERVE = 1_000
 
 
-def comment(found: Sequence[Comparison], limit: int = LIMIT) -> str:
-    """The PR comment: the marker github_comment.py finds it by, then each comparison in an equal
-    share of `limit` characters."""
+EVIDENCE_HEADING = "#### The evidence: each added run beside its baseline"
+
+
+def comment(found: Sequence[Comparison], limit: int = LIMIT, lead: str = "") -> str:
+    """The PR comment: the marker github_comment.py finds it by, what merging changes (`lead`), then
+    each comparison in an equal share of what is left of `limit` characters."""
     head = [MARKER, COMMENT_TITLE, ""]
+    if lead:
+        head.append(lead)
     runs = list(dict.fromkeys(c.new_id for c in found))
+    if not runs:
+        head.append("This pull request adds no run, so there is no comparison to show.\n")
+        return "\n".join(head)
+    head += [EVIDENCE_HEADING, ""]
     head.append(
         f"This pull request adds {len(runs)} run{'s' if len(runs) != 1 else ''}: "
         + ", ".join(f"`{md_text(r)}`" for r in runs)
-        + f". Each is compared with its baseline ({len(found)} comparison{'s' if len(found) != 1 else ''}).\n"
+        + f". Each is compared with its baseline ({len(found)} comparison{'s' if len(found) != 1 else ''}); "
+        "what the comparison finds is evidence, not a change of the pages: that is the section above.\n"
     )
-    share = max((limit - _FRAME_RESERVE) // max(len(found), 1), 0)
+    room = limit - _FRAME_RESERVE - len(lead)
+    share = max(room // max(len(found), 1), 0)
     exporter = MarkdownExporter(share)
     return "\n".join(head) + "\n" + "\n".join(exporter.serialize(c) for c in found)
 
 
-def preview_comment(root: Path, compared: Sequence[str], out: Path | None) -> str:
-    """`python -m phpcb preview-comment`: the comment for these runs, printed or written to `out`."""
-    if not compared:
-        raise NoDataError("--runs: name at least one run id, e.g. --runs 20261122T1835Z-intel-xeon-fb7fc6-php8.2")
+def preview_comment(root: Path, compared: Sequence[str], out: Path | None, base_runs: Path | None = None) -> str:
+    """`python -m phpcb preview-comment`: the comment for these runs, printed or written to `out`;
+    led by what merging changes when the base branch's runs are given."""
+    if not compared and base_runs is None:
+        raise NoDataError(
+            "--runs: name at least one run id, e.g. --runs 20261122T1835Z-intel-xeon-fb7fc6-php8.2 "
+            "(or give --base-runs, for a pull request that adds none)"
+        )
     schemas = load_schemas(root / "data" / "schema")
     runs = load_runs(root / "data" / "runs", schemas)
     config = SiteConfig.load(root / "data" / "site.yaml")
     config.check(runs)
-    text = comment(comparisons(runs, compared, config, schemas, Contexts(Project(root), schemas)))
+    contexts = Contexts(Project(root), schemas)
+    found = comparisons(runs, compared, config, schemas, contexts) if compared else []
+    summary = ""
+    if base_runs is not None:
+        # The base side gets its own contexts: a run rewritten under its own id must not share a cache.
+        before = load_runs(base_runs, schemas) if base_runs.is_dir() else []
+        summary = lead(effect(before, runs, config, Contexts(Project(root), schemas), contexts))
+    text = comment(found, lead=summary)
     if out is None:
         return text.rstrip("\n")
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -24,12 +24,14 @@ them all (`python -m phpcb check`); on failure it removes what it copied.
 from __future__ import annotations
 
 import filecmp
+import io
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -188,14 +190,23 @@ def _run(command: list[str], root: Path, env: dict[str, str], what: str) -> None
         raise PullRequestError(f"{what} failed (exit code {result.returncode}); see the lines above")
 
 
-def no_run_comment(pr: int, base: str, url: str) -> str:
-    return (
-        f"{MARKER}\n"
-        "### Benchmark preview\n\n"
-        f"This pull request adds no run under `{RUNS}/` (compared with `{base}`), so there is nothing "
-        "to compare. The site it would build is previewed here:\n"
-        f"{url}\n"
+def extract_base_runs(root: Path, base: str, into: Path) -> Path:
+    """The base branch's data/runs/ as files under `into` (empty when the base has none): what the
+    published pages are built from before merging."""
+    into.mkdir(parents=True, exist_ok=True)
+    listed = _git(root, "ls-tree", "-d", "--name-only", base, "--", RUNS)
+    if listed.returncode != 0:
+        raise PullRequestError(f"git ls-tree {base} failed: {listed.stderr.strip()}")
+    if not listed.stdout.strip():
+        return into / "runs"
+    archive = subprocess.run(
+        ["git", "archive", "--format=tar", base, "--", RUNS], cwd=root, capture_output=True, check=False
     )
+    if archive.returncode != 0:
+        raise PullRequestError(f"git archive {base} {RUNS} failed: {archive.stderr.decode(errors='replace').strip()}")
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(into, filter="data")
+    return into / RUNS
 
 
 def preview(root: Path, pr: int, base: str, out: Path) -> str:
@@ -233,16 +244,13 @@ def preview(root: Path, pr: int, base: str, out: Path) -> str:
         _run([*mkdocs, "-d", str(out / "site")], root, env, "the preview site build (mkdocs build --strict)")
 
     comment = out / "comment.md"
-    if runs:
+    with tempfile.TemporaryDirectory(prefix="phpcb-base-runs-") as work:
+        before = extract_base_runs(root, base, Path(work))
         command = [sys.executable, "-m", "phpcb", "preview-comment", "--runs", ",".join(runs), "--out", str(comment)]
-        _run(command, root, env, "the preview comment (python -m phpcb preview-comment)")
-        text = comment.read_text(encoding="utf-8").rstrip("\n")
-        compare = f"{where.preview}compare/"
-        comment.write_text(
-            f"{text}\n\nPreview site: {where.preview} (the runs beside their baselines: {compare})\n", encoding="utf-8"
-        )
-    else:
-        comment.write_text(no_run_comment(pr, base, where.preview), encoding="utf-8")
+        _run([*command, "--base-runs", str(before)], root, env, "the preview comment (python -m phpcb preview-comment)")
+    text = comment.read_text(encoding="utf-8").rstrip("\n")
+    compare = f" (the runs beside their baselines: {where.preview}compare/)" if runs else ""
+    comment.write_text(f"{text}\n\nPreview site: {where.preview}{compare}\n", encoding="utf-8")
     warning = changed_runs_warning(root, changed_runs(root, base))
     if warning:
         text = comment.read_text(encoding="utf-8")

@@ -214,7 +214,7 @@ def advice_lines(comparison: Comparison) -> list[str]:
 
 
 NO_ADVICE_CHANGE = "No recommendation, finding or verdict changes."
-ADVICE_HEADING = "What this run would change in the advice"
+ADVICE_HEADING = "What this run would change in the advice if it were the reference"
 
 
 @dataclass(frozen=True)
