@@ -32,7 +32,7 @@ help:
 	@echo "make compare BASE=data/runs/X NEW=data/runs/Y [FORMAT=json] [OUT=file]   one run against another (Markdown)"
 	@echo "make publish VERSION=x.y|auto [FORCE=1]   deploy the site with mike to gh-pages (alias latest; pushed when origin exists)"
 	@echo "make preview PR=n BASE=origin/main   a pull request's preview site + comment in preview/ (its workflow's job)"
-	@echo "make deploy-preview ARTIFACT=dir | cleanup-preview PR=n | pr-comment ARTIFACT=dir | collect-runs ARTIFACTS=dir"
+	@echo "make deploy-preview ARTIFACT=dir | cleanup-preview PR=n | artifact-comment ARTIFACT=dir | pr-comment ARTIFACT=dir | collect-runs ARTIFACTS=dir"
 	@echo "make actionlint      check .github/workflows/ with actionlint (installed into .tools/ by make setup)"
 	@echo "make zizmor          audit .github/workflows/ for security problems with zizmor, offline"
 	@echo "make mutation [MODULES=...]   mutation testing of the modules that decide verdicts, numbers, token validity"
@@ -174,7 +174,7 @@ publish: venv
 # --- What the GitHub workflows run (.github/workflows/; docs/contributing.md). Values are read by the
 # recipes from the environment (make exports command-line variables), never pasted into the shell.
 # The gh-pages and GitHub API steps need only python3: their workflows install nothing.
-.PHONY: tools actionlint zizmor preview deploy-preview cleanup-preview pr-comment collect-runs
+.PHONY: tools actionlint zizmor preview deploy-preview cleanup-preview artifact-comment pr-comment collect-runs
 ACTIONLINT_VERSION := v1.7.12
 GO ?= $(shell command -v go || echo /usr/local/go/bin/go)
 PR_ARG = $(if $(PR),--pr "$$PR",--pr-file "$$ARTIFACT/pr-number")
@@ -207,9 +207,14 @@ cleanup-preview:
 	@test -n "$$PR" || { echo "error: PR is required, e.g. make cleanup-preview PR=12" >&2; exit 2; }
 	$(PYTHON) -m phpcb cleanup-preview --pr "$$PR"
 
+# The deploy job's comment: this checkout's code (the default branch) on the artifact's runs.
+artifact-comment: venv
+	@test -n "$$ARTIFACT" || { echo "error: ARTIFACT is required: the downloaded preview artifact directory" >&2; exit 2; }
+	$(PY) -m phpcb artifact-comment --artifact "$$ARTIFACT" --out "$${BODY:-comment.md}"
+
 pr-comment:
-	@test -n "$$PR$$ARTIFACT" || { echo "error: PR=n BODY=file (or ARTIFACT=dir with pr-number and comment.md) is required" >&2; exit 2; }
-	$(PYTHON) -m phpcb pr-comment $(PR_ARG) --body "$${BODY:-$$ARTIFACT/comment.md}"
+	@test -n "$$PR$$ARTIFACT" || { echo "error: PR=n (or ARTIFACT=dir with pr-number) and BODY=file (default comment.md, from make artifact-comment) are required" >&2; exit 2; }
+	$(PYTHON) -m phpcb pr-comment $(PR_ARG) --body "$${BODY:-comment.md}"
 
 collect-runs: venv
 	@test -n "$$ARTIFACTS" || { echo "error: ARTIFACTS is required: the directory the run artifacts were downloaded into" >&2; exit 2; }

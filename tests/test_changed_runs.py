@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from phpcb.publish.pullrequest import RunChange, changed_runs, changed_runs_warning
+from phpcb.publish.pr_runs import RunChange, changed_runs, changed_runs_warning
 
 RUN_A = "20260101T0000Z-a-php8.2"
 RUN_B = "20260102T0000Z-b-php8.2"
@@ -45,7 +45,7 @@ def test_adding_a_run_changes_no_committed_run(repository: Path):
     git(repository, "add", "-A")
     git(repository, "commit", "-qm", "a new run")
     assert changed_runs(repository, "main") == []
-    assert changed_runs_warning(repository, []) == ""
+    assert changed_runs_warning(repository / "data" / "runs", []) == ""
 
 
 def test_modified_and_deleted_files_of_committed_runs_are_named_with_their_reseal(repository: Path):
@@ -61,7 +61,7 @@ def test_modified_and_deleted_files_of_committed_runs_are_named_with_their_resea
         RunChange("modified", f"data/runs/{RUN_A}/manifest.json", RUN_A),
         RunChange("deleted", f"data/runs/{RUN_B}/aead.csv", RUN_B),
     ]
-    warning = changed_runs_warning(repository, changes)
+    warning = changed_runs_warning(repository / "data" / "runs", changes)
     assert warning.startswith("> [!WARNING]\n> **This pull request changes 2 committed run(s)**")
     assert f"> - `data/runs/{RUN_B}/aead.csv` (deleted)" in warning
     assert f"> `{RUN_A}` re-sealed: 2026-11-25T00:00:00Z: fixed a unit" in warning

@@ -21,6 +21,7 @@ VERBS: dict[str, tuple[str, str]] = {
     "noise": ("noise", "estimate the spread between repeated runs of one machine and write data/noise/"),
     "ab": ("ab", "a code change measured A/B in one job: base and head runs compared round by round"),
     "preview-comment": ("preview_comment", "the pull-request comment: each named run beside its baseline"),
+    "artifact-comment": ("artifact_comment", "the pull-request comment from a preview artifact's runs, by this code"),
     "preview": ("preview", "build a pull request's preview site and comment (make preview)"),
     "collect-runs": ("collect_runs", "copy the runs of downloaded benchmark artifacts into data/runs/"),
     "publish": ("publish", "mike deploy VERSION with the alias latest on gh-pages (make publish)"),

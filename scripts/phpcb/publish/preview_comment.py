@@ -50,16 +50,23 @@ def comment(found: Sequence[Comparison], limit: int = LIMIT, lead: str = "") -> 
     return "\n".join(head) + "\n" + "\n".join(exporter.serialize(c) for c in found)
 
 
-def preview_comment(root: Path, compared: Sequence[str], out: Path | None, base_runs: Path | None = None) -> str:
+def preview_comment(
+    root: Path,
+    compared: Sequence[str],
+    out: Path | None,
+    base_runs: Path | None = None,
+    runs_dir: Path | None = None,
+) -> str:
     """`python -m phpcb preview-comment`: the comment for these runs, printed or written to `out`;
-    led by what merging changes when the base branch's runs are given."""
+    led by what merging changes when the base branch's runs are given. The runs after merging are
+    `runs_dir` (default: the repository's data/runs/)."""
     if not compared and base_runs is None:
         raise NoDataError(
             "--runs: name at least one run id, e.g. --runs 20261122T1835Z-intel-xeon-fb7fc6-php8.2 "
             "(or give --base-runs, for a pull request that adds none)"
         )
     schemas = load_schemas(root / "data" / "schema")
-    runs = load_runs(root / "data" / "runs", schemas)
+    runs = load_runs(runs_dir or root / "data" / "runs", schemas)
     config = SiteConfig.load(root / "data" / "site.yaml")
     config.check(runs)
     contexts = Contexts(Project(root), schemas)

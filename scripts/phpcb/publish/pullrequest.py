@@ -36,13 +36,18 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from phpcb.errors import BuildError
 from phpcb.publish.ghpages import PREVIEW_DIR
-from phpcb.publish.github_comment import MARKER
+from phpcb.publish.pr_runs import (
+    RUNS,
+    ArtifactRuns,
+    PullRequestError,
+    added_runs,
+    changed_runs,
+    check_run_directory,
+    run_git,
+    write_artifact_runs,
+)
 
-RUNS = "data/runs"
-RUN_ID = re.compile(r"[0-9]{8}T[0-9]{4}Z-[a-z0-9-]{1,64}-php[0-9]+\.[0-9]+")
-SAFE_REF = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/@{}^~-]{0,199}")
 GITHUB_REMOTE = re.compile(r"(?:https://github\.com/|git@github\.com:)([^/]+/[^/]+?)(?:\.git)?/?")
 REPOSITORY = re.compile(r"([A-Za-z0-9][A-Za-z0-9-]{0,38})/([A-Za-z0-9._-]{1,100})")
 PREVIEW_CONFIG = "mkdocs.preview.yml"  # written into the build directory: it INHERITs the mkdocs.yml there
@@ -50,95 +55,11 @@ ARTIFACT_DEPTH = 4
 SCRIPTS = str(Path(__file__).resolve().parents[2])  # scripts/, which holds the phpcb package
 
 
-class PullRequestError(BuildError):
-    """A preview or a collection cannot go on: names what is missing or wrong."""
-
-
-def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=False)
-
-
-def added_runs(root: Path, base: str) -> list[str]:
-    """Ids of the runs whose manifest.json the pull request adds, sorted."""
-    if not SAFE_REF.fullmatch(base):
-        raise PullRequestError(f"BASE must be a git ref such as origin/main, got {base!r}")
-    if _git(root, "rev-parse", "--verify", "--quiet", f"{base}^{{commit}}").returncode != 0:
-        raise PullRequestError(
-            f"BASE {base!r} is not a commit in this repository "
-            "(a shallow clone? the workflow checks out with fetch-depth: 0)"
-        )
-    diff = _git(root, "diff", "--name-only", "--diff-filter=A", "-z", f"{base}...HEAD", "--", f"{RUNS}/")
-    if diff.returncode != 0:
-        raise PullRequestError(f"git diff {base}...HEAD failed: {diff.stderr.strip()}")
-    ids = set()
-    for name in filter(None, diff.stdout.split("\0")):
-        parts = name.split("/")
-        if len(parts) == 4 and parts[3] == "manifest.json":
-            ids.add(parts[2])
-    return sorted(ids)
-
-
-@dataclass(frozen=True)
-class RunChange:
-    """A file of a committed run that the pull request modifies, deletes or renames."""
-
-    status: str  # modified, deleted, renamed
-    path: str
-    run_id: str
-
-
-STATUSES = {"M": "modified", "D": "deleted", "R": "renamed", "T": "modified"}
-
-
-def changed_runs(root: Path, base: str) -> list[RunChange]:
-    """The committed runs' files the pull request changes (adding a run is not changing one)."""
-    diff = _git(root, "diff", "--name-status", "--diff-filter=MDRT", "-z", f"{base}...HEAD", "--", f"{RUNS}/")
-    if diff.returncode != 0:
-        raise PullRequestError(f"git diff {base}...HEAD failed: {diff.stderr.strip()}")
-    fields = diff.stdout.split("\0")
-    changes: list[RunChange] = []
-    index = 0
-    while index < len(fields) and fields[index]:
-        status = fields[index][0]
-        # A rename names the old path, then the new one: the old run is the one changed.
-        path = fields[index + 1]
-        index += 3 if status == "R" else 2
-        parts = path.split("/")
-        if len(parts) >= 4:
-            changes.append(RunChange(STATUSES.get(status, status), path, parts[2]))
-    return changes
-
-
-def changed_runs_warning(root: Path, changes: list[RunChange]) -> str:
-    """The comment's first lines when committed runs change: which files, and the re-seal reasons
-    the head's manifests record (a change without one does not build: the seal refuses it)."""
-    if not changes:
-        return ""
-    lines = [
-        "> [!WARNING]",
-        f"> **This pull request changes {len({c.run_id for c in changes})} committed run(s)**: merging rewrites "
-        "measurements the published pages may show.",
-    ]
-    lines += [f"> - `{change.path}` ({change.status})" for change in changes]
-    for run_id in sorted({change.run_id for change in changes}):
-        manifest = root / RUNS / run_id / "manifest.json"
-        try:
-            history = json.loads(manifest.read_text(encoding="utf-8")).get("seal", {}).get("resealed", [])
-        except (OSError, json.JSONDecodeError, AttributeError):
-            history = []
-        reasons = "; ".join(
-            f"{entry.get('utc')}: {entry.get('reason')}" for entry in history if isinstance(entry, dict)
-        )
-        lines.append(f"> `{run_id}` re-sealed: {reasons}" if reasons else f"> `{run_id}`: deleted or never re-sealed")
-    lines.append("> A committed run changes only by an explicit, documented re-seal (docs/contributing.md).")
-    return "\n".join(lines) + "\n\n"
-
-
 def repository_name(root: Path) -> str | None:
     """owner/name from GITHUB_REPOSITORY, else from the origin remote when it is on GitHub."""
     name = os.environ.get("GITHUB_REPOSITORY", "").strip()
     if not name:
-        remote = _git(root, "remote", "get-url", "origin").stdout.strip()
+        remote = run_git(root, "remote", "get-url", "origin").stdout.strip()
         match = GITHUB_REMOTE.fullmatch(remote)
         name = match.group(1) if match else ""
     return name or None
@@ -190,11 +111,21 @@ def _run(command: list[str], root: Path, env: dict[str, str], what: str) -> None
         raise PullRequestError(f"{what} failed (exit code {result.returncode}); see the lines above")
 
 
+def artifact_runs(root: Path, base: str, added: list[str]) -> ArtifactRuns:
+    """What the pull request does to data/runs/: the runs it adds, the committed runs it rewrites or
+    deletes (by their files' git status), and each changed file."""
+    changes = changed_runs(root, base)
+    touched = sorted({change.run_id for change in changes})
+    rewritten = tuple(run_id for run_id in touched if (root / RUNS / run_id / "manifest.json").is_file())
+    deleted = tuple(run_id for run_id in touched if run_id not in rewritten)
+    return ArtifactRuns(tuple(added), rewritten, deleted, tuple(changes))
+
+
 def extract_base_runs(root: Path, base: str, into: Path) -> Path:
     """The base branch's data/runs/ as files under `into` (empty when the base has none): what the
     published pages are built from before merging."""
     into.mkdir(parents=True, exist_ok=True)
-    listed = _git(root, "ls-tree", "-d", "--name-only", base, "--", RUNS)
+    listed = run_git(root, "ls-tree", "-d", "--name-only", base, "--", RUNS)
     if listed.returncode != 0:
         raise PullRequestError(f"git ls-tree {base} failed: {listed.stderr.strip()}")
     if not listed.stdout.strip():
@@ -243,20 +174,17 @@ def preview(root: Path, pr: int, base: str, out: Path) -> str:
         mkdocs = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f", str(config)]
         _run([*mkdocs, "-d", str(out / "site")], root, env, "the preview site build (mkdocs build --strict)")
 
+    (out / "pr-number").write_text(f"{pr}\n", encoding="ascii")
+    write_artifact_runs(root, out, artifact_runs(root, base, runs))
+    # The comment as the deploy job will write it, from this artifact's data (publish/artifact_comment.py),
+    # so a contributor sees it here; the deploy job never posts this file.
     comment = out / "comment.md"
     with tempfile.TemporaryDirectory(prefix="phpcb-base-runs-") as work:
         before = extract_base_runs(root, base, Path(work))
-        command = [sys.executable, "-m", "phpcb", "preview-comment", "--runs", ",".join(runs), "--out", str(comment)]
-        _run([*command, "--base-runs", str(before)], root, env, "the preview comment (python -m phpcb preview-comment)")
-    text = comment.read_text(encoding="utf-8").rstrip("\n")
-    compare = f" (the runs beside their baselines: {where.preview}compare/)" if runs else ""
-    comment.write_text(f"{text}\n\nPreview site: {where.preview}{compare}\n", encoding="utf-8")
-    warning = changed_runs_warning(root, changed_runs(root, base))
-    if warning:
-        text = comment.read_text(encoding="utf-8")
-        marker, _, rest = text.partition("\n") if text.startswith(MARKER) else ("", "", text)
-        comment.write_text(f"{marker}\n{warning}{rest}" if marker else f"{warning}{rest}", encoding="utf-8")
-    (out / "pr-number").write_text(f"{pr}\n", encoding="ascii")
+        command = [sys.executable, "-m", "phpcb", "artifact-comment", "--artifact", str(out), "--out", str(comment)]
+        _run(
+            [*command, "--base-runs", str(before)], root, env, "the preview comment (python -m phpcb artifact-comment)"
+        )
     return f"preview of #{pr} in {out}/site/ (for {where.preview}); comment in {comment}"
 
 
@@ -278,21 +206,6 @@ def _run_directories(artifacts: Path) -> list[Path]:
     return sorted(found, key=lambda path: path.name)
 
 
-def _check_run_directory(path: Path) -> None:
-    if not RUN_ID.fullmatch(path.name):
-        raise PullRequestError(f"{path}: not a run directory name (YYYYMMDDTHHMMZ-<machine>-php<major.minor>)")
-    for entry in path.rglob("*"):
-        if entry.is_symlink() or not (entry.is_file() or entry.is_dir()):
-            raise PullRequestError(f"{entry}: only plain files are accepted in a run directory")
-    try:
-        manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise PullRequestError(f"{path / 'manifest.json'}: not readable JSON: {error}") from None
-    if not isinstance(manifest, dict) or manifest.get("run_id") != path.name:
-        got = manifest.get("run_id") if isinstance(manifest, dict) else manifest
-        raise PullRequestError(f"{path / 'manifest.json'}: run_id {got!r} is not the directory name {path.name!r}")
-
-
 def _same_files(a: Path, b: Path) -> bool:
     comparison = filecmp.dircmp(a, b)
     if comparison.left_only or comparison.right_only or comparison.funny_files:
@@ -312,7 +225,7 @@ def collect(root: Path, artifacts: Path, summary: Path | None) -> str:
         raise PullRequestError(f"{artifacts}: the same run id in several artifacts: {', '.join(twice)}")
     new, present = [], []
     for path in found:
-        _check_run_directory(path)
+        check_run_directory(path)
         existing = target / path.name
         if existing.exists():
             if not _same_files(path, existing):
