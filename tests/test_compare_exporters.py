@@ -211,7 +211,7 @@ def hostile_comparison(**changes):
 
 
 def test_hostile_values_are_escaped_in_the_comment_and_the_page():
-    result = hostile_comparison(cpu__model="<script>cpu</script> | AMD")
+    result = hostile_comparison(cpu__model="<script>cpu</script> | AMD @everyone")
     text = exporter("markdown").serialize(result)
     page = compare_page.render_page([result], render.environment(ROOT / "templates"))
     for output in (text, page):
@@ -219,7 +219,7 @@ def test_hostile_values_are_escaped_in_the_comment_and_the_page():
         assert "<img" not in output
         assert "<b>" not in output
         assert "x&#124;&lt;script&gt;alert(1)&lt;/script&gt;&amp;\\*\\_\\[y\\]" in output
-        assert "&lt;script&gt;cpu&lt;/script&gt; &#124; AMD" in output
+        assert "&lt;script&gt;cpu&lt;/script&gt; &#124; AMD \\@everyone" in output, "no mention from data"
         header_pipes = None
         for line in output.splitlines():
             if line.strip().startswith("| ") and "alg" in line:

@@ -41,7 +41,8 @@ LARGEST = 10
 ABSENT = "—"
 # A statement only one run makes: the other has no results for it (e.g. a quick run has no 20 MiB case).
 NOT_STATED = "not stated (no results for it in this run)"
-_MARKDOWN_SPECIAL = re.compile(r"[\\`*\[\]]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+# `@` too: on GitHub an @name from data would notify that person or team from the bot's comment.
+_MARKDOWN_SPECIAL = re.compile(r"[\\`*\[\]@]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
 # Room kept for the note that says how many rows were left out.
 _NOTE_RESERVE = 400
 
