@@ -164,6 +164,8 @@ compare: venv
 	@$(PY) -m phpcb compare "$(BASE)" "$(NEW)" --format $(or $(FORMAT),markdown) $(if $(OUT),--out "$(OUT)",)
 
 # VERSION=auto is the UTC year.month of HEAD's commit (publish.yml uses it: one version per month).
+# The runs' files go to gh-pages' runs/ once, gzip-compressed, and every version's pages link there
+# (a run already there is checked against its seal, never replaced): a version adds its pages only.
 # Refused while data/, docs/, templates/, scripts/ ... have changes HEAD does not hold (FORCE=1 overrides).
 # With an origin remote, gh-pages is fetched first and pushed after, redone on top when rejected.
 publish: venv

@@ -5,6 +5,8 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import posixpath
+import re
 import shutil
 import subprocess
 import sys
@@ -201,6 +203,27 @@ def repository_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The repository's site built with MkDocs (`make site`), once per session."""
     return shared_site(tmp_path_factory, "mkdocs")
+
+
+def run_file_links(listing: list[str], read: Callable[[str], str]) -> list[tuple[str, str]]:
+    """(page, target) of every link from an HTML page of a gh-pages tree to a run's file (a path with
+    `runs/<run-id>/<file>`), the target resolved from the page's address, as the browser resolves it."""
+    found = []
+    for page in listing:
+        if page.endswith(".html"):
+            for href in re.findall(r'href="([^"#?]*runs/[^"#?/]+/[^"#?/]+\.(?:gz|json))"', read(page)):
+                found.append((page, posixpath.normpath(posixpath.join(posixpath.dirname(page), href))))
+    return found
+
+
+def assert_each_run_file_once_and_compressed(listing: list[str], runs: Path) -> None:
+    """Each CSV of each run under `runs` is on the tree once, gzip-compressed, and never as it is."""
+    for manifest in runs.glob("*/manifest.json"):
+        run_id = manifest.parent.name
+        for name in seal.listed_files(json.loads(manifest.read_text(encoding="utf-8"))):
+            copies = [path for path in listing if path.endswith(f"/{run_id}/{name}.gz")]
+            assert len(copies) == 1, f"{run_id}/{name}.gz: {copies}"
+            assert not [path for path in listing if path.endswith(f"/{run_id}/{name}")], f"{run_id}/{name} as it is"
 
 
 def assert_no_symlinks(tree: str) -> None:

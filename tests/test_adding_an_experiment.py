@@ -113,5 +113,5 @@ def test_the_home_page_shows_its_finding_and_its_row(built):
 def test_its_page_has_its_chart_and_its_downloads(built):
     page = (built / "experiments" / "tiny" / "index.html").read_text(encoding="utf-8")
     assert page.count('class="pcb-chart"') == 1
-    assert f"../../runs/{RUN_ID}/tiny.csv" in page
+    assert f"../../runs/{RUN_ID}/tiny.csv.gz" in page
     assert (built / "runs" / RUN_ID / "datapackage.json").is_file()

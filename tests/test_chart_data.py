@@ -1,11 +1,9 @@
-"""Each chart's data as CSV beside its page, every run in one archive, and no bars on a log axis."""
+"""Each chart's data as CSV beside its page, and no bars on a log axis."""
 
 from __future__ import annotations
 
 import csv
 import io
-import json
-import zipfile
 
 import plotly.graph_objects as go
 
@@ -57,7 +55,7 @@ def test_bars_on_a_log_axis_become_grouped_dots_and_linear_bars_stay():
     assert "scattermode" not in linear["layout"]
 
 
-def test_the_site_publishes_a_csv_per_chart_and_one_archive_of_every_run(make_project):
+def test_the_site_publishes_a_csv_per_chart(make_project):
     built = site.build(make_project(FIXTURE_RUN))
     for page in built.experiments:
         for name, figure in page.figures.items():
@@ -65,13 +63,6 @@ def test_the_site_publishes_a_csv_per_chart_and_one_archive_of_every_run(make_pr
             assert built.contents[uri] == chart_data.figure_csv(figure)
             assert f'id="chart-{name}" data-csv="{name}.csv"' in page.text
     assert "machines/aead.headline.csv" in built.contents
-    archive = zipfile.ZipFile(io.BytesIO(built.binaries[chart_data.ARCHIVE]))
-    names = set(archive.namelist())
-    assert f"{FIXTURE_RUN.name}/manifest.json" in names
-    assert f"{FIXTURE_RUN.name}/datapackage.json" in names
-    manifest = json.loads(archive.read(f"{FIXTURE_RUN.name}/manifest.json"))
-    assert manifest["run_id"] == FIXTURE_RUN.name
-    assert built.binaries[chart_data.ARCHIVE] == chart_data.runs_archive(built.files, built.contents), "reproducible"
 
 
 def test_a_page_at_the_root_keeps_its_files_beside_it():

@@ -18,6 +18,7 @@ from phpcb.data.schema import load_schemas
 from phpcb.experiments import registry
 from phpcb.pages import compare_page
 from phpcb.presentation import render
+from phpcb.presentation.downloads import RunFiles
 
 from .conftest import FIXTURE_RUN, ROOT
 
@@ -367,7 +368,9 @@ def test_the_site_page_links_the_runs_and_escapes_data(result):
     assert "## 20260101T0000Z-base-php8.2 → 20260101T0100Z-new-php8.2" in page
     assert "(runs/20260101T0000Z-base-php8.2/manifest.json)" in page
     assert f'??? note "{EXPERIMENTS["jwt"].title}: {len(CASES)} cases: ' in page
-    deeper = compare_page.render_page([result], templates, page_depth=1)
+    deeper = compare_page.render_page([result], templates, page="sub/compare.md")
     assert "(../runs/20260101T0100Z-new-php8.2/manifest.json)" in deeper
+    beside = compare_page.render_page([result], templates, run_files=RunFiles("../"))
+    assert '<a href="../../runs/20260101T0100Z-new-php8.2/manifest.json">' in beside, "from compare/, up past the site"
     assert "No recommendation, finding or verdict changes." in page
     assert "No comparison to show." in compare_page.render_page([], templates)

@@ -1,7 +1,9 @@
 """A pull request's preview, end to end, as the workflows run it, in throwaway git repositories with a
 bare "origin": `make publish` → gh-pages; a PR branch adds a run; `make preview` builds its site and
 comment; `make deploy-preview` (from a checkout of main, as the deploy workflow) puts the site under
-pr-preview/pr-N/; `make publish` keeps it; `make cleanup-preview` removes it.
+pr-preview/pr-N/; `make publish` keeps it; `make cleanup-preview` removes it. Throughout, each run's
+files are on gh-pages once, compressed: the published runs in the shared runs/, which every version
+and the preview link to, and the run the PR adds in the preview's own directory.
 
 Then the gh-pages plumbing alone (no site build): an artifact that is not a plain preview site is
 refused, and a push that loses a race is redone on top of the other one."""
@@ -23,7 +25,14 @@ from phpcb.publish import ghpages, merge_effect, pullrequest
 from phpcb.publish import preview_comment as preview_comments
 from phpcb.publish.github_comment import MARKER
 
-from .conftest import ROOT, assert_no_symlinks, copy_repository, reseal
+from .conftest import (
+    ROOT,
+    assert_each_run_file_once_and_compressed,
+    assert_no_symlinks,
+    copy_repository,
+    reseal,
+    run_file_links,
+)
 
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "phpcrypto-bench tests",
@@ -63,6 +72,17 @@ class Repo:
     def listing(self, ref: str) -> list[str]:
         return self.ok("git", "ls-tree", "-r", "--name-only", ref).splitlines()
 
+    def sizes(self, ref: str) -> dict[str, int]:
+        """Each file of the tree and its size: what GitHub Pages serves, and counts against its limit."""
+        lines = self.ok("git", "ls-tree", "-r", "-l", ref).splitlines()
+        return {line.split("\t", 1)[1]: int(line.split("\t", 1)[0].split()[3]) for line in lines}
+
+    def broken_run_links(self, ref: str) -> list[tuple[str, str]]:
+        listing = self.listing(ref)
+        links = run_file_links(listing, lambda path: self.ok("git", "show", f"{ref}:{path}"))
+        assert links, "pages link to the runs' files"
+        return [(page, target) for page, target in links if target not in listing]
+
 
 def add_run(runs: Path) -> None:
     """A copy of the committed jwt run under a new id, its ES256 sign timings 1.5 times longer (deterministic)."""
@@ -100,6 +120,8 @@ def test_preview_deploy_publish_and_cleanup(tmp_path):
     assert published.returncode == 0, published.stderr
     assert "pushed to origin/gh-pages" in published.stdout
     assert "0.1/index.html" in origin.listing("gh-pages")
+    published_runs = sorted(p.name for p in (work.path / "data" / "runs").iterdir())
+    assert {f"runs/{run}/manifest.json" for run in published_runs} <= set(origin.listing("gh-pages"))
     page = origin.ok("git", "show", "gh-pages:0.1/index.html")
     assert "md-banner" not in page, "no preview banner on the published site"
     assert "noindex" not in page
@@ -143,6 +165,10 @@ def test_preview_deploy_publish_and_cleanup(tmp_path):
     assert re.search(r"^\|.*\|$", comment, re.MULTILINE), "a Markdown table"
     assert "slower" in comment, "signing 1.5 times slower is a verdict"
     assert PREVIEW_URL in comment
+    assert f"linked to on gh-pages (published there already, not carried): {', '.join(published_runs)}" in built.stdout
+    carried = sorted(path.name for path in (preview / "site" / "runs").iterdir() if path.is_dir())
+    assert carried == [NEW_RUN], "the preview carries only the run the pull request adds"
+    assert (preview / "site" / "runs" / NEW_RUN / "jwt.csv.gz").is_file()
 
     # The deploy workflow: a checkout of main, the artifact as data.
     deployer = Repo(tmp_path / "deployer")
@@ -159,11 +185,30 @@ def test_preview_deploy_publish_and_cleanup(tmp_path):
     again = deployer.make("deploy-preview", f"ARTIFACT={artifact}")
     assert again.returncode == 0
     assert "already holds this site" in again.stdout
+    assert origin.broken_run_links("gh-pages") == []
+    preview_links = run_file_links(listing, lambda path: origin.ok("git", "show", f"gh-pages:{path}"))
+    targets = {target for page, target in preview_links if page.startswith(f"pr-preview/pr-{PR}/")}
+    assert f"runs/{BASE_RUN}/manifest.json" in targets, "the base run: the shared copy"
+    assert f"pr-preview/pr-{PR}/runs/{NEW_RUN}/manifest.json" in targets, "the added run: the preview's own"
+    assert_each_run_file_once_and_compressed(listing, work.path / "data" / "runs")
 
     # main moves on and is published again: the preview stays (work's gh-pages is behind origin's).
     work.ok("git", "checkout", "-q", "main")
+    before = origin.sizes("gh-pages")
     republished = work.make("publish", "VERSION=0.2")
     assert republished.returncode == 0, republished.stderr
+    assert "every run already there" in republished.stdout
+    after = origin.sizes("gh-pages")
+    changed = sorted(path for path in after if before.get(path) != after[path])
+    assert changed, "the version is there"
+    assert all(path.startswith(("0.2/", "latest/")) or path in ("versions.json", "index.html") for path in changed), [
+        path for path in changed if not path.startswith(("0.2/", "latest/"))
+    ]
+    assert all(before[path] == after[path] for path in before if path.startswith(("runs/", "0.1/", "pr-preview/")))
+    added = sum(after.values()) - sum(before.values())
+    # The second version adds its pages and assets (and moves the alias), never the runs again: under
+    # 10 MB, a hundredth of GitHub Pages' 1 GB.
+    assert 0 < added <= sum(after[path] for path in changed) < 10_000_000, f"the second version adds {added:,} bytes"
     listing = origin.listing("gh-pages")
     assert f"pr-preview/pr-{PR}/index.html" in listing
     assert_no_symlinks(origin.ok("git", "ls-tree", "-r", "gh-pages"))
@@ -177,6 +222,9 @@ def test_preview_deploy_publish_and_cleanup(tmp_path):
     listing = origin.listing("gh-pages")
     assert not any(name.startswith("pr-preview/") for name in listing)
     assert "0.2/index.html" in listing
+    assert {f"runs/{run}/manifest.json" for run in published_runs} <= set(listing), "the shared runs stay"
+    assert origin.broken_run_links("gh-pages") == [], "the versions' links still resolve"
+    assert not any(f"/{NEW_RUN}/" in name for name in listing), "the preview's own run went with it"
     noop = deployer.make("cleanup-preview", f"PR={PR}")
     assert noop.returncode == 0
     assert "nothing to remove" in noop.stdout

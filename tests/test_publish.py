@@ -1,11 +1,28 @@
-"""`make publish VERSION=x.y`: mike deploys a version with the `latest` alias to the local gh-pages branch."""
+"""`make publish VERSION=x.y`: the runs' files to gh-pages' shared runs/ once, then mike deploys a
+version with the `latest` alias to the local gh-pages branch; its pages link up to runs/."""
 
+import gzip
+import hashlib
 import json
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
-from .conftest import ROOT, assert_no_symlinks, copy_repository
+import pytest
+
+from phpcb.data import seal
+from phpcb.presentation import downloads
+from phpcb.publish import ghpages
+
+from .conftest import (
+    FIXTURE_RUN,
+    ROOT,
+    assert_each_run_file_once_and_compressed,
+    assert_no_symlinks,
+    copy_repository,
+    run_file_links,
+)
 
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "phpcrypto-bench tests",
@@ -66,6 +83,14 @@ def test_publish_deploys_a_version_with_the_latest_alias(tmp_path):
     latest = run("git", "show", "gh-pages:latest/experiments/aead/index.html").stdout
     assert "../../../0.1/experiments/aead/" in latest, "the alias redirects to its version"
     assert run("git", "rev-parse", "--abbrev-ref", "HEAD").stdout.strip() == "main"
+    assert not [path for path in listing if path.startswith("0.1/runs/") and path != "0.1/runs/index.html"], (
+        "the version holds no run file: its pages link to the shared runs/"
+    )
+    assert_each_run_file_once_and_compressed(listing, clone / "data" / "runs")
+    links = run_file_links(listing, lambda path: run("git", "show", f"gh-pages:{path}").stdout)
+    assert {page for page, _ in links} >= {"0.1/runs/index.html", "0.1/experiments/aead/index.html"}
+    assert [(page, target) for page, target in links if target not in listing] == []
+    assert all(target.startswith("runs/") for _, target in links), "every version links to the one copy"
 
     append(clone / "docs" / "methodology.md", "\nAn edit the commit does not hold.\n")
     forced = run("make", "--no-print-directory", f"VENV={ROOT / '.venv'}", "publish", "VERSION=0.2", "FORCE=1")
@@ -73,3 +98,89 @@ def test_publish_deploys_a_version_with_the_latest_alias(tmp_path):
     versions = json.loads(run("git", "show", "gh-pages:versions.json").stdout)
     assert [v["version"] for v in versions] == ["0.2", "0.1"]
     assert_no_symlinks(run("git", "ls-tree", "-r", "gh-pages").stdout)
+    listing = run("git", "ls-tree", "-r", "--name-only", "gh-pages").stdout.splitlines()
+    assert_each_run_file_once_and_compressed(listing, clone / "data" / "runs")
+    assert "already there" in forced.stdout
+
+
+# --- publish_runs: the shared runs/, without a site build ------------------------------------------
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch) -> ghpages.Git:
+    for key, value in GIT_IDENTITY.items():
+        monkeypatch.setenv(key, value)
+    path = tmp_path / "repo"
+    path.mkdir()
+    subprocess.run(["git", "init", "-q", "-b", "main", str(path)], check=True)
+    subprocess.run(["git", "-C", str(path), "commit", "-q", "--allow-empty", "-m", "start"], check=True)
+    return ghpages.Git(path)
+
+
+def shared_copy(runs: Path, run: Path = FIXTURE_RUN) -> Path:
+    """A run as `python -m phpcb pages --shared-runs` writes it beside the site."""
+    target = runs / run.name
+    target.mkdir(parents=True)
+    shutil.copyfile(run / "manifest.json", target / "manifest.json")
+    for name in seal.listed_files(json.loads((run / "manifest.json").read_text())):
+        (target / f"{name}.gz").write_bytes(downloads.compress((run / name).read_bytes()))
+    (target / "datapackage.json").write_text("{}\n")
+    return runs
+
+
+def branch_files(git: ghpages.Git) -> dict[str, str]:
+    return dict(reversed(line.split("\t", 1)) for line in git.run("ls-tree", "-r", ghpages.BRANCH).stdout.splitlines())
+
+
+def test_a_run_is_added_to_the_shared_runs_once_and_its_copy_decompresses_to_the_sealed_bytes(repo, tmp_path):
+    source = shared_copy(tmp_path / "build-runs")
+    assert ghpages.publish_runs(repo, source) == [FIXTURE_RUN.name]
+    files = branch_files(repo)
+    sealed = json.loads((FIXTURE_RUN / "manifest.json").read_text())["seal"]["files"]
+    for name, entry in sealed.items():
+        blob = files[f"runs/{FIXTURE_RUN.name}/{name}.gz"].split()[2]
+        assert hashlib.sha256(gzip.decompress(repo.blob(blob))).hexdigest() == entry["sha256"], name
+    head = repo.head_of(ghpages.REF)
+    assert ghpages.publish_runs(repo, source) == [], "a run already there is skipped"
+    assert repo.head_of(ghpages.REF) == head, "and nothing is committed"
+
+
+def test_a_shared_copy_that_differs_from_the_seal_is_refused(repo, tmp_path):
+    source = shared_copy(tmp_path / "build-runs")
+    ghpages.publish_runs(repo, source)
+    tampered = tmp_path / "tampered.gz"
+    tampered.write_bytes(downloads.compress((FIXTURE_RUN / "aead.csv").read_bytes() + b"extra\n"))
+    ghpages._commit_files(repo, {f"runs/{FIXTURE_RUN.name}/aead.csv.gz": tampered}, "someone edits a run")
+    with pytest.raises(ghpages.GhPagesError, match=r"gh-pages:runs/.+/aead\.csv\.gz: SHA-256 \w+… is not the sealed"):
+        ghpages.publish_runs(repo, source)
+    (tmp_path / "manifest.json").write_text("{}\n")
+    ghpages._commit_files(
+        repo, {f"runs/{FIXTURE_RUN.name}/manifest.json": tmp_path / "manifest.json"}, "and its manifest"
+    )
+    with pytest.raises(ghpages.GhPagesError, match=r"manifest.json is not this run's manifest.+re-sealed on purpose"):
+        ghpages.publish_runs(repo, source)
+    assert repo.run("rev-list", "--count", ghpages.BRANCH).stdout.strip() == "3", "nothing more committed"
+
+
+def test_a_build_copy_that_differs_from_the_seal_is_not_published(repo, tmp_path):
+    source = shared_copy(tmp_path / "build-runs")
+    (source / FIXTURE_RUN.name / "jwt.csv.gz").write_bytes(downloads.compress(b"not the run\n"))
+    with pytest.raises(
+        ghpages.GhPagesError, match=r"jwt\.csv\.gz: SHA-256 .+ the build's copy of the run does not match"
+    ):
+        ghpages.publish_runs(repo, source)
+    assert repo.head_of(ghpages.REF) is None, "nothing committed"
+
+
+def test_when_mike_fails_the_runs_commit_before_it_is_taken_back(repo, tmp_path):
+    """Nothing half-done on the branch: the shared runs are committed with the version or not at all."""
+    source = shared_copy(tmp_path / "build-runs")
+    with pytest.raises(ghpages.GhPagesError, match=r"mike deploy failed"):
+        ghpages.publish(repo, "0.1", "mkdocs.yml", ["false"], force=True, shared_runs=source)
+    assert repo.head_of(ghpages.REF) is None
+
+
+@pytest.mark.parametrize("version", ["runs", "pr-preview", "latest"])
+def test_a_version_cannot_take_the_name_of_the_shared_runs_or_previews(repo, version):
+    with pytest.raises(ghpages.GhPagesError, match="VERSION must look like"):
+        ghpages.resolve_version(repo, version)

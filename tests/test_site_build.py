@@ -50,7 +50,7 @@ def test_each_experiment_page_has_its_charts_and_links_its_csv(built_site, repos
         assert 'class="pcb-chart"' not in text
         return
     assert text.count('class="pcb-chart"') == len(page.figures) > 0
-    links = re.findall(r'href="(\.\./\.\./runs/[^"]+\.(?:csv|json))"', text)
+    links = re.findall(r'href="(\.\./\.\./runs/[^"]+\.(?:csv\.gz|json))"', text)
     assert len(links) >= 2
     for link in links:
         assert (built_site / "experiments" / experiment.name / link).resolve().is_file(), link
@@ -61,9 +61,10 @@ def test_each_published_run_has_a_data_package_naming_its_files(built_site):
         package = json.loads((built_site / "runs" / run.name / "datapackage.json").read_text(encoding="utf-8"))
         manifest = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
         files = [name for entry in manifest["experiments"].values() for name in entry["files"]]
-        assert [resource["path"] for resource in package["resources"]] == files
+        assert [resource["path"] for resource in package["resources"]] == [f"{name}.gz" for name in files]
         for name in files:
-            assert (built_site / "runs" / run.name / name).is_file()
+            assert (built_site / "runs" / run.name / f"{name}.gz").is_file()
+            assert not (built_site / "runs" / run.name / name).exists(), "published compressed only"
 
 
 def test_malformed_data_stops_the_build_with_the_file_row_and_column(tmp_path, make_project):

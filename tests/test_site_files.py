@@ -4,6 +4,9 @@ left out of the nav)."""
 
 from __future__ import annotations
 
+import gzip
+import hashlib
+import json
 from pathlib import Path
 
 import pytest
@@ -12,6 +15,7 @@ import yaml
 from phpcb.experiments import registry
 from phpcb.pages import site_files
 from phpcb.pages.site_files import SiteFilesError
+from phpcb.presentation.downloads import RunFiles
 
 from .conftest import FIXTURE_RUN, project_with
 
@@ -68,6 +72,50 @@ def test_a_link_from_a_nested_page_resolves_from_its_own_directory():
     ]
 
 
+def test_an_html_link_resolves_from_the_page_address_and_may_leave_the_site_for_a_file_published_beside_it():
+    """`experiments/aead.md` is served at `experiments/aead/`: an HTML link resolves from there, as in
+    the browser; above the site's root only the files the build publishes beside it count."""
+    pages = {
+        **tree(),
+        "runs/x.csv.gz": b"",
+        "experiments/aead.md": (
+            '<a href="../../runs/x.csv.gz">in</a> <a href="../runs/x.csv.gz">off by one</a> '
+            '<a href="../../../runs/y.csv.gz">beside</a> <a href="../../../runs/z.csv.gz">missing</a> '
+            "[markdown](../../runs/y.csv.gz)"
+        ),
+    }
+    nav = [*NAV, {"AEAD": "experiments/aead.md"}]
+    assert site_files.check(pages, nav, {"../runs/y.csv.gz"}) == [
+        "experiments/aead.md: links to '../runs/x.csv.gz', which is no file of the build (experiments/runs/x.csv.gz)",
+        "experiments/aead.md: links to '../../../runs/z.csv.gz' outside the site (../runs/z.csv.gz), "
+        "where the build publishes no file",
+        "experiments/aead.md: links to '../../runs/y.csv.gz', outside the site: only an HTML link can leave it",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("page", "in_site", "beside", "preview"),
+    [
+        ("index.md", "runs/r/a.csv.gz", "../runs/r/a.csv.gz", "../../runs/r/a.csv.gz"),
+        ("runs.md", "runs/r/a.csv.gz", "../../runs/r/a.csv.gz", "../../../runs/r/a.csv.gz"),
+        ("experiments/aead.md", "../runs/r/a.csv.gz", "../../../runs/r/a.csv.gz", "../../../../runs/r/a.csv.gz"),
+        ("experiments/index.md", "../runs/r/a.csv.gz", "../../runs/r/a.csv.gz", "../../../runs/r/a.csv.gz"),
+    ],
+)
+def test_a_download_link_climbs_as_deep_as_its_page_is_served(page, in_site, beside, preview):
+    assert RunFiles().href(page, "r", "a.csv") == in_site, "a Markdown link, from the page's file"
+    assert RunFiles("../").href(page, "r", "a.csv") == beside, "from the page's address, up past a version's root"
+    assert RunFiles("../../").href(page, "r", "a.csv") == preview, "up past pr-preview/pr-N/"
+    assert RunFiles("../", frozenset({"other"})).href(page, "r", "a.csv") == in_site, "a run not shared: in the site"
+    assert RunFiles("../").href(page, "r", "manifest.json").endswith("runs/r/manifest.json"), "JSON as it is"
+
+
+def test_the_shared_runs_place_must_climb():
+    for base in ("", "runs/", "../x/", "/", "..", "../.."):
+        with pytest.raises(ValueError, match=r"must be \.\./ repeated"):
+            RunFiles(base)
+
+
 def test_a_page_left_out_of_the_nav_and_a_nav_entry_without_a_page_are_named():
     problems = site_files.check({**tree(), "orphan.md": "# Orphan"}, [*NAV, {"Gone": "gone.md"}])
     assert problems == ["nav lists gone.md, which is no page of the build", "orphan.md is in no section of the nav"]
@@ -96,6 +144,46 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     said = site_files.generate(project, out)
     assert said.startswith(f"ok: {out}: ")
     return out
+
+
+def sealed_files(run: Path) -> dict[str, str]:
+    return {
+        name: entry["sha256"]
+        for name, entry in json.loads((run / "manifest.json").read_text())["seal"]["files"].items()
+    }
+
+
+def test_each_run_file_is_published_compressed_and_decompresses_to_its_sealed_bytes(generated: Path):
+    published = generated / "docs" / "runs" / FIXTURE_RUN.name
+    sealed = sealed_files(FIXTURE_RUN)
+    assert sealed, "the fixture run is sealed"
+    assert sorted(path.name for path in published.glob("*.csv*")) == sorted(f"{name}.gz" for name in sealed)
+    for name, digest in sealed.items():
+        data = (published / f"{name}.gz").read_bytes()
+        assert data[:2] == b"\x1f\x8b", f"{name}: gzip"
+        assert hashlib.sha256(gzip.decompress(data)).hexdigest() == digest, name
+        assert len(data) < (FIXTURE_RUN / name).stat().st_size, f"{name}: smaller than the CSV"
+    assert (published / "manifest.json").read_bytes() == (FIXTURE_RUN / "manifest.json").read_bytes()
+    assert not (generated / "runs").exists(), "nothing beside the site when the runs are published in it"
+
+
+def test_runs_shared_beside_the_site_are_written_beside_docs_and_linked_up_past_its_root(tmp_path: Path):
+    project = project_with(tmp_path / "project", FIXTURE_RUN)
+    out = project / "build"
+    site_files.generate(project, out)
+    said = site_files.generate(project, out, RunFiles("../"))
+    assert "beside it in" in said
+    beside = out / "runs" / FIXTURE_RUN.name
+    assert not (out / "docs" / "runs" / FIXTURE_RUN.name).exists(), "no copy in the site: the local one is removed"
+    for name, digest in sealed_files(FIXTURE_RUN).items():
+        assert hashlib.sha256(gzip.decompress((beside / f"{name}.gz").read_bytes())).hexdigest() == digest
+    page = (out / "docs" / "experiments" / "aead.md").read_text(encoding="utf-8")
+    assert f'<a href="../../../runs/{FIXTURE_RUN.name}/aead.csv.gz">aead.csv.gz</a>' in page
+    runs_page = (out / "docs" / "runs.md").read_text(encoding="utf-8")
+    assert f'<a href="../../runs/{FIXTURE_RUN.name}/manifest.json">' in runs_page
+    site_files.generate(project, out)
+    assert not (out / "runs").exists(), "back in the site: nothing left beside it"
+    assert (out / "docs" / "runs" / FIXTURE_RUN.name / "aead.csv.gz").is_file()
 
 
 def test_the_build_directory_holds_every_page_and_a_configuration_without_hooks(generated: Path):

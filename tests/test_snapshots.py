@@ -103,9 +103,14 @@ def test_the_site_publishes_every_run_file_and_a_data_package_per_run(fixture_si
     run_id = FIXTURE_RUN.name
     manifest = json.loads((FIXTURE_RUN / "manifest.json").read_text())
     files = [name for entry in manifest["experiments"].values() for name in entry["files"]]
-    assert set(fixture_site.files) == {f"runs/{run_id}/{name}" for name in ("manifest.json", *files)}
-    package = json.loads(fixture_site.contents[f"runs/{run_id}/datapackage.json"])
-    assert [resource["path"] for resource in package["resources"]] == files
+    published = [f"{name}.gz" for name in files]
+    assert set(fixture_site.files) == {
+        f"runs/{run_id}/{name}" for name in ("manifest.json", "datapackage.json", *published)
+    }
+    assert fixture_site.beside == {}, "by default the runs' files are published in the site"
+    package = json.loads(fixture_site.files[f"runs/{run_id}/datapackage.json"])
+    assert [resource["path"] for resource in package["resources"]] == published
+    assert {resource["compression"] for resource in package["resources"]} == {"gz"}
     assert set(fixture_site.pages) == {
         "index.md",
         "runs.md",
@@ -113,7 +118,7 @@ def test_the_site_publishes_every_run_file_and_a_data_package_per_run(fixture_si
         "claims.md",
         *(e.page for e in EXPERIMENTS),
     }
-    assert f"[aead.csv](../runs/{run_id}/aead.csv)" in fixture_site.pages["experiments/aead.md"]
+    assert f"[aead.csv.gz](../runs/{run_id}/aead.csv.gz)" in fixture_site.pages["experiments/aead.md"]
     assert run_id in fixture_site.pages["runs.md"]
 
 

@@ -1,5 +1,6 @@
-"""`python -m phpcb publish --version V|auto`: mike deploys the site as V with the alias latest on
-gh-pages (make publish)."""
+"""`python -m phpcb publish --version V|auto`: the runs' files to gh-pages' shared runs/ (those it
+lacks), then mike deploys the site as V with the alias latest (make publish). The pages of a version
+link up to runs/ (`../` from the version's directory) instead of holding a copy of every run."""
 
 from __future__ import annotations
 
@@ -8,7 +9,11 @@ import sys
 from pathlib import Path
 
 from phpcb.pages import site_files
+from phpcb.presentation.downloads import RUNS, RunFiles
 from phpcb.publish import ghpages
+
+# Where a version's pages find the shared runs/: mike puts the version in <version>/ at the root.
+VERSION_RUNS = RunFiles(base="../")
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,9 +33,9 @@ def run(args: argparse.Namespace) -> int:
     config = args.config if args.config.is_absolute() else args.root / args.config
 
     def generate() -> None:
-        print(site_files.generate(args.root, config.parent))
+        print(site_files.generate(args.root, config.parent, VERSION_RUNS))
 
     git = ghpages.Git(args.root, args.remote)
-    version = ghpages.publish(git, args.version, str(config), mike, args.force, generate)
+    version = ghpages.publish(git, args.version, str(config), mike, args.force, generate, config.parent / RUNS)
     print(f"published {version} (alias {ghpages.ALIAS}) on {ghpages.BRANCH}")
     return 0

@@ -17,12 +17,14 @@ from phpcb.data.schema import Schemas, load_schemas
 from phpcb.experiments.experiment import Experiment, Figures, Inputs
 from phpcb.presentation import environment as env_rows
 from phpcb.presentation import precision
+from phpcb.presentation.downloads import RunFiles
 from phpcb.presentation.plotting import figure_attribute
 from phpcb.presentation.render import BETWEEN_RUNS
 from phpcb.statistics import between_runs, sample_counts, spread
 from phpcb.statistics.spread import UNKNOWN, RunSpread
 
 DATAPACKAGE = "datapackage.json"
+IN_SITE = RunFiles()  # the default: every run's files published in the site itself
 
 
 @dataclass(frozen=True)
@@ -59,21 +61,16 @@ class Project:
         return [self.root / "data", self.templates, self.root / "scripts", snippets.directory(self.root)]
 
 
-def csv_links(run: Run, experiment: str, page_depth: int) -> list[tuple[str, str]]:
-    entry = run.experiment(experiment) or {"files": []}
-    prefix = "../" * page_depth
-    return [(name, f"{prefix}runs/{run.run_id}/{name}") for name in entry["files"]]
-
-
-def run_details(run: Run, experiment: str) -> dict[str, Any]:
-    """What every experiment page shows of the run it comes from: machine, status, downloads."""
+def run_details(run: Run, experiment: str, page: str, run_files: RunFiles) -> dict[str, Any]:
+    """What every experiment page (`page`) shows of the run it comes from: machine, status, downloads."""
+    entry = run.experiment(experiment)
     return {
-        "environment": env_rows.describe(run.manifest, (run.experiment(experiment) or {}).get("measured_by")),
+        "environment": env_rows.describe(run.manifest, (entry or {}).get("measured_by")),
         "machine": env_rows.short(run.manifest),
-        "entry": run.experiment(experiment),
-        "csv_links": csv_links(run, experiment, page_depth=1),
-        "manifest_link": f"../runs/{run.run_id}/{MANIFEST}",
-        "datapackage_link": None if run.upgraded else f"../runs/{run.run_id}/{DATAPACKAGE}",
+        "entry": entry,
+        "csv_links": [run_files.link(page, run.run_id, name) for name in (entry or {"files": []})["files"]],
+        "manifest_link": run_files.link(page, run.run_id, MANIFEST),
+        "datapackage_link": None if run.upgraded else run_files.link(page, run.run_id, DATAPACKAGE),
     }
 
 
@@ -93,7 +90,12 @@ def run_anchor(run_id: str) -> str:
 
 
 def run_context(
-    experiment: Experiment, run: Run, given: Inputs, schemas: Schemas, spread: RunSpread = UNKNOWN
+    experiment: Experiment,
+    run: Run,
+    given: Inputs,
+    schemas: Schemas,
+    spread: RunSpread = UNKNOWN,
+    run_files: RunFiles = IN_SITE,
 ) -> dict[str, Any]:
     """What an experiment's page says about one run: its analysis, every ratio widened by the spread
     between runs of its machine where that is known (between_runs.py), and page context (figures apart)."""
@@ -106,7 +108,7 @@ def run_context(
         "reference": given.reference,
         **experiment.static_context(given),
         "analysis": analysis,
-        **run_details(run, experiment.name),
+        **run_details(run, experiment.name, experiment.page, run_files),
         "run_machine": machine_name(run.manifest),
         "run_anchor": run_anchor(run.run_id),
         "sample_counts": sample_counts.count(
@@ -124,8 +126,9 @@ class Contexts:
     pages, the Machines page and the Comparison page's advice read the same runs. Figures are made
     only for the runs a page draws (the advice of a compared run needs none)."""
 
-    def __init__(self, project: Project, schemas: Schemas | None = None) -> None:
+    def __init__(self, project: Project, schemas: Schemas | None = None, run_files: RunFiles = IN_SITE) -> None:
         self.project = project
+        self.run_files = run_files  # where the pages' download links point
         self._inputs: dict[str, Inputs] = {}
         self._known: dict[tuple[str, str], dict[str, Any]] = {}
         self._figures: dict[tuple[str, str], Figures] = {}
@@ -157,7 +160,9 @@ class Contexts:
         """A fresh copy of the page context without figures (callers add to it)."""
         key = (experiment.name, run.run_id)
         if key not in self._known:
-            context = run_context(experiment, run, self.inputs(experiment), self.schemas, self.spread(experiment, run))
+            context = run_context(
+                experiment, run, self.inputs(experiment), self.schemas, self.spread(experiment, run), self.run_files
+            )
             context["precision"] = precision.precision(run, experiment.name, self.schemas)
             self._known[key] = context
         return dict(self._known[key])

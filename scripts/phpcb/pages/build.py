@@ -1,8 +1,10 @@
 """Everything the site generates from data: one page per registered experiment, the home and runs
-pages, and the files to publish (each run's CSVs, manifest and Data Package descriptor)."""
+pages, and the files to publish (each run's CSVs, gzip-compressed, its manifest and Data Package
+descriptor), in the site or beside it (presentation/downloads.py)."""
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,16 +19,19 @@ from phpcb.data.schema import Schemas, load_schemas
 from phpcb.data.selection import Selection
 from phpcb.errors import NoDataError
 from phpcb.experiments import registry
-from phpcb.experiments.contexts import DATAPACKAGE, Contexts, Project, run_anchor
+from phpcb.experiments.contexts import DATAPACKAGE, IN_SITE, Contexts, Project, run_anchor
 from phpcb.experiments.experiment import Experiment, Figures, Finding
 from phpcb.pages import claims_page, compare_page
 from phpcb.pages import machines_page as machines
 from phpcb.presentation import chart_data, precision
 from phpcb.presentation import environment as env_rows
+from phpcb.presentation.downloads import Compressed, RunFiles, published_name
 from phpcb.presentation.plotting import figure_attribute
 from phpcb.presentation.render import environment, render
 
-COMPARISON_PAGE = "compare.md"  # only when PHPCB_COMPARE names runs
+COMPARISON_PAGE = compare_page.PAGE
+RUNS_PAGE = "runs.md"
+Published = str | Path | Compressed  # generated text, a file as it is, a file compressed
 
 
 @dataclass(frozen=True)
@@ -48,9 +53,12 @@ class ExperimentPage:
 @dataclass
 class GeneratedSite:
     pages: dict[str, str] = field(default_factory=dict)
-    files: dict[str, Path] = field(default_factory=dict)  # published as they are
+    files: dict[str, Published] = field(default_factory=dict)  # the runs' files published in the site
     contents: dict[str, str] = field(default_factory=dict)  # generated non-page files
-    binaries: dict[str, bytes] = field(default_factory=dict)  # generated binary files (the runs archive)
+    # The runs' files published beside the site (RunFiles.beside), by their path under the directory
+    # that holds the shared runs/: `make publish` copies them to gh-pages' runs/.
+    beside: dict[str, Published] = field(default_factory=dict)
+    run_files: RunFiles = IN_SITE
     experiments: list[ExperimentPage] = field(default_factory=list)
 
 
@@ -106,21 +114,39 @@ def cross_notes(
 
 
 def datapackage(run: Run, schemas: Schemas) -> str:
-    """The run as a Frictionless Data Package, so tools outside this project can validate its CSVs."""
+    """The run as published, a Frictionless Data Package, so tools outside this project can validate
+    its CSVs: each resource names its compressed file (`aead.csv.gz`) and says it is gzip."""
     files = [name for entry in run.manifest["experiments"].values() for name in entry["files"]]
     descriptor = schemas.datapackage(run.run_id.lower().replace(".", "-"), f"phpcrypto-bench run {run.run_id}", files)
+    descriptor["resources"] = [_as_published(resource) for resource in descriptor["resources"]]
     return json.dumps(descriptor, indent=2, ensure_ascii=False) + "\n"
 
 
+def _as_published(resource: dict[str, Any]) -> dict[str, Any]:
+    """A resource naming its file as published; a compressed one says so right after its path."""
+    published = published_name(resource["path"])
+    if published == resource["path"]:
+        return resource
+    described: dict[str, Any] = {}
+    for key, value in resource.items():
+        described[key] = published if key == "path" else value
+        if key == "path":
+            described["compression"] = "gz"
+    return described
+
+
 def publish_runs(site: GeneratedSite, runs: list[Run], schemas: Schemas) -> None:
+    """Each run's manifest, its files (CSV compressed) and its Data Package, in the site or beside it."""
     for run in runs:
-        site.files[f"runs/{run.run_id}/{MANIFEST}"] = run.directory / MANIFEST
+        target = site.beside if site.run_files.beside(run.run_id) else site.files
+        target[RunFiles.path(run.run_id, MANIFEST)] = run.directory / MANIFEST
         for entry in run.manifest["experiments"].values():
             for name in entry["files"]:
-                site.files[f"runs/{run.run_id}/{name}"] = run.directory / name
+                path = run.directory / name
+                target[RunFiles.path(run.run_id, name)] = path if published_name(name) == name else Compressed(path)
         if not run.upgraded:
             # An upgraded run's files on disk follow an older schema than the descriptor would say.
-            site.contents[f"runs/{run.run_id}/{DATAPACKAGE}"] = datapackage(run, schemas)
+            target[RunFiles.path(run.run_id, DATAPACKAGE)] = datapackage(run, schemas)
 
 
 def machines_page(
@@ -152,7 +178,8 @@ def shown_on(pages: list[ExperimentPage]) -> dict[str, list[ExperimentPage]]:
     return shown
 
 
-def build(root: Path) -> GeneratedSite:
+def build(root: Path, run_files: RunFiles = IN_SITE) -> GeneratedSite:
+    """Every page and file of the site; `run_files` says where the runs' files are published."""
     project = Project(root)
     schemas = load_schemas(project.schema)
     experiments = registry.discover()
@@ -167,8 +194,8 @@ def build(root: Path) -> GeneratedSite:
     if choice.focus is not None and choice.focus not in {run.run_id for run in runs}:
         raise NoDataError(f"{selection.SHOW_RUN_VARIABLE}={choice.focus}: no such run under {project.runs}")
     templates = environment(project.templates)
-    contexts = Contexts(project, schemas)
-    site = GeneratedSite()
+    contexts = Contexts(project, schemas, run_files)
+    site = GeneratedSite(run_files=run_files)
     ledger, checked = claims_page.check(root, experiments, runs, choice, contexts)
     notes = cross_notes(experiments, runs, choice, contexts)
     for experiment in experiments:
@@ -192,16 +219,16 @@ def build(root: Path) -> GeneratedSite:
     compared = selection.compared_runs()
     if compared:
         found = baselines.comparisons(runs, compared, config, schemas, contexts)
-        site.pages[COMPARISON_PAGE] = compare_page.render_page(found, templates)
+        site.pages[COMPARISON_PAGE] = compare_page.render_page(found, templates, COMPARISON_PAGE, run_files)
     site.pages["index.md"] = render(templates, "home.md.j2", experiments=site.experiments, runs=runs)
-    site.pages["runs.md"] = render(
+    site.pages[RUNS_PAGE] = render(
         templates,
         "runs.md.j2",
+        run_link=functools.partial(run_files.link, RUNS_PAGE),
         runs=[(run, run_anchor(run.run_id), env_rows.describe(run.manifest)) for run in reversed(runs)],
         shown_on=shown_on(site.experiments),
         reached=lambda run, name: precision.precision(run, name, schemas).reached,
         load=precision.Load.of,
     )
     publish_runs(site, runs, schemas)
-    site.binaries[chart_data.ARCHIVE] = chart_data.runs_archive(site.files, site.contents)
     return site

@@ -5,13 +5,19 @@ reads as they are (MkDocs, Zensical). Nothing is generated inside the generator.
     build/mkdocs.yml            the frame's mkdocs.yml: nav filled, docs_dir and custom_dir resolved
     build/mkdocs.*.yml          the frame's other configurations (INHERIT: mkdocs.yml), copied
     build/docs/...              the hand-written pages and assets, then the generated ones
+    build/runs/<run-id>/...     the runs' files published beside the site (`make publish` copies
+                                them to gh-pages once); none when they are published in it
 
 The frame (mkdocs.yml, docs/, overrides/) is the project's own when it has a mkdocs.yml, else this
 repository's: a project of data only (tests, `--root`) is shown in the repository's frame.
 
 A generator checks its own links only partly (Zensical not at all), so `check` does it here for both:
 every relative link of a page points to a file of the build, no link is absolute, and every page is
-in the navigation.
+in the navigation. A Markdown link resolves from the page's file, as the generator resolves it; an
+HTML link (`href`, `src`) from the page's address, as the browser does (directory URLs). A link that
+leaves the site (to the runs shared beside it) is checked against the files the build writes beside
+it (build/runs/); that the branch the site is published on holds them is not checked here: `make
+publish` writes or verifies them (publish/ghpages.py), and a preview links only to runs it found there.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from __future__ import annotations
 import posixpath
 import re
 import shutil
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +36,7 @@ from phpcb.errors import BuildError
 from phpcb.experiments import registry
 from phpcb.experiments.contexts import Project
 from phpcb.pages import build
+from phpcb.presentation.downloads import Compressed, RunFiles, served_directory
 
 REPOSITORY = Path(__file__).resolve().parents[3]
 CONFIG = "mkdocs.yml"
@@ -45,7 +52,7 @@ EXTERNAL = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")  # https:, mailto:, data: ...
 FENCE = re.compile(r"^(`{3,}|~{3,}).*?^\1", re.M | re.S)
 INLINE_CODE = re.compile(r"`[^`\n]*`")
 
-Content = str | bytes | Path
+Content = str | bytes | Path | Compressed
 GENERATORS_OWN = ("site", ".cache")  # what a generator writes beside its configuration (Zensical)
 
 
@@ -115,34 +122,46 @@ def nav_pages(nav: list[Any]) -> Iterator[str]:
             yield value
 
 
-def links(text: str) -> Iterator[str]:
-    """The links of a page outside its code blocks and code spans."""
+def links(text: str) -> Iterator[tuple[str, bool]]:
+    """The links of a page outside its code blocks and code spans, and whether each is HTML."""
     prose = INLINE_CODE.sub("", FENCE.sub("", text))
     for match in LINK.finditer(prose):
-        yield match.group(1) or match.group(2)
+        yield (match.group(1), False) if match.group(1) else (match.group(2), True)
 
 
-def link_problems(page: str, text: str, files: set[str]) -> Iterator[str]:
-    for target in links(text):
+def link_problems(page: str, text: str, files: Collection[str], beside: Collection[str] = ()) -> Iterator[str]:
+    """`beside`: the files published beside the site, by their path from its root (`../runs/...`)."""
+    for target, html in links(text):
         if EXTERNAL.match(target) or target.startswith("#"):
             continue
         if target.startswith("/"):
             yield f"{page}: absolute link {target!r}: write it relative to the page"
             continue
         path = target.split("#", 1)[0].split("?", 1)[0]
-        resolved = posixpath.normpath(posixpath.join(posixpath.dirname(page), path))
-        if resolved not in files and f"{resolved.rstrip('/')}/index.md" not in files:
+        start = served_directory(page) if html else posixpath.dirname(page)
+        resolved = posixpath.normpath(posixpath.join(start, path))
+        if resolved == ".." or resolved.startswith("../"):
+            if not html:
+                # The generator resolves a Markdown link among its own files, and fails --strict.
+                yield f"{page}: links to {target!r}, outside the site: only an HTML link can leave it"
+            elif resolved not in beside:
+                yield f"{page}: links to {target!r} outside the site ({resolved}), where the build publishes no file"
+            continue
+        candidates = {resolved, f"{resolved.rstrip('/')}/index.md"}
+        if html:
+            candidates |= {f"{resolved.rstrip('/')}.md", "index.md" if resolved == "." else resolved}
+        if not any(candidate in files for candidate in candidates):
             yield f"{page}: links to {target!r}, which is no file of the build ({resolved})"
 
 
-def check(tree: Mapping[str, Content], nav: list[Any]) -> list[str]:
+def check(tree: Mapping[str, Content], nav: list[Any], beside: Collection[str] = ()) -> list[str]:
     """What the generators do not all check: links to missing files, absolute links, pages left out."""
     files = set(tree)
     problems: list[str] = []
     for page, content in sorted(tree.items()):
         if page.endswith(".md"):
             text = content.read_text(encoding="utf-8") if isinstance(content, Path) else str(content)
-            problems.extend(link_problems(page, text, files))
+            problems.extend(link_problems(page, text, files, beside))
     listed = list(nav_pages(nav))
     problems.extend(f"nav lists {page}, which is no page of the build" for page in listed if page not in files)
     problems.extend(
@@ -165,17 +184,29 @@ def error_page(message: str) -> str:
 def _same(target: Path, content: Content) -> bool:
     if not target.is_file():
         return False
+    if isinstance(content, Compressed):
+        return content.matches(target)
     if isinstance(content, Path):
         return target.stat().st_size == content.stat().st_size and target.read_bytes() == content.read_bytes()
     data = content.encode("utf-8") if isinstance(content, str) else content
     return target.stat().st_size == len(data) and target.read_bytes() == data
 
 
-def write(out: Path, configs: Mapping[str, dict[str, Any] | Path], tree: Mapping[str, Content]) -> int:
-    """Makes `out` hold exactly these configurations and files; a file already as it should be is left
-    alone, so that a watching generator rebuilds only after a real change. Returns the files written."""
+def write(
+    out: Path,
+    configs: Mapping[str, dict[str, Any] | Path],
+    tree: Mapping[str, Content],
+    beside: Mapping[str, Content] | None = None,
+) -> int:
+    """Makes `out` hold exactly these configurations, files (under docs/) and files published beside
+    the site (`runs/...`, beside docs/); a file already as it should be is left alone, so that a
+    watching generator rebuilds only after a real change. Returns the files written."""
     out.mkdir(parents=True, exist_ok=True)
-    wanted = {f"{DOCS}/{name}": content for name, content in tree.items()}
+    wanted: dict[str, Content] = {f"{DOCS}/{name}": content for name, content in tree.items()}
+    for name, content in (beside or {}).items():
+        if name.split("/", 1)[0] in (DOCS, *GENERATORS_OWN) or name in configs:
+            raise SiteFilesError(f"{name}: a file beside the site cannot take the place of the build's own")
+        wanted[name] = content
     for name, config in configs.items():
         wanted[name] = (
             config
@@ -191,6 +222,8 @@ def write(out: Path, configs: Mapping[str, dict[str, Any] | Path], tree: Mapping
         temporary = target.with_name(f".{target.name}.tmp")
         if isinstance(content, Path):
             shutil.copyfile(content, temporary)
+        elif isinstance(content, Compressed):
+            temporary.write_bytes(content.data())
         else:
             temporary.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
         temporary.replace(target)
@@ -211,12 +244,15 @@ def other_configs(frame_root: Path) -> dict[str, Path]:
     return {path.name: path for path in sorted(frame_root.glob("mkdocs.*.yml")) if not path.name.startswith(".")}
 
 
-def assemble(root: Path, generated: build.GeneratedSite) -> tuple[dict[str, dict[str, Any] | Path], dict[str, Content]]:
-    """The configurations and the docs tree of the build directory for these generated pages."""
+def assemble(
+    root: Path, generated: build.GeneratedSite
+) -> tuple[dict[str, dict[str, Any] | Path], dict[str, Content], dict[str, Content]]:
+    """The configurations, the docs tree and the files beside the site for these generated pages."""
     frame_root = frame(root)
+    frame_config = load_config(frame_root)
     titles = {page.experiment.title: page.experiment.page for page in generated.experiments}
     nav = navigation(
-        load_config(frame_root).get("nav") or [],
+        frame_config.get("nav") or [],
         titles,
         build.COMPARISON_PAGE in generated.pages,
         build.COMPARISON_PAGE,
@@ -224,21 +260,27 @@ def assemble(root: Path, generated: build.GeneratedSite) -> tuple[dict[str, dict
     tree: dict[str, Content] = {**hand_written(frame_root), PLOTLY_TARGET: PLOTLY_JS}
     tree.update(generated.files)
     tree.update(generated.contents)
-    tree.update(generated.binaries)
     tree.update(generated.pages)
-    problems = check(tree, nav)
+    beside: dict[str, Content] = dict(generated.beside)
+    if beside and frame_config.get("use_directory_urls", True) is False:
+        # The links beside the site are HTML, written for the page's address under directory URLs.
+        raise SiteFilesError(f"{frame_root / CONFIG}: runs published beside the site need use_directory_urls: true")
+    base = generated.run_files.base or ""
+    problems = check(tree, nav, {posixpath.normpath(base + name) for name in beside})
     if problems:
         raise SiteFilesError("the build would be broken:\n  " + "\n  ".join(problems))
-    return {CONFIG: configuration(frame_root, nav), **other_configs(frame_root)}, tree
+    return {CONFIG: configuration(frame_root, nav), **other_configs(frame_root)}, tree, beside
 
 
-def generate(root: Path, out: Path) -> str:
-    """Every page generated once, checked, and written to `out` with the site's configuration."""
-    generated = build.build(root)
-    configs, tree = assemble(root, generated)
-    written = write(out, configs, tree)
+def generate(root: Path, out: Path, run_files: RunFiles = build.IN_SITE) -> str:
+    """Every page generated once, checked, and written to `out` with the site's configuration;
+    `run_files` says where the runs' files are published (default: in the site)."""
+    generated = build.build(root, run_files)
+    configs, tree, beside = assemble(root, generated)
+    written = write(out, configs, tree, beside)
     pages = sum(1 for name in tree if name.endswith(".md"))
-    return f"ok: {out}: {pages} pages, {len(tree) - pages} other files ({written} written)"
+    shared = f", {len(beside)} beside it in {out / 'runs'}" if beside else ""
+    return f"ok: {out}: {pages} pages, {len(tree) - pages} other files{shared} ({written} written)"
 
 
 def generate_error(root: Path, out: Path, message: str) -> str:

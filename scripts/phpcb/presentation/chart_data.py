@@ -1,5 +1,5 @@
-"""What each chart plots, as CSV beside its page (the chart's "data (CSV)" link), and every run's
-files in one archive: readers take the numbers, not a screenshot.
+"""What each chart plots, as CSV beside its page (the chart's "data (CSV)" link): readers take the
+numbers, not a screenshot (the runs' own files are published too: presentation/downloads.py).
 
 A chart's CSV is read back from the figure itself (phpcb.presentation.plotting.plain's JSON), so it holds exactly
 what is drawn: per series and point, the x and y values and, where the chart has error bars, the 95 %
@@ -10,14 +10,8 @@ from __future__ import annotations
 
 import csv
 import io
-import zipfile
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import Any
-
-ARCHIVE = "runs/phpcrypto-bench-runs.zip"
-# Fixed timestamps: the same runs give the same archive, byte for byte.
-_ZIP_TIME = (2020, 1, 1, 0, 0, 0)
 
 
 def chart_id(name: str) -> str:
@@ -103,18 +97,3 @@ def figure_csv(figure: dict[str, Any]) -> str:
 def chart_files(page: str, figures: dict[str, dict[str, Any]]) -> dict[str, str]:
     """uri → CSV for every chart of a page."""
     return {csv_uri(page, name): figure_csv(figure) for name, figure in figures.items()}
-
-
-def runs_archive(files: dict[str, Path], contents: dict[str, str]) -> bytes:
-    """Every published run file (`runs/<id>/<name>`: a path, or generated text such as the data
-    package) in one zip, as `<id>/<name>`."""
-    members = {uri: path.read_bytes() for uri, path in files.items() if uri.startswith("runs/")}
-    members |= {uri: text.encode("utf-8") for uri, text in contents.items() if uri.startswith("runs/")}
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        for uri in sorted(members):
-            info = zipfile.ZipInfo(uri.removeprefix("runs/"), date_time=_ZIP_TIME)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            archive.writestr(info, members[uri])
-    return out.getvalue()

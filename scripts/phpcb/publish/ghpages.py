@@ -6,8 +6,14 @@
 
 `publish` deploys the site with mike (alias `latest`, set as the default); `deploy_preview` puts a
 pull request's preview site under `pr-preview/pr-N/`; `cleanup_preview` removes that directory. Each one changes
-only its own part of the branch (mike leaves `pr-preview/` alone), and none touches the work tree or
-the checked-out branch: `deploy` and `cleanup` write the commit through a temporary index.
+only its own part of the branch (mike leaves `pr-preview/` and `runs/` alone), and none touches the work tree or
+the checked-out branch: `deploy`, `cleanup` and `publish_runs` write the commit through a temporary index.
+
+The runs' files are on the branch once, in `runs/<run-id>/` at its root, shared by every version and
+preview (their pages link up to it; presentation/downloads.py): runs are sealed and never change, so
+`publish` first adds the runs the branch lacks and checks the ones it holds against their seal
+(`publish_runs`). A preview's pages link there to the runs it found there; the runs it adds are in
+its own `pr-preview/pr-N/runs/`, removed with it.
 
 When the repository has the remote (`origin`), the branch is fetched from it first, the commit is
 pushed, and a push rejected because someone else pushed meanwhile is redone on top of theirs, up to
@@ -22,6 +28,9 @@ Python's standard library (the deploy workflow does not install the project's de
 from __future__ import annotations
 
 import datetime
+import gzip
+import hashlib
+import json
 import os
 import re
 import stat
@@ -29,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -43,6 +53,11 @@ PR_NUMBER = re.compile(r"[1-9][0-9]{0,9}")
 VERSION = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,63}")
 AUTO_VERSION = "auto"  # the UTC year and month of the commit published: one version per month, e.g. 2026.11
 ALIAS = "latest"
+RUNS_DIR = "runs"  # the runs' files, one copy for every version and preview
+RESERVED = (ALIAS, RUNS_DIR, PREVIEW_DIR)  # directories of the branch a version's name cannot take
+MANIFEST = "manifest.json"
+GZIP_SUFFIX = ".gz"
+RUN_NAME = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,127}")
 MAX_FILES = 20_000
 MAX_BYTES = 512 * 1024 * 1024
 # The identity of commits made where git has none configured (a fresh CI checkout).
@@ -109,6 +124,17 @@ class Git:
             raise GhPagesError(f"git {' '.join(args[:3])} failed: {detail[-1] if detail else result.returncode}")
         return result
 
+    def blob(self, object_id: str) -> bytes:
+        """A blob's bytes as they are (run() reads text)."""
+        result = subprocess.run(
+            ["git", "cat-file", "blob", object_id], cwd=self.root, env=self.env, capture_output=True, check=False
+        )
+        if result.returncode != 0:
+            raise GhPagesError(
+                f"git cat-file blob {object_id} failed: {result.stderr.decode(errors='replace').strip()}"
+            )
+        return result.stdout
+
     def head_of(self, ref: str) -> str | None:
         result = self.run("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", check=False)
         return result.stdout.strip() or None
@@ -152,7 +178,13 @@ def update_branch(git: Git, change: Callable[[], bool], what: str, tries: int = 
     for attempt in range(1, tries + 1):
         _sync(git)
         before = git.head_of(REF)
-        if not change():
+        try:
+            changed = change()
+        except BaseException:
+            # Nothing half-done stays on the local branch (publish's runs commit when mike then fails).
+            git.run("update-ref", *(["-d", REF] if before is None else [REF, before]), check=False)
+            raise
+        if not changed:
             return False
         remote = git.remote
         if remote is None:
@@ -203,6 +235,118 @@ def _commit_directory(git: Git, prefix: str, source: Path | None, message: str) 
     commit = git.run("commit-tree", tree, *(["-p", parent] if parent else []), "-m", message).stdout.strip()
     git.run("update-ref", REF, commit, parent or "0" * 40)
     return True
+
+
+def _commit_files(git: Git, files: dict[str, Path], message: str) -> None:
+    """Commit the local branch with these files added (path on the branch → file), through a
+    temporary index: no checkout, no work tree."""
+    parent = git.head_of(REF)
+    paths = sorted(files)
+    stored = git.run(
+        "hash-object", "-w", "--no-filters", "--stdin-paths", stdin="".join(f"{files[p].resolve()}\n" for p in paths)
+    )
+    ids = stored.stdout.split()
+    with tempfile.TemporaryDirectory(prefix="phpcb-ghpages-") as temp:
+        index = {**git.env, "GIT_INDEX_FILE": str(Path(temp) / "index")}
+        git.run("read-tree", *([parent] if parent else ["--empty"]), env=index)
+        entries = "".join(f"100644 {object_id}\t{path}\0" for object_id, path in zip(ids, paths, strict=True))
+        git.run("update-index", "-z", "--add", "--index-info", env=index, stdin=entries)
+        tree = git.run("write-tree", env=index).stdout.strip()
+    commit = git.run("commit-tree", tree, *(["-p", parent] if parent else []), "-m", message).stdout.strip()
+    git.run("update-ref", REF, commit, parent or "0" * 40)
+
+
+def _listing(git: Git, prefix: str) -> dict[str, str]:
+    """Path → blob id of the local branch's files under `prefix/` (none before the first commit)."""
+    if git.head_of(REF) is None:
+        return {}
+    listed = git.run("ls-tree", "-r", "-z", REF, "--", f"{prefix}/").stdout
+    found = {}
+    for entry in filter(None, listed.split("\0")):
+        meta, path = entry.split("\t", 1)
+        found[path] = meta.split()[2]
+    return found
+
+
+def _digest(where: str, data: bytes, compressed: bool) -> str:
+    """SHA-256 of the bytes as the run recorded them: a compressed file's decompressed bytes."""
+    try:
+        plain = gzip.decompress(data) if compressed else data
+    except (OSError, EOFError, zlib.error) as error:
+        raise GhPagesError(f"{where}: not gzip data ({error})") from None
+    return hashlib.sha256(plain).hexdigest()
+
+
+def _sealed(run: Path) -> dict[str, tuple[str, bool]]:
+    """A run directory as `python -m phpcb pages --shared-runs` writes it: each data file's published
+    name → (SHA-256 of its bytes uncompressed, whether it is gzip-compressed). The digest is the
+    seal's; a run without a seal (before schema version 6) is checked against the build's copy."""
+    try:
+        manifest = json.loads((run / MANIFEST).read_text(encoding="utf-8"))
+        listed = [name for entry in manifest["experiments"].values() for name in entry["files"]]
+        seal = manifest.get("seal") or {}
+        sealed = {name: str(seal["files"][name]["sha256"]) for name in listed} if seal else {}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise GhPagesError(f"{run / MANIFEST}: not a run's manifest with its seal: {error!r}") from None
+    expected = {}
+    for name in listed:
+        compressed = (run / f"{name}{GZIP_SUFFIX}").is_file()
+        published = f"{name}{GZIP_SUFFIX}" if compressed else name
+        if not (run / published).is_file():
+            raise GhPagesError(f"{run / published}: missing from the build's copy of the run")
+        digest = sealed.get(name) or _digest(str(run / published), (run / published).read_bytes(), compressed)
+        expected[published] = (digest, compressed)
+    return expected
+
+
+def _mismatch(where: str, data: bytes, digest: str, compressed: bool) -> str | None:
+    found = _digest(where, data, compressed)
+    if found != digest:
+        return f"{where}: SHA-256 {found[:12]}… is not the sealed {digest[:12]}…"
+    return None
+
+
+def publish_runs(git: Git, source: Path) -> list[str]:
+    """Commit to the local branch's `runs/` each run of `source` (the build's runs/) that it lacks, in
+    one commit, after checking the build's copy against the seal; a run the branch holds already is
+    left as it is, after checking it is that run (the same manifest.json, and every file the seal
+    lists there, decompressing to the sealed SHA-256). Returns the runs added."""
+    if source.is_symlink() or not source.is_dir():
+        raise GhPagesError(f"{source}: expected the runs the pages link to (python -m phpcb pages --shared-runs)")
+    present = _listing(git, RUNS_DIR)
+    added: dict[str, Path] = {}
+    for run in sorted(path for path in source.iterdir() if path.is_dir()):
+        if not RUN_NAME.fullmatch(run.name):
+            raise GhPagesError(f"{run}: not a run directory name")
+        expected = _sealed(run)
+        prefix = f"{RUNS_DIR}/{run.name}/"
+        theirs = {path.removeprefix(prefix): blob for path, blob in present.items() if path.startswith(prefix)}
+        if not theirs:
+            for name, (digest, compressed) in expected.items():
+                problem = _mismatch(str(run / name), (run / name).read_bytes(), digest, compressed)
+                if problem:
+                    raise GhPagesError(f"{problem}: the build's copy of the run does not match its seal")
+            added |= {prefix + file.name: file for file in sorted(run.iterdir()) if file.is_file()}
+            continue
+        ours = git.run("hash-object", "--no-filters", "--", str(run / MANIFEST)).stdout.strip()
+        problems = [] if theirs.get(MANIFEST) == ours else [f"{BRANCH}:{prefix}{MANIFEST} is not this run's manifest"]
+        for name, (digest, compressed) in expected.items():
+            if name not in theirs:
+                problems.append(f"{BRANCH}:{prefix}{name} is missing")
+                continue
+            problem = _mismatch(f"{BRANCH}:{prefix}{name}", git.blob(theirs[name]), digest, compressed)
+            problems.extend([problem] if problem else [])
+        if problems:
+            raise GhPagesError(
+                f"{'; '.join(problems)}. The published copy of a run is never replaced: every version links "
+                f"to it. If data/runs/{run.name} was re-sealed on purpose, remove {prefix} from {BRANCH} "
+                "(the versions published will then link to the new files) and publish again"
+            )
+    if not added:
+        return []
+    ids = sorted({path.split("/")[1] for path in added})
+    _commit_files(git, added, f"Run data, published once for every version: {', '.join(ids)}")
+    return ids
 
 
 def check_site(artifact: Path, pr: int) -> Path:
@@ -266,8 +410,11 @@ def resolve_version(git: Git, version: str) -> str:
     if version == AUTO_VERSION:
         seconds = int(git.run("log", "-1", "--format=%ct", "HEAD").stdout.strip())
         return datetime.datetime.fromtimestamp(seconds, datetime.UTC).strftime("%Y.%m")
-    if not VERSION.fullmatch(version) or version == ALIAS:
-        raise GhPagesError(f"VERSION must look like 0.3 or 2026.11 (letters, digits, . _ -), got {version!r}")
+    if not VERSION.fullmatch(version) or version in RESERVED:
+        raise GhPagesError(
+            f"VERSION must look like 0.3 or 2026.11 (letters, digits, . _ -; not {', '.join(RESERVED)}), "
+            f"got {version!r}"
+        )
     return version
 
 
@@ -302,10 +449,12 @@ def publish(
     mike: Sequence[str],
     force: bool = False,
     generate: Callable[[], object] | None = None,
+    shared_runs: Path | None = None,
 ) -> str:
     """mike deploy VERSION + alias latest, set as the default; pr-preview/ and other versions are kept.
     Refused while what the site is built from has changes HEAD does not hold, unless `force`; then
-    `generate` writes the build directory `config` is in."""
+    `generate` writes the build directory `config` is in, and `shared_runs` (its runs/, the runs' files
+    the pages link to beside the site) go to the branch's runs/ first (publish_runs)."""
     if not force:
         refuse_uncommitted(git)
     version = resolve_version(git, version)
@@ -318,6 +467,9 @@ def publish(
             raise GhPagesError(f"mike {args[0]} failed (exit code {result.returncode}); see its output above")
 
     def change() -> bool:
+        if shared_runs is not None:
+            added = publish_runs(git, shared_runs)
+            print(f"{RUNS_DIR}/ on {BRANCH}: " + (f"added {', '.join(added)}" if added else "every run already there"))
         # A redirect, not mike's default symlink: GitHub Pages' branch deploy may refuse symlinks.
         mike_run("deploy", "--update-aliases", "--alias-type", "redirect", version, ALIAS)
         mike_run("set-default", ALIAS)

@@ -11,6 +11,12 @@ preview address, with a Comparison page for those runs
 writes `OUT/comment.md` (by `python -m phpcb preview-comment`) and `OUT/pr-number`. The site is
 built from mkdocs.yml, not mkdocs.publish.yml: a preview has no mike version selector.
 
+A run already published on gh-pages (its `runs/<id>/` there holds the same manifest.json and every
+file it lists: `shared_runs`) is linked there, two levels above the preview's root, not carried: the
+preview's own `runs/` holds only the runs the pull request adds or changes (and any not yet published).
+gh-pages is read from the origin remote's tracking branch (the workflow's checkout, fetch-depth: 0,
+has it), else the local branch; without either, the preview carries every run.
+
 The preview address is PREVIEW_URL when set, else
 `https://<owner>.github.io/<name>/pr-preview/pr-N/` from GITHUB_REPOSITORY (or from the `origin`
 remote's GitHub address).
@@ -36,7 +42,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from phpcb.publish.ghpages import PREVIEW_DIR
+from phpcb.publish.ghpages import BRANCH, GZIP_SUFFIX, MANIFEST, PREVIEW_DIR, REF, RUNS_DIR
 from phpcb.publish.pr_runs import (
     RUNS,
     ArtifactRuns,
@@ -52,6 +58,7 @@ GITHUB_REMOTE = re.compile(r"(?:https://github\.com/|git@github\.com:)([^/]+/[^/
 REPOSITORY = re.compile(r"([A-Za-z0-9][A-Za-z0-9-]{0,38})/([A-Za-z0-9._-]{1,100})")
 PREVIEW_CONFIG = "mkdocs.preview.yml"  # written into the build directory: it INHERITs the mkdocs.yml there
 ARTIFACT_DEPTH = 4
+SHARED_BASE = "../../"  # from pr-preview/pr-N/ up to the root of gh-pages, which holds runs/
 SCRIPTS = str(Path(__file__).resolve().parents[2])  # scripts/, which holds the phpcb package
 
 
@@ -103,6 +110,56 @@ def addresses(root: Path, pr: int) -> Addresses:
     return Addresses(f"{published}{PREVIEW_DIR}/pr-{pr}/", published)
 
 
+def published_ref(root: Path) -> str | None:
+    for ref in (f"refs/remotes/origin/{BRANCH}", REF):
+        if run_git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").returncode == 0:
+            return ref
+    return None
+
+
+def shared_runs(root: Path) -> list[str]:
+    """The runs of data/runs/ whose published copy gh-pages holds: its runs/<id>/ has the same
+    manifest.json and each file the manifest lists (compressed or not). Sorted."""
+    ref = published_ref(root)
+    if ref is None:
+        return []
+    listed = run_git(root, "ls-tree", "-r", "-z", ref, "--", f"{RUNS_DIR}/")
+    if listed.returncode != 0:
+        raise PullRequestError(f"git ls-tree {ref} failed: {listed.stderr.strip()}")
+    published = {}
+    for entry in filter(None, listed.stdout.split("\0")):
+        meta, path = entry.split("\t", 1)
+        published[path] = meta.split()[2]
+    manifests = sorted((root / RUNS).glob(f"*/{MANIFEST}"))
+    candidates = [m for m in manifests if f"{RUNS_DIR}/{m.parent.name}/{MANIFEST}" in published]
+    if not candidates:
+        return []
+    paths = "".join(f"{m}\n" for m in candidates)
+    hashed = subprocess.run(
+        ["git", "hash-object", "--no-filters", "--stdin-paths"],
+        cwd=root,
+        input=paths,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if hashed.returncode != 0:
+        raise PullRequestError(f"git hash-object failed: {hashed.stderr.strip()}")
+    found = []
+    for manifest, ours in zip(candidates, hashed.stdout.split(), strict=True):
+        prefix = f"{RUNS_DIR}/{manifest.parent.name}/"
+        if published[prefix + MANIFEST] != ours:
+            continue  # re-sealed or edited since it was published: the preview carries its own copy
+        try:
+            entries = json.loads(manifest.read_text(encoding="utf-8"))["experiments"].values()
+            files = [name for entry in entries for name in entry["files"]]
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            continue  # the build refuses it with one line naming the file
+        if all(prefix + name in published or prefix + name + GZIP_SUFFIX in published for name in files):
+            found.append(manifest.parent.name)
+    return found
+
+
 def _run(command: list[str], root: Path, env: dict[str, str], what: str) -> None:
     """A `python -m phpcb ...` step, this package importable whatever the caller's PYTHONPATH."""
     paths = [SCRIPTS, *filter(None, env.get("PYTHONPATH", "").split(os.pathsep))]
@@ -148,6 +205,10 @@ def preview(root: Path, pr: int, base: str, out: Path) -> str:
         env.pop("PHPCB_COMPARE")
     print(f"pull request #{pr}: adds {', '.join(runs) if runs else 'no run'}; preview at {where.preview}")
 
+    shared = shared_runs(root)
+    if shared:
+        print(f"linked to on {BRANCH} (published there already, not carried): {', '.join(shared)}")
+
     out = out if out.is_absolute() else root / out
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
@@ -156,6 +217,8 @@ def preview(root: Path, pr: int, base: str, out: Path) -> str:
         # Generating validates every run (the same loading as `phpcb check`, whose one-line error it
         # prints), so there is no separate check: it would load and analyse everything twice.
         generate = [sys.executable, "-m", "phpcb", "--root", str(root), "pages", "--out", str(build)]
+        if shared:
+            generate += ["--shared-runs", SHARED_BASE, "--shared-only", ",".join(shared)]
         _run(generate, root, env, "generating the preview's pages (python -m phpcb pages)")
         config = build / PREVIEW_CONFIG
         config.write_text(

@@ -17,7 +17,6 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from urllib.parse import quote
 
 import numpy as np
 
@@ -253,8 +252,8 @@ class ComparisonView:
 
     base_id: str
     new_id: str
-    base_href: str  # the run id as a URL path segment
-    new_href: str
+    base_run: str  # the run ids as they are (not text): what links to the runs' files are made from
+    new_run: str
     baseline: str | None  # why BASE was chosen, when the build chose it
     across_machines: str | None
     environment: Table
@@ -376,8 +375,8 @@ def page_view(comparison: Comparison) -> ComparisonView:
     return ComparisonView(
         base_id=md_text(comparison.base_id),
         new_id=md_text(comparison.new_id),
-        base_href=quote(comparison.base_id, safe=""),
-        new_href=quote(comparison.new_id, safe=""),
+        base_run=comparison.base_id,
+        new_run=comparison.new_id,
         baseline=md_text(f"Baseline: {comparison.baseline_reason}.") if comparison.baseline_reason else None,
         across_machines=across_text(comparison) if comparison.across_machines else None,
         environment=environment_table(comparison),
