@@ -165,8 +165,10 @@ CHART_CHECKS = """() => {
   }).filter(([, problems]) => problems.length);
 }"""
 
+# Series shown at once: a chart's menu (Argon2's picks) hides the others' traces.
 CROWDED = (
-    "[...document.querySelectorAll('.pcb-chart')].filter((c) => c.data.length > 8 && c.data[0].type !== 'heatmap')"
+    "[...document.querySelectorAll('.pcb-chart')].filter((c) => c.data[0].type !== 'heatmap'"
+    " && c.data.filter((t) => t.visible !== false).length > 8)"
 )
 
 
