@@ -5,7 +5,9 @@ import pytest
 
 from phpcb.data.loader import Run
 from phpcb.data.policy import load_aead_policy
-from phpcb.experiments.aead import analysis
+from phpcb.experiments.aead import analysis, figures
+from phpcb.presentation import plotting
+from phpcb.presentation.formatting import size
 
 from .conftest import ROOT
 
@@ -117,3 +119,39 @@ def test_gcm_vs_ccm_covers_each_key_size_operation_and_payload():
                 rows += rows_for(algorithm, 1000, payload=payload, operation=operation)
     comparisons = analysis.analyse(run_with(rows), POLICY).gcm_vs_ccm
     assert len(comparisons) == 2 * 2 * 2
+
+
+def test_the_native_limit_chart_gives_phps_medians_their_interval_and_says_the_native_one_has_none():
+    rows = [
+        *rows_for("aes-256-gcm", 10_000, payload=16384),
+        *rows_for("aes-256-gcm", 2_000, payload=1024, seed=1),
+        *rows_for("aes-128-gcm", 8_000, payload=16384, seed=2),
+    ]
+    native = [
+        {"algorithm": a, "block_bytes": b, "bytes_per_second": 2e9, "tool_version": "x"}
+        for a, b in (("aes-256-gcm", 16384), ("aes-256-gcm", 1024), ("aes-128-gcm", 16384))
+    ]
+    result = analysis.analyse(run_with(rows, native), POLICY)
+    figure = figures.php_vs_native(result)
+    php = [t for t in figure["data"] if t["name"].startswith("PHP")]
+    assert [t["name"] for t in php] == ["PHP, 1 KiB", "PHP, 16 KiB"]
+    for trace in php:
+        fidelity = {f.algorithm: f for f in result.fidelity if trace["name"] == f"PHP, {size(f.block_bytes)}"}
+        for x, y, up, down, hover in zip(
+            trace["x"],
+            trace["y"],
+            trace["error_y"]["array"],
+            trace["error_y"]["arrayminus"],
+            trace["customdata"],
+            strict=True,
+        ):
+            low, high = fidelity[x].php_mb_per_s_ci
+            assert low < y < high
+            assert y + up == pytest.approx(high, rel=1e-6)
+            assert y - down == pytest.approx(low, rel=1e-6)
+            assert plotting.MEDIAN_IN_RUN.text in hover
+    for trace in figure["data"]:
+        if trace["name"].startswith("openssl speed"):
+            assert "error_y" not in trace
+            assert "one measurement" in trace["hovertemplate"]
+    assert plotting.MEDIAN_IN_RUN.text in figure["layout"]["title"]["text"]

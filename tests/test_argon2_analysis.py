@@ -1,10 +1,14 @@
 """argon2: cell statistics and the latency-budget choice, from rows whose answer is known."""
 
+import math
+
 import numpy as np
 import pytest
 
 from phpcb.data.loader import Run
 from phpcb.experiments.argon2 import analysis, figures
+from phpcb.presentation import plotting
+from phpcb.presentation.formatting import value_ci
 from phpcb.statistics.spread import RunSpread
 
 
@@ -150,3 +154,79 @@ def test_password_hash_against_the_reference_cli():
     assert summary.large_without_difference == 1
     assert summary.small_fastest.ratio.value == pytest.approx(0.5, rel=0.02), "the CLI starts a process per hash"
     assert summary.same_library_cost
+
+
+def test_each_heatmap_cell_gives_its_medians_interval_and_says_which_it_is():
+    result = analysis.analyse(synthetic())
+    figure = figures.heatmaps(result)
+    first = figure["data"][0]
+    assert first["name"] == "password_hash argon2id, t=1"
+    cell = result.find("password_hash", "argon2id", 16, 1, 1)
+    point = plotting.time_point(cell.wall)
+    row, column = first["y"].index("p=1"), first["x"].index("16 MiB")
+    assert first["z"][row][column] == point.value
+    hover = first["customdata"][row][column]
+    assert value_ci(point.value, point.low, point.high, " ms") in hover
+    assert plotting.MEDIAN_IN_RUN.text in hover
+    assert first["hovertemplate"].count(plotting.INTERVAL_HOVER) == 1
+    refused = next(t for t in figure["data"] if t["name"] == "sodium argon2i, t=1")
+    assert refused["customdata"][0][0] == "status: refused"
+
+
+def test_cpu_over_wall_has_its_interval_from_the_paired_samples():
+    result = analysis.analyse(synthetic())
+    figure = figures.cpu_vs_wall(result)
+    shown = [t for t in figure["data"] if t["visible"]]
+    assert {t["meta"] for t in shown} == {"password_hash argon2id, t=3"}, "one pick at a time, t nearest 3"
+    assert [t["name"] for t in shown] == ["p=1", "p=2", "p=4 > cores"]
+    for trace in figure["data"]:
+        interface, variant = trace["meta"].split(",")[0].split()
+        time_cost = int(trace["meta"].rsplit("t=", 1)[1])
+        threads = int(trace["name"].split()[0].removeprefix("p="))
+        for mib, y, up, down in zip(
+            trace["x"], trace["y"], trace["error_y"]["array"], trace["error_y"]["arrayminus"], strict=True
+        ):
+            cell = result.find(interface, variant, mib, threads, time_cost)
+            ratio = cell.cpu_over_wall_ratio
+            assert y == pytest.approx(cell.cpu_over_wall)
+            assert y + up == pytest.approx(ratio.high)
+            assert y - down == pytest.approx(ratio.low)
+            assert ratio.low < ratio.high, "the samples' spread, not a point"
+        assert all(figures.CPU_OVER_WALL.text in hover for hover in trace["customdata"])
+
+
+def test_time_against_memory_ticks_at_the_sizes_measured_and_tells_coinciding_series_apart():
+    data = [
+        row
+        for interface in ("password_hash", "sodium")
+        for variant in ("argon2id", "argon2i")
+        for mib, ms in ((16, 30), (64, 120), (256, 480))
+        for row in rows(interface, variant, mib, 1, 3, ms)
+    ]
+    manifest = {"run_id": "20260101T0000Z-t-php8.2", "experiments": {"argon2": {"status": "ok", "files": ["a"]}}}
+    result = analysis.analyse(Run.from_rows(manifest["run_id"], manifest, {"argon2.csv": data}))
+    figure = figures.time_vs_memory(result)
+    assert figure["layout"]["xaxis"]["tickvals"] == [16, 64, 256], "not Plotly's 20 and 50"
+    assert figure["layout"]["xaxis"]["ticktext"] == ["16", "64", "256"]
+    styles = {t["name"]: (t["line"]["dash"], t["marker"]["symbol"], t["marker"]["size"]) for t in figure["data"]}
+    assert len(set(styles.values())) == len(styles), "each series its own line and marker"
+    id_, i = styles["sodium argon2id"], styles["sodium argon2i"]
+    assert i[1].endswith("-open"), "argon2i drawn open..."
+    assert i[2] > id_[2], "...around argon2id's marker: both visible where their times coincide"
+    for trace in figure["data"]:
+        assert len(trace["error_y"]["array"]) == len(trace["y"])
+        assert all(plotting.MEDIAN_IN_RUN.text in hover for hover in trace["customdata"])
+
+
+def test_too_few_samples_give_cpu_over_wall_no_interval_rather_than_another_kind():
+    few = rows("password_hash", "argon2id", 64, 2, 3, 220, samples=3)
+    manifest = {"run_id": "20260101T0000Z-t-php8.2", "experiments": {"argon2": {"status": "ok", "files": ["a"]}}}
+    result = analysis.analyse(Run.from_rows(manifest["run_id"], manifest, {"argon2.csv": few}))
+    (cell,) = result.cells
+    ratio = cell.cpu_over_wall_ratio
+    assert ratio.value == cell.cpu_over_wall
+    assert math.isnan(ratio.low)
+    assert math.isnan(ratio.high)
+    (trace,) = figures.cpu_vs_wall(result)["data"]
+    assert trace["error_y"]["array"] == [None], "no bar rather than a bootstrap one under a paired-sample title"
+    assert "CI unbounded" in trace["customdata"][0]

@@ -1,12 +1,15 @@
 """ec_keygen: the article's own arithmetic against its printed rows, and findings from samples whose answer is known."""
 
+import math
+
 import numpy as np
 import pytest
 
 from phpcb.data.loader import Run
 from phpcb.data.policy import load_key_scheme_policy
 from phpcb.data.reference import load_reference
-from phpcb.experiments.ec_keygen import analysis, paper
+from phpcb.experiments.ec_keygen import analysis, figures, paper
+from phpcb.presentation import plotting
 
 from .conftest import ROOT
 
@@ -192,3 +195,84 @@ def test_the_recommendation_and_the_equal_security_table_agree_on_each_exact_lev
 def test_keys_generated_counts_every_timed_key():
     result = analysis.analyse(synthetic(), POLICY, REFERENCE)
     assert result.find("prime256v1").keys_generated == 70
+
+
+def many_schemes():
+    """The synthetic schemes plus enough 80-bit and 112-bit curves to fill charts."""
+    extra = [
+        scheme_rows(f"sect{bits}r1", "sect", bits, 80 if bits < 224 else 112, bits / 500, (*SIGN, "derive"), seed=bits)
+        for bits in range(160, 240, 4)
+    ]
+    return make_run(*[group for group in synthetic_groups()], *extra)
+
+
+def synthetic_groups():
+    run = synthetic()
+    rows = run.tables["ec_keygen.csv"]
+    curves = list(dict.fromkeys(r["curve"] for r in rows))
+    return [[r for r in rows if r["curve"] == c] for c in curves]
+
+
+def test_sign_verify_splits_by_strength_each_median_with_its_interval_and_a_few_ticks():
+    result = analysis.analyse(many_schemes(), POLICY, REFERENCE)
+    charts = figures.sign_verify_charts(result)
+    assert list(charts) == ["ec-sign-verify-192", "ec-sign-verify-128", "ec-sign-verify-112", "ec-sign-verify-80"]
+    by_name = {r.scheme.curve: r for r in result.results}
+    seen = []
+    for chart in charts.values():
+        rows = chart["layout"]["yaxis"]["categoryarray"]
+        seen += rows
+        assert len(rows) <= 30, "a chart a reader can take in"
+        assert chart["layout"]["height"] < 1000
+        ticks = chart["layout"]["xaxis"]["tickvals"]
+        assert len(ticks) <= plotting.MAX_LOG_TICKS
+        for trace in chart["data"]:
+            ends = zip(trace["y"], trace["x"], trace["error_x"]["array"], trace["error_x"]["arrayminus"], strict=True)
+            for curve, x, up, down in ends:
+                summary = by_name[curve].operations[trace["name"]].summary
+                # In ms, to the nanosecond.
+                assert x == pytest.approx(summary.median_ns / 1e6, abs=1e-6)
+                assert x + up == pytest.approx(summary.ci_high_ns / 1e6, abs=1e-6)
+                assert x - down == pytest.approx(summary.ci_low_ns / 1e6, abs=1e-6)
+                assert ticks[0] <= x - down
+                assert x + up <= ticks[-1], "the ticks span every interval"
+            assert all(plotting.MEDIAN_IN_RUN.text in hover for hover in trace["customdata"])
+    timed = [r.scheme.curve for r in result.results if len(r.operations) > 1]
+    assert sorted(seen) == sorted(timed), "every scheme in one chart, once"
+
+
+def test_the_group_ratio_chart_gives_this_run_and_the_article_each_its_own_scale():
+    result = analysis.analyse(synthetic(), POLICY, REFERENCE)
+    figure = figures.group_ratios(result)
+    this_run, article = figure["data"]
+    assert (this_run["yaxis"], article["yaxis"]) == ("y", "y2"), "two panels, two value axes"
+    assert "matches" not in figure["layout"]["yaxis2"]
+    assert this_run["x"] == [row.family for row in result.families], "in this run's order"
+    for row, y, up, down in zip(
+        result.families, this_run["y"], this_run["error_y"]["array"], this_run["error_y"]["arrayminus"], strict=True
+    ):
+        assert y + up == pytest.approx(row.average.high, rel=1e-6)
+        assert y - down == pytest.approx(row.average.low, rel=1e-6)
+    assert figures.GROUP_AVERAGE.text in figure["layout"]["title"]["text"]
+    assert article["y"] == [row.paper_average for row in result.families if row.paper_average is not None]
+
+
+def test_each_named_curve_on_the_size_chart_is_named_by_an_arrow_to_its_own_point():
+    result = analysis.analyse(synthetic(), POLICY, REFERENCE)
+    figure = figures.keygen_vs_size(result)
+    named = {a["text"]: a for a in figure["layout"]["annotations"]}
+    recommended = [r for r in result.curves if r.verdict.recommendable]
+    assert recommended
+    assert set(named) == {r.scheme.curve for r in recommended}
+    points = {
+        name: (x, y)
+        for trace in figure["data"]
+        for name, x, y in zip(trace["hovertext"], trace["x"], trace["y"], strict=True)
+    }
+    for r in recommended:
+        arrow = named[r.scheme.curve]
+        assert arrow["showarrow"] is True
+        x, y = points[r.scheme.curve]
+        assert arrow["x"] == x
+        assert arrow["y"] == math.log10(y), "at its own point (a log axis places it in log10 units)"
+    assert all("text" not in trace for trace in figure["data"]), "no name set loose beside the points"

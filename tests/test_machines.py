@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 
 from phpcb.data.machines import cpu_slug
 from phpcb.data.selection import SHOW_RUN_VARIABLE
 from phpcb.data.upgrade import legacy_host
 from phpcb.pages import build as site
+from phpcb.pages import machines_page
+from phpcb.presentation.headlines import SECONDS, Headline
 
 from .conftest import FIXTURE_RUN, ROOT
 
@@ -97,3 +100,20 @@ def test_rows_from_different_runner_commits_are_named_as_such(make_project):
     assert "| `bbbbbbb` |" in page
     assert "| `cc2c47d` |" in page
     assert "These rows were measured by 2 runner versions (`bbbbbbb`, `cc2c47d`)" in page
+
+
+def test_a_machines_chart_keeps_each_pick_clear_of_its_error_bar_and_says_which_interval_it_draws():
+    headlines = [
+        Headline("argon2.budget", "Argon2id within 250 ms", SECONDS, 213e6, 203e6, 240e6, 6, "m=64 MiB, t=4, p=1"),
+        Headline("argon2.budget", "Argon2id within 250 ms", SECONDS, 240e6, 214e6, math.inf, 3, "m=128 <MiB>, t=3"),
+    ]
+    rows = [machines_page.Row(machines_page.Group(f"box-{i}", "8.2"), None, h) for i, h in enumerate(headlines)]
+    figure = machines_page.figure("Argon2id within 250 ms", rows)
+    (bars,) = figure["data"]
+    assert "text" not in bars, "no label inside the bar, where its error bar ran through it"
+    assert bars["y"] == ["box-0 · PHP 8.2<br>m=64 MiB, t=4, p=1", "box-1 · PHP 8.2<br>m=128 &lt;MiB&gt;, t=3"]
+    assert bars["x"] == [213.0, 240.0]
+    assert bars["error_x"]["array"] == [27.0, None], "an unbounded end draws no bar"
+    assert bars["error_x"]["arrayminus"] == [10.0, 26.0]
+    assert machines_page.MEDIAN_IN_ITS_RUN.text in figure["layout"]["title"]["text"]
+    assert all(machines_page.MEDIAN_IN_ITS_RUN.text in hover for hover in bars["customdata"])

@@ -9,8 +9,9 @@ import pytest
 from phpcb.data.loader import Run, load_run
 from phpcb.data.schema import load_schemas
 from phpcb.errors import DataError
-from phpcb.experiments.pitfalls import EXPERIMENT, analysis, page
+from phpcb.experiments.pitfalls import EXPERIMENT, analysis, figures, page
 from phpcb.experiments.pitfalls.policy import load_pitfalls_policy
+from phpcb.presentation.chart_data import plain_label
 
 from .conftest import FIXTURE_RUN, ROOT
 
@@ -210,3 +211,21 @@ def test_every_pitfall_the_runner_measures_is_in_the_policy_and_concerns_real_pa
     assert all(r.agreement for r in result.results), "the runner recorded each check"
     pages = {p.name.removesuffix(".md.j2") for p in (ROOT / "templates").glob("*.md.j2")}
     assert all(set(entry.affects) <= pages for entry in POLICY.values())
+
+
+def test_the_chart_names_each_pitfall_as_the_page_does_and_gives_its_ratio_its_interval():
+    run = load_run(FIXTURE_RUN, load_schemas(ROOT / "data" / "schema"))
+    result = analysis.analyse(run, POLICY)
+    figure = figures.ratios(result)
+    (bars,) = figure["data"]
+    shown = list(reversed(result.results))
+    assert [plain_label(y) for y in bars["y"]] == [r.entry.title for r in shown], "the page's titles"
+    assert not any(r.key in y for r in shown for y in bars["y"]), "no internal slug"
+    assert all(len(line) <= figures.LABEL_WIDTH for y in bars["y"] for line in y.split("<br>"))
+    assert "title" not in figure["layout"]["yaxis"], "no axis title to run into the names"
+    for r, x, up, down, hover in zip(
+        shown, bars["x"], bars["error_x"]["array"], bars["error_x"]["arrayminus"], bars["customdata"], strict=True
+    ):
+        assert x + up == pytest.approx(r.ratio.high)
+        assert x - down == pytest.approx(r.ratio.low)
+        assert figures.SLOW_OVER_FAST.text in hover

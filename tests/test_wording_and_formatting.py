@@ -58,6 +58,7 @@ def test_an_interval_gets_the_digits_that_tell_its_ends_apart():
     assert formatting.rate_interval(0.0431, 0.0437, 0.0434) == "0.0431 – 0.0437 MB/s", "not 0.04 – 0.04 MB/s"
     assert formatting.value_ci(0.1648, 0.1645, 0.1672, " %") == "0.1648 % (0.1645–0.1672 %)"
     assert formatting.value_ci(101.2, 98.8, 104.1, " %") == "101 % (98.8–104 %)", "no bare trailing point"
+    assert formatting.value_ci(1782.4, 1738.4, 1826.3, " MB/s") == "1,782 MB/s (1,738–1,826 MB/s)", "no 1.78e+03"
 
 
 def test_an_interval_narrower_than_five_digits_is_said_as_a_share():

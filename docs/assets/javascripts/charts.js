@@ -54,11 +54,14 @@
     return done;
   }
 
-  // Reference and limit lines (layout shapes) and their labels are neutral: they take the text colour.
+  // Reference and limit lines (layout shapes), labels and their arrows are neutral: they take the text colour.
   function neutralLines(layout, colour) {
     var update = {};
     (layout.shapes || []).forEach(function (_, index) { update["shapes[" + index + "].line.color"] = colour; });
-    (layout.annotations || []).forEach(function (_, index) { update["annotations[" + index + "].font.color"] = colour; });
+    (layout.annotations || []).forEach(function (_, index) {
+      update["annotations[" + index + "].font.color"] = colour;
+      update["annotations[" + index + "].arrowcolor"] = colour; // a label's arrow to its point
+    });
     return update;
   }
 

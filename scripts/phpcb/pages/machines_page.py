@@ -24,7 +24,7 @@ from phpcb.data.selection import SiteConfig, reference
 from phpcb.experiments.experiment import Experiment
 from phpcb.presentation.formatting import duration
 from phpcb.presentation.headlines import SECONDS, Headline
-from phpcb.presentation.plotting import asymmetric_error_bars, ms, plain, significant
+from phpcb.presentation.plotting import INTERVAL_HOVER, Point, Spread, interval_points, label, ms, plain
 from phpcb.presentation.wording import times
 
 
@@ -104,27 +104,39 @@ def groups(runs: list[Run]) -> dict[Group, list[Run]]:
     return dict(sorted(grouped.items(), key=lambda item: (item[0].machine, item[0].php)))
 
 
+# Each row's interval is its own run's: a time headline is a median, a ratio one a ratio of medians.
+MEDIAN_IN_ITS_RUN = Spread("the median", "within each row's run")
+RATIO_IN_ITS_RUN = Spread("the ratio", "within each row's run")
+
+
+def row_label(row: Row) -> str:
+    """A row's name on the chart: the machine and PHP version, and the pick (Argon2's parameters) on a
+    line of its own, clear of the bar and its error bar."""
+    name = label(row.group.label)
+    return f"{name}<br>{label(row.headline.choice)}" if row.headline.choice else name
+
+
 def figure(question: str, rows: list[Row]) -> dict[str, Any]:
     seconds = rows[0].headline.unit == SECONDS
-    scale: Callable[[float], float] = ms if seconds else significant
-    values = [scale(r.headline.value) for r in rows]
-    above = [scale(r.headline.high - r.headline.value) if math.isfinite(r.headline.high) else None for r in rows]
-    below = [scale(r.headline.value - r.headline.low) if math.isfinite(r.headline.low) else None for r in rows]
+    if seconds:
+        points = [Point(ms(r.headline.value), ms(r.headline.low), ms(r.headline.high)) for r in rows]
+    else:
+        points = [Point(r.headline.value, r.headline.low, r.headline.high) for r in rows]
+    spread = MEDIAN_IN_ITS_RUN if seconds else RATIO_IN_ITS_RUN
     fig = go.Figure(
         go.Bar(
-            x=values,
-            y=[r.group.label for r in rows],
+            y=[row_label(r) for r in rows],
+            **interval_points("x", points, spread, " ms" if seconds else "×"),
             orientation="h",
-            error_x=asymmetric_error_bars(above, below),
-            text=[r.headline.choice or "" for r in rows],
-            name=question,
+            name=label(question),
+            hovertemplate=f"%{{y}}: {INTERVAL_HOVER}<extra></extra>",
         )
     )
     fig.update_layout(
-        title=f"{question} (error bars: 95% CI)",
+        title=f"{question} (error bars: {spread.text})",
         xaxis={"title": "ms per operation" if seconds else "times faster", "rangemode": "tozero"},
         yaxis={"type": "category", "automargin": True},
-        height=max(260, 120 + 48 * len(rows)),
+        height=max(260, 120 + (64 if any(r.headline.choice for r in rows) else 48) * len(rows)),
         showlegend=False,
     )
     return plain(fig, legend_below=False)

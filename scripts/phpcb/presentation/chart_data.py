@@ -9,6 +9,7 @@ CI ends on that axis; a heatmap gives x, y and z.
 from __future__ import annotations
 
 import csv
+import html
 import io
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -35,6 +36,12 @@ def _axis_title(layout: dict[str, Any], axis: str) -> str:
     return f"{axis[0]} ({text})" if text else axis[0]
 
 
+def plain_label(value: Any) -> Any:
+    """A chart's label as plain text (plotting.label escapes it and breaks long ones into lines):
+    lines joined, entities read; a number stays a number."""
+    return html.unescape(value.replace("<br>", " ")) if isinstance(value, str) else value
+
+
 def _tidy(value: float) -> float:
     """No float noise from the subtraction (785.4720000000001): the chart's own precision."""
     return float(f"{value:.7g}")
@@ -57,17 +64,24 @@ def _errors(trace: dict[str, Any], axis: str, values: Sequence[Any]) -> tuple[li
 
 
 def _trace_rows(trace: dict[str, Any]) -> Iterable[dict[str, Any]]:
-    name = trace.get("name") or ""
+    # A trace a chart's menu shows with others names what it belongs to in its meta ("sodium argon2id,
+    # t=3" for "p=2"): the CSV names the series in full.
+    name = ", ".join(str(part) for part in (trace.get("meta"), trace.get("name")) if part)
     if trace.get("type") == "heatmap":
         xs, ys, zs = trace.get("x") or [], trace.get("y") or [], trace.get("z") or []
         for row, y in zip(zs, ys, strict=False):
             for z, x in zip(row, xs, strict=False):
-                yield {"series": name, "x": x, "y": y, "z": "" if z is None else z}
+                yield {
+                    "series": plain_label(name),
+                    "x": plain_label(x),
+                    "y": plain_label(y),
+                    "z": "" if z is None else z,
+                }
         return
     xs, ys = list(trace.get("x") or []), list(trace.get("y") or [])
     x_ci, y_ci = _errors(trace, "x", xs), _errors(trace, "y", ys)
     for index, (x, y) in enumerate(zip(xs, ys, strict=False)):
-        row: dict[str, Any] = {"series": name, "x": x, "y": y}
+        row: dict[str, Any] = {"series": plain_label(name), "x": plain_label(x), "y": plain_label(y)}
         if x_ci:
             row["x_ci_low"], row["x_ci_high"] = x_ci[0][index], x_ci[1][index]
         if y_ci:

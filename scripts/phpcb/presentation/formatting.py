@@ -73,8 +73,14 @@ def value_ci(value: float, low: float, high: float, unit: str = "") -> str:
 
 
 def _significant(value: float, digits: int) -> str:
-    """`digits` significant digits, trailing zeros kept ('0.10'), no bare trailing point ('101', not '101.')."""
-    return f"{value:#.{digits}g}".removesuffix(".")
+    """`digits` significant digits, trailing zeros kept ('0.10'), no bare trailing point ('101', not '101.'),
+    and a large number whole, never in exponent notation ('1,782', not '1.78e+03')."""
+    if not math.isfinite(value) or value == 0:
+        return f"{value:g}"
+    places = digits - 1 - math.floor(math.log10(abs(value)))
+    if abs(round(value, places)) >= 10 ** math.floor(math.log10(abs(value)) + 1):
+        places -= 1  # rounding carried into the next digit (9.996 → 10.0)
+    return f"{value:,.{max(places, 0)}f}"
 
 
 def duration_interval(low: float, high: float, median: float) -> str:

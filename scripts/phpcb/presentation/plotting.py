@@ -1,14 +1,21 @@
-"""What every figure shares: JSON-ready data without Plotly's template, twelve distinct colours."""
+"""What every figure shares: JSON-ready data without Plotly's template, twelve distinct colours, points
+with their interval and the words that say which interval it is, labels a reader knows, log ticks that fit."""
 
 from __future__ import annotations
 
+import html
 import json
 import math
-from collections.abc import Sequence
-from typing import Any, Protocol
+import textwrap
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
 
 import plotly.graph_objects as go
 from markupsafe import Markup, escape
+
+from phpcb.presentation.formatting import value_ci
+from phpcb.statistics.stats import CONFIDENCE
 
 # Twelve distinguishable colours (Plotly's default cycle has ten, and there are twelve variants).
 COLORWAY = [
@@ -100,6 +107,112 @@ def interval_error_bars(intervals: Sequence[HasInterval]) -> dict[str, Any]:
         [significant(i.high - i.value) for i in intervals],
         [significant(i.value - i.low) for i in intervals],
     )
+
+
+@dataclass(frozen=True)
+class Spread:
+    """Which interval a chart draws, in words for its hover and title: '95% CI of the median, within
+    this run'. A within-run interval describes the samples, not what a rerun would give."""
+
+    statistic: str  # "the median", "the ratio of medians", ...
+    scope: str = "within this run"
+    method: str = ""  # how the interval is made, where the statistic does not say: "bootstrap"
+    confidence: float = CONFIDENCE
+
+    @property
+    def text(self) -> str:
+        method = f" {self.method}" if self.method else ""
+        return f"{self.confidence:.0%}{method} CI of {self.statistic}, {self.scope}"
+
+
+MEDIAN_IN_RUN = Spread("the median")
+
+
+@dataclass(frozen=True)
+class Point:
+    """An estimate and its interval, in the chart's unit (an end may be infinite: too few samples)."""
+
+    value: float
+    low: float
+    high: float
+
+
+def time_point(summary: HasSummary) -> Point:
+    """A summary's median and its CI, in ms."""
+    return Point(ms(summary.median_ns), ms(summary.ci_low_ns), ms(summary.ci_high_ns))
+
+
+# Significant digits a point and its error bars keep: a time in ms to the nanosecond up to 10 s, and no float
+# noise (0.30000000000000004).
+POINT_DIGITS = 10
+
+
+def _side(distance: float) -> float | None:
+    """An error bar's length; None (no bar) where too few samples leave that end unbounded."""
+    return significant(distance, POINT_DIGITS) if math.isfinite(distance) else None
+
+
+def interval_points(
+    axis: Literal["x", "y"], points: Sequence[HasInterval], spread: Spread, unit: str = ""
+) -> dict[str, Any]:
+    """A trace's keyword arguments for estimates with an interval: the values on `axis`, their error
+    bars, and per point (customdata) the value with its interval and which interval it is, for a
+    hovertemplate to show with INTERVAL_HOVER."""
+    return {
+        axis: [significant(p.value, POINT_DIGITS) for p in points],
+        f"error_{axis}": asymmetric_error_bars(
+            [_side(p.high - p.value) for p in points], [_side(p.value - p.low) for p in points]
+        ),
+        "customdata": [f"{value_ci(p.value, p.low, p.high, unit)}<br>{spread.text}" for p in points],
+    }
+
+
+INTERVAL_HOVER = "%{customdata}"
+
+
+def label(text: str, width: int = 0) -> str:
+    """Text from data as a chart label: escaped (Plotly reads its labels as HTML), and wrapped into
+    lines of at most `width` characters where a width is given (a long name on a phone). Its CSV
+    reads it back as plain text (chart_data.plain_label)."""
+    lines = textwrap.wrap(text, width, break_on_hyphens=False) if width else [text]
+    return "<br>".join(html.escape(line) for line in lines)
+
+
+def _compact(value: float) -> str:
+    if value >= 1e6:
+        return f"{value / 1e6:g}M"
+    if value >= 1e3:
+        return f"{value / 1e3:g}k"
+    return f"{value:g}"
+
+
+MAX_LOG_TICKS = 6
+
+
+def decade_ticks(values: Iterable[float]) -> dict[str, Any]:
+    """A log axis whose ticks fit a phone: powers of ten across `values` (each end of each interval
+    included), with 2 and 5 between them where the values span a decade or less, and the range the
+    ticks span. Plotly's own 1-2-5 ticks over several decades ran together at 390 px."""
+    finite = [v for v in values if v > 0 and math.isfinite(v)]
+    if not finite:
+        return {"type": "log"}
+    low, high = math.floor(math.log10(min(finite))), math.ceil(math.log10(max(finite)))
+    high = max(high, low + 1)
+    if high - low <= 1:
+        ticks = [float(f"{step * 10.0**low:.12g}") for step in (1, 2, 5)] + [10.0**high]
+    else:
+        # Many decades: every stride-th power of ten, the last one at or above the highest value.
+        stride = math.ceil((high - low) / (MAX_LOG_TICKS - 1))
+        powers = range(low, high + stride, stride)
+        high = powers[-1]
+        ticks = [float(f"{10.0**power:.12g}") for power in powers]
+    return {
+        "type": "log",
+        "tickmode": "array",
+        "tickvals": ticks,
+        "ticktext": [_compact(t) for t in ticks],
+        "range": [low - 0.02, high + 0.02],
+    }
 
 
 def dots_on_log_axes(data: dict[str, Any]) -> None:

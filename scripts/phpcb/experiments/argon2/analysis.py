@@ -12,7 +12,7 @@ import numpy as np
 
 from phpcb.data.loader import Run
 from phpcb.statistics.spread import UNKNOWN, RunSpread
-from phpcb.statistics.stats import Ratio, Summary, ratio_of_medians, summarize
+from phpcb.statistics.stats import MIN_PAIRS, Ratio, Summary, ratio_between, ratio_of_medians, summarize
 
 BUDGETS_MS = (100, 250, 500, 1000)
 
@@ -46,10 +46,22 @@ class Cell:
     verified: bool
     # every sample's wall time, for ratios between cells (not part of a cell's identity)
     wall_ns: np.ndarray | None = field(default=None, compare=False, repr=False)
+    # every sample's CPU time, in the order of wall_ns: one sample's CPU and wall time are one measurement
+    cpu_ns: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def cpu_over_wall(self) -> float | None:
         return self.cpu_median_ns / self.wall.median_ns if self.wall and self.cpu_median_ns else None
+
+    @property
+    def cpu_over_wall_ratio(self) -> Ratio | None:
+        """CPU time ÷ wall time (the ratio of their medians, cpu_over_wall) with its 95% CI from the
+        samples, each sample's CPU and wall time paired; too few samples for one: no interval (NaN ends)."""
+        if self.cpu_over_wall is None or self.cpu_ns is None or self.wall_ns is None:
+            return None
+        if min(self.cpu_ns.size, self.wall_ns.size) < MIN_PAIRS:
+            return Ratio(self.cpu_over_wall, math.nan, math.nan)
+        return ratio_between(self.cpu_ns, self.wall_ns, paired=True)
 
 
 @dataclass(frozen=True)
@@ -158,6 +170,7 @@ def cells(rows: list[dict[str, Any]]) -> list[Cell]:
                 max_rss_kib=max(int(r["max_rss_kib"]) for r in members),
                 verified=all(bool(r["verified"]) for r in members),
                 wall_ns=samples if ok else None,
+                cpu_ns=np.asarray([r["cpu_ns"] for r in members], dtype=float) if ok else None,
             )
         )
     return result

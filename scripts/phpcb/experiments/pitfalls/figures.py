@@ -7,7 +7,12 @@ from typing import Any
 import plotly.graph_objects as go
 
 from phpcb.experiments.pitfalls.analysis import PitfallsAnalysis
-from phpcb.presentation.plotting import interval_error_bars, plain, significant
+from phpcb.presentation.plotting import INTERVAL_HOVER, Spread, interval_points, label, plain
+
+SLOW_OVER_FAST = Spread("the ratio of medians", method="bootstrap")
+# A pitfall's row is named by its title, as the page's headings and summary name it, in lines short
+# enough to leave a phone's chart some width.
+LABEL_WIDTH = 30
 
 
 def ratios(analysis: PitfallsAnalysis) -> dict[str, Any]:
@@ -15,20 +20,21 @@ def ratios(analysis: PitfallsAnalysis) -> dict[str, Any]:
     results = list(reversed(analysis.results))
     figure = go.Figure(
         go.Bar(
-            y=[r.key for r in results],
-            x=[significant(r.ratio.value) for r in results],
-            error_x=interval_error_bars([r.ratio for r in results]),
+            y=[label(r.entry.title, LABEL_WIDTH) for r in results],
+            **interval_points("x", [r.ratio for r in results], SLOW_OVER_FAST, "×"),
             orientation="h",
             name="slow way ÷ fast way",
+            hovertemplate=f"%{{y}}<br>slow ÷ fast: {INTERVAL_HOVER}<extra></extra>",
         )
     )
     figure.add_vline(x=1, line_dash="dot")
     figure.update_layout(
-        title="How many times longer the slow way takes, per unit of work (error bars: 95% CI)",
+        title=f"How many times longer the slow way takes, per unit of work (error bars: {SLOW_OVER_FAST.text})",
         xaxis={"title": "slow ÷ fast (log)", "type": "log"},
-        yaxis={"title": "pitfall", "type": "category"},
+        # No axis title: the rows' names say what they are, and a title beside them overlapped the longest.
+        yaxis={"type": "category", "automargin": True},
         showlegend=False,
-        margin={"l": 190},
+        height=max(420, 70 * len(results) + 140),
     )
     return plain(figure, legend_below=False)
 
