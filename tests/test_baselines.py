@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from pathlib import Path
 
@@ -22,7 +20,7 @@ from phpcb.publish import preview_comment as preview_comments
 from phpcb.publish.github_comment import MARKER
 from phpcb.publish.preview_comment import preview_comment
 
-from .conftest import FIXTURE_RUN, named_run, reseal
+from .conftest import FIXTURE_RUN, named_run, scale_signing
 
 CONFIG = SiteConfig(Path("data/site.yaml"), "ref", {})
 
@@ -87,16 +85,7 @@ def slower_copy(root: Path) -> None:
     manifest["run_id"] = NEW_ID
     manifest["started_utc"] = "2026-01-02T00:00:00Z"
     (target / "manifest.json").write_text(json.dumps(manifest))
-    rows = list(csv.DictReader(io.StringIO((target / "jwt.csv").read_text())))
-    for row in rows:
-        if row["operation"] == "sign" and row["alg"] == "ES256":
-            row["elapsed_ns"] = str(int(row["elapsed_ns"]) * 3 // 2)
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    (target / "jwt.csv").write_text(out.getvalue())
-    reseal(target)
+    scale_signing(target, "ES256", 1.5)
 
 
 @pytest.fixture

@@ -3,8 +3,6 @@ after, the statements that change, and why an added run does not show (publish/m
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from pathlib import Path
 
@@ -18,7 +16,7 @@ from phpcb.experiments.contexts import Contexts, Project
 from phpcb.presentation.advice import diff
 from phpcb.publish.merge_effect import LEAD_HEADING, MergeEffect, PageEffect, RunRef, effect, lead
 
-from .conftest import FIXTURE_RUN, reseal
+from .conftest import FIXTURE_RUN, reseal, scale_signing
 
 FIXTURE_ID = FIXTURE_RUN.name
 NEW_ID = "20260102T0000Z-fixture-php8.2"
@@ -41,16 +39,7 @@ def copy_run(runs: Path, run_id: str, **manifest_changes: object) -> Path:
 def speed_up_es512_signing(run: Path, factor: float = 40.0) -> None:
     """ES512 signing `factor` times faster: the JWT page's pick for many signers, a tie of ES256, ES384
     and EdDSA in the fixture, becomes ES512, outside that tie (a change, not a move within a tie)."""
-    rows = list(csv.DictReader(io.StringIO((run / "jwt.csv").read_text())))
-    for row in rows:
-        if row["operation"] == "sign" and row["alg"] == "ES512":
-            row["elapsed_ns"] = str(max(1, int(int(row["elapsed_ns"]) / factor)))
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    (run / "jwt.csv").write_text(out.getvalue())
-    reseal(run)
+    scale_signing(run, "ES512", 1 / factor)
 
 
 @pytest.fixture
