@@ -5,6 +5,7 @@ One browser for the file and one context per way of reading (light at 1280 × 90
 390 × 844), so Plotly.js is fetched once per context; each page is opened once per context and every
 check of that reading runs on it."""
 
+import contextlib
 import functools
 import http.server
 import threading
@@ -15,8 +16,9 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from phpcb.experiments import registry
+from phpcb.pages import site_files
 
-from .conftest import GENERATORS, shared_site
+from .conftest import GENERATORS, ROOT, build_html, shared_site
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -51,6 +53,20 @@ pytestmark = pytest.mark.browser
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
         pass
+
+
+@contextlib.contextmanager
+def serving(directory: Path) -> Iterator[str]:
+    """`directory` over HTTP, for the test that built it."""
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(directory))
+    )
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 @pytest.fixture(scope="module")
@@ -256,3 +272,27 @@ def test_ec_keygen_charts_render_and_hover_names_the_curve(contexts, base_url):
         f"document.querySelector('.pcb-chart').querySelectorAll('.scatterlayer .point').length < {before}"
     )
     page.close()
+
+
+def test_the_build_error_page_wraps_a_long_message_instead_of_cutting_it(browser, tmp_path):
+    """`make serve`'s error page (site_files.generate_error) at 1280 px: every character of the message
+    is on the screen, a long path and a long line wrapped, none behind a scroll bar."""
+    path = "data/runs/20261125T1525Z-amd-epyc-fb7fc6-php8.2/" + "a-very-long-directory-name/" * 8 + "jwt.csv"
+    message = f"{path}, row 3, column 'verified': expected true or false, got 'maybe' " + "and more words " * 20
+    build = tmp_path / "build"
+    site_files.generate_error(ROOT, build, message.strip())
+    result = build_html(build, tmp_path / "site")
+    assert result.returncode == 0, result.stderr
+    with serving(tmp_path / "site") as url:
+        page = browser.new_page(viewport=DESKTOP)
+        page.goto(url, wait_until="load")
+        block = page.locator("pre", has_text="expected true or false")
+        assert block.count() == 1
+        clipped = block.evaluate(
+            "(pre) => [pre, ...pre.querySelectorAll('*')].filter((e) => e.scrollWidth > e.clientWidth + 1).length"
+        )
+        assert clipped == 0, "nothing of the message is behind a horizontal scroll bar"
+        right = block.evaluate("(pre) => pre.getBoundingClientRect().right")
+        assert right <= DESKTOP["width"]
+        assert "got 'maybe'" in block.inner_text()
+        page.close()
