@@ -1,13 +1,17 @@
 """Findings and recommendations from synthetic AEAD samples whose answer is known."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
 from phpcb.data.loader import Run
 from phpcb.data.policy import load_aead_policy
 from phpcb.experiments.aead import analysis, figures
+from phpcb.experiments.aead.per_call import PerCallModel, per_call_models
 from phpcb.presentation import plotting
 from phpcb.presentation.formatting import size
+from phpcb.statistics.stats import Estimate
 
 from .conftest import ROOT
 
@@ -155,3 +159,38 @@ def test_the_native_limit_chart_gives_phps_medians_their_interval_and_says_the_n
             assert "error_y" not in trace
             assert "one measurement" in trace["hovertemplate"]
     assert plotting.MEDIAN_IN_RUN.text in figure["layout"]["title"]["text"]
+
+
+def per_call_model(small_ns: float, large_ns: float, native_ns: float) -> PerCallModel:
+    small, large = (value * np.linspace(0.995, 1.005, 31) for value in (small_ns, large_ns))  # medians as given
+    native = [{"algorithm": "aes-256-gcm", "block_bytes": 16384, "bytes_per_second": 16384 / native_ns * 1e9}]
+    (model,) = per_call_models({("aes-256-gcm", 16): small, ("aes-256-gcm", 16384): large}, native)
+    return model
+
+
+def test_a_cost_per_call_within_the_gap_is_a_share_of_it():
+    model = per_call_model(1_000, 5_000, 3_000)
+    assert model.fits
+    assert model.explained.value == pytest.approx(0.5, rel=0.02)
+    assert model.explained_text.startswith("50.")
+    assert model.explained_text.endswith(" %)")
+
+
+def test_a_cost_per_call_larger_than_the_whole_gap_is_said_not_to_fit_the_model():
+    """The 'explained by the cost per call 523.5 %' of issue 29: the model allows at most 100 %."""
+    model = per_call_model(1_530, 4_880, 4_880 - 292)
+    assert model.explained.low > 5
+    assert not model.fits
+    assert (
+        model.explained_text
+        == "the model does not fit: one call at 16 B (1.53 µs) costs more than the whole gap (292 ns)"
+    )
+    assert "%" not in model.explained_text
+
+
+@pytest.mark.parametrize(("low", "fits"), [(0.5, True), (1.0, True), (1.0001, False), (5.235, False)])
+def test_the_model_fits_while_the_ci_of_its_share_reaches_100_percent(low, fits):
+    model = per_call_model(1_000, 5_000, 3_000)
+    shifted = dataclasses.replace(model, explained=Estimate(max(low, 1.05), low, low + 0.2))
+    assert shifted.fits is fits
+    assert ("does not fit" in shifted.explained_text) is not fits

@@ -230,3 +230,40 @@ def test_too_few_samples_give_cpu_over_wall_no_interval_rather_than_another_kind
     (trace,) = figures.cpu_vs_wall(result)["data"]
     assert trace["error_y"]["array"] == [None], "no bar rather than a bootstrap one under a paired-sample title"
     assert "CI unbounded" in trace["customdata"][0]
+
+
+def test_a_budget_the_strongest_measured_setting_fits_says_it_reaches_beyond_the_grid():
+    result = analysis.analyse(synthetic())
+    choices = {c.budget_ms: c for c in analysis.budget_choices(result, ("argon2id",))}
+    assert [b for b, c in choices.items() if c.beyond_grid] == [500, 1000], "256 MiB, t=1, p=2 (300 ms) fits both"
+    assert choices[500].strongest is not None
+    assert choices[500].strongest.key.label == "m=256 MiB, t=1, p=2"
+    assert not choices[250].beyond_grid, "a stronger setting was measured and did not fit"
+
+
+@pytest.mark.parametrize(("ms", "beyond"), [(245, True), (255, False)])
+def test_beyond_the_grid_turns_on_whether_the_strongest_setting_fits_the_budget(ms, beyond):
+    data = [*rows("password_hash", "argon2id", 16, 1, 1, 40), *rows("password_hash", "argon2id", 64, 1, 3, ms)]
+    manifest = {"run_id": "r", "experiments": {"argon2": {"status": "ok", "files": ["argon2.csv"]}}}
+    result = analysis.analyse(Run.from_rows("r", manifest, {"argon2.csv": data}))
+    at_250 = next(c for c in analysis.budget_choices(result, ("argon2id",)) if c.budget_ms == 250)
+    assert at_250.beyond_grid is beyond
+    assert at_250.cell is not None
+    assert at_250.cell.key.label == ("m=64 MiB, t=3, p=1" if beyond else "m=16 MiB, t=1, p=1")
+
+
+def test_the_home_card_says_when_its_budget_reaches_beyond_the_grid(monkeypatch):
+    from markupsafe import Markup
+
+    from phpcb.experiments.argon2 import page
+
+    result = analysis.analyse(synthetic())
+    grid = page.grid_memory_mib(result, ("argon2id",))
+    assert grid == 256, "the argon2i cell of 1024 MiB is not one a budget picks from"
+    context = {"budgets": analysis.budget_choices(result, ("argon2id",)), "machine": Markup("a machine")}
+    for budget_ms, beyond in ((250, False), (500, True)):
+        monkeypatch.setattr(page, "FINDING_BUDGET_MS", budget_ms)
+        finding = page.finding({**context, "grid_memory_mib": grid})
+        assert finding is not None
+        said = "That is the strongest setting this run measured (its grid stops at 256 MiB)" in finding.text
+        assert said is beyond, finding.text

@@ -424,3 +424,30 @@ def test_a_ratio_of_two_families_averages_matches_the_averages_and_brackets_them
     assert (constant.value, constant.low, constant.high) == (2.0, 2.0, 2.0)
     with pytest.raises(ValueError, match="one weight per group"):
         ratio_of_mean_medians(a, [1.0], b, weights_b)
+
+
+def test_each_article_names_the_run_and_machine_that_judged_its_claims_once_above_its_table(built):
+    page = built.pages["claims.md"]
+    sections = page.split("\n## ")[1:]
+    assert len(sections) == len({c.source.key for c in LEDGER.claims})
+    for section in sections:
+        table = [line for line in section.splitlines() if line.startswith("| ")]
+        assert table[0] == "| claim | page | what we measured | verdict |"
+        rows = [line for line in table[2:] if "<span id=" in line]
+        assert rows
+        assert not [row for row in rows if FIXTURE_RUN.name in row], "the run is named above the table, once"
+        above = section.split("\n| claim |")[0]
+        assert above.count(f"[`{FIXTURE_RUN.name}`](runs.md#") == 1
+        assert "intel-xeon-fixture (Intel(R) Xeon(R) Processor, PHP 8.2.36" in above, "and its machine"
+
+
+def test_a_claim_judged_from_another_run_than_its_pages_keeps_that_run_in_its_row():
+    shown = judge("20260102T0000Z-a-php8.2")
+    assert shown.instead
+    used = claims_page.runs_used([shown])
+    assert [(u.run.run_id, u.pages, u.instead) for u in used] == [("20260101T0000Z-a-php8.2", (("aead", 1),), True)]
+    plain = judge(None)
+    assert [(u.run.run_id, u.instead) for u in claims_page.runs_used([plain, shown])] == [
+        ("20260101T0000Z-a-php8.2", False),
+        ("20260101T0000Z-a-php8.2", True),
+    ]

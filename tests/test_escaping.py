@@ -92,3 +92,29 @@ def test_underscores_at_a_words_edge_do_not_become_emphasis():
     assert "<strong>" not in shown
     assert "<em>" not in shown
     assert html.unescape(shown) == f"<p>{text}</p>"
+
+
+def test_a_code_span_in_text_the_project_wrote_shows_as_code_and_the_rest_stays_escaped():
+    import markdown
+
+    from phpcb.presentation import render
+
+    shown = markdown.markdown(str(render.code_spans("the run `make report` measured <b>; `a*b*`")))
+    assert shown == "<p>the run <code>make report</code> measured &lt;b&gt;; <code>a&#42;b&#42;</code></p>"
+    unpaired = markdown.markdown(str(render.code_spans("a ` alone")))
+    assert unpaired == "<p>a &#96; alone</p>", "a backtick without its pair is a character, not code"
+
+
+def test_the_run_make_report_measured_is_named_as_code_on_every_page_that_names_it(make_project, monkeypatch):
+    import markdown
+
+    from phpcb.data.selection import SHOW_RUN_VARIABLE
+
+    monkeypatch.setenv(SHOW_RUN_VARIABLE, FIXTURE_RUN.name)
+    generated = site.build(make_project(FIXTURE_RUN))
+    naming = {name: text for name, text in generated.pages.items() if "just measured on this machine" in text}
+    assert {"runs.md", *(f"experiments/{e}.md" for e in ("aead", "symmetric", "jwt", "argon2"))} <= set(naming)
+    for name, text in naming.items():
+        html = markdown.markdown(text, extensions=["admonition", "tables"])
+        assert "the run <code>make report</code> just measured on this machine" in html, name
+        assert "&#96;" not in html, name

@@ -142,3 +142,30 @@ def test_no_list_item_runs_into_the_line_before_it(fixture_site, experiment):
     text = page_of(fixture_site, experiment.name).text
     run_together = [line for line in text.splitlines() if re.search(r"\S- \*\*[A-Z]", line)]
     assert not run_together, run_together
+
+
+LIST_ITEM = re.compile(r"( *)(?:[-*]|\d+\.) ")
+
+
+@pytest.mark.parametrize("experiment", EXPERIMENTS, ids=lambda e: e.name)
+def test_a_list_starts_after_a_blank_line_not_inside_a_paragraph(fixture_site, experiment):
+    """Python-Markdown starts a list only after a blank line: '...8-bit CFB:\\n- decrypt, 3 B: ...' is one
+    paragraph with a dash in it. Fenced code is left out; an admonition's first line opens a block."""
+    lines = page_of(fixture_site, experiment.name).text.splitlines()
+    fence = ""
+    glued = []
+    for before, line in zip(["", *lines], lines, strict=False):
+        stripped = line.strip()
+        if fence:
+            fence = "" if stripped.startswith(fence) else fence
+            continue
+        if stripped.startswith(("```", "~~~")):
+            fence = stripped[:3]
+            continue
+        item = LIST_ITEM.match(line)
+        if item is None or not before.strip():
+            continue
+        in_list = LIST_ITEM.match(before) is not None or len(before) - len(before.lstrip()) > len(item.group(1))
+        if not in_list and not before.lstrip().startswith(("!!!", "???")):
+            glued.append(f"{before} / {line}")
+    assert not glued, glued

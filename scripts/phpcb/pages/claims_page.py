@@ -162,6 +162,34 @@ def by_source(checked: list[Checked]) -> list[tuple[str, list[Checked]]]:
     return list(groups.items())
 
 
+@dataclass(frozen=True)
+class RunUse:
+    """A run that judged some of a group's claims: said once above the group's table. `pages` counts its
+    claims per experiment page, in order; `instead`: the claims it decided in place of the run their
+    page shows (each row names it too, with why)."""
+
+    run: Run
+    machine: str
+    pages: tuple[tuple[str, int], ...]
+    instead: bool
+
+    @property
+    def claims(self) -> int:
+        return sum(n for _, n in self.pages)
+
+
+def runs_used(members: list[Checked]) -> list[RunUse]:
+    """The runs that judged these claims, in the order they first appear (claims no run judged left out)."""
+    groups: dict[tuple[str, bool], tuple[Run, str, list[str]]] = {}
+    for c in members:
+        if c.run is not None:
+            groups.setdefault((c.run.run_id, bool(c.instead)), (c.run, c.machine, []))[2].append(c.claim.page)
+    return [
+        RunUse(run, machine, tuple(Counter(pages).items()), instead)
+        for (_, instead), (run, machine, pages) in groups.items()
+    ]
+
+
 def left_out_by_source(left_out: list[LeftOut]) -> dict[str, list[LeftOut]]:
     groups: dict[str, list[LeftOut]] = {}
     for item in left_out:
@@ -183,6 +211,7 @@ def render_page(
         criterion=ledger.criterion,
         tally=Tally.of(checked),
         groups=by_source(checked),
+        runs_used={key: runs_used(members) for key, members in by_source(checked)},
         left_out=left_out_by_source(ledger.left_out),
         titles={e.name: e.title for e in experiments},
         anchors={run.run_id: anchor(run.run_id) for run in runs},

@@ -171,12 +171,13 @@ def check(tree: Mapping[str, Content], nav: list[Any], beside: Collection[str] =
 
 
 def error_page(message: str) -> str:
-    """A page that shows the build error as it is (a fence longer than any backtick run in it)."""
+    """A page that shows the build error as it is (a fence longer than any backtick run in it), its long
+    lines wrapped (pages.css: .pcb-build-error)."""
     fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", message)), default=0))
     return (
         f"# {ERROR_TITLE}\n\n"
         "`python -m phpcb check` says:\n\n"
-        f"{fence}text\n{message}\n{fence}\n\n"
+        f"{fence}{{.text .pcb-build-error}}\n{message}\n{fence}\n\n"
         "Fix the file it names and save: `make serve` regenerates the pages.\n"
     )
 

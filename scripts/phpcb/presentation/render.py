@@ -46,6 +46,15 @@ def code(value: object) -> Markup:
     return Markup("<code>{}</code>").format(markdown_text(value))
 
 
+def code_spans(value: object) -> Markup:
+    """Text the project wrote with `backtick` spans (a selection's reason): escaped like text from data,
+    each paired span shown as code. A backtick without its pair stays a character."""
+    parts = str(value).split("`")
+    if len(parts) % 2 == 0:
+        return markdown_text(value)
+    return Markup("").join(code(part) if i % 2 else markdown_text(part) for i, part in enumerate(parts))
+
+
 def verdict(value: Verdict) -> Markup:
     """A primitive's verdict as the site prints it everywhere: the status in words, marked with the
     primitive's canonical name so that a test can read every verdict of the built site."""
@@ -215,6 +224,7 @@ def environment(template_dir: Path) -> jinja2.Environment:
         times=wording.times,
         cell=markdown_text,
         code=code,
+        code_spans=code_spans,
         verdict=verdict,
     )
     env.globals.update(

@@ -11,7 +11,9 @@ costs is per call (a cipher context, the key schedule, PHP's arguments and resul
 time at 16 B as that cost c. At 16 KiB PHP takes t and `openssl speed` (which sets its context up
 once and encrypts block after block) takes n per 16 KiB. If the rest of PHP's work were the
 library's, t − n would be c: the share c / (t − n) is how much of the gap the per-call cost explains;
-the remainder is PHP's own per-byte work (copying the message in and the ciphertext out).
+the remainder is PHP's own per-byte work (copying the message in and the ciphertext out). The model
+allows at most 100 %: where even the CI's lower end is above it, one call costs more than the whole
+gap, and the model does not fit (the page says so, with what it measured, not a share).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from phpcb.data.loader import Run
+from phpcb.presentation.formatting import duration, percent, size
 from phpcb.presentation.precision import Pairing
 from phpcb.statistics.stats import Estimate, Ratio, Summary, per_op_by_case, ratio_between, share_of_gap, summarize
 
@@ -90,6 +93,21 @@ class PerCallModel:
     @property
     def gap_ns(self) -> float:
         return self.php.median_ns - self.native_ns
+
+    @property
+    def fits(self) -> bool:
+        """The share's CI reaches 100 % or below: a cost per call plus work per byte can give the gap."""
+        return self.explained.low <= 1.0
+
+    @property
+    def explained_text(self) -> str:
+        """The share with its CI, or, where the model does not fit, what it measured instead."""
+        if self.fits:
+            return f"{percent(self.explained.value)} ({percent(self.explained.low)} – {percent(self.explained.high)})"
+        return (
+            f"the model does not fit: one call at {size(SMALL_PAYLOAD)} ({duration(self.per_call.median_ns)}) "
+            f"costs more than the whole gap ({duration(self.gap_ns)})"
+        )
 
 
 def per_call_models(

@@ -68,12 +68,19 @@ class Cell:
 class BudgetChoice:
     """The strongest cell whose median fits the budget; where the machine's spread between runs is known,
     also the strongest that fits in every run (`sure`) and in some (`possible`): when they differ, which
-    fits depends on the run, a tie."""
+    fits depends on the run, a tie. `strongest`: the strongest cell the run measured, whatever its time."""
 
     budget_ms: int
     cell: Cell | None
     sure: Cell | None = None
     possible: Cell | None = None
+    strongest: Cell | None = None
+
+    @property
+    def beyond_grid(self) -> bool:
+        """Even the strongest setting the run measured fits: the pick is where the grid stops, not where
+        the budget does (a stronger setting, unmeasured, may fit too)."""
+        return self.cell is not None and self.strongest is not None and self.cell.key == self.strongest.key
 
     @property
     def tied(self) -> bool:
@@ -177,7 +184,7 @@ def cells(rows: list[dict[str, Any]]) -> list[Cell]:
 
 
 def strongest_within(
-    cells_: list[Cell], budget_ms: int, variants: tuple[str, ...], time: Callable[[Summary], float] | None = None
+    cells_: list[Cell], budget_ms: float, variants: tuple[str, ...], time: Callable[[Summary], float] | None = None
 ) -> Cell | None:
     """The password_hash cell of a recommended variant with the most memory × passes whose median (or
     `time`, e.g. an end of its interval between runs) fits the budget.
@@ -247,12 +254,13 @@ def budget_choices(
         return at
 
     choices = []
+    strongest = strongest_within(analysis.cells, math.inf, variants)
     for budget in BUDGETS_MS:
         cell = strongest_within(analysis.cells, budget, variants)
         if not spread.known:
-            choices.append(BudgetChoice(budget, cell, cell, cell))
+            choices.append(BudgetChoice(budget, cell, cell, cell, strongest))
             continue
         sure = strongest_within(analysis.cells, budget, variants, end(1))
         possible = strongest_within(analysis.cells, budget, variants, end(0))
-        choices.append(BudgetChoice(budget, cell, sure, possible))
+        choices.append(BudgetChoice(budget, cell, sure, possible, strongest))
     return choices

@@ -35,6 +35,7 @@ def context(
     ]
     return {
         "budgets": budget_choices(analysis, policy.recommended_variants, spread),
+        "grid_memory_mib": grid_memory_mib(analysis, policy.recommended_variants),
         "profiles": [
             (
                 p,
@@ -54,6 +55,13 @@ def context(
         "paper_php": [item for item in paper_php if item[1] is not None],
         "paper_cli": [item for item in paper_cli if item[1] is not None],
     }
+
+
+def grid_memory_mib(analysis: Argon2Analysis, variants: tuple[str, ...]) -> int | None:
+    """Where the cells a budget picks from stop (password_hash, these variants, timed; the grid and the
+    sets measured beside it): their largest memory."""
+    timed = [c for c in analysis.cells if c.key.interface == "password_hash" and c.key.variant in variants and c.wall]
+    return max((c.key.memory_mib for c in timed), default=None)
 
 
 # From this much memory up, filling it dominates a hash: a fixed cost per call no longer shows.
@@ -127,6 +135,10 @@ def finding(context: dict[str, Any]) -> Finding | None:
         "Within a {} ms login budget, the strongest Argon2id parameters measured through `password_hash()` are "
         "**{}**: {} per hash ({}), on {}."
     ).format(FINDING_BUDGET_MS, cell.key.label, duration(wall.median_ns), spread, context["machine"])
+    if choice.beyond_grid:
+        text += Markup(
+            " That is the strongest setting this run measured (its grid stops at {} MiB): the budget may allow more."
+        ).format(context["grid_memory_mib"])
     return Finding("Argon2", text)
 
 
