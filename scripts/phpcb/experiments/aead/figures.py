@@ -30,17 +30,19 @@ THROUGHPUT_GROUPS: tuple[tuple[str, str, Callable[[CaseKey], bool]], ...] = (
     (
         "aead-throughput",
         "OpenSSL: GCM vs CCM vs ChaCha20-Poly1305, encryption throughput by payload "
-        "(16-byte tags, no AAD; error bars: 95% CI)",
+        f"(16-byte tags, no AAD; error bars: {MEDIAN_IN_RUN.text})",
         lambda k: k.library == "openssl" and k.tag_bytes == 16,
     ),
     (
         "aead-throughput-ccm-tags",
-        "CCM with 8-, 12- and 16-byte tags, encryption throughput by payload (no AAD; error bars: 95% CI)",
+        "CCM with 8-, 12- and 16-byte tags, encryption throughput by payload "
+        f"(no AAD; error bars: {MEDIAN_IN_RUN.text})",
         lambda k: k.library == "openssl" and k.algorithm.endswith("-ccm"),
     ),
     (
         "aead-throughput-sodium",
-        "libsodium vs OpenSSL for the same algorithms, encryption throughput by payload (no AAD; error bars: 95% CI)",
+        "libsodium vs OpenSSL for the same algorithms, encryption throughput by payload "
+        f"(no AAD; error bars: {MEDIAN_IN_RUN.text})",
         lambda k: k.library == "sodium" or (k.tag_bytes == 16 and k.algorithm in ("aes-256-gcm", "chacha20-poly1305")),
     ),
 )
@@ -97,7 +99,7 @@ def encrypt_vs_decrypt(analysis: AeadAnalysis) -> dict[str, Any]:
             )
         )
     figure.update_layout(
-        title=f"Encrypt vs decrypt at {size(payload)} (no AAD; error bars: 95% CI)",
+        title=f"Encrypt vs decrypt at {size(payload)} (no AAD; error bars: {MEDIAN_IN_RUN.text})",
         barmode="group",
         yaxis={"title": "MB/s"},
     )

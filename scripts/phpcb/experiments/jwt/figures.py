@@ -7,7 +7,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from phpcb.experiments.jwt.analysis import JwtAnalysis, JwtCase, headline_payload
-from phpcb.presentation.plotting import interval_error_bars, ms, plain, significant, time_error_bars
+from phpcb.presentation.plotting import MEDIAN_IN_RUN, interval_error_bars, ms, plain, significant, time_error_bars
 
 
 def _bars(cases: list[JwtCase]) -> dict[str, Any]:
@@ -28,7 +28,7 @@ def sign_verify(analysis: JwtAnalysis, payload: int) -> dict[str, Any]:
             )
         )
     figure.update_layout(
-        title=f"Sign and verify time per algorithm, {payload}-character payload (error bars: 95% CI)",
+        title=f"Sign and verify time per algorithm, {payload}-character payload (error bars: {MEDIAN_IN_RUN.text})",
         barmode="group",
         xaxis={"title": "algorithm", "type": "category"},
         yaxis={"title": "ms per operation (log)", "type": "log"},
@@ -99,7 +99,8 @@ def layers(analysis: JwtAnalysis, operation: str) -> dict[str, Any] | None:
             )
         )
     figure.update_layout(
-        title=f"{operation.capitalize()}: native, PHP's primitive and the JWS layer, same rounds (error bars: 95% CI)",
+        title=f"{operation.capitalize()}: native, PHP's primitive and the JWS layer, same rounds "
+        f"(error bars: {MEDIAN_IN_RUN.text})",
         barmode="group",
         xaxis={"title": "algorithm", "type": "category"},
         yaxis={"title": "ms per operation (log)", "type": "log"},

@@ -10,7 +10,14 @@ import plotly.graph_objects as go
 
 from phpcb.experiments.symmetric.analysis import SymmetricAnalysis
 from phpcb.presentation.formatting import size
-from phpcb.presentation.plotting import interval_error_bars, plain, significant, throughput_error_bars
+from phpcb.presentation.plotting import (
+    MEDIAN_IN_RUN,
+    Spread,
+    interval_error_bars,
+    plain,
+    significant,
+    throughput_error_bars,
+)
 
 # The race's ciphers are all unauthenticated (none is recommended: the verdict is in the hover and the
 # inventory), so the legend filters by family instead: the modern block ciphers against the legacy ones.
@@ -25,6 +32,10 @@ FAMILIES = (
     ),
     ("other", re.compile(r"."), "#757575"),
 )
+
+
+# The engines' ratio: OpenSSL's median time over mcrypt's, its interval within this run.
+RATIO_IN_RUN = Spread("the ratio of medians")
 
 
 def family(cipher: str) -> str:
@@ -47,7 +58,7 @@ def engine_speedup(analysis: SymmetricAnalysis) -> dict[str, Any]:
                 )
             )
     figure.update_layout(
-        title="OpenSSL's speed-up over mcrypt (× faster; error bars: 95% CI)",
+        title=f"OpenSSL's speed-up over mcrypt (× faster; error bars: {RATIO_IN_RUN.text})",
         barmode="group",
         xaxis={"title": "payload", "type": "category"},
         yaxis={"title": "× faster than mcrypt"},
@@ -112,7 +123,7 @@ def blowfish_modes(analysis: SymmetricAnalysis) -> dict[str, Any]:
             )
         )
     figure.update_layout(
-        title="Blowfish encryption by engine and mode (error bars: 95% CI)",
+        title=f"Blowfish encryption by engine and mode (error bars: {MEDIAN_IN_RUN.text})",
         barmode="group",
         xaxis={"title": "payload", "type": "category"},
         yaxis={"title": "MB/s (log)", "type": "log"},
