@@ -49,6 +49,11 @@ MODES = {
     "light": {"color_scheme": "light", "viewport": DESKTOP},
     "phone-dark": {"color_scheme": "dark", "viewport": PHONE},
 }
+# A chart in a collapsed section (a closed <details>) is drawn when the section opens (charts.js).
+SHOWN_RENDERED = (
+    "[...document.querySelectorAll('.pcb-chart')]"
+    ".every((chart) => chart.dataset.rendered === 'true' || chart.closest('details:not([open])'))"
+)
 RENDERED = "[...document.querySelectorAll('.pcb-chart')].every((chart) => chart.dataset.rendered === 'true')"
 
 pytestmark = pytest.mark.browser
@@ -115,8 +120,8 @@ def contexts(browser: Browser) -> Iterator[dict[str, BrowserContext]]:
 
 
 def open_page(context: BrowserContext, url: str, problems: list[str] | None = None) -> Page:
-    """The page at `url` with every chart drawn; console errors, page errors and requests that leave
-    the site are appended to `problems`."""
+    """The page at `url` with every chart outside a collapsed section drawn; console errors, page errors
+    and requests that leave the site are appended to `problems`."""
     page = context.new_page()
     if problems is not None:
         site = url.split("/", 3)[:3]
@@ -127,8 +132,14 @@ def open_page(context: BrowserContext, url: str, problems: list[str] | None = No
     response = page.goto(url, wait_until="load")
     assert response is not None
     assert response.status == 200
-    page.wait_for_function(RENDERED, timeout=20_000)
+    page.wait_for_function(SHOWN_RENDERED, timeout=20_000)
     return page
+
+
+def open_sections(page: Page) -> None:
+    """Every collapsed section opened, as a reader would, and every chart in them drawn."""
+    page.evaluate("document.querySelectorAll('details:not([open])').forEach((d) => { d.open = true; })")
+    page.wait_for_function(RENDERED, timeout=20_000)
 
 
 # Per chart, as drawn: its caption (title, permalink, data link) above it and inside the page; tick
@@ -193,6 +204,7 @@ CROWDED = (
 
 
 def assert_reads_well(page: Page, viewport: dict[str, int]) -> None:
+    open_sections(page)
     assert page.evaluate(CHART_CHECKS) == []
     assert page.evaluate(f"{CROWDED}.map((c) => c.id)") == [], "at most 8 series on one axis"
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], "no sideways scrolling"
@@ -228,6 +240,7 @@ def test_aead_charts_render_and_follow_the_palette(browser, served, generator):
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(served[generator] + "experiments/aead/", wait_until="load")
+    open_sections(page)
     page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=2', timeout=15_000)
     assert page.locator(".pcb-chart .main-svg").count() >= 3
     assert page.locator(".pcb-chart").first.locator(".scatterlayer .trace").count() >= 5
@@ -247,6 +260,7 @@ def test_aead_charts_render_and_follow_the_palette(browser, served, generator):
 
 def test_symmetric_charts_render_and_the_ranking_legend_filters(contexts, base_url):
     page = open_page(contexts["light"], base_url + "experiments/symmetric/")
+    open_sections(page)
     page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=2', timeout=15_000)
     ranking = page.locator(".pcb-chart").nth(2)
     bars = "(el) => el.querySelectorAll('.scatterlayer .point').length"
@@ -261,6 +275,7 @@ def test_symmetric_charts_render_and_the_ranking_legend_filters(contexts, base_u
 
 def test_ec_keygen_charts_render_and_hover_names_the_curve(contexts, base_url):
     page = open_page(contexts["light"], base_url + "experiments/ec_keygen/")
+    open_sections(page)
     page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=3', timeout=15_000)
     scatter = page.locator(".pcb-chart").first
     points = "(el) => el.querySelectorAll('.scatterlayer .point').length"
@@ -377,4 +392,80 @@ def test_a_table_that_carries_an_answer_keeps_it_on_the_screen(contexts, base_ur
         assert tables >= 1, f"{path} has a table with a {marker!r} column"
         assert problems == [], f"{path} at {MODES[mode]['viewport']['width']} px"
     assert errors == []
+    page.close()
+
+
+# The answer block (templates/_answer.md.j2) as drawn: where it starts and ends against the header and the
+# first screen, and each of its elements that reaches past the viewport's sides or scrolls inside itself.
+ANSWER_BOX = """() => {
+  const answer = document.querySelector('.pcb-answer');
+  if (!answer) { return null; }
+  const width = document.documentElement.clientWidth;
+  const box = answer.getBoundingClientRect();
+  const clipped = [answer, ...answer.querySelectorAll('*')].filter((element) => {
+    const r = element.getBoundingClientRect();
+    const sideways = r.width > 0 && (r.left < -0.5 || r.right > width + 0.5);
+    const scrolls = element.clientWidth > 0 && element.scrollWidth > element.clientWidth + 1;
+    return sideways || scrolls;
+  }).map((element) => element.tagName + ': ' + element.textContent.trim().slice(0, 60));
+  return {
+    top: box.top,
+    bottom: box.bottom,
+    header: document.querySelector('header').getBoundingClientRect().bottom,
+    height: window.innerHeight,
+    clipped: clipped,
+  };
+}"""
+ANSWERED = [
+    (generator, mode, f"experiments/{e.name}/")
+    for generator in GENERATORS
+    for mode in ("desktop", "phone")
+    for e in registry.discover()
+]
+
+
+@pytest.fixture(scope="module")
+def plain_contexts(browser: Browser) -> Iterator[dict[str, BrowserContext]]:
+    """Light, at 1280 × 900 and at 390 × 844: where a reader's first screen ends."""
+    made = {
+        "desktop": browser.new_context(color_scheme="light", viewport=DESKTOP),
+        "phone": browser.new_context(color_scheme="light", viewport=PHONE),
+    }
+    yield made
+    for context in made.values():
+        context.close()
+
+
+@pytest.mark.parametrize(("generator", "mode", "path"), ANSWERED)
+def test_the_answer_fits_the_first_screen_below_the_header_and_nothing_of_it_is_cut(
+    plain_contexts, served, generator, mode, path
+):
+    page = plain_contexts[mode].new_page()
+    page.goto(served[generator] + path, wait_until="load")
+    found = page.evaluate(ANSWER_BOX)
+    page.close()
+    assert found is not None, "the page opens with its answer"
+    assert found["top"] >= found["header"] - 0.5, "the answer starts below the header"
+    assert found["bottom"] <= found["height"], (
+        f"the answer ends {found['bottom'] - found['height']:.0f} px below the screen"
+    )
+    assert found["clipped"] == []
+
+
+def test_a_chart_in_a_collapsed_section_is_drawn_to_its_width_when_the_section_opens(plain_contexts, base_url):
+    page = plain_contexts["phone"].new_page()
+    page.goto(base_url + "experiments/aead/", wait_until="load")
+    chart = page.locator(".pcb-chart").first
+    section = page.locator(f"details:has(#{chart.get_attribute('id')})")
+    assert section.evaluate("(details) => details.open") is False, "the charts start collapsed"
+    page.wait_for_function("typeof window.Plotly === 'object'", timeout=20_000)
+    assert chart.get_attribute("data-rendered") is None, "not drawn while hidden"
+    section.locator("summary").click()
+    page.wait_for_function("document.querySelector('.pcb-chart').dataset.rendered === 'true'", timeout=20_000)
+    sizes = chart.evaluate(
+        "(el) => [el.querySelector('.main-svg').getBoundingClientRect().width, el.getBoundingClientRect().width]"
+    )
+    assert sizes[0] == pytest.approx(sizes[1], abs=1), "drawn to its container's width, not Plotly's default"
+    assert sizes[1] <= PHONE["width"]
+    assert_reads_well(page, PHONE)
     page.close()

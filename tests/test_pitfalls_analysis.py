@@ -109,10 +109,14 @@ def test_the_home_finding_is_the_costliest_measurable_pitfall():
     context = {"analysis": analysis.analyse(run_with(rows), POLICY), "machine": "a test machine"}
     found = EXPERIMENT.finding(context)
     assert found is not None
-    assert "openssl_pkey_get_details() on every operation" in found.text
-    assert found.text.endswith(
-        "The fix: [<code>runners/snippets/public-key-object.php</code>](experiments/pitfalls.md#details-per-operation)."
-    ), "the home page links the pitfall's section"
+    assert "openssl_pkey_get_details() on every operation" in found.recommendation
+    assert "1 of the 2 pitfalls measured cost measurable time" in found.number
+    fix = found.evidence[0]
+    assert (fix.label, fix.anchor, fix.page) == (
+        "the fix: runners/snippets/public-key-object.php",
+        "details-per-operation",
+        None,
+    ), "the answer links the pitfall's section, on its own page"
     advice = {a.key: a.value for a in EXPERIMENT.advice(context)}
     assert advice["pitfalls.pkey-new-config"].startswith("no measurable difference")
     lines = page.notes(context)["ec_keygen"]

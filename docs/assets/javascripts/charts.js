@@ -183,8 +183,21 @@
     return Object.keys(update).length ? Plotly.relayout(element, update) : Promise.resolve();
   }
 
+  // A chart in a collapsed section (a closed <details>) is drawn when the section opens: in a hidden
+  // container Plotly would take its default 700 px width, and the legend and label checks above would
+  // measure nothing.
+  function drawWhenShown(element) {
+    var closed = element.closest("details:not([open])");
+    if (!closed) { draw(element); return; }
+    closed.addEventListener("toggle", function opened() {
+      if (!closed.open) { return; }
+      closed.removeEventListener("toggle", opened);
+      drawWhenShown(element);
+    });
+  }
+
   function drawAll() {
-    document.querySelectorAll(".pcb-chart").forEach(draw);
+    document.querySelectorAll(".pcb-chart").forEach(drawWhenShown);
   }
 
   function followPalette() {

@@ -18,7 +18,7 @@ from phpcb.experiments.experiment import Experiment, Figures, Inputs
 from phpcb.presentation import environment as env_rows
 from phpcb.presentation import precision
 from phpcb.presentation.downloads import RunFiles
-from phpcb.presentation.plotting import figure_attribute
+from phpcb.presentation.plotting import figure_attribute, figure_title
 from phpcb.presentation.render import BETWEEN_RUNS
 from phpcb.statistics import between_runs, sample_counts, spread
 from phpcb.statistics.spread import UNKNOWN, RunSpread
@@ -175,4 +175,5 @@ class Contexts:
             self._figures[key] = experiment.figures(context["analysis"], self.inputs(experiment))
         figures = self._figures[key]
         context["figures"] = {name: figure_attribute(f) for name, f in figures.items()}
+        context["chart_titles"] = {name: figure_title(f) for name, f in figures.items()}
         return context, figures

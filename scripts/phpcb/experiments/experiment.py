@@ -18,8 +18,10 @@ from phpcb.data.loader import Run
 from phpcb.data.reference import REQUIRED, ReferenceData
 from phpcb.data.schema import Measure, Schemas, TableSchema
 from phpcb.presentation.advice import Advice
+from phpcb.presentation.answer import Answer, Evidence, claim_line, shared_caveats, spread_words
 from phpcb.presentation.claim_rules import Measure as ClaimMeasure
 from phpcb.presentation.headlines import Headline
+from phpcb.presentation.render import BETWEEN_RUNS
 from phpcb.statistics.spread import UNKNOWN, RunSpread
 
 Figures = dict[str, dict[str, Any]]
@@ -37,10 +39,17 @@ class Inputs:
 
 @dataclass(frozen=True)
 class Finding:
-    """The home page's one-paragraph answer for an experiment; `text` is escaped Markdown."""
+    """An experiment's answer to its question, from its page's context: what to use and the number that
+    decides it (escaped Markdown), the sections of the page that back it, its own caveats, and the id of
+    the source article's claim it answers (the ledger's verdict is quoted). Experiment.answer adds the
+    run it comes from; the page opens with that answer and the home page shows it."""
 
-    title: str
-    text: Markup
+    title: str  # the home page's card title
+    recommendation: Markup
+    number: Markup
+    evidence: tuple[Evidence, ...] = ()
+    caveats: tuple[Markup, ...] = ()
+    claim: str | None = None
 
 
 class Experiment(ABC):
@@ -113,8 +122,32 @@ class Experiment(ABC):
         return found(context) if found is not None else otherwise
 
     def finding(self, context: dict[str, Any]) -> Finding | None:
-        """The home page's answer, from the page's context; None when the run cannot give one."""
+        """The experiment's answer, from the page's context; None when the run cannot give one."""
         return self._from_page("finding", context, None)
+
+    def answer(self, context: dict[str, Any]) -> Answer | None:
+        """What the page opens with and the home page shows (templates/_answer.md.j2): the finding, with
+        the run it comes from, its profile, the spread its intervals carry and the run's caveats."""
+        found = self.finding(context)
+        if found is None:
+            return None
+        run = context["run"]
+        profile = str(run.manifest["profile"])
+        return Answer(
+            experiment=self.name,
+            title=found.title,
+            page=self.page,
+            recommendation=found.recommendation,
+            number=found.number,
+            run_id=run.run_id,
+            run_anchor=context["run_anchor"],
+            profile=profile,
+            machine=context["machine"],
+            spread=spread_words(context.get(BETWEEN_RUNS) or UNKNOWN),
+            caveats=(*found.caveats, *shared_caveats(context.get("precision"), profile)),
+            evidence=found.evidence,
+            claim=claim_line(context, found.claim),
+        )
 
     def advice(self, context: dict[str, Any]) -> list[Advice]:
         """Every recommendation, finding and verdict the page states, as comparable statements

@@ -20,11 +20,12 @@ from phpcb.data.selection import Selection
 from phpcb.errors import NoDataError
 from phpcb.experiments import registry
 from phpcb.experiments.contexts import DATAPACKAGE, IN_SITE, Contexts, Project, run_anchor
-from phpcb.experiments.experiment import Experiment, Figures, Finding
+from phpcb.experiments.experiment import Experiment, Figures
 from phpcb.pages import claims_page, compare_page
 from phpcb.pages import machines_page as machines
 from phpcb.presentation import chart_data, precision
 from phpcb.presentation import environment as env_rows
+from phpcb.presentation.answer import Answer
 from phpcb.presentation.downloads import Compressed, RunFiles, published_name
 from phpcb.presentation.plotting import figure_attribute
 from phpcb.presentation.render import environment, render
@@ -36,13 +37,14 @@ Published = str | Path | Compressed  # generated text, a file as it is, a file c
 
 @dataclass(frozen=True)
 class ExperimentPage:
-    """One experiment's generated page, with what went into it (tests read the figures and the finding)."""
+    """One experiment's generated page, with what went into it (tests read the figures and the answer,
+    which the page opens with and the home page shows)."""
 
     experiment: Experiment
     selection: Selection | None
     context: dict[str, Any]
     figures: Figures
-    finding: Finding | None
+    answer: Answer | None
     text: str
 
     @property
@@ -72,7 +74,7 @@ def experiment_page(
     notes: list[Markup] | None = None,
 ) -> ExperimentPage:
     """The page, with the ledger's verdicts on its claims (`checked`): its "then vs now" lines and
-    its home-page finding quote them, never a number of their own."""
+    its answer quote them, never a number of their own."""
     given = contexts.inputs(experiment)
     page_claims = checked or []
     chosen = selection.shown(runs, experiment.name, choice.config, choice.focus)
@@ -83,19 +85,20 @@ def experiment_page(
         **experiment.static_context(given),
     }
     figures: Figures = {}
-    finding = None
+    answer = None
     claims = {"claims": claims_page.by_id(page_claims), "page_claims": page_claims}
     if chosen is not None:
         context, figures = contexts.of(experiment, chosen.run)
         context["other_runs"] = [r.run_id for r in runs if r.has_results(experiment.name) and r is not chosen.run]
         context.update(claims)
-        finding = experiment.finding(context)
+        answer = experiment.answer(context)
     context.update(claims)
     context["selection"] = chosen
     context["claims_tally"] = str(claims_page.Tally.of(page_claims)) if page_claims else ""
     context["notes"] = notes or []
+    context["answer"] = answer
     text = render(templates, experiment.template, **context)
-    return ExperimentPage(experiment, chosen, context, figures, finding, text)
+    return ExperimentPage(experiment, chosen, context, figures, answer, text)
 
 
 def cross_notes(

@@ -285,3 +285,10 @@ def figure_attribute(figure: dict[str, Any]) -> Markup:
     """A figure's JSON for a data-figure attribute of a raw HTML block: HTML-escaped only, since
     Markdown leaves the block alone."""
     return escape(figure_json(figure))
+
+
+def figure_title(figure: dict[str, Any]) -> str:
+    """The figure's title, as charts.js puts it above the chart: what a collapsed chart's summary says."""
+    title = figure.get("layout", {}).get("title")
+    text = title.get("text") if isinstance(title, dict) else title
+    return str(text) if text else "Chart"

@@ -117,7 +117,8 @@ def _spread_of(context: Any) -> Any:
     return context.get(BETWEEN_RUNS)
 
 
-def _widened_time(context: Any, summary: Any) -> Any:
+def widened_time(context: Any, summary: Any) -> Any:
+    """`summary` as the page prints it: its CI widened by the machine's spread between runs, where known."""
     spread = _spread_of(context)
     if spread is None or not spread.known or not math.isfinite(summary.ci_low_ns):
         return summary
@@ -134,18 +135,18 @@ def _widened_rate(context: Any, mb_per_s: float, interval: tuple[float, float]) 
 
 @jinja2.pass_context
 def time_spread(context: Any, summary: Any) -> str:
-    return formatting.time_spread(_widened_time(context, summary))
+    return formatting.time_spread(widened_time(context, summary))
 
 
 @jinja2.pass_context
 def time_ci(context: Any, summary: Any) -> str:
-    return formatting.time_ci(_widened_time(context, summary))
+    return formatting.time_ci(widened_time(context, summary))
 
 
 @jinja2.pass_context
 def time_interval(context: Any, summary: Any) -> str:
     """The interval alone, as time_ci prints it."""
-    shown = _widened_time(context, summary)
+    shown = widened_time(context, summary)
     return formatting.duration_interval(shown.ci_low_ns, shown.ci_high_ns, shown.median_ns)
 
 

@@ -12,8 +12,9 @@ from phpcb.data.reference import ReferenceData
 from phpcb.experiments.argon2.analysis import Argon2Analysis, LibraryGap, budget_choices, reference_cli_gaps, sodium_gap
 from phpcb.experiments.experiment import Finding
 from phpcb.presentation.advice import Advice
-from phpcb.presentation.formatting import duration
+from phpcb.presentation.answer import Evidence, time_with_ci
 from phpcb.presentation.headlines import Headline
+from phpcb.presentation.render import markdown_text
 from phpcb.presentation.wording import speedup
 from phpcb.statistics.spread import UNKNOWN, RunSpread
 
@@ -122,24 +123,27 @@ def _sodium_gap(analysis: Argon2Analysis, policy: Argon2Policy) -> LibraryGap | 
 
 
 def finding(context: dict[str, Any]) -> Finding | None:
+    """The strongest Argon2id parameters within a login budget a user barely notices; the page lists the
+    other budgets."""
     choice = next((b for b in context["budgets"] if b.budget_ms == FINDING_BUDGET_MS), None)
     if choice is None or choice.cell is None or choice.cell.wall is None:
         return None
-    cell, wall = choice.cell, choice.cell.wall
-    spread = (
-        Markup("95% CI {}–{}").format(duration(wall.ci_low_ns), duration(wall.ci_high_ns))
-        if wall.n >= 6
-        else Markup("n = {}, too few for a CI").format(wall.n)
+    recommendation = Markup(
+        "Within a {} ms login budget, the strongest Argon2id parameters through `password_hash()`: **{}**."
+    ).format(FINDING_BUDGET_MS, markdown_text(choice.statement))
+    number = Markup("{}: {} per hash.").format(
+        markdown_text(choice.cell.key.label), time_with_ci(context, choice.cell.wall)
     )
-    text = Markup(
-        "Within a {} ms login budget, the strongest Argon2id parameters measured through `password_hash()` are "
-        "**{}**: {} per hash ({}), on {}."
-    ).format(FINDING_BUDGET_MS, cell.key.label, duration(wall.median_ns), spread, context["machine"])
     if choice.beyond_grid:
-        text += Markup(
+        recommendation += Markup(
             " That is the strongest setting this run measured (its grid stops at {} MiB): the budget may allow more."
         ).format(context["grid_memory_mib"])
-    return Finding("Argon2", text)
+    evidence = (
+        Evidence("every budget, and the published parameter sets", "parameters-for-your-latency-budget"),
+        Evidence("the grid, charted", "charts"),
+        Evidence("method", "method"),
+    )
+    return Finding("Argon2", recommendation, number, evidence)
 
 
 def advice(context: dict[str, Any]) -> list[Advice]:

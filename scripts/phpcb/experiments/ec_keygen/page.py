@@ -9,11 +9,19 @@ from markupsafe import Markup
 
 from phpcb.data.policy import Verdict
 from phpcb.data.reference import ReferenceData
-from phpcb.experiments.ec_keygen.analysis import Comparison, EcAnalysis, FamilyRow, Operation, SchemeResult, faster_of
+from phpcb.experiments.ec_keygen.analysis import (
+    Comparison,
+    EcAnalysis,
+    FamilyRow,
+    Recommendation,
+    SchemeResult,
+    faster_of,
+)
 from phpcb.experiments.experiment import Finding
 from phpcb.presentation.advice import Advice
-from phpcb.presentation.formatting import duration
+from phpcb.presentation.answer import Evidence, time_with_ci
 from phpcb.presentation.headlines import Headline
+from phpcb.presentation.render import markdown_text
 from phpcb.statistics.stats import NOISE_THRESHOLD
 
 # Schemes whose verdict the security table spells out, when the run has them.
@@ -134,23 +142,38 @@ def context(analysis: EcAnalysis, reference: ReferenceData) -> dict[str, Any]:
     }
 
 
-def _with_ci(operation: Operation) -> Markup:
-    s = operation.summary
-    return Markup("{} (95% CI {}–{})").format(duration(s.median_ns), duration(s.ci_low_ns), duration(s.ci_high_ns))
+def _choice(recommendation: Recommendation, choice: SchemeResult) -> Markup:
+    """'**Ed25519** for signatures', or the schemes no measurement tells apart."""
+    contest = recommendation.contest
+    name = contest.statement if contest is not None and not contest.decided else choice.scheme.curve
+    return Markup("**{}** for {}").format(markdown_text(name), markdown_text(recommendation.purpose))
 
 
 def finding(context: dict[str, Any]) -> Finding | None:
+    """The fastest key generation the policy recommends at 128-bit strength, per purpose; its time against
+    RSA's at the same strength."""
     analysis: EcAnalysis = context["analysis"]
-    pick = next((r for r in analysis.recommendations if (r.security_bits, r.purpose) == (128, "signatures")), None)
-    if pick is None or pick.choice is None:
+    chosen = [r for r in analysis.recommendations if r.security_bits == 128 and r.choice is not None]
+    signing = next((r for r in chosen if r.purpose == "signatures"), None)
+    if signing is None or signing.choice is None:
         return None
-    text = Markup("For 128-bit signatures the fastest recommended key generation is **{}**: {} per key").format(
-        pick.choice.scheme.curve, _with_ci(pick.choice.keygen)
+    recommendation = Markup("At 128-bit strength, the fastest key generation the policy recommends: {}.").format(
+        Markup(", ").join(_choice(r, r.choice) for r in chosen if r.choice is not None)
+    )
+    number = Markup("{} key generation: {} per key").format(
+        markdown_text(signing.choice.scheme.curve), time_with_ci(context, signing.choice.keygen.summary)
     )
     level = context["level_128"]
     if level is not None and level.rsa is not None:
-        text += Markup("; {} takes {}").format(level.rsa.scheme.curve, _with_ci(level.rsa.keygen))
-    return Finding("Elliptic curves", text + Markup(", on {}.").format(context["machine"]))
+        number += Markup("; {}, at the same strength: {}").format(
+            markdown_text(level.rsa.scheme.curve), time_with_ci(context, level.rsa.keygen.summary)
+        )
+    evidence = (
+        Evidence("every strength and purpose", "recommendation"),
+        Evidence("ECC against RSA at equal security", "equal-security-ecc-against-rsa-table-1"),
+        Evidence("security notes", "security-notes"),
+    )
+    return Finding("Elliptic curves", recommendation, number + Markup("."), evidence)
 
 
 def advice(context: dict[str, Any]) -> list[Advice]:

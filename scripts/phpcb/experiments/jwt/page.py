@@ -11,11 +11,12 @@ from phpcb.data.loader import Run
 from phpcb.data.policy import JwtPolicy
 from phpcb.data.reference import ReferenceData
 from phpcb.experiments.experiment import Finding
-from phpcb.experiments.jwt.analysis import AlgorithmResult, JwtAnalysis, JwtCase, headline_payload
+from phpcb.experiments.jwt.analysis import AlgorithmResult, Choice, JwtAnalysis, JwtCase, headline_payload
 from phpcb.experiments.jwt.layers import GOAL_NS, GOAL_RATIO, goal_tally
 from phpcb.presentation.advice import Advice
-from phpcb.presentation.formatting import duration
+from phpcb.presentation.answer import Evidence, time_with_ci
 from phpcb.presentation.headlines import Headline
+from phpcb.presentation.render import markdown_text
 from phpcb.presentation.wording import margin
 
 
@@ -84,27 +85,56 @@ def context(analysis: JwtAnalysis, reference: ReferenceData, policy: JwtPolicy) 
     }
 
 
+# How the answer names each operation a choice is made for.
+VERBS = {"verify": "to verify", "sign": "to sign", "keygen": "to make keys"}
+
+
+def _listed(items: list[str]) -> str:
+    """'a, b and c'."""
+    return " and ".join([", ".join(items[:-1]), items[-1]]) if len(items) > 1 else "".join(items)
+
+
+def _named(choice: Choice, best: AlgorithmResult) -> str:
+    """The choice, or the algorithms no measurement tells apart."""
+    return choice.contest.statement if choice.contest is not None and not choice.contest.decided else best.alg
+
+
 def finding(context: dict[str, Any]) -> Finding | None:
-    """The choice for many verifiers: what an API gateway pays on every request."""
+    """The fastest recommended asymmetric algorithm per operation; the number is verification's, what an
+    API gateway pays on every request."""
     analysis: JwtAnalysis = context["analysis"]
-    choice = next((c for c in analysis.choices if c.operation == "verify" and c.best is not None), None)
-    case = choice.best.case("verify", context["headline_payload"]) if choice and choice.best else None
-    if choice is None or choice.best is None or case is None:
+    made = [(c, c.best) for c in analysis.choices if c.best is not None]
+    verify = next(((c, best) for c, best in made if c.operation == "verify"), None)
+    case = verify[1].case("verify", context["headline_payload"]) if verify is not None else None
+    if verify is None or case is None:
         return None
-    s = case.summary
-    text = Markup(
-        "To verify tokens (an API gateway checking every request), **{}** is the fastest recommended "
-        "asymmetric algorithm: {} per token (95% CI {}–{}) for a {}-character payload"
-    ).format(
-        choice.best.alg,
-        duration(s.median_ns),
-        duration(s.ci_low_ns),
-        duration(s.ci_high_ns),
-        context["headline_payload"],
+    # Operations by the algorithm they choose, in the page's order: one sentence names each choice once.
+    chosen: dict[str, list[str]] = {}
+    for c, best in made:
+        chosen.setdefault(_named(c, best), []).append(VERBS.get(c.operation, c.operation))
+    if len(chosen) == 1:
+        ((name, verbs),) = chosen.items()
+        recommendation = Markup("Use **{}**: the fastest recommended asymmetric algorithm {}.").format(
+            markdown_text(name), _listed(verbs)
+        )
+    else:
+        recommendation = Markup("The fastest recommended asymmetric algorithm {}.").format(
+            Markup("; ").join(
+                Markup("{}: **{}**").format(_listed(verbs), markdown_text(name)) for name, verbs in chosen.items()
+            )
+        )
+    choice, best = verify
+    number = Markup("{} verifies a token of {} characters in {}").format(
+        markdown_text(best.alg), context["headline_payload"], time_with_ci(context, case.summary)
     )
     if choice.runner_up is not None and choice.ratio is not None:
-        text += Markup(", {}").format(margin(choice.runner_up.alg, choice.ratio))
-    return Finding("JWT", text + Markup(", on {}.").format(context["machine"]))
+        number += Markup(", {}").format(markdown_text(margin(choice.runner_up.alg, choice.ratio)))
+    evidence = (
+        Evidence("every algorithm", "every-algorithm"),
+        Evidence("what a verifier must also check", "recommendation"),
+        Evidence("security notes", "security-notes"),
+    )
+    return Finding("JWT", recommendation, number + Markup("."), evidence)
 
 
 def advice(context: dict[str, Any]) -> list[Advice]:

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from phpcb.data.loader import Run
-from phpcb.experiments.experiment import Experiment, Finding, Inputs
+from phpcb.experiments.experiment import Experiment, Inputs
 from phpcb.experiments.pitfalls import analysis, figures, page
 from phpcb.experiments.pitfalls.policy import PitfallEntry, load_pitfalls_policy
 
@@ -29,9 +29,6 @@ class Pitfalls(Experiment):
     def page_context(self, result: analysis.PitfallsAnalysis, inputs: Inputs) -> dict[str, Any]:
         quoted = [entry for entry in inputs.policy.values() if entry.measured_on is not None]
         return {"verdict": page.verdict, "offers_fix": page.offers_fix, "quoted": quoted}
-
-    def finding(self, context: dict[str, Any]) -> Finding | None:
-        return page.finding(context, self.page)
 
 
 EXPERIMENT = Pitfalls()

@@ -1,8 +1,9 @@
-"""What the pitfalls page says beyond the analysis: its home-page finding, its advice, its headlines,
+"""What the pitfalls page says beyond the analysis: its answer (the finding), its advice, its headlines,
 and the line it adds to each experiment page a pitfall concerns."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from markupsafe import Markup
@@ -10,8 +11,9 @@ from markupsafe import Markup
 from phpcb.experiments.experiment import Finding
 from phpcb.experiments.pitfalls.analysis import PitfallResult, PitfallsAnalysis
 from phpcb.presentation.advice import Advice
+from phpcb.presentation.answer import Evidence
 from phpcb.presentation.headlines import Headline
-from phpcb.presentation.render import code
+from phpcb.presentation.render import code, markdown_text
 from phpcb.presentation.wording import speedup
 
 PAGE = "pitfalls.md"  # beside the other experiment pages
@@ -37,22 +39,38 @@ def offers_fix(result: PitfallResult) -> bool:
     return result.entry.fix.for_correctness or result.pays
 
 
-def finding(context: dict[str, Any], page: str) -> Finding | None:
-    """The pitfall that costs the most, when it costs measurably; `page` is the pitfalls page as the home
-    page links it."""
+def finding(context: dict[str, Any]) -> Finding | None:
+    """The pitfall that costs the most, when one costs measurably (its fix is a section of the page); else
+    that none does, with the largest difference measured."""
     analysis: PitfallsAnalysis = context["analysis"]
+    if not analysis.results:
+        return None
     costly = [r for r in analysis.results if r.pays]
     worst = max(costly, key=lambda r: r.ratio.value, default=None)
+    every = (Evidence("every pitfall", "every-pitfall"), Evidence("method", "method"))
     if worst is None:
-        return None
-    text = Markup("**{}**: {} per {}, on {}. {}").format(
-        worst.entry.title,
-        verdict(worst),
-        worst.entry.unit,
-        context["machine"],
-        fix_link(worst, page),
+        largest = max(analysis.results, key=lambda r: abs(math.log(r.ratio.value)))
+        for_correctness = sum(1 for r in analysis.results if r.entry.fix.for_correctness)
+        recommendation = Markup(
+            "None of the {} pitfalls measured here makes its slow way measurably slower on this machine."
+        ).format(len(analysis.results))
+        if for_correctness:
+            recommendation += Markup(" The {} fixes for correctness are recommended whatever the timing.").format(
+                for_correctness
+            )
+        number = Markup("The largest difference measured: {} per {}.").format(
+            markdown_text(verdict(largest)), markdown_text(largest.entry.unit)
+        )
+        return Finding("Where PHP loses time", recommendation, number, every)
+    recommendation = Markup("The costliest pitfall measured here: **{}**. Its fix is {}.").format(
+        markdown_text(worst.entry.title),
+        "for correctness, whatever the timing" if worst.entry.fix.for_correctness else "for speed",
     )
-    return Finding("Where PHP loses time", text)
+    number = Markup("{} per {}; {} of the {} pitfalls measured cost measurable time.").format(
+        markdown_text(verdict(worst)), markdown_text(worst.entry.unit), len(costly), len(analysis.results)
+    )
+    evidence = (Evidence(f"the fix: {worst.entry.fix.snippet.path}", worst.key), *every)
+    return Finding("Where PHP loses time", recommendation, number, evidence)
 
 
 def advice(context: dict[str, Any]) -> list[Advice]:

@@ -12,9 +12,10 @@ from phpcb.data.reference import ReferenceData
 from phpcb.experiments.experiment import Finding
 from phpcb.experiments.symmetric.analysis import RANKING_PAYLOAD, Comparison, SymCase, SymmetricAnalysis
 from phpcb.presentation.advice import Advice
-from phpcb.presentation.claim_lines import then_and_now
+from phpcb.presentation.answer import Evidence
 from phpcb.presentation.formatting import duration, size
 from phpcb.presentation.headlines import Headline
+from phpcb.presentation.render import markdown_text
 from phpcb.presentation.wording import span, speedup
 
 # AES's rounds per block by key size: the most the key length alone can change a cipher call's cost.
@@ -158,16 +159,24 @@ SPEED_CLAIM = "seed000-30x-decrypt"
 
 
 def finding(context: dict[str, Any]) -> Finding | None:
+    """mcrypt against OpenSSL at the case the 2014 article followed; and what to use instead of either."""
     headline = context["analysis"].headline
     if headline is None:
         return None
-    text = Markup("{}, on {}. Decrypting {} with AES-256: **{}**.").format(
-        context["engine_span"],
-        context["machine"],
-        size(headline.subject.key.payload_bytes),
-        speedup("OpenSSL", "mcrypt", headline.ratio),
+    recommendation = Markup(
+        "Do not use mcrypt; nor any cipher this page races, OpenSSL's AES-CBC included: none of them is "
+        "authenticated. **Use an AEAD.**"
     )
-    return Finding("mcrypt vs OpenSSL", text + then_and_now(context, SPEED_CLAIM))
+    number = Markup("Decrypting {} with AES-256: **{}**.").format(
+        size(headline.subject.key.payload_bytes), markdown_text(speedup("OpenSSL", "mcrypt", headline.ratio))
+    )
+    evidence = (
+        Evidence("which AEAD, with code", "recommendation", page="experiments/aead.md"),
+        Evidence("every AES-CBC case", "mcrypt-vs-openssl-aes-cbc-with-pkcs7"),
+        Evidence("every cipher, with its verdict", "every-cipher-openssl-offers"),
+        Evidence("moving from mcrypt", "recommendation"),
+    )
+    return Finding("mcrypt vs OpenSSL", recommendation, number, evidence, claim=SPEED_CLAIM)
 
 
 def advice(context: dict[str, Any]) -> list[Advice]:
