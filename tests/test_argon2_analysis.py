@@ -265,5 +265,5 @@ def test_the_home_card_says_when_its_budget_reaches_beyond_the_grid(monkeypatch)
         monkeypatch.setattr(page, "FINDING_BUDGET_MS", budget_ms)
         finding = page.finding({**context, "grid_memory_mib": grid})
         assert finding is not None
-        said = "That is the strongest setting this run measured (its grid stops at 256 MiB)" in finding.text
-        assert said is beyond, finding.text
+        said = "That is the strongest setting this run measured (its grid stops at 256 MiB)" in finding.recommendation
+        assert said is beyond, finding.recommendation

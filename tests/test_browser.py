@@ -385,7 +385,7 @@ def test_a_table_that_carries_an_answer_keeps_it_on_the_screen(contexts, base_ur
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(url, wait_until="load")
     page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
-    laid_out = "[...document.querySelectorAll('.pcb-answer')].every((a) => a.dataset.layout)"
+    laid_out = "[...document.querySelectorAll('.pcb-key-table')].every((a) => a.dataset.layout)"
     page.wait_for_function(laid_out, timeout=10_000)  # tables.js measures a table when its section opens
     for marker, columns in ANSWER_TABLES[path].items():
         tables, problems = page.evaluate(ANSWERS_SHOWN, [marker, columns])

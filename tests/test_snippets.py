@@ -203,9 +203,10 @@ def test_a_snippet_name_that_is_not_a_file_of_runners_snippets_is_refused(make_p
 
 
 def section(page: str, key: str) -> str:
+    """One pitfall's section: from its heading to the end of its collapsed block (or the next part)."""
     start = page.index(f"{{: #{key} }}")
-    end = page.find("\n## ", start)
-    return page[start:end]
+    ends = [i for i in (page.find("</details>", start), page.find("\n## ", start)) if i != -1]
+    return page[start : min(ends, default=len(page))]
 
 
 def test_a_fix_for_correctness_is_recommended_whatever_the_timing_and_one_for_speed_only_where_it_pays(

@@ -1,4 +1,4 @@
-// Tables that carry an answer (.pcb-answer, see pages.css): each cell is labelled with its column's
+// Tables that carry an answer (.pcb-key-table, see pages.css): each cell is labelled with its column's
 // header, and a table that does not fit the page's width, laid out as a table, is shown as cards
 // (.pcb-cards). Measured again when the window is resized or a collapsed section opens; a table out
 // of sight (in a closed section) is measured when it is shown.
@@ -37,11 +37,11 @@
   }
 
   function fitAll() {
-    document.querySelectorAll(".pcb-answer").forEach(fit);
+    document.querySelectorAll(".pcb-key-table").forEach(fit);
   }
 
   function start() {
-    document.querySelectorAll(".pcb-answer").forEach(label);
+    document.querySelectorAll(".pcb-key-table").forEach(label);
     fitAll();
     var pending = 0;
     window.addEventListener("resize", function () {
@@ -50,7 +50,7 @@
     });
     document.addEventListener("toggle", function (event) {
       if (event.target.open) {
-        event.target.querySelectorAll(".pcb-answer").forEach(fit);
+        event.target.querySelectorAll(".pcb-key-table").forEach(fit);
       }
     }, true);
     window.addEventListener("load", fitAll);
