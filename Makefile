@@ -89,7 +89,7 @@ serve: venv
 test: setup lint
 	@log=$$(mktemp); \
 	  phpunit -c runners/phpunit.xml >"$$log" 2>&1 & php_pid=$$!; \
-	  $(PY) -m pytest -n 2 --dist loadfile; py_status=$$?; \
+	  $(PY) -m pytest -n 2 --dist worksteal; py_status=$$?; \
 	  wait $$php_pid; php_status=$$?; \
 	  echo "--- PHPUnit"; cat "$$log"; rm -f "$$log"; \
 	  test $$py_status -eq 0 -a $$php_status -eq 0
@@ -98,7 +98,7 @@ test: setup lint
 test-fast: venv lint
 	@log=$$(mktemp); \
 	  phpunit -c runners/phpunit.xml --exclude-group slow >"$$log" 2>&1 & php_pid=$$!; \
-	  $(PY) -m pytest -n 2 --dist loadfile -m "not slow and not browser"; py_status=$$?; \
+	  $(PY) -m pytest -n 2 --dist worksteal -m "not slow and not browser"; py_status=$$?; \
 	  wait $$php_pid; php_status=$$?; \
 	  echo "--- PHPUnit"; cat "$$log"; rm -f "$$log"; \
 	  test $$py_status -eq 0 -a $$php_status -eq 0

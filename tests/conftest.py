@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import fcntl
+import functools
+import http.server
 import io
 import json
 import os
@@ -12,14 +14,19 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, BrowserContext, sync_playwright
 
 from phpcb.data import seal
-from phpcb.data.loader import Run
+from phpcb.data.loader import Run, load_runs
+from phpcb.data.schema import load_schemas
+
+from .browser_support import CHROMIUM, CHROMIUM_ARGS, MODES, QuietHandler
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -45,6 +52,13 @@ def reseal(run: Path) -> None:
         return
     manifest["seal"] = {"files": seal.compute(run, files)}
     manifest_path.write_text(json.dumps(manifest, indent=4) + "\n", encoding="utf-8")
+
+
+@functools.cache
+def committed_runs() -> tuple[Run, ...]:
+    """Every run under data/runs/, loaded once per test process and only by the tests that read them
+    (at import time, each worker would load them all whatever tests it runs)."""
+    return tuple(load_runs(ROOT / "data" / "runs", load_schemas(ROOT / "data" / "schema")))
 
 
 def scale_signing(run: Path, alg: str, factor: float) -> None:
@@ -247,3 +261,47 @@ def assert_no_symlinks(tree: str) -> None:
     links = [line.split("\t")[-1] for line in tree.splitlines() if line.startswith("120000 ")]
     assert tree.strip(), "an empty tree proves nothing"
     assert links == []
+
+
+# --- headless Chromium, for the browser tests (tests/browser_support.py has their helpers) -----------
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """The repository's site as each generator builds it from the same build directory, served over HTTP."""
+    servers = {
+        generator: http.server.ThreadingHTTPServer(
+            ("127.0.0.1", 0),
+            functools.partial(QuietHandler, directory=str(shared_site(tmp_path_factory, generator))),
+        )
+        for generator in GENERATORS
+    }
+    for server in servers.values():
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield {generator: f"http://127.0.0.1:{server.server_port}/" for generator, server in servers.items()}
+    for server in servers.values():
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def base_url(served: dict[str, str]) -> str:
+    """The MkDocs build: the checks of how charts read run on it; both builds load every page."""
+    return served["mkdocs"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    assert Path(CHROMIUM).exists(), "Debian's chromium is missing: run `make setup`"
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture(scope="module")
+def contexts(browser: Browser) -> Iterator[dict[str, BrowserContext]]:
+    made = {mode: browser.new_context(**options) for mode, options in MODES.items()}
+    yield made
+    for context in made.values():
+        context.close()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from phpcb.compare import advice_changes
-from phpcb.data.loader import load_run, load_runs
+from phpcb.data.loader import Run, load_run
 from phpcb.data.schema import load_schemas
 from phpcb.experiments import registry
 from phpcb.experiments.contexts import Contexts, Project
@@ -11,13 +11,16 @@ from phpcb.presentation.advice import Advice, AdviceChange, diff, direction, pic
 from phpcb.statistics.contest import Contest
 from phpcb.statistics.stats import Ratio
 
-from .conftest import FIXTURE_RUN, ROOT
+from .conftest import FIXTURE_RUN, ROOT, committed_runs
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
-RUNS = {run.run_id: run for run in load_runs(ROOT / "data" / "runs", SCHEMAS)}
 CONTEXTS = Contexts(Project(ROOT))
-ARGON2_QUICK = RUNS["20261122T0342Z-vm-php8.2"]
-ARGON2_FULL = RUNS["20261122T0506Z-vm-php8.2"]
+ARGON2_QUICK = "20261122T0342Z-vm-php8.2"
+ARGON2_FULL = "20261122T0506Z-vm-php8.2"
+
+
+def committed(run_id: str) -> Run:
+    return next(run for run in committed_runs() if run.run_id == run_id)
 
 
 def a(key: str, value: str) -> Advice:
@@ -88,7 +91,7 @@ def test_an_order_that_only_swaps_neighbours_one_run_ties_is_not_a_change():
 def test_every_experiment_states_its_advice_from_a_real_run():
     """From the committed runs, and the fixture run for experiments added since (pitfalls)."""
     covered = set()
-    for run in [*RUNS.values(), load_run(FIXTURE_RUN, SCHEMAS)]:
+    for run in [*committed_runs(), load_run(FIXTURE_RUN, SCHEMAS)]:
         for statement in advice_changes.of_run(run, CONTEXTS):
             covered.add(statement.experiment)
             assert statement.key.startswith(statement.experiment + ".")
@@ -97,7 +100,7 @@ def test_every_experiment_states_its_advice_from_a_real_run():
 
 
 def test_the_full_argon2_grid_changes_the_budget_picks_of_the_quick_one():
-    changes = {c.key: c for c in advice_changes.changes(ARGON2_QUICK, ARGON2_FULL, CONTEXTS)}
+    changes = {c.key: c for c in advice_changes.changes(committed(ARGON2_QUICK), committed(ARGON2_FULL), CONTEXTS)}
     budget = changes["argon2.budget.1000"]
     assert budget.label == "Argon2 pick for 1000 ms"
     assert (budget.base, budget.new) == ("m=64 MiB, t=3, p=2", "m=256 MiB, t=3, p=2")
@@ -105,4 +108,4 @@ def test_the_full_argon2_grid_changes_the_budget_picks_of_the_quick_one():
 
 
 def test_a_run_compared_with_itself_changes_nothing():
-    assert advice_changes.changes(ARGON2_FULL, ARGON2_FULL, CONTEXTS) == []
+    assert advice_changes.changes(committed(ARGON2_FULL), committed(ARGON2_FULL), CONTEXTS) == []

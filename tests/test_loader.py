@@ -5,11 +5,11 @@ import sys
 
 import pytest
 
-from phpcb.data.loader import load_run, load_runs
+from phpcb.data.loader import load_run
 from phpcb.data.schema import load_schemas
 from phpcb.errors import DataError, IncompleteRunError, SchemaVersionError
 
-from .conftest import FIXTURE_RUN, MALFORMED, ROOT
+from .conftest import FIXTURE_RUN, MALFORMED, ROOT, committed_runs
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
 RUN_ID = "20260101T0100Z-malformed-php8.2"
@@ -29,7 +29,7 @@ def test_the_fixture_run_loads_with_typed_rows():
 
 
 def test_the_committed_runs_all_load():
-    runs = load_runs(ROOT / "data" / "runs", SCHEMAS)
+    runs = committed_runs()
     assert runs, "a quick run of the reference machine is committed under data/runs/"
     assert [r.run_id for r in runs] == sorted(r.run_id for r in runs)
 

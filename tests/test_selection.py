@@ -115,13 +115,10 @@ def test_site_yaml_is_checked(tmp_path):
 
 
 def test_the_committed_site_yaml_names_a_machine_with_runs():
-    from phpcb.data.loader import load_runs
-    from phpcb.data.schema import load_schemas
 
-    from .conftest import ROOT
+    from .conftest import ROOT, committed_runs
 
-    runs = load_runs(ROOT / "data" / "runs", load_schemas(ROOT / "data" / "schema"))
-    SiteConfig.load(ROOT / "data" / "site.yaml").check(runs)
+    SiteConfig.load(ROOT / "data" / "site.yaml").check(list(committed_runs()))
 
 
 def test_focus_comes_from_the_environment(monkeypatch):

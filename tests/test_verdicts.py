@@ -14,13 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from phpcb.data.loader import load_runs
 from phpcb.data.schema import load_schemas
 from phpcb.data.verdicts import STATUS_TEXT, load_table
 from phpcb.errors import DataError
 from phpcb.experiments import registry
 
-from .conftest import ROOT
+from .conftest import ROOT, committed_runs
 
 POLICY = ROOT / "data" / "policy"
 TABLE = load_table(POLICY)
@@ -117,7 +116,7 @@ def test_every_recommended_primitive_is_measured_by_a_committed_run(name):
     assert entry.measured_by in experiments, f"{name}: measured_by {entry.measured_by!r} is no experiment"
     table_name = experiments[entry.measured_by].measurements(SCHEMAS).name
     names = {name} | {alias for alias, target in TABLE.aliases.items() if target == name}
-    for run in RUNS:
+    for run in committed_runs():
         for row in run.tables.get(table_name, []):
             if names & {value for value in row.values() if isinstance(value, str)}:
                 return
@@ -125,7 +124,6 @@ def test_every_recommended_primitive_is_measured_by_a_committed_run(name):
 
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
-RUNS = load_runs(ROOT / "data" / "runs", SCHEMAS)
 
 
 def test_every_entry_and_rule_cites_a_linked_source_or_says_it_is_the_default():

@@ -43,6 +43,12 @@ final class Argon2Experiment implements Experiment
      * [memory MiB, threads, time cost]; PHP's own defaults are added from its constants (namedCells).
      */
     public const OWASP_MINIMUM = [19, 1, 2];
+    /**
+     * Tests only, and only under the fake clock: PHPCB_TEST_ARGON2_MAX_MIB=16 keeps the cells of at most
+     * that much memory. A kill-and-resume test needs a grid with a cell to kill, not the whole grid's
+     * real hashing (each cell still makes real hashes under the fake clock).
+     */
+    public const TEST_MAX_MIB_VARIABLE = 'PHPCB_TEST_ARGON2_MAX_MIB';
     /** The interfaces and variants measured: the paper's CLI Argon2d and Argon2i, PHP's two, sodium's two. */
     public const VARIANTS = [['password_hash', 'argon2id'], ['password_hash', 'argon2i'], ['sodium', 'argon2id'], ['sodium', 'argon2i'], ['cli', 'argon2d'], ['cli', 'argon2i']];
 
@@ -129,6 +135,18 @@ final class Argon2Experiment implements Experiment
     }
 
     /**
+     * @param list<Argon2Cell> $cells
+     * @return list<Argon2Cell> the cells of at most $maxMib MiB, or all of them when it is not a number
+     */
+    public static function forTests(array $cells, string|false $maxMib): array
+    {
+        if ($maxMib === false || !ctype_digit($maxMib)) {
+            return $cells;
+        }
+        return array_values(array_filter($cells, static fn (Argon2Cell $cell): bool => $cell->memoryKib <= (int) $maxMib * 1024));
+    }
+
+    /**
      * PHP's password_hash() defaults (64 MiB, t=4, p=1 in PHP 7.3 to 8.4) and OWASP's minimum,
      * through password_hash and sodium_crypto_pwhash with Argon2id (sodium's only thread count is 1).
      *
@@ -177,7 +195,7 @@ final class Argon2Experiment implements Experiment
         $profile = $context->profile;
         $sampling = CellSampling::forProfile($profile->name);
         $budget = $sampling->timeBudget();
-        $grid = $this->cells($profile);
+        $grid = self::forTests($this->cells($profile), $context->fakeClock ? getenv(self::TEST_MAX_MIB_VARIABLE) : false);
         $checkpoint = CellCheckpoint::open($context->outputDirectory, $this->schema->columns(self::CSV), $grid);
         $left = array_values(array_filter($grid, static fn (Argon2Cell $cell): bool => !$checkpoint->has($cell)));
         if ($checkpoint->cellsDone() > 0) {

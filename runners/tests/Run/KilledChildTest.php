@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Tests\Run;
 
+use PhpCryptoBench\Argon2\Argon2Experiment;
 use PhpCryptoBench\Run\TestHold;
 use PhpCryptoBench\Symmetric\SymmetricExperiment;
 use PHPUnit\Framework\TestCase;
@@ -25,6 +26,8 @@ final class KilledChildTest extends TestCase
     private const GONE_WITHIN_S = 5.0;
     /** What is killed is the child, not the inventory: a few ciphers of each kind (default, legacy, key wrap, AEAD). */
     private const SMALL_INVENTORY = 'aes-128-cbc,aes-128-ctr,aes-128-wrap,aes-128-gcm,bf-cbc,des-ede3-cbc';
+    /** Likewise the Argon2 grid: its 16 MiB cells, among them the one held while the runner is killed. */
+    private const SMALL_GRID_MIB = '16';
     private string $root;
     private string $directory;
 
@@ -115,7 +118,7 @@ final class KilledChildTest extends TestCase
         // The Argon2 test holds one grid cell (after the password_hash cells are checkpointed), the
         // symmetric test its child, long enough to kill the runner while it runs; without a guard the
         // child would outlive the runner by a minute.
-        $environment = ['PHPCB_PARENT_GUARD' => $guard, TestHold::CELL_VARIABLE => 'sodium/argon2id:60', TestHold::CHILD_VARIABLE => 'symmetric:60', SymmetricExperiment::TEST_CIPHERS_VARIABLE => self::SMALL_INVENTORY] + getenv();
+        $environment = ['PHPCB_PARENT_GUARD' => $guard, TestHold::CELL_VARIABLE => 'sodium/argon2id:60', TestHold::CHILD_VARIABLE => 'symmetric:60', SymmetricExperiment::TEST_CIPHERS_VARIABLE => self::SMALL_INVENTORY, Argon2Experiment::TEST_MAX_MIB_VARIABLE => self::SMALL_GRID_MIB] + getenv();
         $command = [PHP_BINARY, ...$ini, REPOSITORY . '/runners/bench.php', 'run', '--profile', 'quick', '--only', $experiment, '--fake-clock', '--out', $this->directory];
         $log = $this->root . '.log';
         $runner = proc_open($command, [0 => ['file', '/dev/null', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', $log, 'w']], $pipes, null, $environment);
@@ -150,7 +153,7 @@ final class KilledChildTest extends TestCase
         }
 
         $resume = [PHP_BINARY, ...$ini, REPOSITORY . '/runners/bench.php', 'run', '--resume', '--only', $experiment, '--fake-clock', '--out', $this->directory];
-        $process = proc_open($resume, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['file', $log, 'w']], $pipes, null, ['PHPCB_PARENT_GUARD' => $guard, SymmetricExperiment::TEST_CIPHERS_VARIABLE => self::SMALL_INVENTORY] + getenv());
+        $process = proc_open($resume, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['file', $log, 'w']], $pipes, null, ['PHPCB_PARENT_GUARD' => $guard, SymmetricExperiment::TEST_CIPHERS_VARIABLE => self::SMALL_INVENTORY, Argon2Experiment::TEST_MAX_MIB_VARIABLE => self::SMALL_GRID_MIB] + getenv());
         self::assertIsResource($process);
         $out = trim((string) stream_get_contents($pipes[1]));
         fclose($pipes[1]);

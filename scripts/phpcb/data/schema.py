@@ -3,6 +3,7 @@ files as Frictionless tabular data resources (Table Schema v2). PHP reads the sa
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -199,7 +200,38 @@ def load_tables(tables_dir: Path, resource_schema: Draft202012Validator) -> dict
     return tables
 
 
+# Schemas already checked, by the digest of their files: checking a schema against its metaschema is
+# most of a small build's loading time, and a build, a test or a preview loads the same files often.
+_CHECKED: dict[str, Schemas] = {}
+
+
+def _digest(schema_dir: Path) -> str | None:
+    """The SHA-256 of every schema file's name and bytes; None when one cannot be read (then loading
+    names the problem)."""
+    digest = hashlib.sha256()
+    try:
+        for path in [
+            schema_dir / MANIFEST_SCHEMA,
+            schema_dir / RESOURCE_SCHEMA,
+            *sorted((schema_dir / TABLES_DIR).glob("*.json")),
+        ]:
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
 def load_schemas(schema_dir: Path) -> Schemas:
+    key = _digest(schema_dir)
+    if key is not None and key in _CHECKED:
+        return _CHECKED[key]
+    schemas = _load_schemas(schema_dir)
+    if key is not None:
+        _CHECKED[key] = schemas
+    return schemas
+
+
+def _load_schemas(schema_dir: Path) -> Schemas:
     manifest_schema = read_json(schema_dir / MANIFEST_SCHEMA, SchemaError)
     Draft202012Validator.check_schema(manifest_schema)
     resource_schema = read_json(schema_dir / RESOURCE_SCHEMA, SchemaError)

@@ -1,0 +1,191 @@
+"""Headless Chromium for the browser tests (Debian's, never a downloaded one): the pages a test opens,
+how it waits for their charts, and the checks of how a chart reads. The fixtures live in conftest.py."""
+
+import contextlib
+import functools
+import http.server
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+from playwright.sync_api import BrowserContext, Page
+
+from phpcb.experiments import registry
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+CHART_PAGES = [f"experiments/{e.name}/" for e in registry.discover()] + ["machines/"]
+PAGES = ["", *CHART_PAGES, "runs/", "claims/", "methodology/", "contributing/", "architecture/"]
+# The Zensical build is loaded page by page too, where its frame differs from MkDocs' (home, nav, a
+# chart page, tables, admonitions); the charts' own checks run on the MkDocs build only.
+ZENSICAL_PAGES = ["", "experiments/aead/", "experiments/symmetric/", "runs/", "claims/"]
+LOADED = [("mkdocs", path) for path in PAGES] + [("zensical", path) for path in ZENSICAL_PAGES]
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+# Dark is the reader's system setting (mkdocs.yml's palette follows prefers-color-scheme); the toggle
+# itself is test_aead_charts_render_and_follow_the_palette's. Colours do not depend on the width, nor
+# layout on the colours: the phone is read in the dark.
+MODES = {
+    "light": {"color_scheme": "light", "viewport": DESKTOP},
+    "phone-dark": {"color_scheme": "dark", "viewport": PHONE},
+}
+# A chart in a collapsed section (a closed <details>) is drawn when the section opens (charts.js).
+SHOWN_RENDERED = (
+    "[...document.querySelectorAll('.pcb-chart')]"
+    ".every((chart) => chart.dataset.rendered === 'true' || chart.closest('details:not([open])'))"
+)
+RENDERED = "[...document.querySelectorAll('.pcb-chart')].every((chart) => chart.dataset.rendered === 'true')"
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def serving(directory: Path) -> Iterator[str]:
+    """`directory` over HTTP, for the test that built it."""
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(directory))
+    )
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def open_page(context: BrowserContext, url: str, problems: list[str] | None = None) -> Page:
+    """The page at `url` with every chart outside a collapsed section drawn; console errors, page errors
+    and requests that leave the site are appended to `problems`."""
+    page = context.new_page()
+    if problems is not None:
+        site = url.split("/", 3)[:3]
+        origin = "/".join(site) + "/"
+        page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+        page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+        page.on("request", lambda r: None if r.url.startswith(origin) else problems.append(f"outside request: {r.url}"))
+    response = page.goto(url, wait_until="load")
+    assert response is not None
+    assert response.status == 200
+    page.wait_for_function(SHOWN_RENDERED, timeout=20_000)
+    return page
+
+
+def open_sections(page: Page) -> None:
+    """Every collapsed section opened, as a reader would, and every chart in them drawn."""
+    page.evaluate("document.querySelectorAll('details:not([open])').forEach((d) => { d.open = true; })")
+    page.wait_for_function(RENDERED, timeout=20_000)
+
+
+# Per chart, as drawn: its caption (title, permalink, data link) above it and inside the page; tick
+# labels inside the chart; the legend clear of the x axis; error bars and reference lines that
+# contrast with the page's background (WCAG contrast of the computed colours); grid lines in one colour.
+CHART_CHECKS = """() => {
+  const rgb = (text) => (text.match(/[\\d.]+/g) || []).slice(0, 3).map(Number);
+  const luminance = ([r, g, b]) => {
+    const lin = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+  };
+  const contrast = (a, b) => {
+    const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };
+  const background = rgb(getComputedStyle(document.body).backgroundColor);
+  const width = document.documentElement.clientWidth;
+  return [...document.querySelectorAll('.pcb-chart')].map((chart) => {
+    const problems = [];
+    const svg = chart.querySelector('.main-svg').getBoundingClientRect();
+    const caption = chart.previousElementSibling;
+    if (!caption || !caption.classList.contains('pcb-chart-title')) { problems.push('no caption'); }
+    else {
+      const box = caption.getBoundingClientRect();
+      if (box.left < 0 || box.right > width + 1) { problems.push('caption wider than the page'); }
+      if (caption.querySelector('a').getAttribute('href') !== '#' + chart.id) { problems.push('no permalink'); }
+      if (!caption.querySelector('.pcb-chart-data')) { problems.push('no data link'); }
+    }
+    for (const label of chart.querySelectorAll('.xtick text, .ytick text, .g-xtitle, .g-ytitle')) {
+      const r = label.getBoundingClientRect();
+      const outside = r.left < svg.left - 1 || r.right > svg.right + 1
+        || r.top < svg.top - 1 || r.bottom > svg.bottom + 1;
+      if (r.width && outside) {
+        problems.push('label clipped: ' + label.textContent);
+      }
+    }
+    const legend = chart.querySelector('.legend');
+    const axis = [...chart.querySelectorAll('.xtick text, .g-xtitle')].map((e) => e.getBoundingClientRect());
+    if (legend && axis.length && chart.layout.legend && chart.layout.legend.y < 0) {
+      const top = legend.getBoundingClientRect().top;
+      if (top < Math.max(...axis.map((r) => r.bottom))) { problems.push('legend over the x axis'); }
+    }
+    const lines = [...chart.querySelectorAll('.errorbar path, .shapelayer path')];
+    for (const line of lines) {
+      const stroke = getComputedStyle(line).stroke;
+      if (stroke && stroke !== 'none' && contrast(rgb(stroke), background) < 3) {
+        problems.push('line ' + stroke + ' on ' + background); break;
+      }
+    }
+    // Every axis's grid follows the palette: one that kept Plotly's default (white) glares in dark mode.
+    const grids = new Set([...chart.querySelectorAll('.gridlayer path')].map((p) => getComputedStyle(p).stroke));
+    if (grids.size > 1) { problems.push('grid lines in ' + [...grids].join(' and ')); }
+    return [chart.id, problems];
+  }).filter(([, problems]) => problems.length);
+}"""
+
+# Series shown at once: a chart's menu (Argon2's picks) hides the others' traces.
+CROWDED = (
+    "[...document.querySelectorAll('.pcb-chart')].filter((c) => c.data[0].type !== 'heatmap'"
+    " && c.data.filter((t) => t.visible !== false).length > 8)"
+)
+
+
+def assert_reads_well(page: Page, viewport: dict[str, int]) -> None:
+    open_sections(page)
+    assert page.evaluate(CHART_CHECKS) == []
+    assert page.evaluate(f"{CROWDED}.map((c) => c.id)") == [], "at most 8 series on one axis"
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], "no sideways scrolling"
+
+
+# The answer block (templates/_answer.md.j2) as drawn: where it starts and ends against the header and the
+# first screen, and each of its elements that reaches past the viewport's sides or scrolls inside itself.
+ANSWER_BOX = """() => {
+  const answer = document.querySelector('.pcb-answer');
+  if (!answer) { return null; }
+  const width = document.documentElement.clientWidth;
+  const box = answer.getBoundingClientRect();
+  const clipped = [answer, ...answer.querySelectorAll('*')].filter((element) => {
+    const r = element.getBoundingClientRect();
+    const sideways = r.width > 0 && (r.left < -0.5 || r.right > width + 0.5);
+    const scrolls = element.clientWidth > 0 && element.scrollWidth > element.clientWidth + 1;
+    return sideways || scrolls;
+  }).map((element) => element.tagName + ': ' + element.textContent.trim().slice(0, 60));
+  return {
+    top: box.top,
+    bottom: box.bottom,
+    header: document.querySelector('header').getBoundingClientRect().bottom,
+    height: window.innerHeight,
+    clipped: clipped,
+  };
+}"""
+
+
+def assert_answer_fits(page: Page, viewport: dict[str, int], mode: str) -> None:
+    """The page's answer block, as first drawn: below the header, ending within the first screen, and
+    nothing of it beyond the viewport's sides or scrolling inside itself (issue 29's promise)."""
+    found = page.evaluate(ANSWER_BOX)
+    assert found is not None, "the page opens with its answer"
+    assert found["height"] == viewport["height"]
+    assert found["top"] >= found["header"] - 0.5, f"{mode}: the answer starts below the header"
+    assert found["bottom"] <= found["height"], (
+        f"{mode}: the answer ends {found['bottom'] - found['height']:.0f} px below the screen"
+    )
+    assert found["clipped"] == [], mode

@@ -1,0 +1,119 @@
+"""Tables that carry an answer keep it on the screen at 1280 px and on a phone, and the build error page
+wraps its message, in headless Chromium."""
+
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+from phpcb.data.selection import COMPARE_VARIABLE, SHOW_RUN_VARIABLE
+from phpcb.pages import site_files
+
+from .browser_support import DESKTOP, MODES, serving
+from .conftest import ENV, FIXTURE_RUN, ROOT, build_html, project_with
+from .test_baselines import NEW_ID, slower_copy
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_build_error_page_wraps_a_long_message_instead_of_cutting_it(browser, tmp_path):
+    """`make serve`'s error page (site_files.generate_error) at 1280 px: every character of the message
+    is on the screen, a long path and a long line wrapped, none behind a scroll bar."""
+    path = "data/runs/20261125T1525Z-amd-epyc-fb7fc6-php8.2/" + "a-very-long-directory-name/" * 8 + "jwt.csv"
+    message = f"{path}, row 3, column 'verified': expected true or false, got 'maybe' " + "and more words " * 20
+    build = tmp_path / "build"
+    site_files.generate_error(ROOT, build, message.strip())
+    result = build_html(build, tmp_path / "site")
+    assert result.returncode == 0, result.stderr
+    with serving(tmp_path / "site") as url:
+        page = browser.new_page(viewport=DESKTOP)
+        page.goto(url, wait_until="load")
+        block = page.locator("pre", has_text="expected true or false")
+        assert block.count() == 1
+        clipped = block.evaluate(
+            "(pre) => [pre, ...pre.querySelectorAll('*')].filter((e) => e.scrollWidth > e.clientWidth + 1).length"
+        )
+        assert clipped == 0, "nothing of the message is behind a horizontal scroll bar"
+        right = block.evaluate("(pre) => pre.getBoundingClientRect().right")
+        assert right <= DESKTOP["width"]
+        assert "got 'maybe'" in block.inner_text()
+        page.close()
+
+
+@pytest.fixture(scope="module")
+def report_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The site `make report` builds: the fixture run and a slower copy of it, the copy shown on every
+    page and set beside its baseline on the Comparison page."""
+    parent = tmp_path_factory.mktemp("report")
+    root = project_with(parent, FIXTURE_RUN)
+    slower_copy(root)
+    build, out = parent / "build", parent / "site"
+    pages = [sys.executable, "-m", "phpcb", "--root", str(root), "pages", "--out", str(build)]
+    env = {**ENV, SHOW_RUN_VARIABLE: NEW_ID, COMPARE_VARIABLE: NEW_ID}
+    generated = subprocess.run(pages, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    assert generated.returncode == 0, generated.stderr
+    built = build_html(build, out)
+    assert built.returncode == 0, built.stderr
+    with serving(out) as url:
+        yield url
+
+
+# Tables that carry an answer, by a header only they have, and the columns that hold the answer: each
+# cell of those columns is drawn, and inside the viewport and every box that would clip it, at 1280 px
+# and on a phone. Collapsed sections are opened first.
+ANSWER_TABLES = {
+    "claims/": {"what we measured": ["claim", "verdict"]},
+    "experiments/argon2/": {
+        "budget": ["budget", "memory", "time cost", "threads", "verdict"],
+        "parameter set": ["verdict", "password_hash (Argon2id)", "sodium_crypto_pwhash (Argon2id)"],
+    },
+    "compare/": {"beyond shift": ["new", "delta", "verdict"]},
+}
+ANSWERS_SHOWN = """([marker, columns]) => {
+  const width = document.documentElement.clientWidth;
+  const problems = [];
+  let tables = 0;
+  for (const table of document.querySelectorAll('article table')) {
+    const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent.trim());
+    if (!heads.includes(marker)) { continue; }
+    tables += 1;
+    const missing = columns.filter((c) => !heads.includes(c));
+    if (missing.length) { problems.push(`${marker}: no column ${missing}`); continue; }
+    let right = width;
+    for (let box = table; box; box = box.parentElement) {
+      if (getComputedStyle(box).overflowX !== 'visible') { right = Math.min(right, box.getBoundingClientRect().right); }
+    }
+    for (const row of table.querySelectorAll('tbody tr')) {
+      for (const column of columns) {
+        const cell = row.children[heads.indexOf(column)];
+        const box = cell.getBoundingClientRect();
+        if (!cell.checkVisibility() || box.width === 0) { problems.push(`${marker}/${column}: hidden`); }
+        else if (box.left < -1 || box.right > right + 1) {
+          const where = `${Math.round(box.left)}–${Math.round(box.right)} px, room to ${Math.round(right)}`;
+          problems.push(`${marker}/${column}: ${where}`);
+        }
+      }
+    }
+  }
+  return [tables, [...new Set(problems)]];
+}"""
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+@pytest.mark.parametrize("path", list(ANSWER_TABLES))
+def test_a_table_that_carries_an_answer_keeps_it_on_the_screen(contexts, base_url, report_url, mode, path):
+    url = (report_url if path == "compare/" else base_url) + path
+    page = contexts[mode].new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url, wait_until="load")
+    page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    laid_out = "[...document.querySelectorAll('.pcb-key-table')].every((a) => a.dataset.layout)"
+    page.wait_for_function(laid_out, timeout=10_000)  # tables.js measures a table when its section opens
+    for marker, columns in ANSWER_TABLES[path].items():
+        tables, problems = page.evaluate(ANSWERS_SHOWN, [marker, columns])
+        assert tables >= 1, f"{path} has a table with a {marker!r} column"
+        assert problems == [], f"{path} at {MODES[mode]['viewport']['width']} px"
+    assert errors == []
+    page.close()
