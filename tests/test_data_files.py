@@ -4,6 +4,7 @@ import shutil
 
 import pytest
 
+from phpcb.data.datafile import YamlFile
 from phpcb.data.policy import load_argon2_policy, load_jwt_policy, load_symmetric_policy
 from phpcb.data.reference import load_reference
 from phpcb.errors import DataError
@@ -95,3 +96,15 @@ def test_a_reference_missing_a_required_section_is_refused(tmp_path):
     path = copy_with(tmp_path, ROOT / "data" / "reference" / "aead.yaml", "environment:", "setting:")
     with pytest.raises(DataError, match="expected a top-level 'environment' entry"):
         load_reference(path)
+
+
+def test_a_yaml_file_read_twice_gives_each_reader_its_own_document(tmp_path):
+    """Parsed documents are kept by their text (datafile._PARSED): a reader that changes its copy must not
+    change what the next reader of the same file gets, and a changed file is parsed again."""
+    path = tmp_path / "policy.yaml"
+    path.write_text("entries:\n  a: {verdict: recommended}\n", encoding="utf-8")
+    first = YamlFile.load(path)
+    first.data["entries"]["a"]["verdict"] = "changed"
+    assert YamlFile.load(path).data == {"entries": {"a": {"verdict": "recommended"}}}
+    path.write_text("entries:\n  a: {verdict: acceptable}\n", encoding="utf-8")
+    assert YamlFile.load(path).data["entries"]["a"]["verdict"] == "acceptable"

@@ -4,6 +4,7 @@ a KeyError from deep inside the build."""
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +16,15 @@ from phpcb.errors import DataError
 
 # libyaml's loader where PyYAML was built with it (the wheels are): the same documents, ten times faster.
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# Documents already parsed, by their text: a build reads each policy and reference file several times,
+# and a test process builds many sites from the same files. Each caller gets its own copy.
+_PARSED: dict[str, Any] = {}
+
+
+def _parse(text: str) -> Any:
+    if text not in _PARSED:
+        _PARSED[text] = yaml.load(text, Loader=SAFE_LOADER)
+    return copy.deepcopy(_PARSED[text])
 
 
 def read_json(path: Path, error: type[DataError] = DataError) -> Any:
@@ -36,7 +46,7 @@ class YamlFile:
     @classmethod
     def load(cls, path: Path) -> YamlFile:
         try:
-            data = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
+            data = _parse(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise DataError(path, "file missing") from None
         except UnicodeDecodeError:
