@@ -20,10 +20,9 @@ import tempfile
 from pathlib import Path
 
 from phpcb.publish.ghpages import pr_from_file
-from phpcb.publish.github_comment import MARKER
 from phpcb.publish.pr_runs import (
+    ARTIFACT_RUNS_DIR,
     RUNS,
-    RUNS_DIR,
     RUNS_FILE,
     ArtifactError,
     ArtifactRuns,
@@ -42,9 +41,9 @@ def _runs_after(base_runs: Path, artifact: Path, found: ArtifactRuns, into: Path
     for run_id in (*found.deleted, *found.rewritten):
         shutil.rmtree(after / run_id, ignore_errors=True)
     for run_id in (*found.added, *found.rewritten):
-        source = artifact / RUNS_DIR / run_id
+        source = artifact / ARTIFACT_RUNS_DIR / run_id
         if not source.is_dir():
-            raise ArtifactError(f"{artifact}: runs.json names {run_id}, but {RUNS_DIR}/{run_id}/ is not there")
+            raise ArtifactError(f"{artifact}: runs.json names {run_id}, but {ARTIFACT_RUNS_DIR}/{run_id}/ is not there")
         check_run_directory(source)
         if (after / run_id).exists():
             raise ArtifactError(f"{artifact}: {run_id} is listed as added, but the base branch already has it")
@@ -61,12 +60,9 @@ def artifact_comment(root: Path, artifact: Path, out: Path, base_runs: Path | No
     where = addresses(root, pr)
     with tempfile.TemporaryDirectory(prefix="phpcb-artifact-") as work:
         after = _runs_after(base, artifact, found, Path(work))
-        preview_comment(root, list(found.added), out, base_runs=base, runs_dir=after)
         warning = changed_runs_warning(after, list(found.changes))
+        preview_comment(root, list(found.added), out, base_runs=base, runs_dir=after, preface=warning)
     text = out.read_text(encoding="utf-8").rstrip("\n")
     compare = f" (the runs beside their baselines: {where.preview}compare/)" if found.added else ""
-    if warning:
-        rest = text.removeprefix(MARKER).lstrip("\n")
-        text = f"{MARKER}\n{warning}{rest}"
     out.write_text(f"{text}\n\nPreview site: {where.preview}{compare}\n", encoding="utf-8")
     return f"{out}: the comment for #{pr} ({len(text):,} characters), from {artifact}'s runs"

@@ -15,14 +15,12 @@ from dataclasses import dataclass
 from phpcb.compare.exporters.markdown import html, md_text
 from phpcb.data.loader import Run
 from phpcb.data.machines import machine_name
-from phpcb.data.selection import SiteConfig, reference
+from phpcb.data.selection import FULL, SiteConfig, reference
 from phpcb.experiments import registry
 from phpcb.experiments.contexts import Contexts
 from phpcb.experiments.experiment import Experiment
 from phpcb.pages.machines_page import Group, groups, shown_for_group
 from phpcb.presentation.advice import AdviceChange, diff
-
-FULL = "full"
 
 
 @dataclass(frozen=True)
@@ -102,8 +100,9 @@ class MergeEffect:
 
 
 def _same_files(a: Run, b: Run) -> bool:
-    """Whether two runs of one id hold the same data: their seals (per-file SHA-256) agree."""
-    return a.manifest.get("seal") == b.manifest.get("seal") and a.manifest == b.manifest
+    """Whether two runs of one id hold the same data: their manifests, whose seal holds each file's
+    SHA-256, agree."""
+    return a.manifest == b.manifest
 
 
 def _why_not_shown(run: Run, shown: Run | None, config: SiteConfig) -> str:

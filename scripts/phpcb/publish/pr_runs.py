@@ -17,7 +17,7 @@ RUNS = "data/runs"
 RUN_ID = re.compile(r"[0-9]{8}T[0-9]{4}Z-[a-z0-9-]{1,64}-php[0-9]+\.[0-9]+")
 SAFE_REF = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/@{}^~-]{0,199}")
 RUNS_FILE = "runs.json"
-RUNS_DIR = "runs"
+ARTIFACT_RUNS_DIR = "runs"  # in a preview artifact (gh-pages has its own runs/: ghpages.RUNS_DIR)
 _CHANGE_PATH = re.compile(r"data/runs/([^/\s]+)/[A-Za-z0-9._/-]{1,200}")
 _STATUSES = ("modified", "deleted", "renamed")
 
@@ -181,7 +181,7 @@ def _change(path: Path, entry: object) -> RunChange:
 
 def write_artifact_runs(root: Path, out: Path, found: ArtifactRuns) -> None:
     """`make preview`'s side: the added and rewritten runs' directories and runs.json, into `out`."""
-    target = out / RUNS_DIR
+    target = out / ARTIFACT_RUNS_DIR
     target.mkdir(parents=True, exist_ok=True)
     for run_id in (*found.added, *found.rewritten):
         shutil.copytree(root / RUNS / run_id, target / run_id)

@@ -56,10 +56,12 @@ def preview_comment(
     out: Path | None,
     base_runs: Path | None = None,
     runs_dir: Path | None = None,
+    preface: str = "",
 ) -> str:
     """`python -m phpcb preview-comment`: the comment for these runs, printed or written to `out`;
     led by what merging changes when the base branch's runs are given. The runs after merging are
-    `runs_dir` (default: the repository's data/runs/)."""
+    `runs_dir` (default: the repository's data/runs/). `preface` (a warning) comes first, within the
+    comment's size limit."""
     if not compared and base_runs is None:
         raise NoDataError(
             "--runs: name at least one run id, e.g. --runs 20261122T1835Z-intel-xeon-fb7fc6-php8.2 "
@@ -71,11 +73,11 @@ def preview_comment(
     config.check(runs)
     contexts = Contexts(Project(root), schemas)
     found = comparisons(runs, compared, config, schemas, contexts) if compared else []
-    summary = ""
+    summary = preface
     if base_runs is not None:
         # The base side gets its own contexts: a run rewritten under its own id must not share a cache.
         before = load_runs(base_runs, schemas) if base_runs.is_dir() else []
-        summary = lead(effect(before, runs, config, Contexts(Project(root), schemas), contexts))
+        summary += lead(effect(before, runs, config, Contexts(Project(root), schemas), contexts))
     text = comment(found, lead=summary)
     if out is None:
         return text.rstrip("\n")
