@@ -54,8 +54,10 @@ def test_hmac_is_never_chosen_for_many_verifiers_however_fast():
     result = analysis.analyse(synthetic(rsa_bits=3072), POLICY)
     verifiers = result.choices[0]
     assert verifiers.best.alg == "PS256", "RS256 verifies faster, but only PS is recommended among the RSA paddings"
+    assert [a.alg for a in verifiers.passed_over] == ["RS256"], "the faster one the policy does not recommend"
     signers = result.choices[1]
     assert signers.best.alg == "ES256"
+    assert signers.passed_over == (), "RS256 signs slower than ES256: nothing faster was passed over"
     assert signers.ratio.value == pytest.approx(1.4 / 0.04, rel=0.05)
     assert signers.ratio.significant
 

@@ -97,6 +97,9 @@ class Choice:
     runner_up: AlgorithmResult | None
     ratio: Ratio | None
     contest: Contest | None = None  # every candidate against the best: the tie, if any
+    # Asymmetric algorithms faster at this than the best whose verdict is below recommended (RS256
+    # verifies faster than any curve): the page says why they are not the pick. Fastest first.
+    passed_over: tuple[AlgorithmResult, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -167,7 +170,21 @@ def choose(
             for _, case in measured[1:]
         ],
     )
-    return Choice(purpose, operation, best, runner, ratio, found)
+    passed_over = tuple(
+        sorted(
+            (
+                a
+                for a in algorithms
+                if a.asymmetric
+                and not a.verdict.recommendable
+                and (case := a.case(operation, payload)) is not None
+                and best_case is not None
+                and case.summary.median_ns < best_case.summary.median_ns
+            ),
+            key=lambda a: (a.case(operation, payload).summary.median_ns, a.alg),  # type: ignore[union-attr]
+        )
+    )
+    return Choice(purpose, operation, best, runner, ratio, found, passed_over)
 
 
 def headline_payload(payloads: list[int]) -> int:
