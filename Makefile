@@ -13,7 +13,8 @@ export PYTHONPATH := $(CURDIR)/scripts
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: help report setup system-packages venv bench site serve test test-fast lint test-php test-python \
-        bench-fidelity bench-site bench-repeat bench-replication noise ab upgrade-runs publish clean compare mutation
+        bench-fidelity bench-site bench-repeat bench-replication noise ab upgrade-runs publish clean compare mutation \
+        stack stack-test clean-stacks bench-stacks
 
 help:
 	@echo "make report          install what is missing, run the quick benchmark, build the site showing your run"
@@ -21,7 +22,10 @@ help:
 	@echo "make test-fast       the edit loop: lint and every test but the runner end to end and the browser"
 	@echo "make site [GENERATOR=zensical]    pages into build/, then site/ from it (no benchmarking)"
 	@echo "make serve [GENERATOR=zensical]   serve the site; pages regenerate when data/, templates/, scripts/ or docs/ change"
-	@echo "make bench PROFILE=full [ONLY=aead]   measure this machine into data/runs/<run-id>/"
+	@echo "make bench PROFILE=full [ONLY=aead] [STACK=debian13]   measure this machine into data/runs/<run-id>/"
+	@echo "make stack STACK=debian13   build a stack (Debian 13: PHP 8.4 + OpenSSL 3.5) into .stacks/; make clean-stacks removes them"
+	@echo "make bench-stacks [STACKS='host debian13'] [ROUNDS=3] [ONLY=...]   the stacks in ABBA rounds: ratios between them"
+	@echo "make test-php [STACK=debian13]   PHPUnit under the host's PHP, or under the stack's"
 	@echo "make bench-fidelity  PHP over openssl speed, aes-256-gcm/ccm at 16 KiB: 3 runs of interleaved rounds, CI within ±5 %"
 	@echo "make bench-site [RUNS='10 50 200']   time make site on that many synthetic runs"
 	@echo "make bench-repeat N=3 [PROFILE=quick]   N runs of this machine, experiments rotated (then make noise)"
@@ -61,10 +65,28 @@ $(VENV)/.installed: requirements.txt
 	@touch $@
 
 # COPY_TO=DIR also copies the new run into DIR/<run-id>/ (a bench-matrix leg uploads only that).
-bench: system-packages
-	@run=$$(php runners/bench.php run --profile $(PROFILE) $(if $(ONLY),--only $(ONLY),)) || exit 1; \
+# STACK=debian13 runs the same runner in that stack (make stack STACK=debian13 builds it; scripts/stack.sh).
+STACK ?= host
+RUNNER = $(if $(filter host,$(STACK)),php,scripts/stack.sh run $(STACK) php)
+bench: $(if $(filter host,$(STACK)),system-packages,stack)
+	@run=$$($(RUNNER) runners/bench.php run --profile $(PROFILE) $(if $(ONLY),--only $(ONLY),)) || exit 1; \
+	  run=$$(scripts/stack.sh path "$$run"); \
 	  echo "$$run"; \
 	  if [ -n "$$COPY_TO" ]; then mkdir -p "$$COPY_TO" && cp -r "$$run" "$$COPY_TO/"; fi
+
+# A stack: a root filesystem of Debian's packages (scripts/stacks/$(STACK).env), built once into .stacks/.
+stack:
+	@test "$(STACK)" != host || { echo "error: STACK is required: a stack of scripts/stacks/, e.g. make stack STACK=debian13 (host is this machine's own PHP)" >&2; exit 2; }
+	@scripts/stack.sh build "$(STACK)"
+
+clean-stacks:
+	@scripts/stack.sh clean
+
+# The stacks in alternating rounds on this machine (ABBA, as make ab does for code): every run into data/runs/,
+# the set of rounds into data/stacks/, the ratio of each case and class between the stacks with its CI across rounds.
+STACKS ?= host debian13
+bench-stacks: system-packages venv
+	PYTHON=$(PY) scripts/bench-stacks.sh "$(STACKS)" "$(ROUNDS)" "$(PROFILE)" "$(ONLY)"
 
 # The runs are validated first (one line naming the file, row and column); the HTML is built beside
 # the old site and swapped in, so a failed build never leaves a half-written site/.
@@ -116,8 +138,12 @@ lint: venv
 mutation: venv
 	VENV=$(VENV) scripts/mutation.sh $(MODULES)
 
-test-php:
-	phpunit -c runners/phpunit.xml
+# PHPUnit under the host's PHP, or (STACK=debian13) under the stack's PHP with the stack's PHPUnit.
+test-php: $(if $(filter host,$(STACK)),,stack-test)
+	$(if $(filter host,$(STACK)),phpunit,scripts/stack.sh run $(STACK) phpunit) -c runners/phpunit.xml
+
+stack-test:
+	@scripts/stack.sh build "$(STACK)" --test
 
 test-python: venv
 	$(PY) -m pytest

@@ -12,6 +12,7 @@ import os
 import posixpath
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import threading
@@ -85,7 +86,17 @@ SLIM_RUNS = (
 )
 SLIM_MACHINE = "intel-xeon-2-50ghz-vm"
 NOT_COPIED = (".git", ".venv", ".tools", "site", "site.tmp", "preview", "tests", "__pycache__", ".pytest_cache")
-NOT_COPIED += (".ruff_cache", ".mutmut-cache", "mutants", "build", ".hypothesis")
+NOT_COPIED += (".ruff_cache", ".mutmut-cache", "mutants", "build", ".hypothesis", ".stacks", "ab")
+
+
+def not_a_plain_file(directory: str, names: list[str]) -> set[str]:
+    """Device nodes, sockets and pipes: copying one reads it (a stack's /dev/zero would fill the disk)."""
+    kept = set()
+    for name in names:
+        mode = os.lstat(os.path.join(directory, name)).st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
+            kept.add(name)
+    return kept
 
 
 def copy_repository(target: Path, runs: tuple[str, ...] = SLIM_RUNS, machine: str = SLIM_MACHINE) -> Path:
@@ -94,7 +105,7 @@ def copy_repository(target: Path, runs: tuple[str, ...] = SLIM_RUNS, machine: st
     skip = shutil.ignore_patterns(*NOT_COPIED)
 
     def ignore(directory: str, names: list[str]) -> set[str]:
-        ignored = set(skip(directory, names))
+        ignored = set(skip(directory, names)) | not_a_plain_file(directory, names)
         if Path(directory) == ROOT / "data" / "runs":
             ignored |= {name for name in names if name not in runs}
         return ignored

@@ -6,6 +6,7 @@ with UPDATE_SNAPSHOTS=1 and review the diff.
 """
 
 import copy
+import dataclasses
 import json
 import re
 from dataclasses import replace
@@ -74,7 +75,8 @@ def modified_copy(base: Run, **manifest_changes) -> Run:
     for path, value in manifest_changes.items():
         section, field = path.split("__")
         manifest[section][field] = value
-    return Run.from_rows(NEW_ID, manifest, tables)
+    # Written by the same runner as the base: the in-memory copy keeps the base's schema version on disk.
+    return dataclasses.replace(Run.from_rows(NEW_ID, manifest, tables), source_version=base.source_version)
 
 
 @pytest.fixture(scope="module")

@@ -64,10 +64,20 @@ def test_upgrading_on_disk_changes_only_what_the_upgrader_names(tmp_path):
     # symmetric declared OPENSSL_CONF and its reason names no missing legacy provider: it had one
     legacy = {**copied, "libraries": {**before["libraries"], "openssl_legacy_provider": True}}
     experiments["symmetric"] = {**before["experiments"]["symmetric"], **not_recorded, "measured_by": legacy}
+    stack = {
+        "name": "host",
+        "os": before["os"],
+        "host_os": before["os"],
+        "php": before["php"]["version"],
+        "openssl": None,
+        "openssl_cli": None,
+    }
     expected = {
         **before,
         "schema_version": SCHEMAS.version,
+        "stack": stack,
         "machine": machine,
+        "boot": None,
         "system": None,
         "experiments": experiments,
     }
@@ -79,6 +89,7 @@ def test_upgrading_on_disk_changes_only_what_the_upgrader_names(tmp_path):
     )
     assert list(after).index("machine") == list(after).index("cpu") - 1, "in the schema's field order"
     assert list(after).index("system") == list(after).index("kernel") + 1
+    assert list(after).index("stack") == list(after).index("libraries") + 1
     assert not load_run(run, SCHEMAS).upgraded
     assert sorted(p.name for p in tmp_path.iterdir()) == [V1_RUN.name], "no work or backup directory is left"
 
@@ -95,12 +106,14 @@ def test_a_version_4_run_gains_precision_and_load_records_that_say_not_recorded(
     after = json.loads((run / "manifest.json").read_text())
     assert after["system"] is None
     assert list(after).index("system") == list(after).index("kernel") + 1
+    assert (after["stack"]["name"], after["stack"]["openssl"], after["boot"]) == ("host", None, None)
     for name, entry in after["experiments"].items():
         old = before["experiments"][name]
         assert (entry["sampling"], entry["system"]) == (None, None)
         assert {k: v for k, v in entry.items() if k not in ("sampling", "system")} == old
         assert list(entry).index("sampling") == list(entry).index("verification") + 1, "where the runner writes it"
-    assert {k: v for k, v in after.items() if k not in ("system", "schema_version", "experiments", "seal")} == {
+    upgraded_fields = ("system", "schema_version", "experiments", "seal", "stack", "boot")
+    assert {k: v for k, v in after.items() if k not in upgraded_fields} == {
         k: v for k, v in before.items() if k not in ("schema_version", "experiments")
     }
 
@@ -162,3 +175,22 @@ def test_the_cli_upgrades_and_reports_each_run(tmp_path, capsys):
 )
 def test_fields_are_quoted_as_the_runners_fputcsv_quotes_them(text, written):
     assert csv_field(text) == written
+
+
+def test_a_version_7_run_is_of_the_host_stack_with_its_openssl_library_not_recorded():
+    """Version 7 recorded OPENSSL_VERSION_TEXT, the header PHP was compiled against; the library PHP
+    loaded may be another release, so the upgrade never passes the header's number off as the library's."""
+    run = ROOT / "data" / "runs" / "20261125T1446Z-amd-epyc-fb7fc6-php8.2"
+    before = json.loads((run / "manifest.json").read_text())
+    assert before["schema_version"] == 7, "the committed run is really version 7"
+    loaded = load_run(run, SCHEMAS)
+    assert loaded.manifest["stack"] == {
+        "name": "host",
+        "os": "Debian GNU/Linux 12 (bookworm)",
+        "host_os": "Debian GNU/Linux 12 (bookworm)",
+        "php": "8.2.36",
+        "openssl": None,
+        "openssl_cli": None,
+    }
+    assert loaded.manifest["boot"] is None
+    assert loaded.manifest["libraries"] == before["libraries"], "the header's text stays where it was"

@@ -17,6 +17,13 @@ final class EnvironmentProbe
     public const FAKE_CLOCK_CORES = 2;
     /** CPU flags that decide which code paths OpenSSL and libsodium take. */
     public const WATCHED_CPU_FLAGS = ['aes', 'pclmulqdq', 'avx', 'avx2', 'avx512f', 'vaes', 'vpclmulqdq', 'sha_ni'];
+    /** The fake clock's boot: one id, an uptime of an hour, so that a fake run writes the same bytes. */
+    public const FAKE_BOOT = ['id' => '00000000-0000-4000-8000-000000000000', 'uptime_s' => 3600];
+    /**
+     * The commit a launcher passes when the runner cannot ask git itself: a stack's root filesystem
+     * has no git, and the checkout it mounts belongs to another user.
+     */
+    public const COMMIT_VARIABLE = 'PHPCB_GIT_COMMIT';
 
     /** @param int|null $fixedCores the core count to record instead of this machine's (the fake clock's 2) */
     public function __construct(
@@ -25,12 +32,16 @@ final class EnvironmentProbe
         private readonly string $osReleasePath = '/etc/os-release',
         private readonly ?int $fixedCores = null,
         private readonly string $machineIdPath = '/etc/machine-id',
+        private readonly string $bootIdPath = '/proc/sys/kernel/random/boot_id',
+        private readonly string $uptimePath = '/proc/uptime',
+        private readonly bool $fixedBoot = false,
+        private readonly string $hostOsReleasePath = Stack::HOST_OS_RELEASE,
     ) {
     }
 
     public static function forFakeClock(): self
     {
-        return new self(fixedCores: self::FAKE_CLOCK_CORES);
+        return new self(fixedCores: self::FAKE_CLOCK_CORES, fixedBoot: true);
     }
 
     /** @return array<string, mixed> */
@@ -110,8 +121,11 @@ final class EnvironmentProbe
     public function libraries(): array
     {
         return [
+            // The header PHP was compiled against: the library it loads may be another release.
             'openssl' => defined('OPENSSL_VERSION_TEXT') ? OPENSSL_VERSION_TEXT : null,
+            'openssl_library' => extension_loaded('openssl') ? ModuleInfo::value('OpenSSL Library Version') : null,
             'sodium' => defined('SODIUM_LIBRARY_VERSION') ? SODIUM_LIBRARY_VERSION : null,
+            'sodium_library' => extension_loaded('sodium') ? ModuleInfo::value('libsodium library version') : null,
             'mcrypt' => $this->libmcryptVersion(),
             'argon2_provider' => defined('PASSWORD_ARGON2_PROVIDER') ? PASSWORD_ARGON2_PROVIDER : null,
             'openssl_legacy_provider' => extension_loaded('openssl') && in_array('bf-cbc', openssl_get_cipher_methods(), true),
@@ -124,13 +138,40 @@ final class EnvironmentProbe
         if (!extension_loaded('mcrypt')) {
             return null;
         }
-        ob_start();
-        phpinfo(INFO_MODULES);
-        $info = (string) ob_get_clean();
-        if (preg_match('/^mcrypt support.*?^Library version => ([^\n]+)/ms', $info, $match) === 1) {
-            return trim($match[1]);
+        return ModuleInfo::value('Library version', 'mcrypt support') ?? 'unknown';
+    }
+
+    /**
+     * The stack the runner runs on (Stack): its name from PHPCB_STACK, the root's OS release, PHP,
+     * the OpenSSL library PHP loaded, and the library of the `openssl` command that measures the
+     * native limit ($opensslCli: its `openssl version` line).
+     *
+     * @return array<string, string|null>
+     */
+    public function stack(string $opensslCli): array
+    {
+        $hostOs = is_readable($this->hostOsReleasePath) ? self::prettyName((string) @file_get_contents($this->hostOsReleasePath)) : null;
+        $library = $this->libraries()['openssl_library'] ?? null;
+        return Stack::of(Stack::nameFromEnvironment(), $this->os(), $hostOs ?? $this->os(), PHP_VERSION, is_string($library) ? $library : null, $opensslCli)->toManifest();
+    }
+
+    /**
+     * This boot of the machine (the kernel's random boot id, new at every boot) and how long it has
+     * been up: a VM's next boot may land on another host, so runs group by boot as well as by machine.
+     *
+     * @return array{id: string|null, uptime_s: int|null}
+     */
+    public function boot(): array
+    {
+        if ($this->fixedBoot) {
+            return self::FAKE_BOOT;
         }
-        return 'unknown';
+        $id = trim((string) @file_get_contents($this->bootIdPath));
+        $uptime = (string) @file_get_contents($this->uptimePath);
+        return [
+            'id' => preg_match('/^[0-9a-f-]{36}$/', $id) === 1 ? $id : null,
+            'uptime_s' => preg_match('/^(\d+)/', $uptime, $m) === 1 ? (int) $m[1] : null,
+        ];
     }
 
     /** @return array{model: string, cores: int, flags: array<string, bool>} */
@@ -146,7 +187,32 @@ final class EnvironmentProbe
         }
         // What the OS reports: on a virtual machine, often the host's nominal clock, not the current one.
         $mhz = preg_match('/^cpu MHz\s*:\s*([0-9.]+)$/m', $cpuinfo, $hz) === 1 ? round((float) $hz[1], 1) : null;
-        return ['model' => $model, 'cores' => $this->fixedCores ?? max(1, (int) $cores), 'flags' => $flags, 'mhz' => $mhz];
+        return ['model' => $model, 'cores' => $this->fixedCores ?? max(1, (int) $cores), 'flags' => $flags, 'mhz' => $mhz, 'identity' => self::cpuIdentity($cpuinfo, (array) $present)];
+    }
+
+    /**
+     * What tells two hosts with the same CPU model string apart ("AMD EPYC" names several generations
+     * on this cloud): family, model and stepping, microcode, cache, the clock the kernel calibrated
+     * (bogomips) and a digest of every flag, from the first CPU's block.
+     *
+     * @param list<string> $flags
+     * @return array{family: int|null, model: int|null, stepping: int|null, microcode: string|null, cache: string|null, bogomips: float|null, flags_sha256: string}
+     */
+    private static function cpuIdentity(string $cpuinfo, array $flags): array
+    {
+        $field = static fn (string $name): ?string => preg_match('/^' . $name . '\s*:\s*(.+)$/m', $cpuinfo, $m) === 1 ? trim($m[1]) : null;
+        $integer = static fn (?string $value): ?int => $value !== null && preg_match('/^\d+$/', $value) === 1 ? (int) $value : null;
+        $sorted = $flags;
+        sort($sorted);
+        return [
+            'family' => $integer($field('cpu family')),
+            'model' => $integer($field('model')),
+            'stepping' => $integer($field('stepping')),
+            'microcode' => $field('microcode'),
+            'cache' => $field('cache size'),
+            'bogomips' => is_numeric($field('bogomips')) ? (float) $field('bogomips') : null,
+            'flags_sha256' => hash('sha256', implode(' ', $sorted)),
+        ];
     }
 
     /**
@@ -173,11 +239,12 @@ final class EnvironmentProbe
 
     public function os(): string
     {
-        $release = (string) @file_get_contents($this->osReleasePath);
-        if (preg_match('/^PRETTY_NAME="?([^"\n]+)"?$/m', $release, $m) === 1) {
-            return $m[1];
-        }
-        return PHP_OS_FAMILY;
+        return self::prettyName((string) @file_get_contents($this->osReleasePath)) ?? PHP_OS_FAMILY;
+    }
+
+    private static function prettyName(string $osRelease): ?string
+    {
+        return preg_match('/^PRETTY_NAME="?([^"\n]+)"?$/m', $osRelease, $m) === 1 ? $m[1] : null;
     }
 
     public function kernel(): string
@@ -187,6 +254,10 @@ final class EnvironmentProbe
 
     public function gitCommit(string $repository): ?string
     {
+        $given = getenv(self::COMMIT_VARIABLE);
+        if (is_string($given) && preg_match('/^[0-9a-f]{40}$/', $given) === 1) {
+            return $given;
+        }
         $head = @shell_exec('git -C ' . escapeshellarg($repository) . ' rev-parse HEAD 2>/dev/null');
         $commit = is_string($head) ? trim($head) : '';
         return preg_match('/^[0-9a-f]{40}$/', $commit) === 1 ? $commit : null;

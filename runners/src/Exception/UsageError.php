@@ -38,4 +38,13 @@ final class UsageError extends InvalidArgumentException implements BenchExceptio
     {
         return new self('--resume needs --out DIR naming the run to finish');
     }
+
+    public static function badStackName(string $given, int $maxChars): self
+    {
+        return new self(sprintf(
+            'PHPCB_STACK must be a stack name of at most %d characters: lower-case letters and digits, joined by "-" or "."; got "%s"',
+            $maxChars,
+            $given,
+        ));
+    }
 }

@@ -12,7 +12,7 @@ use PhpCryptoBench\Io\JsonFile;
 final class Manifest
 {
     /** The data contract's version; data/schema/manifest.schema.json declares the same (a test checks). */
-    public const SCHEMA_VERSION = 7;
+    public const SCHEMA_VERSION = 8;
     public const FILE = 'manifest.json';
 
     /** @param array<string, mixed> $data */

@@ -5,7 +5,9 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Run;
 
 use PhpCryptoBench\Environment\EnvironmentProbe;
+use PhpCryptoBench\Environment\LoadAtStart;
 use PhpCryptoBench\Environment\ProcSystemLoad;
+use PhpCryptoBench\Environment\Stack;
 use PhpCryptoBench\Environment\SystemLoad;
 use PhpCryptoBench\Exception\BenchException;
 use PhpCryptoBench\Exception\IoError;
@@ -39,7 +41,7 @@ final class Runner
     /** The directory a new run would get, under data/runs/ unless told otherwise. */
     public function defaultDirectory(): string
     {
-        $id = RunId::make($this->clock->now(), $this->probe->machine()->name, PHP_VERSION);
+        $id = RunId::make($this->clock->now(), $this->probe->machine()->name, PHP_VERSION, Stack::nameFromEnvironment());
         return $this->repository . '/data/runs/' . $id;
     }
 
@@ -49,6 +51,7 @@ final class Runner
         if (is_file($directory . '/' . Manifest::FILE)) {
             throw IoError::runDirectoryNotEmpty($directory);
         }
+        $atStart = $this->loadAtStart();
         $started = $this->clock->now();
         $manifest = Manifest::start([
             'run_id' => basename($directory),
@@ -58,15 +61,38 @@ final class Runner
             'git_commit' => $this->probe->gitCommit($this->repository),
             'php' => $this->probe->php(),
             'libraries' => $this->probe->libraries(),
+            'stack' => $this->probe->stack($this->nativeSpeed->toolVersion()),
             'machine' => $this->probe->machine()->toManifest() + ['virtual' => $this->probe->isVirtual()],
             'cpu' => $this->probe->cpu(),
             'memory_bytes' => $this->probe->memoryBytes(),
             'os' => $this->probe->os(),
             'kernel' => $this->probe->kernel(),
             'kernel_build' => $this->probe->kernelBuild(),
-            'system' => ['before' => $this->load->snapshot(), 'after' => null],
+            'boot' => $this->probe->boot(),
+            'system' => ['before' => $this->load->snapshot(), 'after' => null, 'at_start' => $atStart],
         ]);
         return $this->finishRun($manifest, $profile, $experiments, $directory);
+    }
+
+    /**
+     * Whether other processes keep the machine busy, read before anything is measured; a busy
+     * machine is reported on stderr at once (and the manifest records the reading either way).
+     *
+     * @return array{window_s: float, others_share: float|null, steal_share: float|null, busy: bool}
+     */
+    private function loadAtStart(): array
+    {
+        $fake = $this->timer->name() === 'fake';
+        $reading = LoadAtStart::measure($this->load, static function (float $seconds) use ($fake): void {
+            if (!$fake) {
+                usleep((int) ($seconds * 1e6));
+            }
+        });
+        $warning = LoadAtStart::warning($reading);
+        if ($warning !== null) {
+            $this->progress->message($warning);
+        }
+        return $reading;
     }
 
     /** @param list<Experiment> $experiments */

@@ -99,10 +99,12 @@ final class RunnerTest extends TestCase
         $entry = $manifest['experiments']['two'];
 
         self::assertSame(['target' => 0.03, 'minimum_samples' => 7, 'cases' => 1, 'within_target' => 1, 'interleaved_by' => []], $entry['sampling'], 'its own case only');
-        // Readings: the run's start, then before and after each experiment, then the run's end.
+        // Readings: two for the load at the start, the run's start, before and after each experiment, the run's end.
         $ticks = static fn (array $reading): int => $reading['cpu_ticks']['total'];
-        self::assertSame([4000, 5000], [$ticks($entry['system']['before']), $ticks($entry['system']['after'])]);
-        self::assertSame([1000, 6000], [$ticks($manifest['system']['before']), $ticks($manifest['system']['after'])]);
+        self::assertSame([6000, 7000], [$ticks($entry['system']['before']), $ticks($entry['system']['after'])]);
+        self::assertSame([3000, 8000], [$ticks($manifest['system']['before']), $ticks($manifest['system']['after'])]);
+        // The modelled machine: 400 of 1000 ticks busy, 300 the run's own, 5 stolen.
+        self::assertSame(['window_s' => 2.0, 'others_share' => 0.1, 'steal_share' => 0.005, 'busy' => false], $manifest['system']['at_start']);
     }
 
     public function testAFailedVerificationTimesNothingAndRecordsWhy(): void

@@ -62,6 +62,15 @@ class Run:
         return self.source_version != self.manifest.get("schema_version")
 
     @property
+    def files_current(self) -> bool:
+        """Whether its files on disk are as the current schema declares them: no upgrade on the way in
+        changed one (an upgrade of the manifest alone leaves them so). A Data Package describes them then."""
+        current = int(self.manifest.get("schema_version", self.source_version))
+        files = [name for entry in self.manifest["experiments"].values() for name in entry.get("files", [])]
+        steps = [upgrade.UPGRADERS[version] for version in range(self.source_version, current)]
+        return not any(step.changes(name) for step in steps for name in files)
+
+    @property
     def sealed(self) -> bool:
         """Whether its files were checked against a seal when it was read (runs of version 6 on)."""
         return self.source_version >= seal.SEALED_FROM_VERSION

@@ -178,6 +178,41 @@ class RecordMinorFaults(Upgrader):
         return table.append_column(self.COLUMN, pa.array([""] * table.num_rows, pa.string()))
 
 
+@dataclass(frozen=True)
+class RecordStackAndBoot(Upgrader):
+    """Version 7 → 8: the manifest gains `stack` (the software under the runner: its name, the OS release,
+    PHP, the OpenSSL library PHP loaded and the `openssl` command's) and `boot` (the machine's boot id).
+
+    Version 7 ran every run on the host's own PHP and recorded only OPENSSL_VERSION_TEXT, the header PHP
+    was compiled against, which may differ from the library it loaded: an upgraded run is of stack
+    `host`, its OS and PHP copied, both OpenSSL libraries null (not recorded, never the header's number
+    passed off as the library's), and its boot null.
+    """
+
+    def manifest(self, manifest: dict[str, Any]) -> dict[str, Any]:
+        php = manifest.get("php")
+        version = php.get("version") if isinstance(php, dict) else None
+        os_release = manifest.get("os")
+        stack = {
+            "name": "host",
+            "os": os_release,
+            "host_os": os_release,
+            "php": version,
+            "openssl": None,
+            "openssl_cli": None,
+        }
+        upgraded: dict[str, Any] = {}
+        for key, value in manifest.items():
+            upgraded[key] = value
+            if key == "libraries":  # where the runner writes them
+                upgraded["stack"] = stack
+            if key == "kernel_build":
+                upgraded["boot"] = None
+        upgraded.setdefault("stack", stack)
+        upgraded.setdefault("boot", None)
+        return {**upgraded, "schema_version": self.source_version + 1}
+
+
 def legacy_host(run_id: str) -> str:
     """The hostname slug a version-2 run id carries: YYYYMMDDTHHMMZ-<host>-phpX.Y."""
     parts = run_id.split("-")
@@ -195,6 +230,7 @@ UPGRADERS: dict[int, Upgrader] = {
     4: RecordPrecision(4, "manifest.json: add `system` and each experiment's `sampling` and `system`, as not recorded"),
     5: RecordEnvironmentAndSeal(5, "manifest.json: version 6 (seal, machine.virtual, cpu.mhz, kernel_build: absent)"),
     6: RecordMinorFaults(6, "aead.csv, symmetric.csv: add `minor_faults`, empty (not counted before version 7)"),
+    7: RecordStackAndBoot(7, "manifest.json: add `stack` (host; OpenSSL libraries not recorded) and `boot` (null)"),
 }
 
 

@@ -70,7 +70,7 @@ def run_details(run: Run, experiment: str, page: str, run_files: RunFiles) -> di
         "entry": entry,
         "csv_links": [run_files.link(page, run.run_id, name) for name in (entry or {"files": []})["files"]],
         "manifest_link": run_files.link(page, run.run_id, MANIFEST),
-        "datapackage_link": None if run.upgraded else run_files.link(page, run.run_id, DATAPACKAGE),
+        "datapackage_link": run_files.link(page, run.run_id, DATAPACKAGE) if run.files_current else None,
     }
 
 

@@ -147,8 +147,8 @@ def publish_runs(site: GeneratedSite, runs: list[Run], schemas: Schemas) -> None
             for name in entry["files"]:
                 path = run.directory / name
                 target[RunFiles.path(run.run_id, name)] = path if published_name(name) == name else Compressed(path)
-        if not run.upgraded:
-            # An upgraded run's files on disk follow an older schema than the descriptor would say.
+        if run.files_current:
+            # Files an upgrade changed on the way in follow an older schema than the descriptor would say.
             target[RunFiles.path(run.run_id, DATAPACKAGE)] = datapackage(run, schemas)
 
 

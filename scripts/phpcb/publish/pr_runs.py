@@ -14,7 +14,7 @@ from pathlib import Path
 from phpcb.errors import BuildError
 
 RUNS = "data/runs"
-RUN_ID = re.compile(r"[0-9]{8}T[0-9]{4}Z-[a-z0-9-]{1,64}-php[0-9]+\.[0-9]+")
+RUN_ID = re.compile(r"[0-9]{8}T[0-9]{4}Z-[a-z0-9-]{1,64}-php[0-9]+\.[0-9]+(-[a-z0-9]+([.-][a-z0-9]+)*)?")
 SAFE_REF = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/@{}^~-]{0,199}")
 RUNS_FILE = "runs.json"
 ARTIFACT_RUNS_DIR = "runs"  # in a preview artifact (gh-pages has its own runs/: ghpages.RUNS_DIR)
