@@ -12,13 +12,13 @@ RUNS ?= 10 50 200
 export PYTHONPATH := $(CURDIR)/scripts
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: help report setup system-packages venv bench site serve test test-fast lint test-php test-python \
+.PHONY: help report setup setup-dev report-packages system-packages venv bench site serve test test-fast lint test-php test-python \
         bench-fidelity bench-site bench-repeat bench-replication noise ab upgrade-runs publish clean compare mutation \
-        stack stack-test clean-stacks bench-stacks
+        stack stack-test test-stack clean-stacks bench-stacks
 
 help:
 	@echo "make report          install what is missing, run the quick benchmark, build the site showing your run"
-	@echo "make test            every check: php -l, ruff, PHPUnit, pytest (incl. mkdocs --strict, browser)"
+	@echo "make test            every check: php -l, ruff, PHPUnit (PHP 8.2, and 8.4 in Debian 13's stack), pytest (incl. mkdocs --strict, browser)"
 	@echo "make test-fast       the edit loop: lint and every test but the runner end to end and the browser"
 	@echo "make site [GENERATOR=zensical]    pages into build/, then site/ from it (no benchmarking)"
 	@echo "make serve [GENERATOR=zensical]   serve the site; pages regenerate when data/, templates/, scripts/ or docs/ change"
@@ -52,7 +52,14 @@ report: setup
 	  echo "Site built in $(CURDIR)/site/: your run on every page, and beside its baseline run (case by case, with significance) on site/compare/index.html" && \
 	  echo "(open site/index.html, or run 'make serve' and browse http://127.0.0.1:8000/)"
 
-setup: system-packages venv tools
+# `make report` installs only what measuring and the site need (PHP and its extensions, argon2, openssl,
+# python3-venv and the pinned Python packages); `make test` adds PHPUnit, Chromium and actionlint (setup-dev).
+setup: report-packages venv
+
+setup-dev: system-packages venv tools
+
+report-packages:
+	@PHPCB_INSTALL=$${PHPCB_INSTALL:-report} scripts/install-system-packages.sh
 
 system-packages:
 	@scripts/install-system-packages.sh
@@ -68,7 +75,7 @@ $(VENV)/.installed: requirements.txt
 # STACK=debian13 runs the same runner in that stack (make stack STACK=debian13 builds it; scripts/stack.sh).
 STACK ?= host
 RUNNER = $(if $(filter host,$(STACK)),php,scripts/stack.sh run $(STACK) php)
-bench: $(if $(filter host,$(STACK)),system-packages,stack)
+bench: $(if $(filter host,$(STACK)),report-packages,stack)
 	@run=$$($(RUNNER) runners/bench.php run --profile $(PROFILE) $(if $(ONLY),--only $(ONLY),)) || exit 1; \
 	  run=$$(scripts/stack.sh path "$$run"); \
 	  echo "$$run"; \
@@ -107,10 +114,12 @@ site: venv
 serve: venv
 	$(PY) -m phpcb serve --generator $(GENERATOR) --address 127.0.0.1:8000
 
-# PHPUnit beside pytest's two workers: both cores stay busy. PHPUnit's report is printed when both end.
-test: setup lint
+# PHPUnit beside pytest's two workers: both cores stay busy. PHPUnit runs under the host's PHP, then under
+# Debian 13's PHP 8.4 (its stack, built once: TEST_STACK= leaves it out); its report is printed when both end.
+TEST_STACK ?= debian13
+test: setup-dev $(if $(TEST_STACK),test-stack,) lint
 	@log=$$(mktemp); \
-	  phpunit -c runners/phpunit.xml >"$$log" 2>&1 & php_pid=$$!; \
+	  { scripts/phpunit.sh $(if $(TEST_STACK),&& echo "--- PHPUnit in stack $(TEST_STACK)" && scripts/stack.sh run $(TEST_STACK) scripts/phpunit.sh,); } >"$$log" 2>&1 & php_pid=$$!; \
 	  $(PY) -m pytest -n 2 --dist worksteal; py_status=$$?; \
 	  wait $$php_pid; php_status=$$?; \
 	  echo "--- PHPUnit"; cat "$$log"; rm -f "$$log"; \
@@ -119,7 +128,7 @@ test: setup lint
 # The edit loop: lint, then the tests that neither run the PHP runner end to end nor drive Chromium.
 test-fast: venv lint
 	@log=$$(mktemp); \
-	  phpunit -c runners/phpunit.xml --exclude-group slow >"$$log" 2>&1 & php_pid=$$!; \
+	  scripts/phpunit.sh --exclude-group slow >"$$log" 2>&1 & php_pid=$$!; \
 	  $(PY) -m pytest -n 2 --dist worksteal -m "not slow and not browser"; py_status=$$?; \
 	  wait $$php_pid; php_status=$$?; \
 	  echo "--- PHPUnit"; cat "$$log"; rm -f "$$log"; \
@@ -138,12 +147,16 @@ lint: venv
 mutation: venv
 	VENV=$(VENV) scripts/mutation.sh $(MODULES)
 
-# PHPUnit under the host's PHP, or (STACK=debian13) under the stack's PHP with the stack's PHPUnit.
+# PHPUnit under the host's PHP, or (STACK=debian13) under the stack's PHP with the stack's PHPUnit
+# (Debian 13's is PHPUnit 11: scripts/phpunit.sh picks the configuration its version reads).
 test-php: $(if $(filter host,$(STACK)),,stack-test)
-	$(if $(filter host,$(STACK)),phpunit,scripts/stack.sh run $(STACK) phpunit) -c runners/phpunit.xml
+	$(if $(filter host,$(STACK)),,scripts/stack.sh run $(STACK)) scripts/phpunit.sh
 
 stack-test:
 	@scripts/stack.sh build "$(STACK)" --test
+
+test-stack:
+	@scripts/stack.sh build "$(TEST_STACK)" --test
 
 test-python: venv
 	$(PY) -m pytest

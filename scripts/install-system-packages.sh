@@ -7,7 +7,8 @@
 #                         or phpunit packages; instead `php` on PATH must be PHP 8.1 or newer with
 #                         ext-openssl and ext-sodium (ext-mcrypt optional: a run records it missing).
 #   PHPCB_INSTALL=bench   only what `make bench` needs: no phpunit, chromium or python3-venv.
-#                         (PHPCB_INSTALL=all, the default: everything.)
+#   PHPCB_INSTALL=report  what `make report` needs: `bench` and python3-venv (for the site), no phpunit or chromium.
+#                         (PHPCB_INSTALL=all, the default: everything, for `make test`.)
 # With PHPCB_PHP_PROVIDED=1 and no root, apt-get runs through `sudo -n` when that works (CI runners).
 # Without dpkg-query (not Debian or Ubuntu) nothing is installed: the commands are looked for on PATH
 # and the missing ones named; that needs PHPCB_PHP_PROVIDED=1.
@@ -27,8 +28,8 @@ case "$php_provided" in
   *) fail "PHPCB_PHP_PROVIDED must be 1 (PHP comes from elsewhere) or unset, not '$php_provided'" ;;
 esac
 case "$mode" in
-  all | bench) ;;
-  *) fail "PHPCB_INSTALL must be 'all' or 'bench', not '$mode'" ;;
+  all | report | bench) ;;
+  *) fail "PHPCB_INSTALL must be 'all', 'report' or 'bench', not '$mode'" ;;
 esac
 
 # PHP 8.1 to 8.4 are supported (runners/src/Environment/PhpFeatures.php holds what differs between them).
@@ -70,8 +71,9 @@ fi
 packages+=(argon2)
 if [ "$mode" = all ]; then
   [ "$php_provided" = 1 ] || packages+=(phpunit)
-  packages+=(chromium python3-venv)
+  packages+=(chromium)
 fi
+[ "$mode" = bench ] || packages+=(python3-venv)
 packages+=(git make openssl)
 
 # Without dpkg: whether each package's command is there (python3-venv: the venv module).

@@ -157,13 +157,30 @@ def assert_snapshot(path: Path, actual: str) -> None:
     )
 
 
-def named_run(run_id: str, machine: str, profile: str, started: str, experiments: tuple[str, ...] = ("aead",)) -> Run:
-    """A run with no rows, for what the run selection reads: its machine, profile, start and experiments."""
+def named_run(
+    run_id: str,
+    machine: str,
+    profile: str,
+    started: str,
+    experiments: tuple[str, ...] = ("aead",),
+    stack: str = "host",
+) -> Run:
+    """A run with no rows, for what the run selection reads: its machine, stack, profile, start and experiments."""
+    php, openssl = ("8.4.27", "3.5.9") if stack == "debian13" else ("8.2.36", "3.0.22")
     manifest: dict[str, Any] = {
         "schema_version": 3,
         "run_id": run_id,
         "profile": profile,
         "started_utc": started,
+        "libraries": {"openssl": f"OpenSSL {openssl} 1 Jan 2026", "openssl_library": f"OpenSSL {openssl} 1 Jan 2026"},
+        "stack": {
+            "name": stack,
+            "os": "Debian",
+            "host_os": "Debian",
+            "php": php,
+            "openssl": openssl,
+            "openssl_cli": openssl,
+        },
         "machine": {"name": machine, "host_hash": "abcdef"},
         "experiments": {name: {"status": "ok", "files": []} for name in experiments},
     }

@@ -272,3 +272,11 @@ def test_an_unknown_value_is_refused(machine: Machine, variable: str, value: str
     assert result.returncode == 1
     assert f"{variable} must be" in result.stderr
     assert result.calls == []
+
+
+def test_report_mode_asks_for_what_make_report_needs_and_nothing_only_make_test_needs(machine: Machine) -> None:
+    machine.dpkg(installed=DEFAULT_PACKAGES)
+    result = machine.run(PHPCB_INSTALL="report")
+    assert result.returncode == 0, result.stderr
+    assert result.queried() == ["php8.2-cli", "php8.2-mcrypt", "argon2", "python3-venv", "git", "make", "openssl"]
+    assert not {"phpunit", "chromium"} & set(result.queried())

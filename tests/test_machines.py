@@ -61,8 +61,8 @@ def test_the_machines_page_sets_every_machine_beside_the_others(make_project):
 
     page = site.build(root).pages["machines.md"]
     fixture_machine = json.loads((FIXTURE_RUN / "manifest.json").read_text())["machine"]["name"]
-    assert f"| {fixture_machine} · PHP 8.2 |" in page
-    assert "| amd-epyc-7b13-64-core-abcdef · PHP 8.3 |" in page
+    assert f"| {fixture_machine} · PHP 8.2 + OpenSSL 3.0 |" in page
+    assert "| amd-epyc-7b13-64-core-abcdef · PHP 8.3 + OpenSSL 3.0 |" in page
     assert "## P-256 (prime256v1) key generation" in page
     assert "## ES256 verification" in page
     assert page.count('class="pcb-chart"') == page.count("\n## ") - 1, "one chart per question"
@@ -107,11 +107,12 @@ def test_a_machines_chart_keeps_each_pick_clear_of_its_error_bar_and_says_which_
         Headline("argon2.budget", "Argon2id within 250 ms", SECONDS, 213e6, 203e6, 240e6, 6, "m=64 MiB, t=4, p=1"),
         Headline("argon2.budget", "Argon2id within 250 ms", SECONDS, 240e6, 214e6, math.inf, 3, "m=128 <MiB>, t=3"),
     ]
-    rows = [machines_page.Row(machines_page.Group(f"box-{i}", "8.2"), None, h) for i, h in enumerate(headlines)]
+    stack = "PHP 8.2 + OpenSSL 3.0"
+    rows = [machines_page.Row(machines_page.Group(f"box-{i}", stack), None, h) for i, h in enumerate(headlines)]
     figure = machines_page.figure("Argon2id within 250 ms", rows)
     (bars,) = figure["data"]
     assert "text" not in bars, "no label inside the bar, where its error bar ran through it"
-    assert bars["y"] == ["box-0 · PHP 8.2<br>m=64 MiB, t=4, p=1", "box-1 · PHP 8.2<br>m=128 &lt;MiB&gt;, t=3"]
+    assert bars["y"] == [f"box-0 · {stack}<br>m=64 MiB, t=4, p=1", f"box-1 · {stack}<br>m=128 &lt;MiB&gt;, t=3"]
     assert bars["x"] == [213.0, 240.0]
     assert bars["error_x"]["array"] == [27.0, None], "an unbounded end draws no bar"
     assert bars["error_x"]["arrayminus"] == [10.0, 26.0]

@@ -126,3 +126,57 @@ def test_focus_comes_from_the_environment(monkeypatch):
     assert focus_run() == "r-full-old"
     monkeypatch.setenv(SHOW_RUN_VARIABLE, "")
     assert focus_run() is None
+
+
+# Stacks: the reference machine's runs on Debian 13's stack (PHP 8.4 + OpenSSL 3.5) and on the host's.
+HOST_FULL_NEW = run("h-full-new", "ref", "full", "2026-11-26T10:00:00Z", stack="host")
+STACK_FULL_OLD = run("s-full-old", "ref", "full", "2026-11-25T10:00:00Z", stack="debian13")
+STACK_QUICK_NEWEST = run("s-quick", "ref", "quick", "2026-11-27T10:00:00Z", stack="debian13")
+STACKED = [HOST_FULL_NEW, STACK_FULL_OLD, STACK_QUICK_NEWEST, OTHER_FULL_NEWER]
+
+
+def stack_config(stack: str | None) -> SiteConfig:
+    return SiteConfig(CONFIG, "ref", {}, stack)
+
+
+def test_the_reference_stack_wins_over_a_newer_run_of_another_stack():
+    chosen = reference(STACKED, "aead", stack_config("debian13"))
+    assert chosen is not None
+    assert chosen.run is STACK_FULL_OLD
+    assert chosen.reason == "the newest full-profile run of the reference machine, on the reference stack (debian13)"
+
+
+def test_a_quick_run_on_the_reference_stack_never_hides_a_full_run_of_another_stack():
+    chosen = reference([HOST_FULL_NEW, STACK_QUICK_NEWEST], "aead", stack_config("debian13"))
+    assert chosen is not None
+    assert chosen.run is HOST_FULL_NEW
+    assert chosen.reason == (
+        "the newest full-profile run of the reference machine; "
+        "none on the reference stack (debian13) has this experiment"
+    )
+
+
+def test_without_a_reference_stack_the_newest_run_wins_whatever_its_stack():
+    chosen = reference(STACKED, "aead", stack_config(None))
+    assert chosen is not None
+    assert chosen.run is HOST_FULL_NEW
+    assert chosen.reason == "the newest full-profile run of the reference machine"
+
+
+def test_a_new_run_is_compared_with_a_run_of_its_own_stack_first():
+    new = run("s-new", "ref", "full", "2026-11-28T10:00:00Z", stack="debian13")
+    chosen = baseline_for(new, [*STACKED, new], "aead", stack_config("debian13"))
+    assert chosen is not None
+    assert chosen.run is STACK_FULL_OLD
+
+
+def test_a_reference_stack_without_runs_is_a_typo(tmp_path):
+    path = tmp_path / "site.yaml"
+    path.write_text("reference_machine: ref\nreference_stack: debain13\n")
+    with pytest.raises(
+        DataError, match="reference_stack 'debain13' has no run under data/runs/; stacks: \\['debian13', 'host'\\]"
+    ):
+        SiteConfig.load(path).check(STACKED)
+    path.write_text("reference_stack: [debian13]\n")
+    with pytest.raises(DataError, match="reference_stack: expected a stack name"):
+        SiteConfig.load(path)

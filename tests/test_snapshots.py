@@ -124,6 +124,7 @@ def test_the_site_publishes_every_run_file_and_a_data_package_per_run(fixture_si
         "index.md",
         "runs.md",
         "machines.md",
+        "versions.md",
         "claims.md",
         *(e.page for e in EXPERIMENTS),
     }

@@ -122,7 +122,7 @@ final class Application
         $timer = $options->fakeClock ? new FakeTimer() : new HrTimer();
         return new Runner(
             $timer,
-            $options->fakeClock ? new FakeWallClock() : new SystemWallClock(),
+            $options->fakeClock ? self::fakeWallClock() : new SystemWallClock(),
             $options->fakeClock ? new FixedNativeSpeed() : new OpensslSpeedCommand($profile->nativeSeconds),
             $options->fakeClock ? EnvironmentProbe::forFakeClock() : new EnvironmentProbe(),
             // Under the fake clock, progress reads its time too: the same lines on every machine.
@@ -131,6 +131,22 @@ final class Application
             new ChildProcessLauncher($this->repository . '/runners/bench.php', $this->stderr),
             $options->fakeClock ? new ModelledSystemLoad() : new ProcSystemLoad(),
         );
+    }
+
+    /**
+     * The fake clock's start: fixed, so that a fake run writes the same bytes everywhere, unless
+     * PHPCB_FAKE_CLOCK_START names another (a job of several fake runs gives each its own run id).
+     */
+    private static function fakeWallClock(): FakeWallClock
+    {
+        $start = getenv('PHPCB_FAKE_CLOCK_START');
+        if (!is_string($start) || $start === '') {
+            return new FakeWallClock();
+        }
+        if (preg_match('/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/', $start) !== 1) {
+            throw UsageError::badFakeClockStart($start);
+        }
+        return new FakeWallClock($start);
     }
 
     /** @param list<string> $arguments */

@@ -47,4 +47,9 @@ final class UsageError extends InvalidArgumentException implements BenchExceptio
             $given,
         ));
     }
+
+    public static function badFakeClockStart(string $given): self
+    {
+        return new self(sprintf('PHPCB_FAKE_CLOCK_START must be a UTC time YYYY-MM-DDTHH:MM:SS, got "%s"', $given));
+    }
 }

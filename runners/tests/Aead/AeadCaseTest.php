@@ -12,6 +12,7 @@ use PhpCryptoBench\Aead\SodiumAead;
 use PhpCryptoBench\Exception\VerificationFailed;
 use PhpCryptoBench\Tests\Support\TamperedDecryption;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 final class AeadCaseTest extends TestCase
 {
@@ -47,6 +48,7 @@ final class AeadCaseTest extends TestCase
     }
 
     /** @dataProvider bulkAeads */
+    #[DataProvider('bulkAeads')]
     public function testATimedRunIsTheLibraryCallInALoopWithAFreshNoncePerMessage(BulkAead $aead): void
     {
         $key = random_bytes($aead->keyBytes());
@@ -76,6 +78,7 @@ final class AeadCaseTest extends TestCase
      * @dataProvider caseKinds
      * @param class-string<EncryptCase|DecryptCase> $kind
      */
+    #[DataProvider('caseKinds')]
     public function testAWrongPlaintextAfterTheTimedRunFailsVerification(string $kind): void
     {
         $case = new $kind(TamperedDecryption::corruptingPlaintext(new OpensslAead('aes-128-gcm')), 32, 0);

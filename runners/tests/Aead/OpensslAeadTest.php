@@ -8,6 +8,7 @@ use PhpCryptoBench\Aead\OpensslAead;
 use PhpCryptoBench\Aead\Sealed;
 use PhpCryptoBench\Exception\InvalidAeadParameter;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 final class OpensslAeadTest extends TestCase
 {
@@ -21,6 +22,7 @@ final class OpensslAeadTest extends TestCase
     }
 
     /** @dataProvider ciphers */
+    #[DataProvider('ciphers')]
     public function testRoundTripGivesThePlaintextBack(string $cipher, int $tagBytes): void
     {
         $aead = new OpensslAead($cipher, 12, $tagBytes);

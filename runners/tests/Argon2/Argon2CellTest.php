@@ -9,6 +9,7 @@ use PhpCryptoBench\Argon2\CellRunner;
 use PhpCryptoBench\Argon2\ModelledCellCost;
 use PhpCryptoBench\Exception\InvalidArgon2Parameter;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 final class Argon2CellTest extends TestCase
 {
@@ -23,6 +24,7 @@ final class Argon2CellTest extends TestCase
     }
 
     /** @dataProvider invalid */
+    #[DataProvider('invalid')]
     public function testInvalidParametersAreRefusedWithTheLimit(string $interface, string $variant, int $memory, int $threads, int $time, string $message): void
     {
         $this->expectException(InvalidArgon2Parameter::class);
@@ -61,6 +63,7 @@ final class Argon2CellTest extends TestCase
     }
 
     /** @dataProvider cells */
+    #[DataProvider('cells')]
     public function testAChildProcessMeasuresWallCpuAndPeakMemoryAndVerifies(Argon2Cell $cell, ?bool $verified): void
     {
         $result = (new CellRunner(REPOSITORY . '/runners/argon2-cell.php'))->measure($cell, 2, 0);

@@ -17,6 +17,7 @@ use PhpCryptoBench\Tests\Support\ScriptedHasher;
 use PhpCryptoBench\Tests\Support\SteppingClock;
 use PHPUnit\Framework\TestCase;
 use SodiumException;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /** One cell's samples: how many, checked how, and what a failure leaves. */
 final class CellMeasurementTest extends TestCase
@@ -89,6 +90,7 @@ final class CellMeasurementTest extends TestCase
      * @dataProvider verdicts
      * @param list<bool|null> $answers
      */
+    #[DataProvider('verdicts')]
     public function testTheCellIsVerifiedOnlyIfEveryHashIs(string $variant, array $answers, ?bool $expected): void
     {
         $result = (new CellMeasurement(new ScriptedHasher($answers), new SteppingClock(1)))->measure(self::cell($variant), 3, 0);

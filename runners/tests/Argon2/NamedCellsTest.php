@@ -9,6 +9,7 @@ use PhpCryptoBench\Argon2\Argon2Experiment;
 use PhpCryptoBench\Experiment\ExperimentSetup;
 use PhpCryptoBench\Harness\Profile;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /** PHP's defaults and OWASP's minimum are measured in every profile, beside the grid (issue 14). */
 final class NamedCellsTest extends TestCase
@@ -21,6 +22,7 @@ final class NamedCellsTest extends TestCase
     }
 
     /** @dataProvider profiles */
+    #[DataProvider('profiles')]
     public function testEveryProfileMeasuresPhpsDefaultsAndOwaspsMinimumThroughBothArgon2idInterfaces(string $profile): void
     {
         $cells = Argon2Experiment::create(ExperimentSetup::forRepository(REPOSITORY))->cells(Profile::named($profile));

@@ -7,6 +7,7 @@ namespace PhpCryptoBench\Tests\Cli;
 use PhpCryptoBench\Cli\Application;
 use PhpCryptoBench\Tests\Support\DeclaredExperiments;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 final class ApplicationTest extends TestCase
 {
@@ -94,6 +95,7 @@ final class ApplicationTest extends TestCase
      * @dataProvider usageErrors
      * @param list<string> $arguments
      */
+    #[DataProvider('usageErrors')]
     public function testUsageErrorsPrintOneLineAndExitTwo(array $arguments, string $expected): void
     {
         [$code, $out, $err] = $this->invoke(...$arguments);

@@ -7,6 +7,7 @@ namespace PhpCryptoBench\Tests\Cli;
 use PhpCryptoBench\Cli\RunOptions;
 use PhpCryptoBench\Exception\UsageError;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 final class RunOptionsTest extends TestCase
 {
@@ -52,6 +53,7 @@ final class RunOptionsTest extends TestCase
      * @dataProvider badArguments
      * @param list<string> $arguments
      */
+    #[DataProvider('badArguments')]
     public function testBadArgumentsAreUsageErrorsThatSayWhatWasExpected(array $arguments, string $message): void
     {
         $this->expectException(UsageError::class);

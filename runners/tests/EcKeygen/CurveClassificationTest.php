@@ -8,6 +8,7 @@ use PhpCryptoBench\EcKeygen\CurveClassification;
 use PhpCryptoBench\EcKeygen\SecurityLevel;
 use PhpCryptoBench\Exception\UnknownCurve;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 final class CurveClassificationTest extends TestCase
 {
@@ -26,6 +27,7 @@ final class CurveClassificationTest extends TestCase
     }
 
     /** @dataProvider names */
+    #[DataProvider('names')]
     public function testEachFamilyAndOrganization(string $curve, string $family, string $organization): void
     {
         $classification = CurveClassification::of($curve);
@@ -65,6 +67,7 @@ final class CurveClassificationTest extends TestCase
     }
 
     /** @dataProvider eccStrengths */
+    #[DataProvider('eccStrengths')]
     public function testEccStrengthFollowsSp80057Table2(int $orderBits, int $strength): void
     {
         self::assertSame($strength, SecurityLevel::forEcc($orderBits));

@@ -8,6 +8,7 @@ use PhpCryptoBench\EcKeygen\ExplicitParameters;
 use PhpCryptoBench\EcKeygen\OpensslCurve;
 use PhpCryptoBench\Exception\KeyOperationFailed;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 final class ExplicitParametersTest extends TestCase
 {
@@ -59,6 +60,7 @@ final class ExplicitParametersTest extends TestCase
     }
 
     /** @dataProvider curves */
+    #[DataProvider('curves')]
     public function testTheFieldSizeIsReadFromARealKey(string $curve, int $fieldBits): void
     {
         self::assertSame($fieldBits, (new ExplicitParameters())->fieldBits($curve, OpensslCurve::newKey($curve)));

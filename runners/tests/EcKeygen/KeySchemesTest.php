@@ -17,6 +17,7 @@ use PhpCryptoBench\Exception\KeyOperationFailed;
 use PhpCryptoBench\Exception\VerificationFailed;
 use PhpCryptoBench\Tests\Support\BrokenKeyScheme;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 final class KeySchemesTest extends TestCase
 {
@@ -62,6 +63,7 @@ final class KeySchemesTest extends TestCase
     }
 
     /** @dataProvider schemes */
+    #[DataProvider('schemes')]
     public function testAGoodKeyPassesItsCheckAndEveryOperationVerifies(KeyScheme $scheme): void
     {
         self::assertNull(KeyCheck::mismatch($scheme, $scheme->generate()));

@@ -7,6 +7,7 @@ namespace PhpCryptoBench\Tests\EcKeygen;
 use PhpCryptoBench\EcKeygen\KeyScheme;
 use PhpCryptoBench\EcKeygen\NativeNames;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 final class NativeNamesTest extends TestCase
 {
@@ -26,6 +27,7 @@ final class NativeNamesTest extends TestCase
     }
 
     /** @dataProvider names */
+    #[DataProvider('names')]
     public function testEachSchemeOperationHasItsSpeedNameOrNone(string $scheme, string $operation, ?string $expected): void
     {
         self::assertSame($expected, NativeNames::of($scheme, $operation));

@@ -7,6 +7,7 @@ namespace PhpCryptoBench\Tests\Environment;
 use PhpCryptoBench\Environment\EnvironmentProbe;
 use PhpCryptoBench\Environment\MachineName;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 final class MachineNameTest extends TestCase
 {
@@ -27,6 +28,7 @@ final class MachineNameTest extends TestCase
     }
 
     /** @dataProvider cpuModels */
+    #[DataProvider('cpuModels')]
     public function testTheCpuSlugKeepsWhatTellsCpusApart(string $model, string $slug): void
     {
         self::assertSame($slug, MachineName::cpuSlug($model));

@@ -9,6 +9,7 @@ use PHPUnit\Framework\TestCase;
 use RecursiveDirectoryIterator;
 use RecursiveIteratorIterator;
 use SplFileInfo;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /**
  * The runner supports PHP 8.1 to 8.4 (issue 12), and this machine has only 8.2: every PHP file under
@@ -71,6 +72,7 @@ final class PhpCompatibilityTest extends TestCase
     }
 
     /** @dataProvider fixtures */
+    #[DataProvider('fixtures')]
     public function testEachRuleCatchesItsFixture(string $code, string $rule): void
     {
         $findings = (new CompatibilityScanner())->scan("<?php\n\n" . $code . "\n");

@@ -11,6 +11,7 @@ use PhpCryptoBench\Environment\Stack;
 use PhpCryptoBench\Exception\UsageError;
 use PhpCryptoBench\Run\RunId;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 final class StackTest extends TestCase
 {
@@ -39,6 +40,7 @@ final class StackTest extends TestCase
     }
 
     /** @dataProvider versionTexts */
+    #[DataProvider('versionTexts')]
     public function testTheVersionNumberIsReadFromTheLibrarysText(?string $text, ?string $number): void
     {
         self::assertSame($number, Stack::versionNumber($text));
@@ -72,6 +74,7 @@ final class StackTest extends TestCase
     }
 
     /** @dataProvider badNames */
+    #[DataProvider('badNames')]
     public function testANameARunIdCannotCarryIsRefusedWithTheRule(string $name): void
     {
         putenv(Stack::VARIABLE . '=' . $name);

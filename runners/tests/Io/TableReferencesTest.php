@@ -8,6 +8,7 @@ use PhpCryptoBench\Experiment\ExperimentRegistry;
 use PhpCryptoBench\Experiment\ExperimentSetup;
 use PHPUnit\Framework\TestCase;
 use ReflectionClass;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /**
  * The schema files are the only list of tables: a class constant named *CSV is a reference to one,
@@ -37,6 +38,7 @@ final class TableReferencesTest extends TestCase
     }
 
     /** @dataProvider references */
+    #[DataProvider('references')]
     public function testAReferenceNamesATableItsOwnExperimentDeclares(string $namespace, string $constant, string $file): void
     {
         $setup = ExperimentSetup::forRepository(REPOSITORY);

@@ -7,6 +7,7 @@ namespace PhpCryptoBench\Tests\Io;
 use PhpCryptoBench\Exception\IoError;
 use PhpCryptoBench\Io\TableSchema;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /** The CSV columns come from data/schema/tables/<experiment>.json; a broken schema directory is named, not half-read. */
 final class TableSchemaTest extends TestCase
@@ -140,6 +141,7 @@ final class TableSchemaTest extends TestCase
      * @dataProvider incompleteResources
      * @param array<string, mixed> $broken
      */
+    #[DataProvider('incompleteResources')]
     public function testAResourceWithoutPathOrFieldNamesIsRefused(array $broken, string $message): void
     {
         $this->write('one.json', ['experiment' => 'one', 'resources' => [self::resource('b.csv', ['z']), $broken]]);

@@ -20,6 +20,7 @@ use PhpCryptoBench\Jws\Key;
 use PhpCryptoBench\Jws\KnownAnswers;
 use PhpCryptoBench\Jws\WycheproofSignatureSuite;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 final class CompactJwsTest extends TestCase
 {
@@ -73,6 +74,7 @@ final class CompactJwsTest extends TestCase
     }
 
     /** @dataProvider publishedTokens */
+    #[DataProvider('publishedTokens')]
     public function testPublishedTokensVerifyAndFailWhenTouched(string $alg, array $jwk, string $token): void
     {
         $key = Key::forVerification(Algorithms::named($alg), Jwk::import($jwk));
@@ -117,6 +119,7 @@ final class CompactJwsTest extends TestCase
     }
 
     /** @dataProvider refusals */
+    #[DataProvider('refusals')]
     public function testHeadersThatMustBeRefused(string $exception, string $header): void
     {
         [$signer, $verifier] = self::es256();
@@ -136,6 +139,7 @@ final class CompactJwsTest extends TestCase
     }
 
     /** @dataProvider nonCanonicalBase64 */
+    #[DataProvider('nonCanonicalBase64')]
     public function testNonCanonicalBase64UrlIsRefused(string $text): void
     {
         $this->expectException(MalformedToken::class);

@@ -9,6 +9,7 @@ use PhpCryptoBench\Exception\SignatureRejected;
 use PhpCryptoBench\Jws\Der;
 use PhpCryptoBench\Jws\EcdsaSignature;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 final class EcdsaSignatureTest extends TestCase
 {
@@ -55,6 +56,7 @@ final class EcdsaSignatureTest extends TestCase
     }
 
     /** @dataProvider badDer */
+    #[DataProvider('badDer')]
     public function testMalformedDerIsRefused(string $der): void
     {
         $this->expectException(MalformedToken::class);

@@ -10,6 +10,7 @@ use PhpCryptoBench\Jws\CompactJws;
 use PhpCryptoBench\Jws\Jwk;
 use PhpCryptoBench\Jws\Key;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /** RFC 7517 sections 4.2-4.4: a JWK's use, key_ops and alg decide what it may sign or verify. */
 final class JwkUsageTest extends TestCase
@@ -45,6 +46,7 @@ final class JwkUsageTest extends TestCase
      * @dataProvider refusedForVerification
      * @param array<string, mixed> $declared
      */
+    #[DataProvider('refusedForVerification')]
     public function testAVerificationKeyThatDoesNotDeclareItIsRefused(array $declared, string $message): void
     {
         [$private, $public] = self::p256();
@@ -71,6 +73,7 @@ final class JwkUsageTest extends TestCase
      * @dataProvider allowedForVerification
      * @param array<string, mixed> $declared
      */
+    #[DataProvider('allowedForVerification')]
     public function testAVerificationKeyThatAllowsItVerifies(array $declared): void
     {
         [$private, $public] = self::p256();

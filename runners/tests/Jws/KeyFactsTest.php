@@ -13,6 +13,7 @@ use PhpCryptoBench\Jws\Key;
 use PhpCryptoBench\Jws\KeyFacts;
 use PhpCryptoBench\Tests\Support\CountingKeyDetails;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /** A Key reads what it needs about its key once, when it is made; signing and verifying ask nothing more. */
 final class KeyFactsTest extends TestCase
@@ -30,6 +31,7 @@ final class KeyFactsTest extends TestCase
     }
 
     /** @dataProvider opensslKeys */
+    #[DataProvider('opensslKeys')]
     public function testSigningAndVerifyingNeverAskOpensslAboutTheKeyAgain(string $alg, mixed $private): void
     {
         $details = new CountingKeyDetails();
@@ -59,6 +61,7 @@ final class KeyFactsTest extends TestCase
     }
 
     /** @dataProvider keysAndTheirFacts */
+    #[DataProvider('keysAndTheirFacts')]
     public function testFactsAreReadWhenTheKeyIsMade(string $alg, mixed $material, KeyFacts $expected): void
     {
         self::assertEquals($expected, Key::forSigning(Algorithms::named($alg), $material)->facts);

@@ -13,6 +13,7 @@ use PhpCryptoBench\Jws\Jwk;
 use PhpCryptoBench\Jws\Key;
 use PhpCryptoBench\Jws\RsaPssKey;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /**
  * PS256/384/512 sign and verify through the key's RSASSA-PSS form: OpenSSL pads with PSS, MGF1 of
@@ -36,6 +37,7 @@ final class RsaPssTest extends TestCase
     }
 
     /** @dataProvider algorithms */
+    #[DataProvider('algorithms')]
     public function testPssSignaturesAreRandomizedAndVerify(string $alg): void
     {
         $algorithm = Algorithms::named($alg);
@@ -62,6 +64,7 @@ final class RsaPssTest extends TestCase
     }
 
     /** @dataProvider algorithms */
+    #[DataProvider('algorithms')]
     public function testASignatureWithAnotherSaltLengthIsRefused(string $alg, string $hash, int $hashBytes): void
     {
         $details = openssl_pkey_get_details(self::$private)['rsa'];

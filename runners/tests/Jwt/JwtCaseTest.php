@@ -8,6 +8,7 @@ use PhpCryptoBench\Jws\Base64Url;
 use PhpCryptoBench\Jwt\JwtCase;
 use PhpCryptoBench\Jwt\JwtScheme;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 final class JwtCaseTest extends TestCase
 {
@@ -21,6 +22,7 @@ final class JwtCaseTest extends TestCase
     }
 
     /** @dataProvider schemes */
+    #[DataProvider('schemes')]
     public function testEachOperationRunsAndVerifiesItsOutput(string $alg, string $keyType, int $bits): void
     {
         $scheme = JwtScheme::named($alg);

@@ -10,6 +10,7 @@ use PhpCryptoBench\Jwt\JwtCase;
 use PhpCryptoBench\Jwt\JwtScheme;
 use PhpCryptoBench\Jwt\PrimitiveCase;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /** The raw primitive under each JWS algorithm: checked against the JWS layer, then timed and checked. */
 final class PrimitiveCaseTest extends TestCase
@@ -23,6 +24,7 @@ final class PrimitiveCaseTest extends TestCase
     }
 
     /** @dataProvider algorithms */
+    #[DataProvider('algorithms')]
     public function testSignsAndVerifiesTheTokensSigningInputAndChecksEveryRun(string $alg): void
     {
         $scheme = JwtScheme::named($alg);
@@ -47,6 +49,7 @@ final class PrimitiveCaseTest extends TestCase
     }
 
     /** @dataProvider deterministicAndNot */
+    #[DataProvider('deterministicAndNot')]
     public function testATokenFromAnotherKeyIsRefusedBeforeTiming(string $alg): void
     {
         $scheme = JwtScheme::named($alg);
@@ -68,6 +71,7 @@ final class PrimitiveCaseTest extends TestCase
     }
 
     /** @dataProvider natives */
+    #[DataProvider('natives')]
     public function testEachAlgorithmNamesItsOpensslSpeedCounterpart(string $alg, string $native, int $block): void
     {
         $primitive = JwtScheme::named($alg)->nativePrimitive(231);

@@ -10,11 +10,12 @@ use PhpCryptoBench\Native\NativePrimitive;
 use PhpCryptoBench\Native\OpensslSpeedCommand;
 use PhpCryptoBench\Native\OpensslSpeedOutput;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /** `openssl speed -mr` outputs captured on a real machine (fixtures/README.md), read or refused. */
 final class OpensslSpeedOutputTest extends TestCase
 {
-    private static function output(string $name): string
+    private static function speedOutput(string $name): string
     {
         return (string) file_get_contents(__DIR__ . '/fixtures/' . $name . '.txt');
     }
@@ -38,9 +39,10 @@ final class OpensslSpeedOutputTest extends TestCase
      * @dataProvider captured
      * @param list<array{string, int}> $expected operation and count
      */
+    #[DataProvider('captured')]
     public function testEachOperationIsReadWithItsCountAndTime(string $file, NativePrimitive $primitive, array $expected): void
     {
-        $measurements = OpensslSpeedCommand::measurements($primitive, 'openssl speed …', self::output($file), 'OpenSSL 3.0.19');
+        $measurements = OpensslSpeedCommand::measurements($primitive, 'openssl speed …', self::speedOutput($file), 'OpenSSL 3.0.19');
 
         self::assertSame($expected, array_map(static fn (NativeMeasurement $m): array => [$m->operation, $m->operations], $measurements));
         foreach ($measurements as $measurement) {
@@ -52,27 +54,27 @@ final class OpensslSpeedOutputTest extends TestCase
 
     public function testOtherOperationsOfNewerOpensslAreSkippedNotMistakenForSignatures(): void
     {
-        $results = OpensslSpeedOutput::results(self::output('rsa2048-3.2-layout'), NativePrimitive::publicKey('rsa2048'));
+        $results = OpensslSpeedOutput::results(self::speedOutput('rsa2048-3.2-layout'), NativePrimitive::publicKey('rsa2048'));
         self::assertSame(['sign', 'verify'], array_column($results, 'operation'), 'RSA encrypt (+R3) and decrypt (+R4) are not sign or verify');
     }
 
     public function testTheHumanReadableTableGivesNoMachineReadableResult(): void
     {
-        self::assertSame([], OpensslSpeedOutput::results(self::output('rsa2048-human-readable'), NativePrimitive::publicKey('rsa2048')));
+        self::assertSame([], OpensslSpeedOutput::results(self::speedOutput('rsa2048-human-readable'), NativePrimitive::publicKey('rsa2048')));
     }
 
     public function testACipherTheToolCannotLoadIsAGapThatQuotesItsError(): void
     {
         $this->expectException(NativeSpeedFailed::class);
         $this->expectExceptionMessage('openssl speed -evp bf-cbc: expected a result for encrypt, got "Couldn\'t init the context"');
-        OpensslSpeedCommand::measurements(NativePrimitive::cipher('bf-cbc', 16), 'openssl speed -evp bf-cbc', self::output('bf-cbc-without-legacy'), 'OpenSSL 3.0.19');
+        OpensslSpeedCommand::measurements(NativePrimitive::cipher('bf-cbc', 16), 'openssl speed -evp bf-cbc', self::speedOutput('bf-cbc-without-legacy'), 'OpenSSL 3.0.19');
     }
 
     public function testAnAlgorithmTheToolDoesNotKnowIsAGap(): void
     {
         $this->expectException(NativeSpeedFailed::class);
         $this->expectExceptionMessage('expected a result for sign and verify, got "speed: Unknown algorithm ecdsap999"');
-        OpensslSpeedCommand::measurements(NativePrimitive::publicKey('ecdsap999'), 'openssl speed ecdsap999', self::output('unknown-algorithm'), 'OpenSSL 3.0.19');
+        OpensslSpeedCommand::measurements(NativePrimitive::publicKey('ecdsap999'), 'openssl speed ecdsap999', self::speedOutput('unknown-algorithm'), 'OpenSSL 3.0.19');
     }
 
     public function testHalfAResultSaysWhichHalfItGot(): void
@@ -85,7 +87,7 @@ final class OpensslSpeedOutputTest extends TestCase
 
     public function testTwoResultsForOneOperationAreRefusedRatherThanOneChosen(): void
     {
-        $twice = self::output('ecdhp256') . self::output('ecdhp256');
+        $twice = self::speedOutput('ecdhp256') . self::speedOutput('ecdhp256');
         $this->expectException(NativeSpeedFailed::class);
         $this->expectExceptionMessage('expected one result for derive, got several');
         OpensslSpeedCommand::measurements(NativePrimitive::publicKey('ecdhp256'), 'openssl speed ecdhp256', $twice, 'v');
@@ -116,6 +118,7 @@ final class OpensslSpeedOutputTest extends TestCase
     }
 
     /** @dataProvider badNames */
+    #[DataProvider('badNames')]
     public function testNamesTheToolCouldMisreadAreRefused(callable $make): void
     {
         $this->expectException(NativeSpeedFailed::class);

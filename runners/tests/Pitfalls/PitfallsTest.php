@@ -24,6 +24,7 @@ use PhpCryptoBench\Pitfalls\PitfallsExperiment;
 use PhpCryptoBench\Pitfalls\PssPaddingInPhp;
 use PHPUnit\Framework\TestCase;
 use ReflectionFunction;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 final class PitfallsTest extends TestCase
 {
@@ -42,6 +43,7 @@ final class PitfallsTest extends TestCase
      * @dataProvider pitfalls
      * @param callable(): Pitfall $make
      */
+    #[DataProvider('pitfalls')]
     public function testBothWaysAgreeAndEachTimedRunIsChecked(callable $make): void
     {
         $pitfall = $make();

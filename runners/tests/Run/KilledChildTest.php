@@ -8,6 +8,7 @@ use PhpCryptoBench\Argon2\Argon2Experiment;
 use PhpCryptoBench\Run\TestHold;
 use PhpCryptoBench\Symmetric\SymmetricExperiment;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\Group;
 
 /**
  * `kill -9` of the runner while a child process measures (symmetric's child PHP, an Argon2 cell):
@@ -21,6 +22,7 @@ use PHPUnit\Framework\TestCase;
  *
  * @group slow
  */
+#[Group('slow')]
 final class KilledChildTest extends TestCase
 {
     private const GONE_WITHIN_S = 5.0;

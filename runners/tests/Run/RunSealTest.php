@@ -7,6 +7,7 @@ namespace PhpCryptoBench\Tests\Run;
 use PhpCryptoBench\Exception\IoError;
 use PhpCryptoBench\Run\RunSeal;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /** The seal counts CSV records as the build does (scripts/phpcb/data/seal.py; tests/test_seal.py holds the two together). */
 final class RunSealTest extends TestCase
@@ -36,6 +37,7 @@ final class RunSealTest extends TestCase
     }
 
     /** @dataProvider files */
+    #[DataProvider('files')]
     public function testRowsAreTheRecordsAfterTheHeader(string $text, int $rows): void
     {
         file_put_contents($this->directory . '/t.csv', $text);

@@ -6,6 +6,7 @@ namespace PhpCryptoBench\Tests\Run;
 
 use PhpCryptoBench\Run\TestHold;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 final class TestHoldTest extends TestCase
 {
@@ -22,6 +23,7 @@ final class TestHoldTest extends TestCase
     }
 
     /** @dataProvider values */
+    #[DataProvider('values')]
     public function testHoldsOnlyTheSubjectItNames(string|false $value, string $subject, int $seconds): void
     {
         self::assertSame($seconds, TestHold::secondsFor($value, $subject));

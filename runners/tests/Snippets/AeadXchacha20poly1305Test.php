@@ -6,6 +6,7 @@ namespace PhpCryptoBench\Tests\Snippets;
 
 use InvalidArgumentException;
 use RuntimeException;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /** runners/snippets/aead-xchacha20poly1305.php: nonce (24) ‖ ciphertext ‖ tag (16), every change refused. */
 final class AeadXchacha20poly1305Test extends SnippetTestCase
@@ -28,6 +29,7 @@ final class AeadXchacha20poly1305Test extends SnippetTestCase
     }
 
     /** @dataProvider messages */
+    #[DataProvider('messages')]
     public function testWhatIsSealedOpensWithTheSameKeyAndAssociatedData(string $plaintext, string $associatedData): void
     {
         $key = sodium_crypto_aead_xchacha20poly1305_ietf_keygen();
@@ -63,6 +65,7 @@ final class AeadXchacha20poly1305Test extends SnippetTestCase
      * @dataProvider tamperings
      * @param callable(string): string $tamper
      */
+    #[DataProvider('tamperings')]
     public function testAChangedMessageIsRefused(callable $tamper): void
     {
         $key = sodium_crypto_aead_xchacha20poly1305_ietf_keygen();
@@ -99,6 +102,7 @@ final class AeadXchacha20poly1305Test extends SnippetTestCase
     }
 
     /** @dataProvider wrongKeyLengths */
+    #[DataProvider('wrongKeyLengths')]
     public function testAKeyOfAnotherLengthIsRefusedBothWays(int $bytes): void
     {
         $key = str_repeat('k', $bytes);

@@ -6,6 +6,7 @@ namespace PhpCryptoBench\Tests\Snippets;
 
 use InvalidArgumentException;
 use RuntimeException;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /**
  * runners/snippets/aes-256-gcm.php: nonce (12) ‖ tag (16) ‖ ciphertext; every change refused, a tag
@@ -32,6 +33,7 @@ final class Aes256GcmTest extends SnippetTestCase
     }
 
     /** @dataProvider messages */
+    #[DataProvider('messages')]
     public function testWhatIsSealedOpensWithTheSameKeyAndAssociatedData(string $plaintext, string $associatedData): void
     {
         $key = random_bytes(32);
@@ -69,6 +71,7 @@ final class Aes256GcmTest extends SnippetTestCase
      * @dataProvider tamperings
      * @param callable(string): string $tamper
      */
+    #[DataProvider('tamperings')]
     public function testAChangedMessageIsRefused(callable $tamper): void
     {
         $key = random_bytes(32);
@@ -93,6 +96,7 @@ final class Aes256GcmTest extends SnippetTestCase
      *
      * @dataProvider truncatedTags
      */
+    #[DataProvider('truncatedTags')]
     public function testATagShorterThan16BytesIsRefused(int $tagBytes): void
     {
         $key = random_bytes(32);
@@ -130,6 +134,7 @@ final class Aes256GcmTest extends SnippetTestCase
     }
 
     /** @dataProvider wrongKeyLengths */
+    #[DataProvider('wrongKeyLengths')]
     public function testAKeyOfAnotherLengthIsRefusedBothWays(int $bytes): void
     {
         $key = random_bytes(32);

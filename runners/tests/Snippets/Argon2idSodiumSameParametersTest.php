@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Tests\Snippets;
 
 use InvalidArgumentException;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /**
  * runners/snippets/argon2id-sodium-same-parameters.php: libsodium's Argon2id at exactly the
@@ -34,6 +35,7 @@ final class Argon2idSodiumSameParametersTest extends SnippetTestCase
      * @dataProvider parameters
      * @param array<string, int> $options
      */
+    #[DataProvider('parameters')]
     public function testTheHashCarriesTheCallersParametersAndPasswordVerifyAcceptsIt(array $options, int $memoryKib, int $timeCost): void
     {
         $hash = argon2id_hash_with_sodium(self::PASSWORD, $options);
@@ -57,6 +59,7 @@ final class Argon2idSodiumSameParametersTest extends SnippetTestCase
     }
 
     /** @dataProvider threads */
+    #[DataProvider('threads')]
     public function testThreadsOtherThanOneAreRefusedNotChanged(int $threads): void
     {
         $this->expectException(InvalidArgumentException::class);
@@ -77,6 +80,7 @@ final class Argon2idSodiumSameParametersTest extends SnippetTestCase
      * @dataProvider badOptions
      * @param array<string, mixed> $options
      */
+    #[DataProvider('badOptions')]
     public function testOptionsLibsodiumCannotHonourAreRefused(array $options, string $reason): void
     {
         $this->expectException(InvalidArgumentException::class);
@@ -106,6 +110,7 @@ final class Argon2idSodiumSameParametersTest extends SnippetTestCase
      * @dataProvider oldHashes
      * @param callable(): string $make
      */
+    #[DataProvider('oldHashes')]
     public function testLoginRehashesAtTheCurrentParametersWhenTheStoredHashDiffers(callable $make): void
     {
         $stored = $make();

@@ -7,6 +7,7 @@ namespace PhpCryptoBench\Tests\Snippets;
 use PhpCryptoBench\Run\ChildPhp;
 use PHPUnit\Framework\TestCase;
 use ReflectionClass;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /**
  * Every file of runners/snippets/ (the PHP the site shows) has a test class here that executes it,
@@ -58,6 +59,7 @@ final class EverySnippetIsTestedTest extends TestCase
     }
 
     /** @dataProvider snippets */
+    #[DataProvider('snippets')]
     public function testIncludingASnippetDefinesFunctionsOnlyAndPrintsNothing(string $file): void
     {
         $source = (string) file_get_contents(SnippetTestCase::DIRECTORY . '/' . $file);

@@ -6,6 +6,7 @@ namespace PhpCryptoBench\Tests\Snippets;
 
 use InvalidArgumentException;
 use RuntimeException;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /**
  * runners/snippets/p256-keygen-minimal-config.php with runners/openssl-minimal.cnf: new P-256 private
@@ -47,6 +48,7 @@ final class P256KeygenMinimalConfigTest extends SnippetTestCase
     }
 
     /** @dataProvider missingFiles */
+    #[DataProvider('missingFiles')]
     public function testAMissingConfigurationIsNamed(string $path): void
     {
         $this->expectException(InvalidArgumentException::class);

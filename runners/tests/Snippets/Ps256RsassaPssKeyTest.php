@@ -7,6 +7,7 @@ namespace PhpCryptoBench\Tests\Snippets;
 use InvalidArgumentException;
 use OpenSSLAsymmetricKey;
 use PhpCryptoBench\Jws\RsaPssKey;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /**
  * runners/snippets/ps256-rsassa-pss-key.php: PS256 checked by OpenSSL with an id-RSASSA-PSS key
@@ -96,6 +97,7 @@ final class Ps256RsassaPssKeyTest extends SnippetTestCase
      * @dataProvider otherSignatures
      * @param callable(): string $sign
      */
+    #[DataProvider('otherSignatures')]
     public function testEverySignatureButPs256IsRefused(callable $sign): void
     {
         self::assertFalse(ps256_verify(ps256_public_key(self::pssPublicPem('sha256', 32)), self::DATA, $sign()));
@@ -136,6 +138,7 @@ final class Ps256RsassaPssKeyTest extends SnippetTestCase
      * @dataProvider refusedKeys
      * @param callable(): string $pem
      */
+    #[DataProvider('refusedKeys')]
     public function testAnyOtherKeyIsRefused(callable $pem, string $reason): void
     {
         $this->expectException(InvalidArgumentException::class);

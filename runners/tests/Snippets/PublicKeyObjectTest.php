@@ -6,6 +6,7 @@ namespace PhpCryptoBench\Tests\Snippets;
 
 use InvalidArgumentException;
 use OpenSSLAsymmetricKey;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /**
  * runners/snippets/public-key-object.php: a public key loaded once into a key object, an RSA key's
@@ -32,6 +33,7 @@ final class PublicKeyObjectTest extends SnippetTestCase
      * @dataProvider keys
      * @param array<string, int|string> $options
      */
+    #[DataProvider('keys')]
     public function testASignatureVerifiesAndAnythingChangedDoesNot(array $options, ?int $modulusBytes): void
     {
         [$private, $pem] = self::keyPair($options);
@@ -76,6 +78,7 @@ final class PublicKeyObjectTest extends SnippetTestCase
      * @dataProvider refusedKeys
      * @param callable(): string $pem
      */
+    #[DataProvider('refusedKeys')]
     public function testKeysOtherThanRsa2048PlusOrP256AreRefused(callable $pem, string $reason): void
     {
         $this->expectException(InvalidArgumentException::class);

@@ -7,6 +7,7 @@ namespace PhpCryptoBench\Tests\Snippets;
 use InvalidArgumentException;
 use RuntimeException;
 use TypeError;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /**
  * runners/snippets/record-in-one-call.php: a record of fields, each length-prefixed, sealed in one
@@ -40,6 +41,7 @@ final class RecordInOneCallTest extends SnippetTestCase
      * @dataProvider records
      * @param list<string> $fields
      */
+    #[DataProvider('records')]
     public function testARecordSealedInOneCallOpensToTheSameFields(array $fields): void
     {
         $key = random_bytes(32);
@@ -54,6 +56,7 @@ final class RecordInOneCallTest extends SnippetTestCase
      * @dataProvider records
      * @param list<string> $fields
      */
+    #[DataProvider('records')]
     public function testTheSlowWaySealsEachFieldAndOpensToTheSameFields(array $fields): void
     {
         $key = random_bytes(32);
@@ -90,6 +93,7 @@ final class RecordInOneCallTest extends SnippetTestCase
      * @dataProvider tamperings
      * @param callable(string): string $tamper
      */
+    #[DataProvider('tamperings')]
     public function testAChangedRecordIsRefused(callable $tamper): void
     {
         $key = random_bytes(32);
@@ -136,6 +140,7 @@ final class RecordInOneCallTest extends SnippetTestCase
      *
      * @dataProvider malformedEncodings
      */
+    #[DataProvider('malformedEncodings')]
     public function testTheParserRefusesAnyMalformedEncoding(string $encoded, string $reason): void
     {
         $this->expectException(RuntimeException::class);
@@ -164,6 +169,7 @@ final class RecordInOneCallTest extends SnippetTestCase
      * @dataProvider badFields
      * @param array<mixed> $fields
      */
+    #[DataProvider('badFields')]
     public function testFieldsThatAreNotAListOfStringsAreRefused(array $fields, string $reason): void
     {
         $this->expectException(InvalidArgumentException::class);
@@ -184,6 +190,7 @@ final class RecordInOneCallTest extends SnippetTestCase
      * @dataProvider rearrangements
      * @param callable(list<string>): list<string> $rearrange
      */
+    #[DataProvider('rearrangements')]
     public function testTheSlowWayRefusesFieldsReorderedDroppedOrChanged(callable $rearrange): void
     {
         $key = random_bytes(32);

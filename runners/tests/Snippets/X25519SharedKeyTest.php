@@ -6,6 +6,7 @@ namespace PhpCryptoBench\Tests\Snippets;
 
 use InvalidArgumentException;
 use RuntimeException;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /**
  * runners/snippets/x25519-shared-key.php: both sides derive the same key, which is HKDF of the raw
@@ -64,6 +65,7 @@ final class X25519SharedKeyTest extends SnippetTestCase
     }
 
     /** @dataProvider smallOrderPoints */
+    #[DataProvider('smallOrderPoints')]
     public function testAPublicKeyGivingAnAllZeroSecretIsRefused(string $publicKeyHex): void
     {
         $this->expectException(RuntimeException::class);
@@ -81,6 +83,7 @@ final class X25519SharedKeyTest extends SnippetTestCase
     }
 
     /** @dataProvider wrongInputs */
+    #[DataProvider('wrongInputs')]
     public function testKeysOfAnotherLengthAndAnEmptyContextAreRefused(int $secretBytes, int $publicBytes, string $context, string $reason): void
     {
         $this->expectException(InvalidArgumentException::class);

@@ -6,7 +6,11 @@ namespace PhpCryptoBench\Tests\Symmetric;
 
 use PhpCryptoBench\Symmetric\ArticleObservations;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\RequiresPhpExtension;
+use PHPUnit\Framework\Attributes\IgnoreDeprecations;
 
+// mcrypt emits E_DEPRECATED on every call, and these tests call it on purpose (PHPUnit 10+ reports them).
+#[IgnoreDeprecations]
 final class ArticleObservationsTest extends TestCase
 {
     public function testOpensslEncryptsStreamModesWithoutPaddingAndPadsCbc(): void
@@ -45,6 +49,7 @@ final class ArticleObservationsTest extends TestCase
     }
 
     /** @requires extension mcrypt */
+    #[RequiresPhpExtension('mcrypt')]
     public function testMcryptPadsWithZerosAndIsStrictAboutLengths(): void
     {
         $observed = ArticleObservations::observe();
@@ -55,6 +60,7 @@ final class ArticleObservationsTest extends TestCase
     }
 
     /** @requires extension mcrypt */
+    #[RequiresPhpExtension('mcrypt')]
     public function testRijndael256IsNotAes256(): void
     {
         self::assertSame(32, ArticleObservations::observe()['mcrypt_rijndael_256_block_bytes']);

@@ -12,8 +12,13 @@ use PhpCryptoBench\Symmetric\McryptCipher;
 use PhpCryptoBench\Symmetric\OpensslCipher;
 use PhpCryptoBench\Symmetric\WycheproofCbcSuite;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\RequiresPhpExtension;
+use PHPUnit\Framework\Attributes\IgnoreDeprecations;
 
 /** @requires extension mcrypt */
+#[RequiresPhpExtension('mcrypt')]
+// mcrypt emits E_DEPRECATED on every call, and these tests call it on purpose (PHPUnit 10+ reports them).
+#[IgnoreDeprecations]
 final class CiphersTest extends TestCase
 {
     public function testMcryptWithExplicitPkcs7EqualsOpensslForEveryAesKeySize(): void

@@ -8,6 +8,7 @@ use PhpCryptoBench\Symmetric\InventoryEntry;
 use PhpCryptoBench\Symmetric\InventoryProbe;
 use PhpCryptoBench\Symmetric\SymmetricExperiment;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /** What each cipher name does through PHP today; its security verdict is the build's (tests/test_symmetric_analysis.py). */
 final class InventoryProbeTest extends TestCase
@@ -26,6 +27,7 @@ final class InventoryProbeTest extends TestCase
     }
 
     /** @dataProvider classifications */
+    #[DataProvider('classifications')]
     public function testEachNameGetsAStatusFromARealRoundTrip(string $cipher, string $status): void
     {
         $entry = (new InventoryProbe())->classify($cipher, 'default');

@@ -7,6 +7,7 @@ namespace PhpCryptoBench\Tests\Symmetric;
 use PhpCryptoBench\Exception\InvalidPadding;
 use PhpCryptoBench\Symmetric\Pkcs7;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 final class Pkcs7Test extends TestCase
 {
@@ -20,6 +21,7 @@ final class Pkcs7Test extends TestCase
     }
 
     /** @dataProvider knownAnswers */
+    #[DataProvider('knownAnswers')]
     public function testPadsAndUnpadsKnownAnswers(string $data, string $padded): void
     {
         self::assertSame($padded, Pkcs7::pad($data, 16));
@@ -37,6 +39,7 @@ final class Pkcs7Test extends TestCase
     }
 
     /** @dataProvider badPaddings */
+    #[DataProvider('badPaddings')]
     public function testBadPaddingIsRejectedSayingWhy(string $data, string $message): void
     {
         $this->expectException(InvalidPadding::class);

@@ -20,6 +20,7 @@ VERBS: dict[str, tuple[str, str]] = {
     "compare": ("compare", "one run against another, case by case with significance (Markdown or JSON)"),
     "noise": ("noise", "estimate the spread between repeated runs of one machine and write data/noise/"),
     "ab": ("ab", "a code change measured A/B in one job: base and head runs compared round by round"),
+    "stacks": ("stacks", "two stacks measured in ABBA rounds (make bench-stacks): record the set, report the ratios"),
     "preview-comment": ("preview_comment", "the pull-request comment: each named run beside its baseline"),
     "artifact-comment": ("artifact_comment", "the pull-request comment from a preview artifact's runs, by this code"),
     "preview": ("preview", "build a pull request's preview site and comment (make preview)"),

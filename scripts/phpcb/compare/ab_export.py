@@ -41,12 +41,13 @@ def _experiment(e: ExperimentEffects) -> list[str]:
     return [*lines, ""]
 
 
-def markdown(report: AbReport) -> str:
+def markdown(report: AbReport, sides: str = "Both checkouts' runners") -> str:
+    """The report; `sides` names what took turns (two checkouts' runners, or two stacks)."""
     flagged = report.flagged
     lines = [
         f"## A/B: {md_cell(report.head)} against {md_cell(report.base)}, {len(report.rounds)} rounds on one machine",
         "",
-        "Both checkouts' runners took turns (ABBA order), so what the machine did between runs moved both sides "
+        f"{sides} took turns (ABBA order), so what the machine did between runs moved both sides "
         "of a round alike; the effect is the mean over rounds of head/base, its CI from how far rounds disagree "
         "(Student's t). `faster`/`slower`: Benjamini–Hochberg adjusted p < 0.05 and a change beyond 5 %.",
         "",

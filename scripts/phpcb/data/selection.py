@@ -1,10 +1,11 @@
-"""Which run each experiment page shows, and why: data/site.yaml declares the reference machine,
-and the rule picks, per experiment,
+"""Which run each experiment page shows, and why: data/site.yaml declares the reference machine and
+the reference stack (the software under the runner: data/stacks.py), and the rule picks, per experiment,
 
 1. the run pinned for it in data/site.yaml, if any;
-2. else the newest full-profile run of the reference machine;
-3. else the newest full-profile run of any machine (a quick run never hides a full one);
-4. else the newest quick run of the reference machine, then of any machine.
+2. else the newest full-profile run of the reference machine, on the reference stack before any other;
+3. else the newest full-profile run of any machine, the reference stack first (a quick run never hides
+   a full one);
+4. else the newest quick run of the reference machine, then of any machine, the reference stack first.
 
 `make report` sets PHPCB_SHOW_RUN to the run it just measured: the pages then show that run, and the
 comparison page sets it beside the reference run the rule above would pick.
@@ -19,6 +20,7 @@ from pathlib import Path
 from phpcb.data.datafile import YamlFile
 from phpcb.data.loader import Run
 from phpcb.data.machines import machine_name
+from phpcb.data.stacks import on_stack, stack_of
 from phpcb.errors import DataError
 
 SHOW_RUN_VARIABLE = "PHPCB_SHOW_RUN"
@@ -26,39 +28,53 @@ COMPARE_VARIABLE = "PHPCB_COMPARE"  # run ids, comma-separated: the Comparison p
 FULL = "full"
 
 
+ENTRIES = ("reference_machine", "reference_stack", "pinned")
+
+
 @dataclass(frozen=True)
 class SiteConfig:
-    """data/site.yaml: the reference machine and the runs pinned per experiment."""
+    """data/site.yaml: the reference machine and stack, and the runs pinned per experiment."""
 
     path: Path
     reference_machine: str | None
     pinned: dict[str, str]
+    reference_stack: str | None = None  # a stack's name (manifest stack.name), e.g. debian13
 
     @classmethod
     def load(cls, path: Path) -> SiteConfig:
         if not path.is_file():
             return cls(path, None, {})
         data = YamlFile.load(path)
-        unknown = sorted(set(data.data) - {"reference_machine", "pinned"})
+        unknown = sorted(set(data.data) - set(ENTRIES))
         if unknown:
-            raise DataError(path, f"unknown entries {unknown}; expected reference_machine and pinned")
+            raise DataError(path, f"unknown entries {unknown}; expected {', '.join(ENTRIES)}")
         machine = data.data.get("reference_machine")
         if machine is not None and not isinstance(machine, str):
             raise DataError(path, f"reference_machine: expected a machine name, got {machine!r}")
+        stack = data.data.get("reference_stack")
+        if stack is not None and not isinstance(stack, str):
+            raise DataError(path, f"reference_stack: expected a stack name (e.g. debian13, or host), got {stack!r}")
         pinned = data.data.get("pinned") or {}
         if not isinstance(pinned, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in pinned.items()
         ):
             raise DataError(path, f"pinned: expected a mapping of experiment name to run id, got {pinned!r}")
-        return cls(path, machine, dict(pinned))
+        return cls(path, machine, dict(pinned), stack)
 
     def check(self, runs: list[Run]) -> None:
-        """A reference machine or a pinned run that no run under data/runs/ matches is a typo, not a rule."""
+        """A reference machine or stack, or a pinned run, that no run under data/runs/ matches is a typo,
+        not a rule."""
         machines = sorted({machine_name(run.manifest) for run in runs})
         if self.reference_machine is not None and self.reference_machine not in machines:
             raise DataError(
                 self.path,
                 f"reference_machine {self.reference_machine!r} has no run under data/runs/; machines: {machines}",
+            )
+        stacks = sorted({stack_of(run.manifest).name for run in runs})
+        if self.reference_stack is not None and self.reference_stack not in stacks:
+            raise DataError(
+                self.path,
+                f"reference_stack {self.reference_stack!r} has no run under data/runs/; stacks: {stacks}",
             )
         ids = {run.run_id for run in runs}
         for experiment, run_id in self.pinned.items():
@@ -105,10 +121,15 @@ def reference(runs: list[Run], experiment: str, config: SiteConfig) -> Selection
             "the newest run of any machine; no run of this experiment is full-profile or from the reference machine",
         ),
     ]
+    stack = config.reference_stack
     for candidates, reason in steps:
+        on_reference_stack = [run for run in candidates if on_stack(run, stack)]
+        run = _newest(on_reference_stack)
+        if run is not None:
+            return Selection(run, reason + (f", on the reference stack ({stack})" if stack is not None else ""))
         run = _newest(candidates)
         if run is not None:
-            return Selection(run, reason)
+            return Selection(run, f"{reason}; none on the reference stack ({stack}) has this experiment")
     return None
 
 
@@ -129,7 +150,8 @@ def baseline_for(new: Run, runs: list[Run], experiment: str, config: SiteConfig)
     """
     others = [run for run in runs if run.run_id != new.run_id]
     same_machine = [run for run in others if machine_name(run.manifest) == machine_name(new.manifest)]
-    own = reference(same_machine, experiment, SiteConfig(config.path, machine_name(new.manifest), {}))
+    own_stack = stack_of(new.manifest).name
+    own = reference(same_machine, experiment, SiteConfig(config.path, machine_name(new.manifest), {}, own_stack))
     if own is not None:
         return Selection(own.run, "the reference run of the same machine")
     published = reference(others, experiment, config)

@@ -14,6 +14,7 @@ from phpcb.data.loader import MANIFEST, Run
 from phpcb.data.machines import machine_name
 from phpcb.data.reference import ReferenceData, load_reference
 from phpcb.data.schema import Schemas, load_schemas
+from phpcb.data.stacks import stack_of
 from phpcb.experiments.experiment import Experiment, Figures, Inputs
 from phpcb.presentation import environment as env_rows
 from phpcb.presentation import precision
@@ -67,6 +68,7 @@ def run_details(run: Run, experiment: str, page: str, run_files: RunFiles) -> di
     return {
         "environment": env_rows.describe(run.manifest, (entry or {}).get("measured_by")),
         "machine": env_rows.short(run.manifest),
+        "native_mismatch": stack_of(run.manifest).native_mismatch,
         "entry": entry,
         "csv_links": [run_files.link(page, run.run_id, name) for name in (entry or {"files": []})["files"]],
         "manifest_link": run_files.link(page, run.run_id, MANIFEST),

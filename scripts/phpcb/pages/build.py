@@ -17,11 +17,12 @@ from phpcb.data import selection
 from phpcb.data.loader import MANIFEST, Run, load_runs
 from phpcb.data.schema import Schemas, load_schemas
 from phpcb.data.selection import Selection
+from phpcb.data.stacks import load_sets
 from phpcb.errors import NoDataError
 from phpcb.experiments import registry
 from phpcb.experiments.contexts import DATAPACKAGE, IN_SITE, Contexts, Project, run_anchor
 from phpcb.experiments.experiment import Experiment, Figures
-from phpcb.pages import claims_page, compare_page
+from phpcb.pages import claims_page, compare_page, versions_page
 from phpcb.pages import machines_page as machines
 from phpcb.presentation import chart_data, precision
 from phpcb.presentation import environment as env_rows
@@ -218,6 +219,9 @@ def build(root: Path, run_files: RunFiles = IN_SITE) -> GeneratedSite:
         experiments, runs, templates, config, contexts, choice.focus
     )
     site.contents.update(chart_data.chart_files("machines.md", machine_figures))
+    site.pages[versions_page.PAGE] = versions_page.render_page(
+        templates, load_sets(root, runs), runs, config, schemas, experiments, contexts
+    )
     site.pages[claims_page.PAGE] = claims_page.render_page(ledger, checked, experiments, runs, templates, run_anchor)
     compared = selection.compared_runs()
     if compared:

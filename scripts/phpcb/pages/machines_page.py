@@ -1,7 +1,7 @@
-"""The Machines page: each experiment's headline numbers for every machine × PHP version under
-data/runs/, one chart per question, and the environment of each machine.
+"""The Machines page: each experiment's headline numbers for every machine × stack (PHP and OpenSSL
+release) under data/runs/, one chart per question, and the environment of each machine.
 
-Each machine × PHP version is represented, per experiment, by the run the site's own rule would
+Each machine × stack is represented, per experiment, by the run the site's own rule would
 pick if that machine were the reference (full profile before quick, newest first), except that the
 run `make report` just measured (the focus) stands for its own machine. Each row names the runner's
 git commit, and a question whose rows come from different commits says so: a difference between
@@ -21,6 +21,7 @@ import plotly.graph_objects as go
 from phpcb.data.loader import Run
 from phpcb.data.machines import machine_name
 from phpcb.data.selection import SiteConfig, reference
+from phpcb.data.stacks import stack_of
 from phpcb.experiments.experiment import Experiment
 from phpcb.presentation.formatting import duration
 from phpcb.presentation.headlines import SECONDS, Headline
@@ -30,14 +31,14 @@ from phpcb.presentation.wording import times
 
 @dataclass(frozen=True)
 class Group:
-    """One machine with one PHP version (major.minor)."""
+    """One machine with one stack release (PHP and OpenSSL, major.minor: data/stacks.py)."""
 
     machine: str
-    php: str
+    stack: str  # e.g. "PHP 8.4 + OpenSSL 3.5"
 
     @property
     def label(self) -> str:
-        return f"{self.machine} · PHP {self.php}"
+        return f"{self.machine} · {self.stack}"
 
 
 @dataclass(frozen=True)
@@ -84,8 +85,7 @@ class MachineSummary:
     cpu: str
     cores: int
     os: str
-    php_versions: list[str]
-    openssl: list[str]
+    stacks: list[str]  # each stack's short label (data/stacks.py)
     runs: list[str]
 
 
@@ -93,15 +93,11 @@ def _format(headline: Headline, value: float) -> str:
     return duration(value) if headline.unit == SECONDS else times(value)
 
 
-def php_minor(run: Run) -> str:
-    return ".".join(str(run.manifest["php"]["version"]).split(".")[:2])
-
-
 def groups(runs: list[Run]) -> dict[Group, list[Run]]:
     grouped: dict[Group, list[Run]] = defaultdict(list)
     for run in runs:
-        grouped[Group(machine_name(run.manifest), php_minor(run))].append(run)
-    return dict(sorted(grouped.items(), key=lambda item: (item[0].machine, item[0].php)))
+        grouped[Group(machine_name(run.manifest), stack_of(run.manifest).release)].append(run)
+    return dict(sorted(grouped.items(), key=lambda item: (item[0].machine, item[0].stack)))
 
 
 # Each row's interval is its own run's: a time headline is a median, a ratio one a ratio of medians.
@@ -110,7 +106,7 @@ RATIO_IN_ITS_RUN = Spread("the ratio", "within each row's run")
 
 
 def row_label(row: Row) -> str:
-    """A row's name on the chart: the machine and PHP version, and the pick (Argon2's parameters) on a
+    """A row's name on the chart: the machine and stack, and the pick (Argon2's parameters) on a
     line of its own, clear of the bar and its error bar."""
     name = label(row.group.label)
     return f"{name}<br>{label(row.headline.choice)}" if row.headline.choice else name
@@ -145,7 +141,7 @@ def figure(question: str, rows: list[Row]) -> dict[str, Any]:
 def shown_for_group(
     members: list[Run], experiment: str, group: Group, config: SiteConfig, focus: str | None
 ) -> Run | None:
-    """The run that stands for a machine × PHP version: the focus run where it is one of them."""
+    """The run that stands for a machine × stack: the focus run where it is one of them."""
     focused = next((run for run in members if run.run_id == focus and run.has_results(experiment)), None)
     if focused is not None:
         return focused
@@ -187,9 +183,8 @@ def summaries(runs: list[Run]) -> list[MachineSummary]:
                 name=name,
                 cpu=str(newest["cpu"]["model"]),
                 cores=int(newest["cpu"]["cores"]),
-                os=str(newest["os"]),
-                php_versions=sorted({str(r.manifest["php"]["version"]) for r in members}),
-                openssl=sorted({str(r.manifest["libraries"]["openssl"]) for r in members}),
+                os=str(newest["stack"]["host_os"]),
+                stacks=sorted({stack_of(r.manifest).short_label for r in members}),
                 runs=[r.run_id for r in members],
             )
         )

@@ -182,7 +182,7 @@ def effect(
     old_rows, new_rows = _machine_rows(before, config), _machine_rows(after, config)
     machines = tuple(
         MachineEffect(group, old_rows.get(group, ()), new_rows.get(group, ()))
-        for group in sorted({*old_rows, *new_rows}, key=lambda g: (g.machine, g.php))
+        for group in sorted({*old_rows, *new_rows}, key=lambda g: (g.machine, g.stack))
         if old_rows.get(group, ()) != new_rows.get(group, ())
         or any(not _same_files(before_ids[i], after_ids[i]) for i in new_rows.get(group, ()) if i in before_ids)
     )
