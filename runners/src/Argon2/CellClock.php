@@ -16,6 +16,14 @@ interface CellClock
      */
     public function time(Argon2Cell $cell, int $sample, callable $hash): array;
 
+    /**
+     * Runs $hash (a hash and its verification) untimed before the first sample: the process's first
+     * hash maps its memory afresh. A modelled clock has nothing to warm and may skip it.
+     *
+     * @param callable(): void $hash
+     */
+    public function warmUp(Argon2Cell $cell, callable $hash): void;
+
     /** Nanoseconds on a monotonic clock: what the per-cell budget is counted in. */
     public function now(): int;
 

@@ -23,6 +23,11 @@ final class RusageClock implements CellClock
         return ['wall_ns' => $wall, 'cpu_ns' => self::cpuNs(self::SELF) + self::cpuNs(self::CHILDREN) - $cpu];
     }
 
+    public function warmUp(Argon2Cell $cell, callable $hash): void
+    {
+        $hash();
+    }
+
     public function now(): int
     {
         return hrtime(true);

@@ -36,8 +36,17 @@ final class CellMeasurementTest extends TestCase
         self::assertSame('ok', $result['status']);
         self::assertCount(6, $result['samples']);
         self::assertSame(['wall_ns' => self::SECOND, 'cpu_ns' => 2 * self::SECOND], $result['samples'][5]);
-        self::assertSame(['hash-0', 'hash-1', 'hash-2', 'hash-3', 'hash-4', 'hash-5'], $result['hashes']);
+        self::assertSame(['hash-1', 'hash-2', 'hash-3', 'hash-4', 'hash-5', 'hash-6'], $result['hashes'], 'hash-0 warmed the cell up, untimed');
+        self::assertSame(7, $hasher->hashes);
+        self::assertSame(6 * self::SECOND, $result['elapsed_ns'], 'the warm-up is not a sample');
         self::assertSame(4242, $result['max_rss_kib']);
+    }
+
+    public function testTheWarmUpHashIsVerifiedLikeTheOthers(): void
+    {
+        // The first verdict is the warm-up's: a wrong warm-up hash fails the cell as a wrong sample would.
+        $result = (new CellMeasurement(new ScriptedHasher([false, true, true, true]), new SteppingClock(1)))->measure(self::cell(), 3, 0);
+        self::assertFalse($result['verified']);
     }
 
     public function testASlowCellStopsOnceItsBudgetIsSpentButNotBeforeThreeSamples(): void
@@ -81,9 +90,10 @@ final class CellMeasurementTest extends TestCase
     /** @return iterable<string, array{string, list<bool|null>, bool|null}> */
     public static function verdicts(): iterable
     {
-        yield 'every hash verifies' => ['argon2id', [true, true, true], true];
-        yield 'one hash fails to verify' => ['argon2id', [true, false, true], false];
-        yield 'Argon2d: nothing can look' => ['argon2d', [null, null, null], null];
+        // The warm-up hash first, then the three timed ones.
+        yield 'every hash verifies' => ['argon2id', [true, true, true, true], true];
+        yield 'one hash fails to verify' => ['argon2id', [true, true, false, true], false];
+        yield 'Argon2d: nothing can look' => ['argon2d', [null, null, null, null], null];
     }
 
     /**

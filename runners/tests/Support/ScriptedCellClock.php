@@ -26,6 +26,11 @@ final class ScriptedCellClock implements CellClock
         return ['wall_ns' => $wall, 'cpu_ns' => $wall];
     }
 
+    public function warmUp(Argon2Cell $cell, callable $hash): void
+    {
+        $hash(); // untimed: no scripted time is used
+    }
+
     public function now(): int
     {
         return $this->now;

@@ -23,6 +23,11 @@ final class SteppingClock implements CellClock
         return ['wall_ns' => $this->wallNs, 'cpu_ns' => 2 * $this->wallNs];
     }
 
+    public function warmUp(Argon2Cell $cell, callable $hash): void
+    {
+        $hash(); // untimed: the clock does not move
+    }
+
     public function now(): int
     {
         return $this->now;
