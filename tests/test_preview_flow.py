@@ -22,7 +22,7 @@ import pytest
 
 from phpcb.commands.main import main
 from phpcb.publish import ghpages, merge_effect, pullrequest
-from phpcb.publish import preview_comment as preview_comments
+from phpcb.publish import merge_comment
 from phpcb.publish.github_comment import MARKER
 
 from .conftest import (
@@ -160,21 +160,44 @@ def test_preview_deploy_publish_and_cleanup(tmp_path):
     assert comment.startswith(MARKER)
     assert NEW_RUN in comment
     lead = comment.index(merge_effect.LEAD_HEADING)
-    assert lead < comment.index(preview_comments.EVIDENCE_HEADING), "what merging changes comes first"
+    assert lead < comment.index(merge_comment.EVIDENCE_HEADING), "what merging changes comes first"
     assert f"Runs page adds `{NEW_RUN}`" in comment[lead:]
     assert re.search(r"^\|.*\|$", comment, re.MULTILINE), "a Markdown table"
     assert "slower" in comment, "signing 1.5 times slower is a verdict"
     assert PREVIEW_URL in comment
+    assert f"[the preview's Comparison page]({PREVIEW_URL}compare/)" in comment
+    assert len(comment) <= merge_comment.ONE_RUN_BUDGET, f"{len(comment):,} characters for one added run"
+    assert "| --- |" in comment
+    assert comment.count("\n| ") < 12, "no per-case table: they are on the Comparison page"
     assert f"linked to on gh-pages (published there already, not carried): {', '.join(published_runs)}" in built.stdout
     carried = sorted(path.name for path in (preview / "site" / "runs").iterdir() if path.is_dir())
     assert carried == [NEW_RUN], "the preview carries only the run the pull request adds"
     assert (preview / "site" / "runs" / NEW_RUN / "jwt.csv.gz").is_file()
 
-    # The deploy workflow: a checkout of main, the artifact as data.
+    # The deploy workflow: a checkout of main, the artifact as data. GitHub keeps the pull request's head
+    # as refs/pull/N/head; the comment job reads its files from there, never the artifact's word.
+    head = work.ok("git", "rev-parse", "HEAD").strip()
+    work.ok("git", "push", "-q", "origin", f"HEAD:refs/pull/{PR}/head")
     deployer = Repo(tmp_path / "deployer")
     origin.ok("git", "clone", "-q", str(origin.path), str(deployer.path))
     artifact = tmp_path / "artifact"
     shutil.copytree(preview, artifact)
+    (artifact / "comment.md").write_text("Merge me: no statement changes @everyone\n")
+    trusted = tmp_path / "trusted-comment.md"
+    commented = deployer.make(
+        "artifact-comment", f"ARTIFACT={artifact}", f"HEAD_SHA={head}", f"BODY={trusted}", GITHUB_REPOSITORY=REPOSITORY
+    )
+    assert commented.returncode == 0, commented.stdout + commented.stderr
+    assert trusted.read_text(encoding="utf-8") == comment, "the same code on the same files: the same comment"
+    moved = deployer.make(
+        "artifact-comment",
+        f"ARTIFACT={artifact}",
+        f"HEAD_SHA={'0' * 40}",
+        f"BODY={trusted}",
+        GITHUB_REPOSITORY=REPOSITORY,
+    )
+    assert moved.returncode != 0
+    assert f"pull request #{PR}'s head is {head[:12]}, not 000000000000" in moved.stderr
     deployed = deployer.make("deploy-preview", f"ARTIFACT={artifact}")
     assert deployed.returncode == 0, deployed.stderr
     listing = origin.listing("gh-pages")
