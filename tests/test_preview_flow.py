@@ -21,8 +21,7 @@ from pathlib import Path
 import pytest
 
 from phpcb.commands.main import main
-from phpcb.publish import ghpages, merge_effect, pullrequest
-from phpcb.publish import merge_comment
+from phpcb.publish import ghpages, merge_comment, merge_effect, pullrequest
 from phpcb.publish.github_comment import MARKER
 
 from .conftest import (

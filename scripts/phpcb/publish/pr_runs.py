@@ -10,7 +10,6 @@ import json
 import re
 import subprocess
 import tarfile
-from dataclasses import dataclass
 from pathlib import Path
 
 from phpcb.data import run_files
@@ -49,62 +48,6 @@ def added_runs(root: Path, base: str) -> list[str]:
         if len(parts) == 4 and parts[3] == "manifest.json":
             ids.add(parts[2])
     return sorted(ids)
-
-
-@dataclass(frozen=True)
-class RunChange:
-    """A file of a committed run that the pull request modifies, deletes or renames."""
-
-    status: str  # modified, deleted, renamed
-    path: str
-    run_id: str
-
-
-STATUSES = {"M": "modified", "D": "deleted", "R": "renamed", "T": "modified"}
-
-
-def changed_runs(root: Path, base: str, head: str = "HEAD") -> list[RunChange]:
-    """The committed runs' files the pull request changes (adding a run is not changing one)."""
-    diff = run_git(root, "diff", "--name-status", "--diff-filter=MDRT", "-z", f"{base}...{head}", "--", f"{RUNS}/")
-    if diff.returncode != 0:
-        raise PullRequestError(f"git diff {base}...{head} failed: {diff.stderr.strip()}")
-    fields = diff.stdout.split("\0")
-    changes: list[RunChange] = []
-    index = 0
-    while index < len(fields) and fields[index]:
-        status = fields[index][0]
-        # A rename names the old path, then the new one: the old run is the one changed.
-        path = fields[index + 1]
-        index += 3 if status == "R" else 2
-        parts = path.split("/")
-        if len(parts) >= 4:
-            changes.append(RunChange(STATUSES.get(status, status), path, parts[2]))
-    return changes
-
-
-def changed_runs_warning(runs: Path, changes: list[RunChange]) -> str:
-    """The comment's first lines when committed runs change: which files, and the re-seal reasons
-    the manifests under `runs` record (a change without one does not build: the seal refuses it)."""
-    if not changes:
-        return ""
-    lines = [
-        "> [!WARNING]",
-        f"> **This pull request changes {len({c.run_id for c in changes})} committed run(s)**: merging rewrites "
-        "measurements the published pages may show.",
-    ]
-    lines += [f"> - `{change.path}` ({change.status})" for change in changes]
-    for run_id in sorted({change.run_id for change in changes}):
-        manifest = runs / run_id / "manifest.json"
-        try:
-            history = json.loads(manifest.read_text(encoding="utf-8")).get("seal", {}).get("resealed", [])
-        except (OSError, json.JSONDecodeError, AttributeError):
-            history = []
-        reasons = "; ".join(
-            f"{entry.get('utc')}: {entry.get('reason')}" for entry in history if isinstance(entry, dict)
-        )
-        lines.append(f"> `{run_id}` re-sealed: {reasons}" if reasons else f"> `{run_id}`: deleted or never re-sealed")
-    lines.append("> A committed run changes only by an explicit, documented re-seal (docs/contributing.md).")
-    return "\n".join(lines) + "\n\n"
 
 
 def check_run_directory(path: Path) -> None:

@@ -40,6 +40,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from phpcb.data import run_checks
+from phpcb.data.loader import load_run
+from phpcb.data.schema import load_schemas
 from phpcb.publish.ghpages import BRANCH, GZIP_SUFFIX, MANIFEST, PREVIEW_DIR, REF, RUNS_DIR
 from phpcb.publish.merge_comment import preview_sides, trees_comment
 from phpcb.publish.pr_runs import (
@@ -254,8 +257,10 @@ def collect(root: Path, artifacts: Path, summary: Path | None) -> str:
     if twice:
         raise PullRequestError(f"{artifacts}: the same run id in several artifacts: {', '.join(twice)}")
     new, present = [], []
+    schemas = load_schemas(root / "data" / "schema")
     for path in found:
         check_run_directory(path)
+        run_checks.check_added(load_run(path, schemas), schemas)  # before a byte of it is copied
         existing = target / path.name
         if existing.exists():
             if not _same_files(path, existing):

@@ -20,6 +20,7 @@ request's, and its file is read by the newer code (or the other way round) as da
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,9 @@ from phpcb.pages.build import cross_notes
 from phpcb.pages.machines_page import groups, shown_for_group
 
 FORMAT = 1
+# What a note says beside its words: the run it comes from and its measured numbers (decimals), which
+# move with every run; compared without them, a note changes when its words do (who is faster).
+_MEASURED = re.compile(r"[0-9]{8}T[0-9]{4}Z-[a-z0-9.-]+|[0-9]+\.[0-9]+")
 
 
 @dataclass(frozen=True)
@@ -195,7 +199,9 @@ def collect(root: Path) -> Snapshot:
             )
         )
         for line in notes.get(experiment.name, []):
-            found.append(Statement(page, f"{experiment.name}.note.{_text(line)[:80]}", "a note", _text(line)))
+            text = _text(line)
+            key = f"{experiment.name}.note.{_MEASURED.sub('#', text)[:80]}"
+            found.append(Statement(page, key, "a note", _MEASURED.sub("#", text), detail=text))
         if chosen is None:
             continue
         context = contexts.context(experiment, chosen.run)
