@@ -35,7 +35,7 @@ help:
 	@echo "make upgrade-runs    rewrite runs under data/runs/ written under an older schema version"
 	@echo "make seal RUN=data/runs/<id> REASON='...'   re-seal a run changed on purpose (refused when its rows disagree with its manifest)"
 	@echo "make compare BASE=data/runs/X NEW=data/runs/Y [FORMAT=json] [OUT=file]   one run against another (Markdown)"
-	@echo "make publish VERSION=x.y|auto [FORCE=1]   deploy the site with mike to gh-pages (alias latest; pushed when origin exists)"
+	@echo "make publish VERSION=x.y|auto [FORCE=1] [REPLACE_RUNS=<id> REASON=...]   deploy the site with mike to gh-pages (alias latest; pushed when origin exists)"
 	@echo "make preview PR=n BASE=origin/main   a pull request's preview site + comment in preview/ (its workflow's job)"
 	@echo "make deploy-preview ARTIFACT=dir | cleanup-preview PR=n | artifact-comment ARTIFACT=dir | pr-comment ARTIFACT=dir | collect-runs ARTIFACTS=dir"
 	@echo "make actionlint      check .github/workflows/ with actionlint (installed into .tools/ by make setup)"
@@ -203,12 +203,15 @@ compare: venv
 
 # VERSION=auto is the UTC year.month of HEAD's commit (publish.yml uses it: one version per month).
 # The runs' files go to gh-pages' runs/ once, gzip-compressed, and every version's pages link there
-# (a run already there is checked against its seal, never replaced): a version adds its pages only.
+# (a run already there is checked against its seal, never replaced unasked: REPLACE_RUNS=<id>[,<id>]
+# REASON="..." replaces a run re-sealed on purpose, records it in runs/replaced.json and says so on the
+# older versions' Runs pages): a version adds its pages only. Each version gets its own site_url.
 # Refused while data/, docs/, templates/, scripts/ ... have changes HEAD does not hold (FORCE=1 overrides).
 # With an origin remote, gh-pages is fetched first and pushed after, redone on top when rejected.
 publish: venv
 	@test -n "$(VERSION)" || { echo "error: VERSION is required, e.g. make publish VERSION=0.1 (or VERSION=auto)" >&2; exit 2; }
-	PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m phpcb publish --version "$$VERSION" $(if $(FORCE),--force,)
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m phpcb publish --version "$$VERSION" $(if $(FORCE),--force,) \
+	  $(if $(REPLACE_RUNS),--replace-runs "$$REPLACE_RUNS" --reason "$$REASON",)
 	@echo "Preview the versions: $(VENV)/bin/mike serve --config-file build/mkdocs.publish.yml"
 
 # --- What the GitHub workflows run (.github/workflows/; docs/contributing.md). Values are read by the
