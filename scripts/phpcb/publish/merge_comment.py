@@ -54,6 +54,8 @@ class Sides:
 def check_changed_runs(before_root: Path, after_root: Path) -> list[str]:
     """Every run `after_root` adds or rewrites (its manifest is new, or differs from the base's), loaded
     and held to the checks of an added run (data/run_checks.py). The ids, sorted."""
+    if not (after_root / RUNS).is_dir():
+        return []
     schemas = load_schemas(after_root / "data" / "schema")
     changed = []
     for directory in sorted((after_root / RUNS).iterdir()):
