@@ -14,7 +14,7 @@ export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: help report setup setup-dev report-packages system-packages venv bench site serve test test-fast lint test-php test-python \
         bench-fidelity bench-site bench-repeat bench-replication noise ab upgrade-runs publish clean compare mutation \
-        stack stack-test test-stack clean-stacks bench-stacks
+        stack stack-test test-stack clean-stacks bench-stacks seal phpcb-path
 
 help:
 	@echo "make report          install what is missing, run the quick benchmark, build the site showing your run"
@@ -33,8 +33,9 @@ help:
 	@echo "make bench-replication REPEATED='A B C D'   A/A, advice and power of compare on held-out pairs of repeated runs"
 	@echo "make ab BASE=origin/main [ROUNDS=3] [ONLY=jwt]   a runner change measured A/B: base and head take turns, compared round by round (ab/report.md)"
 	@echo "make upgrade-runs    rewrite runs under data/runs/ written under an older schema version"
+	@echo "make seal RUN=data/runs/<id> REASON='...'   re-seal a run changed on purpose (refused when its rows disagree with its manifest)"
 	@echo "make compare BASE=data/runs/X NEW=data/runs/Y [FORMAT=json] [OUT=file]   one run against another (Markdown)"
-	@echo "make publish VERSION=x.y|auto [FORCE=1]   deploy the site with mike to gh-pages (alias latest; pushed when origin exists)"
+	@echo "make publish VERSION=x.y|auto [FORCE=1] [REPLACE_RUNS=<id> REASON=...]   deploy the site with mike to gh-pages (alias latest; pushed when origin exists)"
 	@echo "make preview PR=n BASE=origin/main   a pull request's preview site + comment in preview/ (its workflow's job)"
 	@echo "make deploy-preview ARTIFACT=dir | cleanup-preview PR=n | artifact-comment ARTIFACT=dir | pr-comment ARTIFACT=dir | collect-runs ARTIFACTS=dir"
 	@echo "make actionlint      check .github/workflows/ with actionlint (installed into .tools/ by make setup)"
@@ -69,7 +70,12 @@ venv: $(VENV)/.installed
 $(VENV)/.installed: requirements.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	@$(MAKE) --no-print-directory phpcb-path
 	@touch $@
+
+# `python -m phpcb ...` with the venv's python, from any directory: a .pth file puts scripts/ on its path.
+phpcb-path:
+	@$(PY) -c 'import site, sys; open(site.getsitepackages()[0] + "/phpcb.pth", "w").write(sys.argv[1] + "\n")' "$(CURDIR)/scripts"
 
 # COPY_TO=DIR also copies the new run into DIR/<run-id>/ (a bench-matrix leg uploads only that).
 # STACK=debian13 runs the same runner in that stack (make stack STACK=debian13 builds it; scripts/stack.sh).
@@ -197,6 +203,12 @@ noise: venv
 upgrade-runs: venv
 	$(PY) -m phpcb upgrade data/runs/*/
 
+# A run whose files were changed on purpose, re-sealed with the reason recorded; refused when its rows
+# disagree with its manifest (a cut file), which is then left as it was.
+seal: venv
+	@test -n "$$RUN" -a -n "$$REASON" || { echo "error: RUN and REASON are required, e.g. make seal RUN=data/runs/<run-id> REASON=\"what changed and why\"" >&2; exit 2; }
+	$(PY) -m phpcb seal "$$RUN" --reason "$$REASON"
+
 # Markdown for a PR comment by default (FORMAT=json for everything); OUT=file writes it there.
 compare: venv
 	@test -n "$(BASE)" -a -n "$(NEW)" || { echo "error: BASE and NEW are required, e.g. make compare BASE=data/runs/X NEW=data/runs/Y" >&2; exit 2; }
@@ -204,12 +216,15 @@ compare: venv
 
 # VERSION=auto is the UTC year.month of HEAD's commit (publish.yml uses it: one version per month).
 # The runs' files go to gh-pages' runs/ once, gzip-compressed, and every version's pages link there
-# (a run already there is checked against its seal, never replaced): a version adds its pages only.
+# (a run already there is checked against its seal, never replaced unasked: REPLACE_RUNS=<id>[,<id>]
+# REASON="..." replaces a run re-sealed on purpose, records it in runs/replaced.json and says so on the
+# older versions' Runs pages): a version adds its pages only. Each version gets its own site_url.
 # Refused while data/, docs/, templates/, scripts/ ... have changes HEAD does not hold (FORCE=1 overrides).
 # With an origin remote, gh-pages is fetched first and pushed after, redone on top when rejected.
 publish: venv
 	@test -n "$(VERSION)" || { echo "error: VERSION is required, e.g. make publish VERSION=0.1 (or VERSION=auto)" >&2; exit 2; }
-	PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m phpcb publish --version "$$VERSION" $(if $(FORCE),--force,)
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m phpcb publish --version "$$VERSION" $(if $(FORCE),--force,) \
+	  $(if $(REPLACE_RUNS),--replace-runs "$$REPLACE_RUNS" --reason "$$REASON",)
 	@echo "Preview the versions: $(VENV)/bin/mike serve --config-file build/mkdocs.publish.yml"
 
 # --- What the GitHub workflows run (.github/workflows/; docs/contributing.md). Values are read by the
@@ -248,10 +263,12 @@ cleanup-preview:
 	@test -n "$$PR" || { echo "error: PR is required, e.g. make cleanup-preview PR=12" >&2; exit 2; }
 	$(PYTHON) -m phpcb cleanup-preview --pr "$$PR"
 
-# The deploy job's comment: this checkout's code (the default branch) on the artifact's runs.
+# The comment job's comment (a job without the write token: it installs the build): this checkout's code
+# (the default branch) on the files of the pull request's head commit HEAD_SHA, read with git.
 artifact-comment: venv
 	@test -n "$$ARTIFACT" || { echo "error: ARTIFACT is required: the downloaded preview artifact directory" >&2; exit 2; }
-	$(PY) -m phpcb artifact-comment --artifact "$$ARTIFACT" --out "$${BODY:-comment.md}"
+	@test -n "$$HEAD_SHA" || { echo "error: HEAD_SHA is required: the pull request's head commit the preview built" >&2; exit 2; }
+	$(PY) -m phpcb artifact-comment --artifact "$$ARTIFACT" --head "$$HEAD_SHA" --out "$${BODY:-comment.md}"
 
 pr-comment:
 	@test -n "$$PR$$ARTIFACT" || { echo "error: PR=n (or ARTIFACT=dir with pr-number) and BODY=file (default comment.md, from make artifact-comment) are required" >&2; exit 2; }

@@ -1,155 +1,160 @@
-"""The PR comment the deploy job writes itself, with its own code, from a preview artifact's runs
-(publish/artifact_comment.py): the artifact's comment.md, written by the pull request's code, is
-never what is posted, and the artifact's data is checked before it is read."""
+"""The comment the trusted job writes (publish/artifact_comment.py): from the files of the pull request's
+head commit, read with git, and this checkout's code; never from what the artifact says of itself (its
+comment.md, its runs.json), and never by running the pull request's code."""
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from phpcb.commands.main import main
-from phpcb.errors import DataError
+from phpcb.publish import merge_comment
 from phpcb.publish.artifact_comment import artifact_comment
 from phpcb.publish.github_comment import MARKER
 from phpcb.publish.merge_effect import LEAD_HEADING
-from phpcb.publish.pr_runs import ArtifactError, ArtifactRuns, PullRequestError, RunChange
+from phpcb.publish.pr_runs import PullRequestError
 
-from .conftest import FIXTURE_RUN, reseal
+from .conftest import FIXTURE_RUN, project_with, reseal, scale_signing
 
 NEW_ID = "20260102T0000Z-fixture-php8.2"
 PREVIEW = "https://octo.github.io/phpcrypto-bench/pr-preview/pr-7/"
 HOSTILE = "Merge me: ![x](https://evil.example/pixel.png) @everyone"
+IDENTITY = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@e", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@e"}
+
+
+def git(root: Path, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=root, env={**os.environ, **IDENTITY}, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
 
 
 @pytest.fixture
-def project(make_project, monkeypatch: pytest.MonkeyPatch) -> Path:
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The default branch's checkout: the fixture run published; a branch `pr` to change."""
     monkeypatch.setenv("PREVIEW_URL", PREVIEW)
-    return make_project(FIXTURE_RUN)
+    root = project_with(tmp_path, FIXTURE_RUN)
+    (root / "data" / "site.yaml").write_text("reference_machine: intel-xeon-fixture\npinned: {}\n")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "published")
+    git(root, "checkout", "-qb", "pr")
+    return root
 
 
-def artifact_with(tmp_path: Path, listed: dict[str, object], runs: dict[str, Path]) -> Path:
-    """A preview artifact as make preview writes one, plus the comment.md a hostile PR would put in it."""
-    artifact = tmp_path / "artifact"
-    (artifact / "runs").mkdir(parents=True)
-    (artifact / "pr-number").write_text("7\n")
-    (artifact / "comment.md").write_text(HOSTILE)
-    (artifact / "runs.json").write_text(json.dumps({"rewritten": [], "deleted": [], "changes": [], **listed}))
-    for run_id, source in runs.items():
-        shutil.copytree(source, artifact / "runs" / run_id)
-    return artifact
+def pull_request(root: Path) -> str:
+    """Commit the branch's changes; back on main, as the trusted job's checkout is. The head commit."""
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "--allow-empty", "-m", "the pull request")
+    head = git(root, "rev-parse", "HEAD")
+    git(root, "checkout", "-q", "main")
+    return head
 
 
-def new_run(tmp_path: Path) -> Path:
-    """The fixture run a day later under its own id, sealed."""
-    target = tmp_path / "made" / NEW_ID
+def artifact(tmp_path: Path, listed: dict[str, object] | None = None) -> Path:
+    """What the pull request's job uploaded: its number, plus whatever it chose to claim."""
+    path = tmp_path / "artifact"
+    (path / "runs").mkdir(parents=True)
+    (path / "pr-number").write_text("7\n")
+    (path / "comment.md").write_text(HOSTILE)
+    (path / "runs.json").write_text(json.dumps(listed or {"added": [], "deleted": [], "changes": []}))
+    return path
+
+
+def add_run(root: Path, run_id: str = NEW_ID) -> Path:
+    target = root / "data" / "runs" / run_id
     shutil.copytree(FIXTURE_RUN, target)
     manifest = json.loads((target / "manifest.json").read_text())
-    manifest.update({"run_id": NEW_ID, "started_utc": "2026-01-02T00:00:00Z"})
+    manifest.update({"run_id": run_id, "started_utc": "2026-01-02T00:00:00Z"})
     (target / "manifest.json").write_text(json.dumps(manifest))
     reseal(target)
     return target
 
 
-def test_the_comment_is_written_from_the_runs_never_taken_from_the_artifact(project: Path, tmp_path: Path):
-    artifact = artifact_with(tmp_path, {"added": [NEW_ID]}, {NEW_ID: new_run(tmp_path)})
+def test_the_comment_is_written_from_the_head_commits_files_never_from_the_artifact(project: Path, tmp_path: Path):
+    """Issue 36: a fake "deleted" entry made the comment claim statements change; "changes": [] hid a run."""
+    add_run(project)
+    head = pull_request(project)
+    claims = {"added": [], "deleted": [FIXTURE_RUN.name], "changes": []}
     out = tmp_path / "comment.md"
-    said = artifact_comment(project, artifact, out)
+    said = artifact_comment(project, artifact(tmp_path, claims), out, head)
     text = out.read_text(encoding="utf-8")
     assert said.startswith(f"{out}: the comment for #7")
     assert text.startswith(f"{MARKER}\n")
     assert LEAD_HEADING in text
     assert f"Runs page adds `{NEW_ID}`" in text
+    assert "Runs page drops" not in text, "the artifact's deleted run is not believed"
     assert "evil.example" not in text
     assert "@everyone" not in text
-    assert text.rstrip().endswith(f"Preview site: {PREVIEW} (the runs beside their baselines: {PREVIEW}compare/)")
+    assert f"[the preview's Comparison page]({PREVIEW}compare/)" in text
+    assert len(text) <= merge_comment.ONE_RUN_BUDGET
+    assert text.rstrip().endswith(f"Preview site: {PREVIEW}")
 
 
-def test_a_rewritten_run_is_flagged_first_and_read_from_the_artifact(project: Path, tmp_path: Path):
-    rewritten = tmp_path / "made" / FIXTURE_RUN.name
-    shutil.copytree(FIXTURE_RUN, rewritten)
-    manifest = json.loads((rewritten / "manifest.json").read_text())
-    manifest["started_utc"] = "2026-01-01T00:00:01Z"
-    (rewritten / "manifest.json").write_text(json.dumps(manifest))
-    reseal(rewritten)
-    change = {"status": "modified", "path": f"data/runs/{FIXTURE_RUN.name}/manifest.json", "run_id": FIXTURE_RUN.name}
-    listed = {"added": [], "rewritten": [FIXTURE_RUN.name], "changes": [change]}
-    artifact = artifact_with(tmp_path, listed, {FIXTURE_RUN.name: rewritten})
+def test_a_rewritten_run_is_found_in_the_files_and_is_a_publishing_event(project: Path, tmp_path: Path):
+    """Issue 36: "changes": [] hid a rewritten run; merging a re-sealed run made make publish refuse, and
+    nothing told the reviewer."""
+    run = project / "data" / "runs" / FIXTURE_RUN.name
+    scale_signing(run, "ES512", 1 / 40)
+    manifest = json.loads((run / "manifest.json").read_text())
+    manifest["seal"]["resealed"].append({"utc": "2026-11-26T00:00:00Z", "reason": "ES512 signing re-measured"})
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    head = pull_request(project)
     out = tmp_path / "comment.md"
-    artifact_comment(project, artifact, out)
+    artifact_comment(project, artifact(tmp_path), out, head)
     text = out.read_text(encoding="utf-8")
     assert text.index("**This pull request changes 1 committed run(s)**") < text.index(LEAD_HEADING)
-    assert "its files rewritten" in text
-    assert "This pull request adds no run" in text
+    assert f"`{FIXTURE_RUN.name}`: jwt.csv rewritten (819 rows)" in text
+    assert "2026-11-26T00:00:00Z: ES512 signing re-measured" in text
+    assert "**Merging needs the published copy of 1 run(s) replaced**" in text
+    assert f"REPLACE_RUNS={FIXTURE_RUN.name} REASON=" in text
+    assert text.count("jwt.csv rewritten") >= 2, "the JWT page names its one file"
+    assert "aead.csv rewritten" not in text, "only the file that changed is named"
 
 
-@pytest.mark.parametrize(
-    ("listed", "message"),
-    [
-        ({"added": ["../../etc"]}, 'expected "added" to be a list of run ids'),
-        ({"added": [NEW_ID], "deleted": "all"}, 'expected "deleted" to be a list of run ids'),
-        (
-            {"added": [], "changes": [{"status": "modified", "path": "data/runs/x/../../README.md", "run_id": "x"}]},
-            "a change must be",
-        ),
-        (
-            {"added": [], "changes": [{"status": "touched", "path": "data/runs/x/a.csv", "run_id": "x"}]},
-            "a change must be",
-        ),
-        ({"added": [], "changes": "everything"}, 'expected "changes" to be a list'),
-    ],
-)
-def test_a_malformed_list_of_runs_is_refused_by_name(project: Path, tmp_path: Path, listed, message):
-    artifact = artifact_with(tmp_path, listed, {})
-    with pytest.raises(ArtifactError, match=message):
-        artifact_comment(project, artifact, tmp_path / "comment.md")
-
-
-def test_a_listed_run_the_artifact_lacks_is_refused(project: Path, tmp_path: Path):
-    artifact = artifact_with(tmp_path, {"added": [NEW_ID]}, {})
-    with pytest.raises(ArtifactError, match=f"runs.json names {NEW_ID}, but runs/{NEW_ID}/ is not there"):
-        artifact_comment(project, artifact, tmp_path / "comment.md")
-
-
-def test_an_added_run_the_base_already_has_is_refused(project: Path, tmp_path: Path):
-    artifact = artifact_with(tmp_path, {"added": [FIXTURE_RUN.name]}, {FIXTURE_RUN.name: FIXTURE_RUN})
-    with pytest.raises(ArtifactError, match="listed as added, but the base branch already has it"):
-        artifact_comment(project, artifact, tmp_path / "comment.md")
-
-
-def test_a_symlink_in_a_run_is_refused(project: Path, tmp_path: Path):
-    run = new_run(tmp_path)
-    (run / "extra.csv").symlink_to("/etc/passwd")
-    artifact = artifact_with(tmp_path, {"added": [NEW_ID]}, {})
-    shutil.copytree(run, artifact / "runs" / NEW_ID, symlinks=True)
-    with pytest.raises(PullRequestError, match="only plain files are accepted"):
-        artifact_comment(project, artifact, tmp_path / "comment.md")
-
-
-def test_a_run_whose_files_do_not_match_its_seal_is_refused(project: Path, tmp_path: Path):
-    run = new_run(tmp_path)
-    lines = (run / "jwt.csv").read_text().splitlines(keepends=True)
-    (run / "jwt.csv").write_text("".join(lines[:-1]))
-    artifact = artifact_with(tmp_path, {"added": [NEW_ID]}, {NEW_ID: run})
-    with pytest.raises(DataError, match=r"jwt\.csv"):
-        artifact_comment(project, artifact, tmp_path / "comment.md")
-
-
-def test_the_list_round_trips_through_json(tmp_path: Path):
-    found = ArtifactRuns(
-        (NEW_ID,),
-        (),
-        (FIXTURE_RUN.name,),
-        (RunChange("deleted", f"data/runs/{FIXTURE_RUN.name}/a.csv", FIXTURE_RUN.name),),
+def test_a_symlink_committed_in_a_run_is_refused_before_anything_is_written(project: Path, tmp_path: Path):
+    """Issue 36: a symlink notes.txt -> /etc/passwd was accepted and /etc/passwd copied into the preview."""
+    run = add_run(project)
+    (run / "notes.txt").symlink_to("/etc/passwd")
+    head = pull_request(project)
+    with pytest.raises(PullRequestError) as caught:
+        artifact_comment(project, artifact(tmp_path), tmp_path / "comment.md", head)
+    assert str(caught.value) == (
+        f"{head[:12]}:data/runs/{NEW_ID}/notes.txt: a symbolic link in a run directory: a run holds regular files only"
     )
-    (tmp_path / "runs.json").write_text(found.to_json())
-    assert ArtifactRuns.read(tmp_path / "runs.json") == found
+    assert not (tmp_path / "comment.md").exists()
 
 
-def test_the_verb_prints_where_it_wrote(project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
-    artifact = artifact_with(tmp_path, {"added": [NEW_ID]}, {NEW_ID: new_run(tmp_path)})
+def test_an_added_run_must_agree_with_itself(project: Path, tmp_path: Path):
+    run = add_run(project)
+    manifest = json.loads((run / "manifest.json").read_text())
+    manifest["profile"] = "full"
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    head = pull_request(project)
+    with pytest.raises(Exception, match=r"is not how the 'full' profile samples"):
+        artifact_comment(project, artifact(tmp_path), tmp_path / "comment.md", head)
+
+
+def test_a_change_of_the_code_is_named_and_never_run(project: Path, tmp_path: Path):
+    (project / "scripts" / "phpcb").mkdir(parents=True)
+    (project / "scripts" / "phpcb" / "__init__.py").write_text("raise SystemExit('the pull request's code ran')\n")
+    add_run(project)
+    head = pull_request(project)
     out = tmp_path / "comment.md"
-    assert main(["--root", str(project), "artifact-comment", "--artifact", str(artifact), "--out", str(out)]) == 0
-    assert f"{out}: the comment for #7" in capsys.readouterr().out
+    artifact_comment(project, artifact(tmp_path), out, head)
+    text = out.read_text(encoding="utf-8")
+    assert "This pull request changes 1 file(s) outside data/ (scripts/phpcb/\\_\\_init\\_\\_.py)" in text
+    assert "This comment never runs them" in text
+
+
+@pytest.mark.parametrize("sha", ["HEAD", "abc", "g" * 40, "0" * 40])
+def test_the_head_must_be_a_commit_given_by_its_full_id(project: Path, tmp_path: Path, sha: str, capsys):
+    pull_request(project)
+    command = ["--root", str(project), "artifact-comment", "--artifact", str(artifact(tmp_path)), "--head", sha]
+    assert main([*command, "--out", str(tmp_path / "c.md")]) == 1
+    error = capsys.readouterr().err
+    assert "HEAD_SHA must be the 40 hex digits" in error or "is not in this repository" in error

@@ -1,34 +1,38 @@
-"""What merging a pull request changes on the published pages: which run each page shows before and
-after, the statements that change, and why an added run does not show (publish/merge_effect.py)."""
+"""What merging a pull request changes on the published pages (publish/statements.py, merge_effect.py):
+every statement the pages make, computed on each side's own config and runs, diffed; moves within a tie
+and within the intervals counted apart; a rewritten run names the files that really changed."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
-from phpcb.data.loader import Run, load_runs
-from phpcb.data.schema import Schemas, load_schemas
-from phpcb.data.selection import SiteConfig
-from phpcb.experiments import registry
-from phpcb.experiments.contexts import Contexts, Project
-from phpcb.presentation.advice import diff
-from phpcb.publish.merge_effect import LEAD_HEADING, MergeEffect, PageEffect, RunRef, effect, lead
+from phpcb.publish.merge_effect import CHANGED, INTERVAL, LEAD_HEADING, MergeEffect, PageEffect, RunRef, effect, lead
+from phpcb.publish.statements import Snapshot, collect
 
-from .conftest import FIXTURE_RUN, reseal, scale_signing
+from .conftest import FIXTURE_RUN, ROOT, project_with, reseal, scale_signing
 
 FIXTURE_ID = FIXTURE_RUN.name
 NEW_ID = "20260102T0000Z-fixture-php8.2"
 MACHINE = "intel-xeon-fixture"
+SHOWN_RUN = ROOT / "data" / "runs" / "20261125T0812Z-intel-xeon-fb7fc6-php8.2"  # full: what the pages show
+
+
+def project(parent: Path, *runs: Path, reference: str = MACHINE) -> Path:
+    root = project_with(parent, *runs)
+    (root / "data" / "site.yaml").write_text(f"reference_machine: {reference}\npinned: {{}}\n", encoding="utf-8")
+    return root
 
 
 def copy_run(runs: Path, run_id: str, **manifest_changes: object) -> Path:
     """The fixture run under another id (a day later), its manifest changed as given, re-sealed."""
     target = runs / run_id
-    target.mkdir(parents=True)
-    for path in FIXTURE_RUN.iterdir():
-        (target / path.name).write_bytes(path.read_bytes())
+    shutil.copytree(FIXTURE_RUN, target)
     manifest = json.loads((target / "manifest.json").read_text())
     manifest.update({"run_id": run_id, "started_utc": "2026-01-02T00:00:00Z", **manifest_changes})
     (target / "manifest.json").write_text(json.dumps(manifest))
@@ -36,121 +40,138 @@ def copy_run(runs: Path, run_id: str, **manifest_changes: object) -> Path:
     return target
 
 
-def speed_up_es512_signing(run: Path, factor: float = 40.0) -> None:
-    """ES512 signing `factor` times faster: the JWT page's pick for many signers, a tie of ES256, ES384
-    and EdDSA in the fixture, becomes ES512, outside that tie (a change, not a move within a tie)."""
-    scale_signing(run, "ES512", 1 / factor)
+def scale(run: Path, alg: str, operation: str, factor: float, payloads: tuple[int, ...] = ()) -> int:
+    """`alg`'s `operation` timings multiplied by `factor` in jwt.csv (these payloads, or all), re-sealed;
+    the rows it scaled."""
+    rows = list(csv.DictReader(io.StringIO((run / "jwt.csv").read_text())))
+    scaled = 0
+    for row in rows:
+        chosen = not payloads or int(row["payload_chars"]) in payloads
+        if row["alg"] == alg and row["operation"] == operation and chosen:
+            row["elapsed_ns"] = str(max(1, round(int(row["elapsed_ns"]) * factor)))
+            scaled += 1
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    (run / "jwt.csv").write_text(out.getvalue())
+    reseal(run)
+    return scaled
 
 
-@pytest.fixture
-def schemas() -> Schemas:
-    return load_schemas(FIXTURE_RUN.parents[3] / "data" / "schema")
-
-
-def runs_in(directory: Path, schemas: Schemas) -> list[Run]:
-    return load_runs(directory, schemas)
-
-
-def merged(before: list[Run], after: list[Run], schemas: Schemas, machine: str = MACHINE) -> MergeEffect:
-    root = FIXTURE_RUN.parents[3]
-    config = SiteConfig(Path("data/site.yaml"), machine, {})
-    return effect(before, after, config, Contexts(Project(root), schemas), Contexts(Project(root), schemas))
-
-
-def sides(tmp_path: Path) -> tuple[Path, Path]:
-    before, after = tmp_path / "before", tmp_path / "after"
-    for side in (before, after):
-        copy_run(side, FIXTURE_ID, started_utc="2026-01-01T00:00:00Z")
-    return before, after
+@pytest.fixture(scope="module")
+def fixture_before(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    return collect(project(tmp_path_factory.mktemp("before"), FIXTURE_RUN))
 
 
 def page(found: MergeEffect, experiment: str) -> PageEffect:
     return next(p for p in found.pages if p.experiment == experiment)
 
 
-def test_a_newer_run_of_the_reference_machine_takes_over_every_page_it_has(tmp_path: Path, schemas: Schemas):
-    before, after = sides(tmp_path)
-    copy_run(after, NEW_ID)
-    found = merged(runs_in(before, schemas), runs_in(after, schemas), schemas)
-    assert [r.run_id for r in found.added] == [NEW_ID]
-    having = [p for p in found.pages if p.before is not None]
-    assert having, "the fixture run has results for some experiment"
-    for shown in having:
-        assert (shown.before.run_id, shown.after.run_id) == (FIXTURE_ID, NEW_ID), shown.experiment
-        assert shown.changes
-        assert not shown.rewritten
-    assert "every experiment page keeps its run" not in lead(found)
-
-
-def test_the_statements_are_the_two_runs_advice_diffed(tmp_path: Path, schemas: Schemas):
-    before, after = sides(tmp_path)
-    speed_up_es512_signing(copy_run(after, NEW_ID))
-    old_runs, new_runs = runs_in(before, schemas), runs_in(after, schemas)
-    found = merged(old_runs, new_runs, schemas)
-    jwt = next(e for e in registry.discover() if e.name == "jwt")
-    contexts = Contexts(Project(FIXTURE_RUN.parents[3]), schemas)
-    old = jwt.advice(contexts.context(jwt, next(r for r in old_runs if r.run_id == FIXTURE_ID)))
-    new = jwt.advice(contexts.context(jwt, next(r for r in new_runs if r.run_id == NEW_ID)))
-    expected = diff(old, new)
-    assert [c for c in expected if not c.tie], "ES512 signing 40 times faster changes what the JWT page says"
-    assert list(page(found, "jwt").statements) == expected
+def test_a_rewritten_run_changes_a_claim_and_a_number_and_only_its_jwt_file_is_named(tmp_path: Path):
+    """Issue 36: a PR slowed ES256 verification in jwt.csv of the run the pages show by 1.3x and re-sealed
+    it: a claim went from reproduced to refuted and the JWT page's number moved, yet the comment said
+    nothing changes and marked all 6 pages rewritten though one CSV changed."""
+    before = collect(project(tmp_path / "a", SHOWN_RUN, reference="intel-xeon-fb7fc6"))
+    after_root = project(tmp_path / "b", SHOWN_RUN, reference="intel-xeon-fb7fc6")
+    rows = scale(after_root / "data" / "runs" / SHOWN_RUN.name, "ES256", "verify", 1.3, payloads=(10, 100))
+    assert rows >= 20
+    found = effect(before, collect(after_root))
+    changed = {c.key: c for c in found.statements}
+    assert changed["claim.seed004-es256-steady"].base == "reproduced"
+    assert changed["claim.seed004-es256-steady"].new in ("refuted", "changed")
+    assert "headline.jwt.verify.ES256" in changed, "the JWT page's headline number moved beyond its interval"
+    jwt = page(found, "jwt")
+    assert [str(f) for f in jwt.rewritten] == [f"jwt.csv rewritten ({jwt.rewritten[0].rows_after:,} rows)"]
+    assert [p.experiment for p in found.pages if p.changes] == ["jwt"], "only the JWT page's files changed"
     text = lead(found)
-    for change in expected:
-        if not change.tie:
-            assert change.label.replace("_", "\\_") in text
+    assert "**No statement on the published pages changes**" not in text
+    assert "| AEAD (GCM vs CCM) | " in text
+    assert text.count("unchanged |") == 5
+    assert "jwt.csv rewritten" in text
+    assert "claim seed004-es256-steady (jwt): reproduced → **" in text
 
 
-def test_a_quick_run_beside_a_full_one_changes_no_page_and_says_why(tmp_path: Path, schemas: Schemas):
-    before, after = tmp_path / "before", tmp_path / "after"
-    for side in (before, after):
-        copy_run(side, FIXTURE_ID, started_utc="2026-01-01T00:00:00Z", profile="full")
-    copy_run(after, NEW_ID, profile="quick")
-    found = merged(runs_in(before, schemas), runs_in(after, schemas), schemas)
+def test_a_pull_request_that_only_changes_the_reference_machine_is_judged_by_each_sides_config(tmp_path: Path):
+    """Issue 36: with only reference_machine changed, "Shows now" was computed with the PR's site.yaml and
+    named runs the published pages do not show, and the comment said nothing changes."""
+    epyc = ROOT / "data" / "runs" / "20261125T1525Z-amd-epyc-fb7fc6-php8.2"
+    before = collect(project(tmp_path / "a", FIXTURE_RUN, epyc, reference="amd-epyc-fb7fc6"))
+    after = collect(project(tmp_path / "b", FIXTURE_RUN, epyc, reference=MACHINE))
+    found = effect(before, after)
+    shown_before = {p.experiment: p.before.run_id for p in found.pages if p.before}
+    shown_after = {p.experiment: p.after.run_id for p in found.pages if p.after}
+    assert set(shown_before.values()) == {epyc.name}, "the published pages show the base's reference machine"
+    assert set(shown_after.values()) == {FIXTURE_ID}
+    assert found.statements, "another machine's run on every page changes what they say"
+    assert f"| AEAD (GCM vs CCM) | `{epyc.name}` (quick, amd-epyc-fb7fc6) | **`{FIXTURE_ID}`" in lead(found)
+
+
+def test_a_newer_run_of_the_reference_machine_takes_over_every_page_it_has(tmp_path: Path, fixture_before):
+    after_root = project(tmp_path, FIXTURE_RUN)
+    copy_run(after_root / "data" / "runs", NEW_ID)
+    found = effect(fixture_before, collect(after_root))
+    assert [r.run_id for r in found.added] == [NEW_ID]
+    for shown in found.pages:
+        assert (shown.before.run_id, shown.after.run_id) == (FIXTURE_ID, NEW_ID), shown.experiment
+    assert [c.key for c in found.statements] == [f"machines.{MACHINE} · PHP 8.2"], "the same files say the same"
+    assert f"Runs page adds `{NEW_ID}`" in lead(found)
+
+
+def test_statements_change_beyond_a_tie_and_numbers_within_their_intervals_are_counted_apart(
+    tmp_path: Path, fixture_before
+):
+    after_root = project(tmp_path, FIXTURE_RUN)
+    scale_signing(copy_run(after_root / "data" / "runs", NEW_ID), "ES512", 1 / 40)
+    found = effect(fixture_before, collect(after_root))
+    jwt = [c for c in found.statements if c.page == "experiments/jwt.md"]
+    assert jwt, "ES512 signing 40 times faster changes what the JWT page says"
+    assert all(c.kind == CHANGED for c in found.statements)
+    text = lead(found)
+    for change in jwt[:5]:
+        assert change.label.replace("_", "\\_")[:30] in text
+
+    nudged_root = project(tmp_path / "nudged", FIXTURE_RUN)
+    scale(nudged_root / "data" / "runs" / FIXTURE_ID, "ES256", "verify", 1.004)
+    nudged = effect(fixture_before, collect(nudged_root))
+    within = [c for c in nudged.changes if c.kind == INTERVAL]
+    assert [c.key for c in within] == ["headline.jwt.verify.ES256"], "0.4 % is within the interval"
+    assert nudged.statements == ()
+    assert "1 number(s) moved within their 95 % intervals" in lead(nudged)
+
+
+def test_a_quick_run_beside_a_full_one_changes_no_page_and_says_why(tmp_path: Path):
+    before_root, after_root = project(tmp_path / "a"), project(tmp_path / "b")
+    for root in (before_root, after_root):
+        copy_run(root / "data" / "runs", FIXTURE_ID, started_utc="2026-01-01T00:00:00Z", profile="full")
+    copy_run(after_root / "data" / "runs", NEW_ID)
+    found = effect(collect(before_root), collect(after_root))
     assert not any(p.changes for p in found.pages)
     assert found.statements == ()
     text = lead(found)
     assert "**No statement on the published pages changes** (every experiment page keeps its run)." in text
     assert f"{NEW_ID} is a quick run: a quick run never replaces a full one" in text
-    assert f"Runs page adds `{NEW_ID}`" in text
 
 
-def test_a_run_rewritten_under_its_own_id_is_named_and_its_statements_diffed(tmp_path: Path, schemas: Schemas):
-    before, after = sides(tmp_path)
-    speed_up_es512_signing(after / FIXTURE_ID)
-    found = merged(runs_in(before, schemas), runs_in(after, schemas), schemas)
-    jwt = page(found, "jwt")
-    assert jwt.rewritten
-    assert jwt.changes
-    assert [c for c in jwt.statements if not c.tie]
-    assert found.added == ()
-    assert found.removed == ()
-    assert "its files rewritten" in lead(found)
-    untouched = page(found, "aead")
-    assert untouched.rewritten, "the seal covers the run's every file: the whole run was rewritten"
-
-
-def test_a_deleted_run_gives_its_pages_back_to_the_run_before_it(tmp_path: Path, schemas: Schemas):
-    before, after = sides(tmp_path)
-    copy_run(before, NEW_ID)
-    found = merged(runs_in(before, schemas), runs_in(after, schemas), schemas)
+def test_a_deleted_run_gives_its_pages_back_to_the_run_before_it(tmp_path: Path, fixture_before):
+    before_root = project(tmp_path, FIXTURE_RUN)
+    copy_run(before_root / "data" / "runs", NEW_ID)
+    found = effect(collect(before_root), fixture_before)
     assert [r.run_id for r in found.removed] == [NEW_ID]
-    assert {(p.before.run_id, p.after.run_id) for p in found.pages if p.before} == {(NEW_ID, FIXTURE_ID)}
+    assert {(p.before.run_id, p.after.run_id) for p in found.pages} == {(NEW_ID, FIXTURE_ID)}
     assert f"Runs page drops `{NEW_ID}`" in lead(found)
 
 
-def test_another_runner_commit_is_named_as_a_confounder_not_a_finding(tmp_path: Path, schemas: Schemas):
-    before, after = sides(tmp_path)
-    speed_up_es512_signing(copy_run(after, NEW_ID, git_commit="f" * 40))
-    found = merged(runs_in(before, schemas), runs_in(after, schemas), schemas)
-    jwt = page(found, "jwt")
-    assert any(c.startswith("runner commit ") and c.endswith(" → ffffffffffff") for c in jwt.confounders)
-    assert "**Confounders, not findings**" in lead(found)
+def test_a_snapshot_round_trips_through_its_json(tmp_path: Path, fixture_before):
+    fixture_before.write(tmp_path / "s.json")
+    assert Snapshot.read(tmp_path / "s.json") == fixture_before
+    assert {s.key for s in fixture_before.statements} >= {"claim.seed004-es256-steady", "headline.jwt.verify.ES256"}
 
 
 def test_everything_the_lead_prints_from_data_is_escaped():
     hostile = RunRef("20260101T0000Z-x-php8.2", "quick", "<img src=x onerror=alert(1)>|*", "abc", 7)
-    shown = PageEffect("aead", "AEAD", hostile, hostile, False, (), ("<b>why</b>",))
-    text = lead(MergeEffect((shown,), (hostile,), (), ()))
+    shown = PageEffect("aead", "AEAD", hostile, hostile, (), ("<b>why</b>",))
+    text = lead(MergeEffect((shown,), (), (hostile,), (), ()))
     assert "<img" not in text
     assert "<b>" not in text
     assert "&lt;img src=x onerror=alert(1)&gt;&#124;\\*" in text

@@ -16,16 +16,19 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from phpcb.commands.main import main
-from phpcb.publish import ghpages, merge_effect, pullrequest
-from phpcb.publish import preview_comment as preview_comments
+from phpcb.data.rewrite import upgrade_on_disk
+from phpcb.data.schema import load_schemas
+from phpcb.publish import ghpages, merge_comment, merge_effect, pullrequest
 from phpcb.publish.github_comment import MARKER
 
 from .conftest import (
+    FIXTURE_RUN,
     ROOT,
     assert_each_run_file_once_and_compressed,
     assert_no_symlinks,
@@ -160,21 +163,44 @@ def test_preview_deploy_publish_and_cleanup(tmp_path):
     assert comment.startswith(MARKER)
     assert NEW_RUN in comment
     lead = comment.index(merge_effect.LEAD_HEADING)
-    assert lead < comment.index(preview_comments.EVIDENCE_HEADING), "what merging changes comes first"
+    assert lead < comment.index(merge_comment.EVIDENCE_HEADING), "what merging changes comes first"
     assert f"Runs page adds `{NEW_RUN}`" in comment[lead:]
     assert re.search(r"^\|.*\|$", comment, re.MULTILINE), "a Markdown table"
     assert "slower" in comment, "signing 1.5 times slower is a verdict"
     assert PREVIEW_URL in comment
+    assert f"[the preview's Comparison page]({PREVIEW_URL}compare/)" in comment
+    assert len(comment) <= merge_comment.ONE_RUN_BUDGET, f"{len(comment):,} characters for one added run"
+    assert "| --- |" in comment
+    assert comment.count("\n| ") < 12, "no per-case table: they are on the Comparison page"
     assert f"linked to on gh-pages (published there already, not carried): {', '.join(published_runs)}" in built.stdout
     carried = sorted(path.name for path in (preview / "site" / "runs").iterdir() if path.is_dir())
     assert carried == [NEW_RUN], "the preview carries only the run the pull request adds"
     assert (preview / "site" / "runs" / NEW_RUN / "jwt.csv.gz").is_file()
 
-    # The deploy workflow: a checkout of main, the artifact as data.
+    # The deploy workflow: a checkout of main, the artifact as data. GitHub keeps the pull request's head
+    # as refs/pull/N/head; the comment job reads its files from there, never the artifact's word.
+    head = work.ok("git", "rev-parse", "HEAD").strip()
+    work.ok("git", "push", "-q", "origin", f"HEAD:refs/pull/{PR}/head")
     deployer = Repo(tmp_path / "deployer")
     origin.ok("git", "clone", "-q", str(origin.path), str(deployer.path))
     artifact = tmp_path / "artifact"
     shutil.copytree(preview, artifact)
+    (artifact / "comment.md").write_text("Merge me: no statement changes @everyone\n")
+    trusted = tmp_path / "trusted-comment.md"
+    commented = deployer.make(
+        "artifact-comment", f"ARTIFACT={artifact}", f"HEAD_SHA={head}", f"BODY={trusted}", GITHUB_REPOSITORY=REPOSITORY
+    )
+    assert commented.returncode == 0, commented.stdout + commented.stderr
+    assert trusted.read_text(encoding="utf-8") == comment, "the same code on the same files: the same comment"
+    moved = deployer.make(
+        "artifact-comment",
+        f"ARTIFACT={artifact}",
+        f"HEAD_SHA={'0' * 40}",
+        f"BODY={trusted}",
+        GITHUB_REPOSITORY=REPOSITORY,
+    )
+    assert moved.returncode != 0
+    assert f"pull request #{PR}'s head is {head[:12]}, not 000000000000" in moved.stderr
     deployed = deployer.make("deploy-preview", f"ARTIFACT={artifact}")
     assert deployed.returncode == 0, deployed.stderr
     listing = origin.listing("gh-pages")
@@ -332,12 +358,16 @@ def test_a_run_counts_when_the_pull_request_adds_its_manifest(tmp_path):
         pullrequest.added_runs(repo.path, "--output=/tmp/x")
 
 
-def test_the_preview_address(tmp_path, monkeypatch):
+def test_the_preview_address(tmp_path, monkeypatch, capsys):
     repo = git_repo(tmp_path / "repo")
     for name in ("GITHUB_REPOSITORY", "PREVIEW_URL", "PUBLISHED_URL"):
         monkeypatch.delenv(name, raising=False)
-    with pytest.raises(pullrequest.PullRequestError, match="set PREVIEW_URL, or GITHUB_REPOSITORY"):
-        pullrequest.addresses(repo.path, 3)
+    # Issue 36: `make preview PR=1 BASE=origin/main`, as the README gives it, failed without
+    # GITHUB_REPOSITORY or PREVIEW_URL. A local preview gets the local server's address, and is told so.
+    assert pullrequest.addresses(repo.path, 3) == pullrequest.Addresses(
+        "http://127.0.0.1:8000/pr-preview/pr-3/", "http://127.0.0.1:8000/"
+    )
+    assert "set one of them for the links the comment will carry" in capsys.readouterr().err
     repo.ok("git", "remote", "add", "origin", "git@github.com:Octo/bench.git")
     assert pullrequest.addresses(repo.path, 3) == pullrequest.Addresses(
         "https://octo.github.io/bench/pr-preview/pr-3/", "https://octo.github.io/bench/"
@@ -351,3 +381,33 @@ def test_the_preview_address(tmp_path, monkeypatch):
     monkeypatch.setenv("PREVIEW_URL", "javascript:alert(1)")
     with pytest.raises(pullrequest.PullRequestError, match="PREVIEW_URL must be an http"):
         pullrequest.addresses(repo.path, 3)
+
+
+def test_the_documented_commands_run_as_documented(tmp_path):
+    """Issue 36: `python -m phpcb seal RUN --reason ...` failed from the repository root ("No module named
+    phpcb"). `make venv` puts scripts/ on the venv's path (make phpcb-path: a .pth file), so the venv's
+    python runs `python -m phpcb` from anywhere; `make seal RUN=... REASON=...` wraps it."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    made = subprocess.run(
+        ["make", "--no-print-directory", "-C", str(ROOT), f"VENV={venv}", "phpcb-path"], capture_output=True, text=True
+    )
+    assert made.returncode == 0, made.stderr
+    for where in (ROOT, tmp_path):
+        listed = subprocess.run(
+            [str(venv / "bin" / "python"), "-m", "phpcb", "--help"], cwd=where, capture_output=True, text=True
+        )
+        assert listed.returncode == 0, listed.stderr
+        assert "seal" in listed.stdout
+    repo = Repo(ROOT)
+    missing = repo.make("seal", "RUN=data/runs/x")
+    assert missing.returncode == 2
+    assert "RUN and REASON are required, e.g. make seal RUN=data/runs/<run-id> REASON=" in missing.stderr
+    run = tmp_path / FIXTURE_RUN.name
+    shutil.copytree(FIXTURE_RUN, run)
+    upgrade_on_disk(run, load_schemas(ROOT / "data" / "schema"))  # a seal is of the current schema version
+    sealed = repo.make("seal", f"RUN={run}", "REASON=a documented correction")
+    assert sealed.returncode == 0, sealed.stderr
+    assert f"{run}: re-sealed" in sealed.stdout
+    reasons = [e["reason"] for e in json.loads((run / "manifest.json").read_text())["seal"]["resealed"]]
+    assert reasons[-1] == "a documented correction"

@@ -22,6 +22,7 @@ from .conftest import (
     assert_no_symlinks,
     copy_repository,
     run_file_links,
+    scale_signing,
 )
 
 GIT_IDENTITY = {
@@ -41,6 +42,7 @@ def test_publish_deploys_a_version_with_the_latest_alias(tmp_path):
     clone = tmp_path / "repo"
     copy_repository(clone)
     env = {**os.environ, **GIT_IDENTITY, "NO_MKDOCS_2_WARNING": "1", "VENV": str(ROOT / ".venv")}
+    env["GITHUB_REPOSITORY"] = "octo/phpcrypto-bench"  # what a workflow sets: each version's address
 
     def run(*command: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(command, cwd=clone, env=env, capture_output=True, text=True, check=False)
@@ -80,6 +82,13 @@ def test_publish_deploys_a_version_with_the_latest_alias(tmp_path):
     page = run("git", "show", "gh-pages:0.1/experiments/aead/index.html").stdout
     assert "pcb-chart" in page
     assert_no_symlinks(run("git", "ls-tree", "-r", "gh-pages").stdout)
+    # Issue 36: site_url per version. The sitemap lists the version's pages (Material's version selector
+    # reads it to stay on the same page), and the 404 page's links work from any depth.
+    sitemap = run("git", "show", "gh-pages:0.1/sitemap.xml").stdout
+    assert "<loc>https://octo.github.io/phpcrypto-bench/0.1/experiments/aead/</loc>" in sitemap
+    not_found = run("git", "show", "gh-pages:0.1/404.html").stdout
+    assert 'href="/phpcrypto-bench/0.1/assets/' in not_found
+    assert 'href="assets/' not in not_found
     latest = run("git", "show", "gh-pages:latest/experiments/aead/index.html").stdout
     assert "../../../0.1/experiments/aead/" in latest, "the alias redirects to its version"
     assert run("git", "rev-parse", "--abbrev-ref", "HEAD").stdout.strip() == "main"
@@ -184,3 +193,38 @@ def test_when_mike_fails_the_runs_commit_before_it_is_taken_back(repo, tmp_path)
 def test_a_version_cannot_take_the_name_of_the_shared_runs_or_previews(repo, version):
     with pytest.raises(ghpages.GhPagesError, match="VERSION must look like"):
         ghpages.resolve_version(repo, version)
+
+
+def test_a_resealed_run_replaces_its_published_copy_only_when_asked_and_on_record(repo, tmp_path):
+    """Issue 36: merging a re-sealed run made make publish refuse until someone deleted runs/<id>/ from
+    gh-pages by hand. REPLACE_RUNS=<id> REASON=... replaces it; the older versions' Runs pages say so."""
+    ghpages.publish_runs(repo, shared_copy(tmp_path / "first"))
+    anchor = "run-" + FIXTURE_RUN.name.lower().replace(".", "-")
+    page = tmp_path / "runs-page.html"
+    page.write_text(f'<article><h2 id="{anchor}">{FIXTURE_RUN.name}</h2><p>its files</p></article>\n')
+    ghpages._commit_files(repo, {"0.1/runs/index.html": page}, "an older version")
+    resealed = tmp_path / "resealed" / FIXTURE_RUN.name
+    shutil.copytree(FIXTURE_RUN, resealed)
+    scale_signing(resealed, "ES512", 0.5)
+    source = shared_copy(tmp_path / "second", resealed)
+
+    with pytest.raises(ghpages.GhPagesError, match=rf"publish with REPLACE_RUNS={FIXTURE_RUN.name} REASON="):
+        ghpages.publish_runs(repo, source)
+    assert ghpages.publish_runs(repo, source, {FIXTURE_RUN.name: "ES512 re-measured"}) == [FIXTURE_RUN.name]
+
+    files = branch_files(repo)
+    blob = files[f"runs/{FIXTURE_RUN.name}/jwt.csv.gz"].split()[2]
+    sealed = json.loads((resealed / "manifest.json").read_text())["seal"]["files"]["jwt.csv"]["sha256"]
+    assert hashlib.sha256(gzip.decompress(repo.blob(blob))).hexdigest() == sealed, "the new copy"
+    record = json.loads(repo.run("show", f"{ghpages.BRANCH}:runs/replaced.json").stdout)
+    assert [(r["run_id"], r["reason"]) for r in record] == [(FIXTURE_RUN.name, "ES512 re-measured")]
+    older = repo.run("show", f"{ghpages.BRANCH}:0.1/runs/index.html").stdout
+    assert older.index(f"{FIXTURE_RUN.name}</h2>") < older.index("Files replaced") < older.index("its files")
+    assert "ES512 re-measured. Its links give the new copy." in older
+    message = repo.run("log", "-1", "--format=%s", ghpages.BRANCH).stdout
+    assert f"replaced on purpose: {FIXTURE_RUN.name} (ES512 re-measured)" in message
+
+    with pytest.raises(ghpages.GhPagesError, match="whose published copy is this run already"):
+        ghpages.publish_runs(repo, source, {FIXTURE_RUN.name: "again"})
+    with pytest.raises(ghpages.GhPagesError, match="which this build does not publish"):
+        ghpages.publish_runs(repo, source, {"20990101T0000Z-nowhere-php8.2": "typo"})

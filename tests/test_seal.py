@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from phpcb.commands.main import main
-from phpcb.data import seal
+from phpcb.data import run_checks, seal
 from phpcb.data.loader import load_run
 from phpcb.data.rewrite import reseal_on_disk, upgrade_on_disk
 from phpcb.data.schema import load_schemas
@@ -22,26 +22,30 @@ from phpcb.errors import DataError
 from .conftest import FIXTURE_RUN, ROOT, V4_RUN
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
-RUN_ID = "20260101T0000Z-sealed-php8.2"
 
 
 @pytest.fixture(scope="module")
 def sealed_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A run the runner finished (pitfalls under the fake clock: seconds), sealed as it finished."""
-    out = tmp_path_factory.mktemp("sealed") / RUN_ID
+    """A run the runner finished (pitfalls under the fake clock: seconds), sealed as it finished, in the
+    directory the runner names it (its manifest agrees with its id: run_checks.py)."""
+    out = tmp_path_factory.mktemp("sealed") / "run"
     result = subprocess.run(
         ["php", str(ROOT / "runners" / "bench.php"), "run", "--fake-clock", "--only", "pitfalls", "--out", str(out)],
         capture_output=True,
         text=True,
+        env={**os.environ, "PHPCB_HOST_ID": "sealed"},
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    return out
+    data = manifest(out)
+    data["run_id"] = run_checks.expected_run_id(data)
+    (out / "manifest.json").write_text(json.dumps(data, indent=4) + "\n", encoding="utf-8")
+    return out.rename(out.with_name(data["run_id"]))
 
 
 @pytest.fixture
 def run(sealed_run: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / RUN_ID
+    copy = tmp_path / sealed_run.name
     shutil.copytree(sealed_run, copy)
     return copy
 
@@ -124,7 +128,7 @@ def test_an_edited_file_is_refused_in_one_line_naming_it(run, tamper, expected):
     assert expected in str(caught.value)
     assert f"(sealed {sealed_rows:,})" in str(caught.value)
     assert "\n" not in str(caught.value)
-    assert "python -m phpcb seal RUN --reason" in str(caught.value)
+    assert "restore the file from git (git checkout -- FILE)" in str(caught.value)
 
 
 def test_a_deleted_file_or_an_edited_seal_is_refused(run):
@@ -185,8 +189,8 @@ def test_the_command_line_prints_one_line_for_an_edited_run(run, tmp_path):
     for name in ("schema", "policy", "reference"):
         shutil.copytree(ROOT / "data" / name, project / "data" / name)
     shutil.copytree(ROOT / "templates", project / "templates")
-    shutil.copytree(run, project / "data" / "runs" / RUN_ID)
-    scale_times(project / "data" / "runs" / RUN_ID / "pitfalls.csv", 0.5)
+    shutil.copytree(run, project / "data" / "runs" / run.name)
+    scale_times(project / "data" / "runs" / run.name / "pitfalls.csv", 0.5)
     result = subprocess.run(
         [
             str(Path(os.environ.get("VIRTUAL_ENV", ROOT / ".venv")) / "bin" / "python"),
@@ -203,4 +207,52 @@ def test_the_command_line_prints_one_line_for_an_edited_run(run, tmp_path):
     )
     assert result.returncode == 1
     (line,) = result.stderr.strip().splitlines()
-    assert line.startswith(f"error: {project}/data/runs/{RUN_ID}/pitfalls.csv: does not match the run's seal")
+    assert line.startswith(f"error: {project}/data/runs/{run.name}/pitfalls.csv: does not match the run's seal")
+
+
+def test_a_cut_file_is_told_to_be_restored_and_cannot_be_resealed(run, capsys):
+    """Issue 36: the seal error's advice ("re-seal") let a truncated run through. A cut file is told to be
+    restored, and a re-seal of it is refused: its cases are fewer than its sampling records."""
+    before = (run / "manifest.json").read_bytes()
+    lines = (run / "pitfalls.csv").read_text(encoding="utf-8").splitlines(keepends=True)
+    (run / "pitfalls.csv").write_text("".join(lines[: len(lines) // 4]), encoding="utf-8")  # cases lost
+    with pytest.raises(DataError) as caught:
+        load_run(run, SCHEMAS)
+    assert "rows are missing (a cut or truncated copy); restore the file from git" in str(caught.value)
+    assert "seal" not in str(caught.value).split("restore", 1)[1], "no advice to re-seal a cut file"
+    assert main(["--root", str(ROOT), "seal", str(run), "--reason", "trimmed"]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith(f"error: {run / 'pitfalls.csv'}: experiments.pitfalls: pitfalls.csv hold ")
+    assert "but its sampling records 12" in error
+    assert (run / "manifest.json").read_bytes() == before, "the refused re-seal left the manifest as it was"
+
+
+def test_crlf_line_endings_are_named_with_what_to_do(run):
+    """Issue 36: a checkout with core.autocrlf=true turned every CSV into CRLF, and the seal refused the
+    run without saying why."""
+    path = run / "pitfalls.csv"
+    path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    with pytest.raises(DataError) as caught:
+        load_run(run, SCHEMAS)
+    assert caught.value.path == path
+    assert "it has CRLF line endings, which the runner never writes" in str(caught.value)
+    assert "rm -r data/runs && git checkout -- data/runs" in str(caught.value)
+
+
+def test_the_repository_keeps_run_files_byte_exact_in_any_checkout(tmp_path):
+    """.gitattributes: a clone with core.autocrlf=true checks out every run file as committed."""
+    for name in ("data/runs/x/aead.csv", "data/runs/x/manifest.json", "tests/fixtures/runs/x/jwt.csv"):
+        checked = subprocess.run(
+            ["git", "check-attr", "text", "--", name], cwd=ROOT, capture_output=True, text=True, check=True
+        )
+        assert checked.stdout.strip() == f"{name}: text: unset", checked.stdout
+    clone = tmp_path / "clone"
+    subprocess.run(
+        ["git", "-c", "core.autocrlf=true", "clone", "-q", "--no-checkout", str(ROOT), str(clone)], check=True
+    )
+    subprocess.run(["git", "-C", str(clone), "config", "core.autocrlf", "true"], check=True)
+    for path in (".gitattributes", "tests/fixtures/runs"):  # the attributes first: checkout reads them
+        subprocess.run(["git", "-C", str(clone), "checkout", "-q", "HEAD", "--", path], check=True)
+    fixture = clone / "tests" / "fixtures" / "runs" / FIXTURE_RUN.name
+    assert (fixture / "jwt.csv").read_bytes() == (FIXTURE_RUN / "jwt.csv").read_bytes()
+    assert load_run(fixture, SCHEMAS).sealed

@@ -300,6 +300,58 @@ def test_the_bench_matrix_uploads_one_artifact_per_leg_and_merges_them():
     assert download["with"]["merge-multiple"] is True
 
 
+INSTALLS = {"venv", "setup", "system-packages", "tools"}
+
+
+def prerequisites(target: str, seen: frozenset[str] = frozenset()) -> set[str]:
+    """Every target `target` depends on, directly or not, by the Makefile's rules."""
+    found = re.search(rf"^{re.escape(target)}:([^=\n]*)$", (ROOT / "Makefile").read_text(), re.MULTILINE)
+    direct = set(found.group(1).split()) if found else set()
+    direct = {d for d in direct if "$" not in d and d not in seen}
+    return direct.union(*(prerequisites(d, seen | {target}) for d in direct)) if direct else direct
+
+
+def make_targets(step: dict[str, Any]) -> list[str]:
+    targets = []
+    for line in script_lines(step.get("run", "")):
+        words = [w for w in shlex.split(line) if not ASSIGNMENT.fullmatch(w)]
+        if words[:1] == ["make"]:
+            targets += words[1:]
+    return targets
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda path: path.name)
+def test_nothing_is_installed_once_a_write_token_exists(path):
+    """Issue 36: make artifact-comment pip-installed requirements.txt while the write token sat in
+    .git/config. A job keeps its token from the checkout that persists credentials on: no step after it
+    may install (make venv and the like), unless the same job installed it before (make then finds it
+    up to date)."""
+    for name, job in load(path)["jobs"].items():
+        installed: set[str] = set()
+        token = False
+        for step in job.get("steps", []):
+            uses = str(step.get("uses", ""))
+            if uses.startswith("actions/checkout@") and step.get("with", {}).get("persist-credentials") is True:
+                token = True
+            for target in make_targets(step):
+                needed = (prerequisites(target) | {target}) & INSTALLS
+                if token:
+                    assert needed <= installed, f"{path.name}:{name}: make {target} installs {needed} with the token"
+                installed |= needed
+
+
+def test_the_preview_comment_is_written_in_a_job_without_the_write_token():
+    deploy = load(ROOT / ".github/workflows/pr-preview-deploy.yml")
+    comment = deploy["jobs"]["comment"]
+    assert comment["permissions"] == {"contents": "read", "actions": "read"}
+    assert [make_targets(s) for s in comment["steps"] if "run" in s] == [["artifact-comment"]]
+    assert "venv" in prerequisites("artifact-comment")
+    job = deploy["jobs"]["deploy"]
+    assert job["needs"] == "comment"
+    assert [make_targets(s) for s in job["steps"] if "run" in s] == [["deploy-preview"], ["pr-comment"]]
+    assert not (prerequisites("deploy-preview") | prerequisites("pr-comment")) & INSTALLS
+
+
 # --- make collect-runs (the bench matrix's merge job) -------------------------------------------
 
 NEW_ID = "20260102T0000Z-fixture-php8.2"
@@ -310,6 +362,8 @@ def renamed_run(parent: Path, source: Path, run_id: str) -> Path:
     shutil.copytree(source, target)
     manifest = json.loads((target / "manifest.json").read_text(encoding="utf-8"))
     manifest["run_id"] = run_id
+    stamp = run_id.split("-")[0]  # the run's start, which its id carries (run_checks.py checks it)
+    manifest["started_utc"] = f"{stamp[:4]}-{stamp[4:6]}-{stamp[6:8]}T{stamp[9:11]}:{stamp[11:13]}:00Z"
     (target / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     return target
 
@@ -342,7 +396,7 @@ def test_collect_runs_takes_the_new_runs_and_skips_the_checkouts_own(make_projec
         ("changed", "already exists in data/runs/ with other contents"),
         ("misnamed", "is not the directory name"),
         ("badname", "not a run directory name"),
-        ("invalid", "validating the runs (python -m phpcb check) failed"),
+        ("invalid", "aead.csv, row 4, column 'elapsed_ns': expected integer"),
         ("nothing", "no run directory"),
     ],
 )

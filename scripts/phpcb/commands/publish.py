@@ -11,6 +11,7 @@ from pathlib import Path
 from phpcb.pages import site_files
 from phpcb.presentation.downloads import RUNS, RunFiles
 from phpcb.publish import ghpages
+from phpcb.publish.pullrequest import pages_url, repository_name
 
 # Where a version's pages find the shared runs/: mike puts the version in <version>/ at the root.
 VERSION_RUNS = RunFiles(base="../")
@@ -26,16 +27,34 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--force", action="store_true", help="publish even with uncommitted changes under data/, ...")
     parser.add_argument("--remote", default=ghpages.DEFAULT_REMOTE, help="push here when it exists (default: origin)")
+    parser.add_argument(
+        "--replace-runs",
+        default="",
+        help="run ids, comma-separated, whose published copy is replaced (a run re-sealed on purpose)",
+    )
+    parser.add_argument("--reason", default="", help="why the runs of --replace-runs are replaced (recorded)")
 
 
 def run(args: argparse.Namespace) -> int:
     mike = [str(Path(sys.executable).with_name("mike"))]
     config = args.config if args.config.is_absolute() else args.root / args.config
 
-    def generate() -> None:
+    replace_ids = [part.strip() for part in args.replace_runs.split(",") if part.strip()]
+    if replace_ids and not args.reason.strip():
+        raise ghpages.GhPagesError("REPLACE_RUNS needs REASON: why the published copy is replaced (recorded)")
+    replace = dict.fromkeys(replace_ids, args.reason.strip())
+
+    def generate(version: str) -> None:
         print(site_files.generate(args.root, config.parent, VERSION_RUNS))
+        # The site's address: mike puts each version under it (site_url + version/), from which MkDocs
+        # writes the sitemap and the 404 page's links, and the version selector finds the same page in
+        # another version through that version's sitemap.
+        repository = repository_name(args.root)
+        if repository is not None:
+            with config.open("a", encoding="utf-8") as handle:
+                handle.write(f"site_url: {pages_url(repository)}\n")
 
     git = ghpages.Git(args.root, args.remote)
-    version = ghpages.publish(git, args.version, str(config), mike, args.force, generate, config.parent / RUNS)
+    version = ghpages.publish(git, args.version, str(config), mike, args.force, generate, config.parent / RUNS, replace)
     print(f"published {version} (alias {ghpages.ALIAS}) on {ghpages.BRANCH}")
     return 0

@@ -11,7 +11,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from phpcb.data import consistency, seal, upgrade
+from phpcb.data import consistency, run_files, seal, upgrade
 from phpcb.data.datafile import read_json
 from phpcb.data.schema import Schemas
 from phpcb.data.table_reader import RawTable, read_raw, typed
@@ -120,6 +120,7 @@ class RawRun:
 
 
 def read_run(directory: Path, schemas: Schemas) -> RawRun:
+    run_files.check_directory(directory)  # regular files only, before anything is read (run_files.py)
     path = directory / MANIFEST
     manifest = read_json(path)
     steps = upgrade_path(path, manifest, schemas.version)

@@ -16,8 +16,8 @@ from typing import Any
 
 import pyarrow as pa
 
-from phpcb.data import seal
-from phpcb.data.loader import MANIFEST, read_run
+from phpcb.data import run_checks, seal
+from phpcb.data.loader import MANIFEST, load_run, read_run
 from phpcb.data.schema import Schemas
 from phpcb.data.table_reader import read_raw, typed
 from phpcb.errors import DataError
@@ -86,8 +86,15 @@ def reseal_on_disk(directory: Path, schemas: Schemas, reason: str) -> str:
             f"schema_version {manifest.get('schema_version')!r}: upgrade it first (make upgrade-runs), which seals it",
         )
     fresh = seal.resealed(manifest, directory, reason)
-    temporary = directory / f".{MANIFEST}.resealing"
+    before = path.read_bytes()
+    temporary = directory.parent / f".{directory.name}.{MANIFEST}.resealing"  # beside: a run holds no hidden file
     temporary.write_text(manifest_text(fresh), encoding="utf-8")
     temporary.replace(path)
-    read_run(directory, schemas)  # the run as the build will read it: sealed and valid
+    try:
+        # The run as the build will read it, and its rows against its manifest: a cut file re-sealed
+        # still lacks the cases its sampling records, so a re-seal cannot let a truncated run through.
+        run_checks.check_added(load_run(directory, schemas), schemas)
+    except BaseException:
+        path.write_bytes(before)
+        raise
     return f"{directory}: re-sealed {len(fresh['seal']['files'])} files ({reason})"

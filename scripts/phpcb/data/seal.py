@@ -52,7 +52,7 @@ def verify(directory: Path, manifest: dict[str, Any], manifest_path: Path) -> No
         raise DataError(
             manifest_path,
             "no seal: a run of schema version 6 or later records each file's rows and SHA-256 when it "
-            "finishes; re-measure it, or re-seal it explicitly (python -m phpcb seal RUN --reason ...)",
+            "finishes; re-measure it, or restore its manifest.json from git",
         )
     sealed: dict[str, dict[str, Any]] = seal["files"]
     listed = listed_files(manifest)
@@ -69,12 +69,34 @@ def verify(directory: Path, manifest: dict[str, Any], manifest_path: Path) -> No
         found_rows, found_hash = rows(path), sha256(path)
         expected = sealed[name]
         if found_rows != expected["rows"] or found_hash != expected["sha256"]:
-            raise DataError(
-                path,
-                f"does not match the run's seal: {found_rows:,} rows (sealed {expected['rows']:,}), "
-                f"SHA-256 {found_hash[:12]}… (sealed {expected['sha256'][:12]}…). A committed run does not "
-                "change; if this change is meant, re-seal the run explicitly: python -m phpcb seal RUN --reason ...",
-            )
+            raise DataError(path, mismatch(path, found_rows, found_hash, expected))
+
+
+def _crlf(path: Path) -> bool:
+    with path.open("rb") as handle:
+        return b"\r\n" in handle.read(_CHUNK)
+
+
+def mismatch(path: Path, found_rows: int, found_hash: str, expected: dict[str, Any]) -> str:
+    """Why a file differs from its seal, and what to do: never "re-seal" alone, which would let a cut
+    or converted file through (a re-seal checks the rows against the manifest first: rewrite.py)."""
+    found = (
+        f"does not match the run's seal: {found_rows:,} rows (sealed {expected['rows']:,}), "
+        f"SHA-256 {found_hash[:12]}… (sealed {expected['sha256'][:12]}…)"
+    )
+    if _crlf(path):
+        return (
+            f"{found}: it has CRLF line endings, which the runner never writes; a checkout converted them "
+            "(core.autocrlf). The repository's .gitattributes keeps data/runs/ byte-exact: check the files "
+            "out again (rm -r data/runs && git checkout -- data/runs)"
+        )
+    if found_rows < expected["rows"]:
+        return f"{found}: rows are missing (a cut or truncated copy); restore the file from git (git checkout -- FILE)"
+    return (
+        f"{found}. A committed run does not change: restore the file from git (git checkout -- FILE). A "
+        "correction made on purpose is re-sealed with make seal RUN=<dir> REASON=..., which refuses a run "
+        "whose rows disagree with its manifest"
+    )
 
 
 def resealed(manifest: dict[str, Any], directory: Path, reason: str, now: datetime | None = None) -> dict[str, Any]:

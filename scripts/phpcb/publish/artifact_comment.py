@@ -1,68 +1,69 @@
-"""The pull-request comment built from a preview artifact's data by trusted code.
+"""The pull-request comment, written by trusted code from files (publish/merge_comment.py has the why).
 
-`make preview` runs the pull request's code, so what it writes is not to be posted as it stands: its
-artifact carries the runs the pull request adds or rewrites (`runs/<id>/`, plain files) and
-`runs.json`, which lists them, the deleted ones and the committed-run files changed. The deploy job
-checks out the default branch (whose code and `data/runs/` are the published pages' before merging)
-and writes the comment here: the artifact's runs are validated like any run (schema, seal), and every
-word of the comment comes from this code, every value from data through its escaping.
+    python -m phpcb artifact-comment --artifact DIR --head SHA --out FILE
 
-    python -m phpcb artifact-comment --artifact DIR --out FILE [--base-runs DIR]
-
-`make preview` writes its own `comment.md` the same way, with the base branch's runs it extracted,
-so a contributor sees locally what the deploy job will post.
+The artifact gives the pull request's number only (`pr-number`, a plain file holding an integer): its
+comment.md and everything else in it were written by the pull request's code. What the pull request
+changes is read with git from its head commit SHA (the commit the preview built): fetched from the
+origin remote as refs/pull/N/head, which must still be SHA. Its data/ changes since the merge base are
+applied to this checkout's HEAD, and both sides are computed by this checkout's code.
 """
 
 from __future__ import annotations
 
-import shutil
+import re
 import tempfile
 from pathlib import Path
 
 from phpcb.publish.ghpages import pr_from_file
-from phpcb.publish.pr_runs import (
-    ARTIFACT_RUNS_DIR,
-    RUNS,
-    RUNS_FILE,
-    ArtifactError,
-    ArtifactRuns,
-    changed_runs_warning,
-    check_run_directory,
-)
-from phpcb.publish.preview_comment import preview_comment
+from phpcb.publish.merge_comment import Sides, check_changed_runs, trees_comment
+from phpcb.publish.pr_runs import PullRequestError, extract, merged_tree, resolve, run_git
 from phpcb.publish.pullrequest import addresses
+from phpcb.publish.statements import collect
+
+SHA = re.compile(r"[0-9a-f]{40}")
+SHOWN_CODE = 5
 
 
-def _runs_after(base_runs: Path, artifact: Path, found: ArtifactRuns, into: Path) -> Path:
-    """data/runs/ as merging would leave it: the base's runs, less those deleted or rewritten, plus the
-    artifact's (each checked as plain files under its own id first)."""
-    after = into / "runs"
-    shutil.copytree(base_runs, after) if base_runs.is_dir() else after.mkdir(parents=True)
-    for run_id in (*found.deleted, *found.rewritten):
-        shutil.rmtree(after / run_id, ignore_errors=True)
-    for run_id in (*found.added, *found.rewritten):
-        source = artifact / ARTIFACT_RUNS_DIR / run_id
-        if not source.is_dir():
-            raise ArtifactError(f"{artifact}: runs.json names {run_id}, but {ARTIFACT_RUNS_DIR}/{run_id}/ is not there")
-        check_run_directory(source)
-        if (after / run_id).exists():
-            raise ArtifactError(f"{artifact}: {run_id} is listed as added, but the base branch already has it")
-        shutil.copytree(source, after / run_id, symlinks=True)
-    return after
+def pull_request_head(root: Path, pr: int, sha: str) -> str:
+    """The pull request's head commit, `sha`, present in this repository: fetched as refs/pull/N/head
+    from origin, which must be `sha` (a newer push makes a newer preview, which comments in turn);
+    without a remote that has it, the commit must be here already (a local run)."""
+    if not SHA.fullmatch(sha):
+        raise PullRequestError(f"HEAD_SHA must be the 40 hex digits of the pull request's head commit, got {sha!r}")
+    local = f"refs/phpcb/pull/{pr}"
+    fetched = run_git(root, "fetch", "--quiet", "--no-tags", "origin", f"+refs/pull/{pr}/head:{local}")
+    if fetched.returncode == 0:
+        head = resolve(root, local)
+        if head != sha:
+            raise PullRequestError(
+                f"pull request #{pr}'s head is {head[:12]}, not {sha[:12]} (the commit previewed): a newer push; "
+                "its own preview will comment"
+            )
+    if run_git(root, "cat-file", "-e", f"{sha}^{{commit}}").returncode != 0:
+        raise PullRequestError(f"commit {sha[:12]} is not in this repository, and origin has no refs/pull/{pr}/head")
+    return sha
 
 
-def artifact_comment(root: Path, artifact: Path, out: Path, base_runs: Path | None = None) -> str:
-    """The comment for a preview artifact, written to `out`: what merging changes, the evidence, a
-    warning first when committed runs change, and the preview's address last."""
+def artifact_comment(root: Path, artifact: Path, out: Path, head_sha: str) -> str:
     pr = pr_from_file(artifact / "pr-number")
-    found = ArtifactRuns.read(artifact / RUNS_FILE)
-    base = base_runs if base_runs is not None else root / RUNS
     where = addresses(root, pr)
-    with tempfile.TemporaryDirectory(prefix="phpcb-artifact-") as work:
-        after = _runs_after(base, artifact, found, Path(work))
-        warning = changed_runs_warning(after, list(found.changes))
-        preview_comment(root, list(found.added), out, base_runs=base, runs_dir=after, preface=warning)
-    text = out.read_text(encoding="utf-8").rstrip("\n")
-    compare = f" (the runs beside their baselines: {where.preview}compare/)" if found.added else ""
-    out.write_text(f"{text}\n\nPreview site: {where.preview}{compare}\n", encoding="utf-8")
-    return f"{out}: the comment for #{pr} ({len(text):,} characters), from {artifact}'s runs"
+    head = pull_request_head(root, pr, head_sha)
+    with tempfile.TemporaryDirectory(prefix="phpcb-comment-") as work:
+        before_root, after_root = Path(work) / "base", Path(work) / "merged"
+        extract(root, resolve(root, "HEAD"), before_root)
+        code = merged_tree(root, "HEAD", head, after_root, only_data=True)
+        check_changed_runs(before_root, after_root)
+        notes = []
+        if code:
+            shown = ", ".join(code[:SHOWN_CODE]) + (
+                f" and {len(code) - SHOWN_CODE} more" if len(code) > SHOWN_CODE else ""
+            )
+            notes.append(
+                f"This pull request changes {len(code)} file(s) outside data/ ({shown}). This comment never runs "
+                "them: both sides are computed by the default branch's code, the pull request's on its data and "
+                "config. The preview site, built by the pull request's code, shows what its code states."
+            )
+        sides = Sides(collect(before_root), collect(after_root), tuple(notes))
+        _, text = trees_comment(before_root, after_root, sides, where.preview, out)
+    return f"{out}: the comment for #{pr} ({len(text):,} characters), from {head[:12]}'s files"

@@ -30,6 +30,7 @@ from __future__ import annotations
 import datetime
 import gzip
 import hashlib
+import html
 import json
 import os
 import re
@@ -237,9 +238,9 @@ def _commit_directory(git: Git, prefix: str, source: Path | None, message: str) 
     return True
 
 
-def _commit_files(git: Git, files: dict[str, Path], message: str) -> None:
-    """Commit the local branch with these files added (path on the branch → file), through a
-    temporary index: no checkout, no work tree."""
+def _commit_files(git: Git, files: dict[str, Path], message: str, removed: Sequence[str] = ()) -> None:
+    """Commit the local branch with these files added (path on the branch → file), and the directories
+    `removed` emptied first, through a temporary index: no checkout, no work tree."""
     parent = git.head_of(REF)
     paths = sorted(files)
     stored = git.run(
@@ -249,6 +250,10 @@ def _commit_files(git: Git, files: dict[str, Path], message: str) -> None:
     with tempfile.TemporaryDirectory(prefix="phpcb-ghpages-") as temp:
         index = {**git.env, "GIT_INDEX_FILE": str(Path(temp) / "index")}
         git.run("read-tree", *([parent] if parent else ["--empty"]), env=index)
+        for prefix in removed:
+            listed = git.run("ls-files", "-z", "--", f"{prefix}/", env=index).stdout
+            if listed:
+                git.run("update-index", "-z", "--force-remove", "--stdin", env=index, stdin=listed)
         entries = "".join(f"100644 {object_id}\t{path}\0" for object_id, path in zip(ids, paths, strict=True))
         git.run("update-index", "-z", "--add", "--index-info", env=index, stdin=entries)
         tree = git.run("write-tree", env=index).stdout.strip()
@@ -306,15 +311,49 @@ def _mismatch(where: str, data: bytes, digest: str, compressed: bool) -> str | N
     return None
 
 
-def publish_runs(git: Git, source: Path) -> list[str]:
+REPLACEMENTS = f"{RUNS_DIR}/replaced.json"  # every replacement of a published run: when, why, which manifests
+
+
+def _replacement_notice(run_id: str, when: str, reason: str) -> str:
+    """What an older version's Runs page says above a run whose files were replaced (escaped HTML, in
+    Material's admonition markup)."""
+    text = html.escape(f"The files of this run were replaced on {when}: {reason}. Its links give the new copy.")
+    return f'<div class="admonition warning"><p class="admonition-title">Files replaced</p><p>{text}</p></div>'
+
+
+def _noted_runs_pages(git: Git, run_id: str, when: str, reason: str, into: Path) -> dict[str, Path]:
+    """Each version's Runs page on the branch that shows `run_id`, with a notice written after its
+    heading (the versions' pages are static: this is how they learn of the new copy)."""
+    anchor = "run-" + run_id.lower().replace(".", "-")  # experiments.contexts.run_anchor
+    heading = re.compile(rf'(<h[1-6][^>]*\bid="{re.escape(anchor)}"[^>]*>.*?</h[1-6]>)', re.DOTALL)
+    found: dict[str, Path] = {}
+    listed = git.run("ls-tree", "-r", "--name-only", REF).stdout.splitlines() if git.head_of(REF) else []
+    for path in listed:
+        if not path.endswith("/runs/index.html") or path.startswith((f"{RUNS_DIR}/", f"{PREVIEW_DIR}/", f"{ALIAS}/")):
+            continue
+        page = git.blob(git.run("rev-parse", f"{REF}:{path}").stdout.strip()).decode("utf-8")
+        noted, count = heading.subn(lambda m: m.group(1) + _replacement_notice(run_id, when, reason), page, count=1)
+        if count:
+            target = into / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(noted, encoding="utf-8")
+            found[path] = target
+    return found
+
+
+def publish_runs(git: Git, source: Path, replace: dict[str, str] | None = None) -> list[str]:
     """Commit to the local branch's `runs/` each run of `source` (the build's runs/) that it lacks, in
     one commit, after checking the build's copy against the seal; a run the branch holds already is
     left as it is, after checking it is that run (the same manifest.json, and every file the seal
-    lists there, decompressing to the sealed SHA-256). Returns the runs added."""
+    lists there, decompressing to the sealed SHA-256). A run named in `replace` (run id → reason) whose
+    published copy differs is replaced instead, on record: runs/replaced.json says when and why, and
+    each older version's Runs page says so above the run. Returns the runs added or replaced."""
     if source.is_symlink() or not source.is_dir():
         raise GhPagesError(f"{source}: expected the runs the pages link to (python -m phpcb pages --shared-runs)")
+    replace = dict(replace or {})
     present = _listing(git, RUNS_DIR)
     added: dict[str, Path] = {}
+    replaced: list[str] = []
     for run in sorted(path for path in source.iterdir() if path.is_dir()):
         if not RUN_NAME.fullmatch(run.name):
             raise GhPagesError(f"{run}: not a run directory name")
@@ -336,17 +375,56 @@ def publish_runs(git: Git, source: Path) -> list[str]:
                 continue
             problem = _mismatch(f"{BRANCH}:{prefix}{name}", git.blob(theirs[name]), digest, compressed)
             problems.extend([problem] if problem else [])
+        if problems and run.name in replace:
+            for name, (digest, compressed) in expected.items():
+                problem = _mismatch(str(run / name), (run / name).read_bytes(), digest, compressed)
+                if problem:
+                    raise GhPagesError(f"{problem}: the build's copy of the run does not match its seal")
+            added |= {prefix + file.name: file for file in sorted(run.iterdir()) if file.is_file()}
+            replaced.append(run.name)
+            continue
         if problems:
             raise GhPagesError(
-                f"{'; '.join(problems)}. The published copy of a run is never replaced: every version links "
-                f"to it. If data/runs/{run.name} was re-sealed on purpose, remove {prefix} from {BRANCH} "
-                "(the versions published will then link to the new files) and publish again"
+                f"{'; '.join(problems)}. The published copy of a run is never replaced unasked: every version "
+                f"links to it. If data/runs/{run.name} was re-sealed on purpose, publish with "
+                f'REPLACE_RUNS={run.name} REASON="why", which replaces it and records why'
             )
+        if run.name in replace:
+            raise GhPagesError(f"REPLACE_RUNS names {run.name}, whose published copy is this run already")
+    unknown = sorted(set(replace) - {run.name for run in source.iterdir()})
+    if unknown:
+        raise GhPagesError(f"REPLACE_RUNS names {', '.join(unknown)}, which this build does not publish")
     if not added:
         return []
-    ids = sorted({path.split("/")[1] for path in added})
-    _commit_files(git, added, f"Run data, published once for every version: {', '.join(ids)}")
+    with tempfile.TemporaryDirectory(prefix="phpcb-replace-") as work:
+        when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        if replaced:
+            record = _replacement_record(git)
+            for run_id in replaced:
+                old_manifest = _listing(git, f"{RUNS_DIR}/{run_id}").get(f"{RUNS_DIR}/{run_id}/{MANIFEST}")
+                record.append({"run_id": run_id, "utc": when, "reason": replace[run_id], "manifest_was": old_manifest})
+                added |= _noted_runs_pages(git, run_id, when, replace[run_id], Path(work))
+            (Path(work) / "replaced.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+            added[REPLACEMENTS] = Path(work) / "replaced.json"
+        ids = sorted({path.split("/")[1] for path in added if path.startswith(f"{RUNS_DIR}/") and path != REPLACEMENTS})
+        what = f"Run data, published once for every version: {', '.join(ids)}"
+        if replaced:
+            what += f"; replaced on purpose: {', '.join(replaced)} ({'; '.join(replace[r] for r in replaced)})"
+        _commit_files(git, added, what, removed=[f"{RUNS_DIR}/{run_id}" for run_id in replaced])
     return ids
+
+
+def _replacement_record(git: Git) -> list[dict[str, object]]:
+    blob = _listing(git, RUNS_DIR).get(REPLACEMENTS)
+    if blob is None:
+        return []
+    try:
+        record = json.loads(git.blob(blob))
+    except ValueError:
+        raise GhPagesError(f"{BRANCH}:{REPLACEMENTS}: not JSON") from None
+    if not isinstance(record, list):
+        raise GhPagesError(f"{BRANCH}:{REPLACEMENTS}: expected a list of replacements")
+    return record
 
 
 def check_site(artifact: Path, pr: int) -> Path:
@@ -448,8 +526,9 @@ def publish(
     config: str,
     mike: Sequence[str],
     force: bool = False,
-    generate: Callable[[], object] | None = None,
+    generate: Callable[[str], object] | None = None,
     shared_runs: Path | None = None,
+    replace: dict[str, str] | None = None,
 ) -> str:
     """mike deploy VERSION + alias latest, set as the default; pr-preview/ and other versions are kept.
     Refused while what the site is built from has changes HEAD does not hold, unless `force`; then
@@ -459,7 +538,7 @@ def publish(
         refuse_uncommitted(git)
     version = resolve_version(git, version)
     if generate is not None:
-        generate()
+        generate(version)
 
     def mike_run(*args: str) -> None:
         result = subprocess.run([*mike, *args, "--config-file", config], cwd=git.root, env=git.env, check=False)
@@ -468,7 +547,7 @@ def publish(
 
     def change() -> bool:
         if shared_runs is not None:
-            added = publish_runs(git, shared_runs)
+            added = publish_runs(git, shared_runs, replace)
             print(f"{RUNS_DIR}/ on {BRANCH}: " + (f"added {', '.join(added)}" if added else "every run already there"))
         # A redirect, not mike's default symlink: GitHub Pages' branch deploy may refuse symlinks.
         mike_run("deploy", "--update-aliases", "--alias-type", "redirect", version, ALIAS)

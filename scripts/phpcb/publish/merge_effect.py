@@ -1,11 +1,15 @@
-"""What merging a pull request changes on the published pages: for each experiment page, the run it
-shows before and after (by data/site.yaml's rule, data/selection.py), and each statement of those
-pages that would read differently; for the Runs and Machines pages, the runs they would add, drop or
-show in another's place. The PR comment leads with this; the run-by-run comparison is its evidence.
+"""What merging a pull request changes on the published pages: two snapshots of every statement the
+pages make (publish/statements.py), one computed by the base branch's code on the base branch's config
+and runs, one by the pull request's code on the pull request's, diffed.
 
-"Before" is the base branch's runs (as `git archive` gives them), "after" the pull request's: an
-added run, a run edited under a re-seal and a deleted run are all the same question, what the pages
-built from each would say.
+- Which run each experiment page shows, before and after, and why an added run does not show.
+- Each statement that reads differently: picks and recommendations (a move within a tie, options no
+  measurement tells apart, is counted apart), headline numbers (a number that stays within both
+  intervals is counted apart), claim verdicts, answers, notes, Machines page rows. Statements are
+  matched by key, whatever made them: a new kind of statement is diffed as it comes.
+- Runs added, deleted, and rewritten under their own id, with the files that really changed (by the
+  SHA-256 each seal records) and their rows before and after: a page whose run was rewritten is
+  marked only when files of its own experiment changed.
 """
 
 from __future__ import annotations
@@ -13,14 +17,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from phpcb.compare.exporters.markdown import html, md_text
-from phpcb.data.loader import Run
-from phpcb.data.machines import machine_name
-from phpcb.data.selection import FULL, SiteConfig, reference
-from phpcb.experiments import registry
-from phpcb.experiments.contexts import Contexts
-from phpcb.experiments.experiment import Experiment
-from phpcb.pages.machines_page import Group, groups, shown_for_group
-from phpcb.presentation.advice import AdviceChange, diff
+from phpcb.presentation.advice import Advice
+from phpcb.presentation.advice import diff as advice_diff
+from phpcb.presentation.formatting import duration
+from phpcb.presentation.headlines import SECONDS
+from phpcb.publish.statements import PageRun, RunInfo, Snapshot, Statement
+
+FULL = "full"
+CHANGED, TIE, INTERVAL = "changed", "tie", "interval"
+LEAD_HEADING = "#### What merging changes on the published pages"
+SHOWN_CHANGES = 25  # statements listed in the comment; the rest are counted
 
 
 @dataclass(frozen=True)
@@ -30,44 +36,69 @@ class RunRef:
     run_id: str
     profile: str
     machine: str
-    commit: str  # the runner's git commit, 12 digits, or "not recorded"
+    commit: str
     schema_version: int
 
     @classmethod
-    def of(cls, run: Run) -> RunRef:
-        commit = run.manifest.get("git_commit")
-        return cls(
-            run.run_id,
-            str(run.manifest["profile"]),
-            machine_name(run.manifest),
-            commit[:12] if isinstance(commit, str) else "not recorded",
-            run.source_version,
-        )
+    def of(cls, info: RunInfo) -> RunRef:
+        return cls(info.run_id, info.profile, info.machine, info.commit, info.schema_version)
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """A file of a run rewritten under its own id: its rows before and after (None: not there)."""
+
+    name: str
+    rows_before: int | None
+    rows_after: int | None
+
+    def __str__(self) -> str:
+        if self.rows_before is None:
+            return f"{self.name} added ({self.rows_after:,} rows)"
+        if self.rows_after is None:
+            return f"{self.name} removed (had {self.rows_before:,} rows)"
+        if self.rows_before == self.rows_after:
+            return f"{self.name} rewritten ({self.rows_after:,} rows)"
+        return f"{self.name} rewritten ({self.rows_before:,} → {self.rows_after:,} rows)"
+
+
+@dataclass(frozen=True)
+class Rewritten:
+    run_id: str
+    files: tuple[FileChange, ...]  # the files whose seal changed; () when only the manifest did
+
+
+@dataclass(frozen=True)
+class Change:
+    """A statement that reads differently after merging; None where one side does not make it."""
+
+    page: str
+    key: str
+    label: str
+    base: str | None
+    new: str | None
+    kind: str  # CHANGED, TIE (a move within a tie) or INTERVAL (a number within both intervals)
+    detail: str = ""
 
 
 @dataclass(frozen=True)
 class PageEffect:
-    """One experiment page: the run it shows before and after merging, and why a new run does not
-    replace it when it does not."""
-
     experiment: str
     title: str
     before: RunRef | None
     after: RunRef | None
-    rewritten: bool  # the same run id, but its files differ (a re-sealed edit)
-    statements: tuple[AdviceChange, ...]
+    rewritten: tuple[FileChange, ...]  # the page's run is the same id, and these of its files changed
     not_shown: tuple[str, ...]  # why each added run of this experiment is not the page's run
 
     @property
     def changes(self) -> bool:
-        return self.before != self.after or self.rewritten
+        return self.before != self.after or bool(self.rewritten)
 
     @property
     def confounders(self) -> tuple[str, ...]:
-        """What differs between the page's runs besides a change of the measured code's speed: another
-        profile measures other cases and samples; another runner commit or schema version measures with
-        other code. Named, never read as findings."""
-        if self.before is None or self.after is None or not self.changes:
+        """What differs between the page's runs besides the speed of the measured code: named, never
+        read as findings."""
+        if self.before is None or self.after is None or self.before.run_id == self.after.run_id:
             return ()
         pairs = (
             ("profile", self.before.profile, self.after.profile),
@@ -79,124 +110,156 @@ class PageEffect:
 
 
 @dataclass(frozen=True)
-class MachineEffect:
-    """A Machines page row (machine × PHP minor) whose run changes for at least one experiment."""
-
-    group: Group
-    before: tuple[str, ...]  # the run ids the row shows, over the experiments
-    after: tuple[str, ...]
-
-
-@dataclass(frozen=True)
 class MergeEffect:
     pages: tuple[PageEffect, ...]
-    added: tuple[RunRef, ...]  # on the Runs page after merging, not before
+    changes: tuple[Change, ...]
+    added: tuple[RunRef, ...]
     removed: tuple[RunRef, ...]
-    machines: tuple[MachineEffect, ...]
+    rewritten: tuple[Rewritten, ...]
 
     @property
-    def statements(self) -> tuple[AdviceChange, ...]:
-        return tuple(change for page in self.pages for change in page.statements)
+    def statements(self) -> tuple[Change, ...]:
+        """The changes that are changes: not a move within a tie or within the intervals."""
+        return tuple(c for c in self.changes if c.kind == CHANGED)
 
 
-def _same_files(a: Run, b: Run) -> bool:
-    """Whether two runs of one id hold the same data: their manifests, whose seal holds each file's
-    SHA-256, agree."""
-    return a.manifest == b.manifest
+def file_changes(before: RunInfo, after: RunInfo) -> tuple[FileChange, ...]:
+    names = [*before.files, *(n for n in after.files if n not in before.files)]
+    found = []
+    for name in names:
+        old, new = before.files.get(name), after.files.get(name)
+        if old != new:
+            found.append(FileChange(name, old[0] if old else None, new[0] if new else None))
+    return tuple(found)
 
 
-def _why_not_shown(run: Run, shown: Run | None, config: SiteConfig) -> str:
-    """Why an added run is not what its experiment's page shows after merging."""
-    ref = RunRef.of(run)
-    if shown is None:
-        return f"{ref.run_id}: no page shows it"
-    chosen = RunRef.of(shown)
-    if ref.profile != FULL and chosen.profile == FULL:
-        return f"{ref.run_id} is a {ref.profile} run: a quick run never replaces a full one"
-    if config.reference_machine is not None and ref.machine != config.reference_machine:
-        return f"{ref.run_id} is from {ref.machine}, not the reference machine {config.reference_machine}"
-    return f"{ref.run_id}: {chosen.run_id} is newer or pinned"
+def _why_not_shown(run: RunInfo, shown: PageRun, runs: dict[str, RunInfo]) -> str:
+    chosen = runs.get(shown.run_id or "")
+    if chosen is None:
+        return f"{run.run_id}: no page shows it"
+    if run.profile != FULL and chosen.profile == FULL:
+        return f"{run.run_id} is a {run.profile} run: a quick run never replaces a full one"
+    if run.machine != chosen.machine:
+        return f"{run.run_id} is from {run.machine}; the page shows {chosen.run_id}, {shown.reason}"
+    return f"{run.run_id}: the page shows {chosen.run_id}, {shown.reason}"
 
 
-def _statements(
-    experiment: Experiment, before: Run | None, after: Run | None, contexts_before: Contexts, contexts_after: Contexts
-) -> tuple[AdviceChange, ...]:
-    old = experiment.advice(contexts_before.context(experiment, before)) if before is not None else []
-    new = experiment.advice(contexts_after.context(experiment, after)) if after is not None else []
-    return tuple(diff(old, new))
+def _number(statement: Statement) -> str:
+    if statement.number is None:
+        return statement.value
+    if statement.unit == SECONDS:
+        shown = f"{duration(statement.number)} ({duration(statement.low or 0)}–{duration(statement.high or 0)})"
+    else:
+        shown = f"{statement.number:.2f}× ({statement.low or 0:.2f}–{statement.high or 0:.2f}×)"
+    return f"{statement.value}: {shown}" if statement.value else shown
 
 
-def _machine_rows(runs: list[Run], config: SiteConfig) -> dict[Group, tuple[str, ...]]:
-    rows: dict[Group, tuple[str, ...]] = {}
-    for group, members in groups(runs).items():
-        shown = [shown_for_group(members, e.name, group, config, None) for e in registry.discover()]
-        rows[group] = tuple(sorted({run.run_id for run in shown if run is not None}))
-    return rows
+def _within(value: float, statement: Statement) -> bool:
+    return statement.low is not None and statement.high is not None and statement.low <= value <= statement.high
 
 
-def effect(
-    before: list[Run],
-    after: list[Run],
-    config: SiteConfig,
-    contexts_before: Contexts,
-    contexts_after: Contexts,
-) -> MergeEffect:
-    """What the published pages built from `after` would show differently from those built from
-    `before`. Contexts are separate per side: a run rewritten under its own id must not share a cache."""
-    before_ids = {run.run_id: run for run in before}
-    after_ids = {run.run_id: run for run in after}
-    added = [run for run in after if run.run_id not in before_ids]
-    pages = []
-    for experiment in registry.discover():
-        old = reference(before, experiment.name, config)
-        new = reference(after, experiment.name, config)
-        old_run, new_run = (old.run if old else None), (new.run if new else None)
-        rewritten = (
-            old_run is not None
-            and new_run is not None
-            and old_run.run_id == new_run.run_id
-            and not _same_files(old_run, new_run)
+def _diff_numbers(before: Statement, after: Statement) -> Change | None:
+    assert before.number is not None
+    assert after.number is not None
+    if before.value == after.value and before.number == after.number:
+        return None
+    same_choice = before.value == after.value
+    kind = INTERVAL if same_choice and _within(after.number, before) and _within(before.number, after) else CHANGED
+    return Change(after.page, after.key, after.label, _number(before), _number(after), kind)
+
+
+def _advice(statement: Statement) -> Advice:
+    return Advice(statement.page, statement.key, statement.label, statement.value, statement.options, statement.order)
+
+
+def diff(before: Snapshot, after: Snapshot) -> tuple[Change, ...]:
+    """Every statement that reads differently, in the base's order, then the new ones."""
+    old = {s.key: s for s in before.statements}
+    new = {s.key: s for s in after.statements}
+    numbers = {k for k in old.keys() & new.keys() if old[k].number is not None and new[k].number is not None}
+    words = [k for k in [*old, *(k for k in new if k not in old)] if k not in numbers]
+    ties = {
+        change.key: change.tie
+        for change in advice_diff(
+            [_advice(old[k]) for k in words if k in old], [_advice(new[k]) for k in words if k in new]
         )
-        same = old_run is not None and new_run is not None and old_run.run_id == new_run.run_id and not rewritten
-        statements = (
-            ()
-            if same or (old_run is None and new_run is None)
-            else (_statements(experiment, old_run, new_run, contexts_before, contexts_after))
-        )
-        not_shown = tuple(
-            _why_not_shown(run, new_run, config)
-            for run in added
-            if run.has_results(experiment.name) and (new_run is None or run.run_id != new_run.run_id)
-        )
-        pages.append(
-            PageEffect(
-                experiment.name,
-                experiment.title,
-                RunRef.of(old_run) if old_run else None,
-                RunRef.of(new_run) if new_run else None,
-                rewritten,
-                statements,
-                not_shown,
+    }
+    changes = []
+    for key in [*old, *(k for k in new if k not in old)]:
+        a, b = old.get(key), new.get(key)
+        if key in numbers:
+            assert a is not None
+            assert b is not None
+            found = _diff_numbers(a, b)
+            if found is not None:
+                changes.append(found)
+            continue
+        if key not in ties:
+            continue
+        named = b or a
+        assert named is not None
+        changes.append(
+            Change(
+                named.page,
+                key,
+                named.label,
+                _number(a) if a else None,
+                _number(b) if b else None,
+                TIE if ties[key] else CHANGED,
+                b.detail if b else "",
             )
         )
-    old_rows, new_rows = _machine_rows(before, config), _machine_rows(after, config)
-    machines = tuple(
-        MachineEffect(group, old_rows.get(group, ()), new_rows.get(group, ()))
-        for group in sorted({*old_rows, *new_rows}, key=lambda g: (g.machine, g.stack))
-        if old_rows.get(group, ()) != new_rows.get(group, ())
-        or any(not _same_files(before_ids[i], after_ids[i]) for i in new_rows.get(group, ()) if i in before_ids)
-    )
+    for row in sorted(before.machines.keys() | after.machines.keys()):
+        was, now = before.machines.get(row, ()), after.machines.get(row, ())
+        if was != now:
+            changes.append(
+                Change(
+                    "machines.md",
+                    f"machines.{row}",
+                    f"Machines page, {row}",
+                    ", ".join(was) or None,
+                    ", ".join(now) or None,
+                    CHANGED,
+                )
+            )
+    return tuple(changes)
+
+
+def effect(before: Snapshot, after: Snapshot) -> MergeEffect:
+    """What the pages of `after` say differently from those of `before`."""
+    added = [info for run_id, info in after.runs.items() if run_id not in before.runs]
+    rewritten = {
+        run_id: file_changes(before.runs[run_id], info)
+        for run_id, info in after.runs.items()
+        if run_id in before.runs and before.runs[run_id] != info
+    }
+    old_pages = {p.experiment: p for p in before.pages}
+    pages = []
+    for shown in after.pages:
+        was = old_pages.get(shown.experiment)
+        old_ref = RunRef.of(before.runs[was.run_id]) if was and was.run_id in before.runs else None
+        new_ref = RunRef.of(after.runs[shown.run_id]) if shown.run_id in after.runs else None
+        own: tuple[FileChange, ...] = ()
+        if old_ref and new_ref and old_ref.run_id == new_ref.run_id and new_ref.run_id in rewritten:
+            files = set(after.runs[new_ref.run_id].experiments.get(shown.experiment, ()))
+            files |= set(before.runs[old_ref.run_id].experiments.get(shown.experiment, ()))
+            own = tuple(f for f in rewritten[new_ref.run_id] if f.name in files)
+        not_shown = tuple(
+            _why_not_shown(run, shown, after.runs)
+            for run in added
+            if shown.experiment in run.experiments and run.run_id != shown.run_id
+        )
+        pages.append(PageEffect(shown.experiment, shown.title, old_ref, new_ref, own, not_shown))
     return MergeEffect(
         tuple(pages),
-        tuple(RunRef.of(run) for run in added),
-        tuple(RunRef.of(run) for run in before if run.run_id not in after_ids),
-        machines,
+        diff(before, after),
+        tuple(RunRef.of(info) for info in added),
+        tuple(RunRef.of(info) for run_id, info in before.runs.items() if run_id not in after.runs),
+        tuple(Rewritten(run_id, files) for run_id, files in rewritten.items()),
     )
 
 
 # --- the comment's lead, in Markdown ------------------------------------------------------------
-
-LEAD_HEADING = "#### What merging changes on the published pages"
 
 
 def _run_cell(ref: RunRef | None) -> str:
@@ -207,30 +270,30 @@ def _run_cell(ref: RunRef | None) -> str:
 
 def _page_cell(page: PageEffect) -> str:
     if page.rewritten:
-        return f"{_run_cell(page.after)}, **its files rewritten**"
+        return f"{_run_cell(page.after)}, **{md_text('; '.join(str(f) for f in page.rewritten))}**"
     if not page.changes:
         return "unchanged"
     return f"**{_run_cell(page.after)}**"
 
 
-def _statement_line(title: str, change: AdviceChange) -> str:
+def _change_line(change: Change) -> str:
     before = md_text(change.base) if change.base is not None else "not stated"
     after = md_text(change.new) if change.new is not None else "not stated"
-    return f"- {md_text(title)}: {md_text(change.label)}: {before} → **{after}**"
+    detail = f" ({md_text(change.detail)})" if change.detail and change.kind == CHANGED else ""
+    return f"- {md_text(change.label)}: {before} → **{after}**{detail}"
 
 
 def _headline(effect: MergeEffect) -> str:
-    moved = [c for c in effect.statements if not c.tie]
+    moved = effect.statements
     pages = [p for p in effect.pages if p.changes]
+    kept = "every experiment page keeps its run" if not pages else f"{len(pages)} page(s) change their run or its files"
     if not moved:
-        kept = "every experiment page keeps its run" if not pages else f"{len(pages)} page(s) change their run"
         return f"**No statement on the published pages changes** ({kept})."
-    return f"**{len(moved)} statement(s) on the published pages change** ({len(pages)} page(s) change their run)."
+    return f"**{len(moved)} statement(s) on the published pages change** ({kept})."
 
 
-def lead(effect: MergeEffect) -> str:
-    """The comment's first section: pages → runs, the statements that change, why added runs do not
-    show, and what the Runs and Machines pages gain. Every value is Markdown- and HTML-escaped."""
+def lead(effect: MergeEffect, limit: int = SHOWN_CHANGES) -> str:
+    """The comment's first section. Every value is Markdown- and HTML-escaped."""
     lines = [
         LEAD_HEADING,
         "",
@@ -243,19 +306,21 @@ def lead(effect: MergeEffect) -> str:
         f"| {html(md_text(p.title))} | {html(_run_cell(p.before))} | {html(_page_cell(p))} |" for p in effect.pages
     ]
     lines.append("")
-    moved = [(p.title, c) for p in effect.pages for c in p.statements if not c.tie]
-    ties = sum(1 for c in effect.statements if c.tie)
-    if moved:
-        lines += [html(_statement_line(title, change)) for title, change in moved]
-    if ties:
-        lines.append(
-            html(
-                f"_{ties} more statement(s) move only within a tie (options no measurement tells apart): "
-                "not a change of the advice._"
-            )
-        )
-    confounded = [p for p in effect.pages if p.confounders and any(not c.tie for c in p.statements)]
-    if confounded:
+    moved = effect.statements
+    lines += [html(_change_line(c)) for c in moved[:limit]]
+    if len(moved) > limit:
+        lines.append(html(f"- _and {len(moved) - limit} more (the preview's pages state them all)_"))
+    ties = sum(1 for c in effect.changes if c.kind == TIE)
+    within = sum(1 for c in effect.changes if c.kind == INTERVAL)
+    if ties or within:
+        parts = []
+        if ties:
+            parts.append(f"{ties} move(s) within a tie (options no measurement tells apart)")
+        if within:
+            parts.append(f"{within} number(s) moved within their 95 % intervals")
+        lines.append(html(f"_Counted apart, not changes of what the pages say: {'; '.join(parts)}._"))
+    confounded = [p for p in effect.pages if p.confounders]
+    if confounded and moved:
         lines += [
             "",
             "**Confounders, not findings**: the two runs of these pages differ in more than speed, "
@@ -275,8 +340,23 @@ def _runs_pages(effect: MergeEffect) -> str:
         parts.append("Runs page adds " + ", ".join(f"`{md_text(r.run_id)}`" for r in effect.added))
     if effect.removed:
         parts.append("Runs page drops " + ", ".join(f"`{md_text(r.run_id)}`" for r in effect.removed))
-    for row in effect.machines:
-        before = ", ".join(f"`{md_text(i)}`" for i in row.before) or "no row"
-        after = ", ".join(f"`{md_text(i)}`" for i in row.after) or "no row"
-        parts.append(f"Machines page, {md_text(row.group.label)}: {before} → {after}")
-    return ("; ".join(parts) + ".") if parts else "The Runs and Machines pages do not change."
+    for run in effect.rewritten:
+        files = "; ".join(str(f) for f in run.files) or "its manifest only"
+        parts.append(f"Runs page: `{md_text(run.run_id)}` rewritten ({md_text(files)})")
+    return ("; ".join(parts) + ".") if parts else "The Runs page does not change."
+
+
+def publishing_note(effect: MergeEffect) -> str:
+    """A rewritten run is a publishing event: gh-pages holds its published copy, which every version
+    links to and which `make publish` never replaces unasked."""
+    if not effect.rewritten:
+        return ""
+    ids = ",".join(r.run_id for r in effect.rewritten)
+    return (
+        "> [!IMPORTANT]\n"
+        f"> **Merging needs the published copy of {len(effect.rewritten)} run(s) replaced**: "
+        + ", ".join(f"`{md_text(r.run_id)}`" for r in effect.rewritten)
+        + ". `make publish` refuses a run whose published files differ; after merging, a maintainer "
+        f'publishes with `make publish VERSION=auto REPLACE_RUNS={md_text(ids)} REASON="…"`, which '
+        "replaces them, records why, and says so on every older version's Runs page.\n\n"
+    )

@@ -1,25 +1,25 @@
-"""A pull request's runs: those it adds, the committed runs' files it changes, and what a preview
-artifact carries of them (`runs/<id>/` and `runs.json`) for the trusted job that writes the comment.
-Standard library only."""
+"""A pull request's runs and trees, read with git, never by running the pull request's code: the runs
+it adds, the committed runs' files it changes, and the tree merging it would give (`merged_tree`: the
+base's files with the pull request's changes since the merge base applied), which both sides of "what
+merging changes" are computed from. Standard library only."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
-import shutil
 import subprocess
-from dataclasses import dataclass
+import tarfile
 from pathlib import Path
 
+from phpcb.data import run_files
 from phpcb.errors import BuildError
 
 RUNS = "data/runs"
 RUN_ID = re.compile(r"[0-9]{8}T[0-9]{4}Z-[a-z0-9-]{1,64}-php[0-9]+\.[0-9]+(-[a-z0-9]+([.-][a-z0-9]+)*)?")
 SAFE_REF = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/@{}^~-]{0,199}")
-RUNS_FILE = "runs.json"
-ARTIFACT_RUNS_DIR = "runs"  # in a preview artifact (gh-pages has its own runs/: ghpages.RUNS_DIR)
-_CHANGE_PATH = re.compile(r"data/runs/([^/\s]+)/[A-Za-z0-9._/-]{1,200}")
-_STATUSES = ("modified", "deleted", "renamed")
+DATA = "data"
+REGULAR_MODES = ("100644", "100755")
 
 
 class PullRequestError(BuildError):
@@ -50,68 +50,12 @@ def added_runs(root: Path, base: str) -> list[str]:
     return sorted(ids)
 
 
-@dataclass(frozen=True)
-class RunChange:
-    """A file of a committed run that the pull request modifies, deletes or renames."""
-
-    status: str  # modified, deleted, renamed
-    path: str
-    run_id: str
-
-
-STATUSES = {"M": "modified", "D": "deleted", "R": "renamed", "T": "modified"}
-
-
-def changed_runs(root: Path, base: str) -> list[RunChange]:
-    """The committed runs' files the pull request changes (adding a run is not changing one)."""
-    diff = run_git(root, "diff", "--name-status", "--diff-filter=MDRT", "-z", f"{base}...HEAD", "--", f"{RUNS}/")
-    if diff.returncode != 0:
-        raise PullRequestError(f"git diff {base}...HEAD failed: {diff.stderr.strip()}")
-    fields = diff.stdout.split("\0")
-    changes: list[RunChange] = []
-    index = 0
-    while index < len(fields) and fields[index]:
-        status = fields[index][0]
-        # A rename names the old path, then the new one: the old run is the one changed.
-        path = fields[index + 1]
-        index += 3 if status == "R" else 2
-        parts = path.split("/")
-        if len(parts) >= 4:
-            changes.append(RunChange(STATUSES.get(status, status), path, parts[2]))
-    return changes
-
-
-def changed_runs_warning(runs: Path, changes: list[RunChange]) -> str:
-    """The comment's first lines when committed runs change: which files, and the re-seal reasons
-    the manifests under `runs` record (a change without one does not build: the seal refuses it)."""
-    if not changes:
-        return ""
-    lines = [
-        "> [!WARNING]",
-        f"> **This pull request changes {len({c.run_id for c in changes})} committed run(s)**: merging rewrites "
-        "measurements the published pages may show.",
-    ]
-    lines += [f"> - `{change.path}` ({change.status})" for change in changes]
-    for run_id in sorted({change.run_id for change in changes}):
-        manifest = runs / run_id / "manifest.json"
-        try:
-            history = json.loads(manifest.read_text(encoding="utf-8")).get("seal", {}).get("resealed", [])
-        except (OSError, json.JSONDecodeError, AttributeError):
-            history = []
-        reasons = "; ".join(
-            f"{entry.get('utc')}: {entry.get('reason')}" for entry in history if isinstance(entry, dict)
-        )
-        lines.append(f"> `{run_id}` re-sealed: {reasons}" if reasons else f"> `{run_id}`: deleted or never re-sealed")
-    lines.append("> A committed run changes only by an explicit, documented re-seal (docs/contributing.md).")
-    return "\n".join(lines) + "\n\n"
-
-
 def check_run_directory(path: Path) -> None:
+    """A run directory from elsewhere (an artifact), before anything of it is read or copied: its name,
+    regular files only (run_files.py), and the manifest's run_id."""
     if not RUN_ID.fullmatch(path.name):
         raise PullRequestError(f"{path}: not a run directory name (YYYYMMDDTHHMMZ-<machine>-php<major.minor>)")
-    for entry in path.rglob("*"):
-        if entry.is_symlink() or not (entry.is_file() or entry.is_dir()):
-            raise PullRequestError(f"{entry}: only plain files are accepted in a run directory")
+    run_files.check_directory(path)
     try:
         manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -121,68 +65,90 @@ def check_run_directory(path: Path) -> None:
         raise PullRequestError(f"{path / 'manifest.json'}: run_id {got!r} is not the directory name {path.name!r}")
 
 
-class ArtifactError(BuildError):
-    """A preview artifact whose data cannot be trusted as it is: names what is wrong."""
+def resolve(root: Path, ref: str) -> str:
+    """The commit a ref names; PullRequestError when there is none."""
+    if not SAFE_REF.fullmatch(ref):
+        raise PullRequestError(f"not a git ref: {ref!r}")
+    found = run_git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
+    if found.returncode != 0:
+        raise PullRequestError(f"{ref!r} is not a commit in this repository")
+    return found.stdout.strip()
 
 
-@dataclass(frozen=True)
-class ArtifactRuns:
-    """What a preview artifact says its pull request does to data/runs/."""
-
-    added: tuple[str, ...]
-    rewritten: tuple[str, ...]  # committed runs whose files the pull request changes (re-sealed)
-    deleted: tuple[str, ...]
-    changes: tuple[RunChange, ...]
-
-    def to_json(self) -> str:
-        return json.dumps(
-            {
-                "added": list(self.added),
-                "rewritten": list(self.rewritten),
-                "deleted": list(self.deleted),
-                "changes": [{"status": c.status, "path": c.path, "run_id": c.run_id} for c in self.changes],
-            },
-            indent=2,
-        )
-
-    @classmethod
-    def read(cls, path: Path) -> ArtifactRuns:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise ArtifactError(f"{path}: expected the preview's list of runs (JSON): {error}") from None
-        if not isinstance(data, dict):
-            raise ArtifactError(f"{path}: expected a JSON object, got {type(data).__name__}")
-        lists = {key: _run_ids(path, data, key) for key in ("added", "rewritten", "deleted")}
-        changes = data.get("changes")
-        if not isinstance(changes, list):
-            raise ArtifactError(f'{path}: expected "changes" to be a list, got {type(changes).__name__}')
-        return cls(lists["added"], lists["rewritten"], lists["deleted"], tuple(_change(path, c) for c in changes))
+def extract(root: Path, commit: str, into: Path, *paths: str) -> None:
+    """The commit's files (all, or under `paths`) as files under `into`: git archive, whose symbolic
+    links tarfile's data filter refuses to point outside `into`."""
+    into.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(
+        ["git", "archive", "--format=tar", commit, "--", *paths], cwd=root, capture_output=True, check=False
+    )
+    if archive.returncode != 0:
+        raise PullRequestError(f"git archive {commit}: {archive.stderr.decode(errors='replace').strip()}")
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(into, filter="data")
 
 
-def _run_ids(path: Path, data: dict[str, object], key: str) -> tuple[str, ...]:
-    ids = data.get(key)
-    if not isinstance(ids, list) or not all(isinstance(i, str) and RUN_ID.fullmatch(i) for i in ids):
-        raise ArtifactError(f'{path}: expected "{key}" to be a list of run ids (YYYYMMDDTHHMMZ-machine-phpX.Y)')
-    return tuple(ids)
+def _entry(root: Path, head: str, path: str) -> tuple[str, str] | None:
+    """(mode, blob id) of `path` in the commit, or None where it has none."""
+    listed = run_git(root, "ls-tree", "-z", head, "--", path).stdout.rstrip("\0")
+    if not listed:
+        return None
+    meta, _ = listed.split("\t", 1)
+    mode, _, object_id = meta.split()
+    return mode, object_id
 
 
-def _change(path: Path, entry: object) -> RunChange:
-    if not isinstance(entry, dict):
-        raise ArtifactError(f"{path}: expected each change to be an object, got {type(entry).__name__}")
-    status, file, run_id = entry.get("status"), entry.get("path"), entry.get("run_id")
-    match = _CHANGE_PATH.fullmatch(file) if isinstance(file, str) else None
-    if status not in _STATUSES or match is None or match.group(1) != run_id or ".." in str(file):
-        raise ArtifactError(
-            f"{path}: a change must be {{status: {'|'.join(_STATUSES)}, path: data/runs/<id>/..., run_id}}"
-        )
-    return RunChange(str(status), str(file), str(run_id))
+def _check_run_file(head: str, path: str, mode: str) -> None:
+    """A run file of the pull request, before it is written anywhere: a regular, visible file."""
+    parts = path.split("/")
+    if len(parts) != 4 or parts[-1].startswith("."):
+        raise PullRequestError(f"{head[:12]}:{path}: a run directory holds visible files only, no subdirectory")
+    if mode not in REGULAR_MODES:
+        kind = {"120000": "a symbolic link", "160000": "a submodule"}.get(mode, f"mode {mode}")
+        raise PullRequestError(f"{head[:12]}:{path}: {kind} in a run directory: a run holds regular files only")
 
 
-def write_artifact_runs(root: Path, out: Path, found: ArtifactRuns) -> None:
-    """`make preview`'s side: the added and rewritten runs' directories and runs.json, into `out`."""
-    target = out / ARTIFACT_RUNS_DIR
-    target.mkdir(parents=True, exist_ok=True)
-    for run_id in (*found.added, *found.rewritten):
-        shutil.copytree(root / RUNS / run_id, target / run_id)
-    (out / RUNS_FILE).write_text(found.to_json() + "\n", encoding="utf-8")
+def merged_tree(root: Path, base: str, head: str, into: Path, only_data: bool) -> list[str]:
+    """The tree merging `head` into `base` would give, as files under `into`: the base's files, then
+    every path `head` changed since their merge base (under data/ only, when `only_data`: the trusted
+    job runs its own code, not the pull request's). A run file that is not a regular, visible file is
+    refused before it is written. Returns the changed paths outside data/ (the build's code, which an
+    `only_data` tree leaves as the base has it)."""
+    base_commit, head_commit = resolve(root, base), resolve(root, head)
+    found = run_git(root, "merge-base", base_commit, head_commit)
+    if found.returncode != 0:
+        raise PullRequestError(f"{base} and {head} have no merge base (a shallow clone? fetch-depth: 0)")
+    merge_base = found.stdout.strip()
+    extract(root, base_commit, into)
+    diff = run_git(root, "diff", "--no-renames", "--name-status", "-z", merge_base, head_commit)
+    if diff.returncode != 0:
+        raise PullRequestError(f"git diff {merge_base[:12]} {head_commit[:12]} failed: {diff.stderr.strip()}")
+    fields = diff.stdout.split("\0")
+    elsewhere = []
+    for status, path in zip(fields[0::2], fields[1::2], strict=False):
+        if not status:
+            continue
+        if path.split("/")[0] != DATA:
+            elsewhere.append(path)
+            if only_data:
+                continue
+        target = into / path
+        entry = _entry(root, head_commit, path)
+        if path.startswith(f"{RUNS}/") and entry is not None:
+            _check_run_file(head_commit, path, entry[0])
+        if target.is_symlink() or target.is_file():
+            target.unlink()
+        if entry is None:
+            continue
+        mode, object_id = entry
+        if mode == "160000":
+            continue  # a submodule: nothing to write
+        target.parent.mkdir(parents=True, exist_ok=True)
+        blob = subprocess.run(["git", "cat-file", "blob", object_id], cwd=root, capture_output=True, check=True)
+        if mode == "120000":
+            target.symlink_to(blob.stdout.decode())
+        else:
+            target.write_bytes(blob.stdout)
+            if mode == "100755":
+                target.chmod(0o755)
+    return elsewhere

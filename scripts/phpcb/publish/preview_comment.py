@@ -1,7 +1,5 @@
-"""The pull request's preview comment (`python -m phpcb preview-comment --runs ID[,ID] --base-runs DIR`):
-first what merging changes on the published pages (publish/merge_effect.py, from the base branch's runs
-in DIR), then, as its evidence, each run the PR adds beside its baseline (compare/baselines.py), in the
-Markdown exporter's words."""
+"""Each named run beside its baseline, in full (`python -m phpcb preview-comment --runs ID[,ID]`), in the
+Markdown exporter's words: what the Comparison page shows, as one Markdown text."""
 
 from __future__ import annotations
 
@@ -17,7 +15,6 @@ from phpcb.data.selection import SiteConfig
 from phpcb.errors import NoDataError
 from phpcb.experiments.contexts import Contexts, Project
 from phpcb.publish.github_comment import MARKER
-from phpcb.publish.merge_effect import effect, lead
 
 COMMENT_TITLE = "### Benchmark preview"
 # Room kept in the comment for the lines around the comparisons (pullrequest.preview adds the link).
@@ -50,35 +47,18 @@ def comment(found: Sequence[Comparison], limit: int = LIMIT, lead: str = "") -> 
     return "\n".join(head) + "\n" + "\n".join(exporter.serialize(c) for c in found)
 
 
-def preview_comment(
-    root: Path,
-    compared: Sequence[str],
-    out: Path | None,
-    base_runs: Path | None = None,
-    runs_dir: Path | None = None,
-    preface: str = "",
-) -> str:
-    """`python -m phpcb preview-comment`: the comment for these runs, printed or written to `out`;
-    led by what merging changes when the base branch's runs are given. The runs after merging are
-    `runs_dir` (default: the repository's data/runs/). `preface` (a warning) comes first, within the
-    comment's size limit."""
-    if not compared and base_runs is None:
-        raise NoDataError(
-            "--runs: name at least one run id, e.g. --runs 20261122T1835Z-intel-xeon-fb7fc6-php8.2 "
-            "(or give --base-runs, for a pull request that adds none)"
-        )
+def preview_comment(root: Path, compared: Sequence[str], out: Path | None) -> str:
+    """`python -m phpcb preview-comment`: each named run beside its baseline with its full tables, printed
+    or written to `out` (the pull request's comment itself is merge_comment.py's: it links to these
+    tables on the preview's Comparison page)."""
+    if not compared:
+        raise NoDataError("--runs: name at least one run id, e.g. --runs 20261122T1835Z-intel-xeon-fb7fc6-php8.2")
     schemas = load_schemas(root / "data" / "schema")
-    runs = load_runs(runs_dir or root / "data" / "runs", schemas)
+    runs = load_runs(root / "data" / "runs", schemas)
     config = SiteConfig.load(root / "data" / "site.yaml")
     config.check(runs)
-    contexts = Contexts(Project(root), schemas)
-    found = comparisons(runs, compared, config, schemas, contexts) if compared else []
-    summary = preface
-    if base_runs is not None:
-        # The base side gets its own contexts: a run rewritten under its own id must not share a cache.
-        before = load_runs(base_runs, schemas) if base_runs.is_dir() else []
-        summary += lead(effect(before, runs, config, Contexts(Project(root), schemas), contexts))
-    text = comment(found, lead=summary)
+    found = comparisons(runs, compared, config, schemas, Contexts(Project(root), schemas))
+    text = comment(found)
     if out is None:
         return text.rstrip("\n")
     out.parent.mkdir(parents=True, exist_ok=True)

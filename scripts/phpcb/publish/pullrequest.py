@@ -30,28 +30,27 @@ them all (`python -m phpcb check`); on failure it removes what it copied.
 from __future__ import annotations
 
 import filecmp
-import io
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from phpcb.data import run_checks
+from phpcb.data.loader import load_run
+from phpcb.data.schema import load_schemas
 from phpcb.publish.ghpages import BRANCH, GZIP_SUFFIX, MANIFEST, PREVIEW_DIR, REF, RUNS_DIR
+from phpcb.publish.merge_comment import preview_sides, trees_comment
 from phpcb.publish.pr_runs import (
     RUNS,
-    ArtifactRuns,
     PullRequestError,
     added_runs,
-    changed_runs,
     check_run_directory,
     run_git,
-    write_artifact_runs,
 )
 
 GITHUB_REMOTE = re.compile(r"(?:https://github\.com/|git@github\.com:)([^/]+/[^/]+?)(?:\.git)?/?")
@@ -59,7 +58,8 @@ REPOSITORY = re.compile(r"([A-Za-z0-9][A-Za-z0-9-]{0,38})/([A-Za-z0-9._-]{1,100}
 PREVIEW_CONFIG = "mkdocs.preview.yml"  # written into the build directory: it INHERITs the mkdocs.yml there
 ARTIFACT_DEPTH = 4
 SHARED_BASE = "../../"  # from pr-preview/pr-N/ up to the root of gh-pages, which holds runs/
-SCRIPTS = str(Path(__file__).resolve().parents[2])  # scripts/, which holds the phpcb package
+SCRIPTS = str(Path(__file__).resolve().parents[2])
+LOCAL_URL = "http://127.0.0.1:8000/"  # scripts/, which holds the phpcb package
 
 
 def repository_name(root: Path) -> str | None:
@@ -102,10 +102,13 @@ def addresses(root: Path, pr: int) -> Addresses:
         )
         return Addresses(preview, published)
     if repository is None:
-        raise PullRequestError(
-            "cannot tell the preview's address: set PREVIEW_URL, or GITHUB_REPOSITORY=owner/name "
-            "(a workflow sets it), or add a GitHub origin remote"
+        # A local preview: `mkdocs serve`'s address, said so. A workflow sets GITHUB_REPOSITORY.
+        print(
+            f"the preview's address: {LOCAL_URL}{PREVIEW_DIR}/pr-{pr}/ (no GITHUB_REPOSITORY=owner/name, PREVIEW_URL "
+            "or GitHub origin remote tells the real one; set one of them for the links the comment will carry)",
+            file=sys.stderr,
         )
+        return Addresses(f"{LOCAL_URL}{PREVIEW_DIR}/pr-{pr}/", LOCAL_URL)
     published = pages_url(repository)
     return Addresses(f"{published}{PREVIEW_DIR}/pr-{pr}/", published)
 
@@ -168,35 +171,6 @@ def _run(command: list[str], root: Path, env: dict[str, str], what: str) -> None
         raise PullRequestError(f"{what} failed (exit code {result.returncode}); see the lines above")
 
 
-def artifact_runs(root: Path, base: str, added: list[str]) -> ArtifactRuns:
-    """What the pull request does to data/runs/: the runs it adds, the committed runs it rewrites or
-    deletes (by their files' git status), and each changed file."""
-    changes = changed_runs(root, base)
-    touched = sorted({change.run_id for change in changes})
-    rewritten = tuple(run_id for run_id in touched if (root / RUNS / run_id / "manifest.json").is_file())
-    deleted = tuple(run_id for run_id in touched if run_id not in rewritten)
-    return ArtifactRuns(tuple(added), rewritten, deleted, tuple(changes))
-
-
-def extract_base_runs(root: Path, base: str, into: Path) -> Path:
-    """The base branch's data/runs/ as files under `into` (empty when the base has none): what the
-    published pages are built from before merging."""
-    into.mkdir(parents=True, exist_ok=True)
-    listed = run_git(root, "ls-tree", "-d", "--name-only", base, "--", RUNS)
-    if listed.returncode != 0:
-        raise PullRequestError(f"git ls-tree {base} failed: {listed.stderr.strip()}")
-    if not listed.stdout.strip():
-        return into / "runs"
-    archive = subprocess.run(
-        ["git", "archive", "--format=tar", base, "--", RUNS], cwd=root, capture_output=True, check=False
-    )
-    if archive.returncode != 0:
-        raise PullRequestError(f"git archive {base} {RUNS} failed: {archive.stderr.decode(errors='replace').strip()}")
-    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-        tar.extractall(into, filter="data")
-    return into / RUNS
-
-
 def preview(root: Path, pr: int, base: str, out: Path) -> str:
     runs = added_runs(root, base)
     where = addresses(root, pr)
@@ -213,6 +187,9 @@ def preview(root: Path, pr: int, base: str, out: Path) -> str:
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     with tempfile.TemporaryDirectory(prefix="phpcb-preview-") as work:
+        # Both sides first: every run the pull request adds or rewrites is held to the checks of an added
+        # run (merge_comment.check_changed_runs) before a page is built from it.
+        before_root, after_root, sides = preview_sides(root, base, Path(work))
         build = Path(work) / "build"
         # Generating validates every run (the same loading as `phpcb check`, whose one-line error it
         # prints), so there is no separate check: it would load and analyse everything twice.
@@ -236,19 +213,12 @@ def preview(root: Path, pr: int, base: str, out: Path) -> str:
         )
         mkdocs = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f", str(config)]
         _run([*mkdocs, "-d", str(out / "site")], root, env, "the preview site build (mkdocs build --strict)")
-
-    (out / "pr-number").write_text(f"{pr}\n", encoding="ascii")
-    write_artifact_runs(root, out, artifact_runs(root, base, runs))
-    # The comment as the deploy job will write it, from this artifact's data (publish/artifact_comment.py),
-    # so a contributor sees it here; the deploy job never posts this file.
-    comment = out / "comment.md"
-    with tempfile.TemporaryDirectory(prefix="phpcb-base-runs-") as work:
-        before = extract_base_runs(root, base, Path(work))
-        command = [sys.executable, "-m", "phpcb", "artifact-comment", "--artifact", str(out), "--out", str(comment)]
-        _run(
-            [*command, "--base-runs", str(before)], root, env, "the preview comment (python -m phpcb artifact-comment)"
-        )
-    return f"preview of #{pr} in {out}/site/ (for {where.preview}); comment in {comment}"
+        (out / "pr-number").write_text(f"{pr}\n", encoding="ascii")
+        # The comment as the trusted job computes it, but with each side's own code; never posted: the
+        # comment job writes its own from the pull request's files (artifact_comment.py).
+        comment = out / "comment.md"
+        _, text = trees_comment(before_root, after_root, sides, where.preview, comment)
+    return f"preview of #{pr} in {out}/site/ (for {where.preview}); comment in {comment} ({len(text):,} characters)"
 
 
 # --- collect-runs -------------------------------------------------------------------------------
@@ -287,8 +257,10 @@ def collect(root: Path, artifacts: Path, summary: Path | None) -> str:
     if twice:
         raise PullRequestError(f"{artifacts}: the same run id in several artifacts: {', '.join(twice)}")
     new, present = [], []
+    schemas = load_schemas(root / "data" / "schema")
     for path in found:
         check_run_directory(path)
+        run_checks.check_added(load_run(path, schemas), schemas)  # before a byte of it is copied
         existing = target / path.name
         if existing.exists():
             if not _same_files(path, existing):

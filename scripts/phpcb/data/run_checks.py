@@ -1,0 +1,208 @@
+"""The checks a run added or rewritten by a pull request (or collected, or re-sealed) passes beyond the
+loader's: a committed run was reviewed once; a new one is someone's word until its manifest is shown
+to agree with its own files.
+
+- It is sealed: a run of a schema version before 6 carries no seal, and is upgraded on disk first
+  (`make upgrade-runs`), which seals it and records the upgrade in `seal.resealed`.
+- Its directory holds the files its manifest lists and nothing else (run_files.py has already
+  refused anything but regular, visible files before a byte was read).
+- Case counts against rows: each experiment's `sampling.cases` is the number of cases its measured
+  tables hold (a cut file loses cases, and a cut file re-sealed still does).
+- Profile against the sampling parameters: a quick run cannot say `profile: full`, since its
+  precision target and minimum samples are the quick profile's (PROFILE_SAMPLING, as the runner's
+  Profile.php and CellSampling.php set them; a test reads them there).
+- Machine name against the run id and the CPU and host fields: the name is the CPU model's slug and
+  the host's hash (machines.py), and the run id is the start minute, the name, the PHP minor and the
+  stack (runners/src/Run/RunId.php).
+- Stack against the PHP and OpenSSL fields: stack.php is php.version, stack.openssl the version in
+  libraries.openssl_library, stack.openssl_cli the library of every `openssl speed` line recorded
+  (runs upgraded from version 7 record neither library: null, not checked).
+
+Each failure is one DataError naming the manifest (or the file at fault) and what disagrees.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from phpcb.data import machines, run_files, seal
+from phpcb.data.loader import MANIFEST, Run
+from phpcb.data.schema import Schemas
+from phpcb.errors import DataError
+
+# (precision target, minimum samples) an experiment's `sampling` may record under each profile: the
+# Sampler's (Profile.php: quick ±3 % from 7 samples, full ±1 % from 20) and the Argon2 cells' (±3 %
+# from 6 in both profiles, CellSampling.php). tests/test_run_checks.py reads both PHP files.
+PROFILE_SAMPLING: dict[str, frozenset[tuple[float, int]]] = {
+    "quick": frozenset({(0.03, 7), (0.03, 6)}),
+    "full": frozenset({(0.01, 20), (0.03, 6)}),
+}
+HOST_STACK = "host"
+# A row whose `status` is not ok is a case the runner refused or could not measure (an Argon2 cell
+# over the memory limit): it is in the table, but not among the cases sampled.
+MEASURED_STATUS = "ok"
+_VERSION = re.compile(r"\b(\d+\.\d+\.\d+[a-z]?)\b")
+_CLI_LIBRARY = re.compile(r"\(Library: ([^)]+)\)")
+_UPGRADED_FROM = re.compile(r"^upgraded on disk from schema version (\d+) ")
+
+
+def version_number(text: str | None) -> str | None:
+    """ "OpenSSL 3.5.9 29 Sep 2026" → "3.5.9", as the runner's Stack::versionNumber."""
+    found = _VERSION.search(text or "")
+    return found.group(1) if found else None
+
+
+def cli_library(line: str) -> str | None:
+    """The library an `openssl version` line names, as Stack::cliLibrary."""
+    found = _CLI_LIBRARY.search(line)
+    return version_number(found.group(1) if found else line)
+
+
+def run_id_stamp(started_utc: str) -> str:
+    """2026-11-26T17:00:04Z → 20261126T1700Z, the run id's first part (RunId.php)."""
+    return f"{started_utc[0:4]}{started_utc[5:7]}{started_utc[8:10]}T{started_utc[11:13]}{started_utc[14:16]}Z"
+
+
+def upgraded_from(manifest: Mapping[str, Any]) -> int | None:
+    """The oldest schema version the run was upgraded on disk from, as `seal.resealed` records it."""
+    versions = [
+        int(found.group(1))
+        for entry in (manifest.get("seal") or {}).get("resealed", [])
+        if isinstance(entry, dict) and (found := _UPGRADED_FROM.match(str(entry.get("reason", ""))))
+    ]
+    return min(versions, default=None)
+
+
+def expected_run_id(manifest: Mapping[str, Any]) -> str:
+    """The id the runner gives a run with this manifest; a legacy machine (host_hash "legacy", named by
+    NameTheMachine from a version-2 run id) keeps the hostname it was named after."""
+    machine = manifest["machine"]
+    name = str(machine["name"])
+    if machine["host_hash"] == machines.LEGACY_HOST_HASH:
+        name = name.removeprefix(machines.cpu_slug(str(manifest["cpu"]["model"])) + "-")
+    major_minor = ".".join(str(manifest["php"]["version"]).split(".")[:2])
+    stack = str(manifest["stack"]["name"])
+    suffix = "" if stack == HOST_STACK else f"-{stack}"
+    return f"{run_id_stamp(str(manifest['started_utc']))}-{name}-php{major_minor}{suffix}"
+
+
+def _check_seal(run: Run, path: Path) -> None:
+    if not run.sealed or not isinstance(run.manifest.get("seal"), dict):
+        raise DataError(
+            path,
+            f"not sealed (schema version {run.source_version}): a run a pull request adds must be sealed; "
+            f"upgrade it on disk with make upgrade-runs (python -m phpcb upgrade {run.directory}), which "
+            "seals it and records the upgrade, and commit that",
+        )
+
+
+def _check_machine(manifest: Mapping[str, Any], path: Path, run_id: str) -> None:
+    machine = manifest["machine"]
+    name, host_hash = str(machine["name"]), str(machine["host_hash"])
+    slug = machines.cpu_slug(str(manifest["cpu"]["model"]))
+    if host_hash == machines.LEGACY_HOST_HASH:
+        if not name.startswith(f"{slug}-"):
+            raise DataError(
+                path, f"machine.name {name!r} is not named after cpu.model {manifest['cpu']['model']!r} ({slug}-…)"
+            )
+    elif name != f"{slug}-{host_hash}":
+        raise DataError(
+            path,
+            f"machine.name {name!r} disagrees with cpu.model {manifest['cpu']['model']!r} and machine.host_hash "
+            f"{host_hash!r}: the runner names it {slug}-{host_hash}",
+        )
+    expected = expected_run_id(manifest)
+    if run_id != expected:
+        raise DataError(
+            path,
+            f"run_id {run_id!r} disagrees with the manifest's start time, machine, PHP and stack, which make "
+            f"{expected!r}",
+        )
+
+
+def _check_stack(run: Run, path: Path) -> None:
+    manifest = run.manifest
+    stack, php = manifest["stack"], str(manifest["php"]["version"])
+    if stack["php"] != php:
+        raise DataError(path, f"stack.php {stack['php']!r} is not php.version {php!r}")
+    libraries = manifest["libraries"]
+    if stack["openssl"] is not None:
+        loaded = version_number(libraries.get("openssl_library"))
+        if stack["openssl"] != loaded:
+            raise DataError(
+                path,
+                f"stack.openssl {stack['openssl']!r} is not the library PHP loaded, libraries.openssl_library "
+                f"{libraries.get('openssl_library')!r}",
+            )
+    if stack["openssl_cli"] is None:
+        return
+    for name, table in run.frames.items():
+        if "tool_version" not in table.column_names or table.num_rows == 0:
+            continue
+        for line in pc.unique(table.column("tool_version").cast(pa.string())).to_pylist():
+            if line and str(line).startswith("OpenSSL") and cli_library(str(line)) != stack["openssl_cli"]:
+                raise DataError(
+                    run.directory / name,
+                    f"tool_version {line!r} is not the openssl command the manifest records "
+                    f"(stack.openssl_cli {stack['openssl_cli']!r})",
+                )
+
+
+def measured_cases(table: pa.Table, key: tuple[str, ...]) -> int:
+    """How many cases a measured table holds: distinct values of its case key among measured rows."""
+    if "status" in table.column_names:
+        table = table.filter(pc.equal(table.column("status").cast(pa.string()), MEASURED_STATUS))
+    if table.num_rows == 0:
+        return 0
+    return table.group_by(list(key)).aggregate([]).num_rows
+
+
+def _check_sampling(run: Run, schemas: Schemas, path: Path) -> None:
+    manifest = run.manifest
+    profile = str(manifest["profile"])
+    allowed = PROFILE_SAMPLING.get(profile, frozenset())
+    old = upgraded_from(manifest)
+    for name, entry in manifest["experiments"].items():
+        sampling = entry.get("sampling")
+        if entry["status"] not in ("ok", "partial"):
+            continue
+        if sampling is None:
+            if old is not None:
+                continue  # upgraded on disk: written before version 5 recorded it (upgrade.RecordPrecision)
+            raise DataError(
+                path, f"experiments.{name}.sampling is null: a run the runner wrote under version 6 or later records it"
+            )
+        pair = (float(sampling["target"]), int(sampling["minimum_samples"]))
+        if pair not in allowed:
+            raise DataError(
+                path,
+                f"experiments.{name}.sampling: target ±{pair[0]:.0%} from {pair[1]} samples is not how the "
+                f"{profile!r} profile samples ({', '.join(f'±{t:.0%} from {n}' for t, n in sorted(allowed))})",
+            )
+        measured = [f for f in entry["files"] if schemas.tables[f].measure is not None]
+        counted = sum(measured_cases(run.frames[f], schemas.tables[f].key) for f in measured)
+        if counted != sampling["cases"] or sampling["within_target"] > sampling["cases"]:
+            raise DataError(
+                run.directory / measured[0] if measured else path,
+                f"experiments.{name}: {', '.join(measured)} hold {counted:,} case(s), but its sampling records "
+                f"{sampling['cases']:,} (a file cut or rows removed; restore it from git)",
+            )
+
+
+def check_added(run: Run, schemas: Schemas) -> None:
+    """Every check above, on a run as loaded (the loader's own checks passed: schema, seal, rows)."""
+    path = run.directory / MANIFEST
+    _check_seal(run, path)
+    names = run_files.check_directory(run.directory)
+    extra = run_files.unlisted(names, seal.listed_files(run.manifest))
+    if extra:
+        raise DataError(run.directory / extra[0], "not a file of the run: its manifest lists no such file")
+    _check_machine(run.manifest, path, run.run_id)
+    _check_stack(run, path)
+    _check_sampling(run, schemas, path)

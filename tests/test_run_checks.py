@@ -1,0 +1,215 @@
+"""A run a pull request adds or rewrites passes every check a committed run passes, and more
+(data/run_checks.py, data/run_files.py; issue 36): sealed, its manifest agreeing with its own files
+(cases against rows, profile against sampling, machine against run id, CPU and host, stack against PHP
+and OpenSSL), and a directory of regular files only, checked before anything is read."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from phpcb.data import run_checks, upgrade
+from phpcb.data.loader import load_run
+from phpcb.data.rewrite import upgrade_on_disk
+from phpcb.data.schema import load_schemas
+from phpcb.errors import DataError
+
+from .conftest import FIXTURE_RUN, ROOT, V4_RUN, committed_runs, reseal
+
+SCHEMAS = load_schemas(ROOT / "data" / "schema")
+EPYC_ID = "20260101T0000Z-amd-epyc-fb7fc6-php8.2"
+
+
+def copied(tmp_path: Path, source: Path = FIXTURE_RUN, name: str | None = None) -> Path:
+    target = tmp_path / (name or source.name)
+    shutil.copytree(source, target)
+    return target
+
+
+def edit_manifest(run: Path, change) -> None:
+    path = run / "manifest.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(json.dumps(data, indent=4) + "\n", encoding="utf-8")
+
+
+def as_version_8(run: Path, **stack: object) -> None:
+    """The fixture's manifest as the version-8 runner writes it: the loaded OpenSSL library recorded."""
+
+    def change(data: dict) -> None:
+        data.update(upgrade.UPGRADERS[7].manifest(data))
+        library = "OpenSSL 3.0.22 25 Aug 2026"
+        data["libraries"]["openssl_library"] = library
+        for entry in data["experiments"].values():  # every process that measured loaded the same library
+            if entry.get("measured_by"):
+                entry["measured_by"]["libraries"]["openssl_library"] = library
+        data["stack"].update({"openssl": "3.0.22", "openssl_cli": "3.0.22", **stack})
+
+    edit_manifest(run, change)
+
+
+def strict(run: Path) -> None:
+    run_checks.check_added(load_run(run, SCHEMAS), SCHEMAS)
+
+
+def test_every_committed_run_and_the_fixture_pass_the_checks_of_an_added_run():
+    for run in (*committed_runs(), load_run(FIXTURE_RUN, SCHEMAS)):
+        run_checks.check_added(run, SCHEMAS)
+
+
+def test_an_intel_quick_run_cannot_claim_another_machine(tmp_path: Path):
+    """Issue 36: a manifest claiming machine.name amd-epyc-fb7fc6 for an Intel quick run was accepted and
+    took over all 6 pages."""
+    run = copied(tmp_path, name=EPYC_ID)
+    edit_manifest(run, lambda m: m.update(run_id=EPYC_ID, machine={"name": "amd-epyc-fb7fc6", "host_hash": "fb7fc6"}))
+    with pytest.raises(DataError) as caught:
+        strict(run)
+    assert str(caught.value) == (
+        f"{run / 'manifest.json'}: machine.name 'amd-epyc-fb7fc6' disagrees with cpu.model "
+        "'Intel(R) Xeon(R) Processor' and machine.host_hash 'fb7fc6': the runner names it intel-xeon-fb7fc6"
+    )
+
+
+def test_a_machine_name_must_be_the_one_in_the_run_id(tmp_path: Path):
+    run = copied(tmp_path, name="20260101T0000Z-intel-xeon-fb7fc6-php8.2")
+    edit_manifest(
+        run,
+        lambda m: m.update(
+            run_id="20260101T0000Z-intel-xeon-fb7fc6-php8.2",
+            machine={"name": "intel-xeon-abcdef", "host_hash": "abcdef"},
+        ),
+    )
+    with pytest.raises(DataError, match=r"run_id '20260101T0000Z-intel-xeon-fb7fc6-php8.2' disagrees .+ which make "):
+        strict(run)
+
+
+def test_a_quick_run_cannot_claim_the_full_profile(tmp_path: Path):
+    run = copied(tmp_path)
+    edit_manifest(run, lambda m: m.update(profile="full"))
+    with pytest.raises(DataError) as caught:
+        strict(run)
+    assert "experiments.aead.sampling: target ±3% from 7 samples is not how the 'full' profile samples" in str(
+        caught.value
+    )
+
+
+def test_the_profiles_sampling_is_the_runners():
+    """PROFILE_SAMPLING restates runners/src/Harness/Profile.php and runners/src/Argon2/CellSampling.php."""
+    profile = (ROOT / "runners" / "src" / "Harness" / "Profile.php").read_text(encoding="utf-8")
+    cells = (ROOT / "runners" / "src" / "Argon2" / "CellSampling.php").read_text(encoding="utf-8")
+    fewest = int(re.search(r"FEWEST_SAMPLES = (\d+);", profile).group(1))
+    target = float(re.search(r"const TARGET = ([0-9.]+);", cells).group(1))
+    cell_minimum = {int(n) for n in re.findall(r"new self\((\d+), \d+, [\d_]+, [\d_]+\)", cells)}
+    assert len(cell_minimum) == 1
+    for name, minimum, half_width in re.findall(r"'(\w+)' => new self\('\w+', ([\w:]+), \d+, ([0-9.]+),", profile):
+        samples = fewest if minimum == "self::FEWEST_SAMPLES" else int(minimum)
+        assert run_checks.PROFILE_SAMPLING[name] == {(float(half_width), samples), (target, *cell_minimum)}, name
+
+
+def test_a_cut_file_resealed_still_lacks_the_cases_its_manifest_records(tmp_path: Path):
+    """Issue 36: with the last third of its jwt.csv deleted, a run built a full preview."""
+    run = copied(tmp_path)
+    lines = (run / "jwt.csv").read_text(encoding="utf-8").splitlines(keepends=True)
+    (run / "jwt.csv").write_text("".join(lines[: len(lines) * 2 // 3]), encoding="utf-8")
+    reseal(run)
+    load_run(run, SCHEMAS)  # the loader's checks alone let it through
+    with pytest.raises(DataError) as caught:
+        strict(run)
+    assert caught.value.path == run / "jwt.csv"
+    assert re.fullmatch(
+        r"experiments\.jwt: jwt\.csv, jwt_layers\.csv hold 98 case\(s\), but its sampling records 137 "
+        r"\(a file cut or rows removed; restore it from git\)",
+        caught.value.detail,
+    )
+
+
+def test_an_unsealed_old_run_is_refused_until_the_projects_tools_upgrade_and_seal_it(tmp_path: Path):
+    """Issue 36: a run of schema 5, unsealed, was accepted as it was."""
+    run = copied(tmp_path, V4_RUN)
+    with pytest.raises(DataError, match=r"not sealed \(schema version 4\): .+make upgrade-runs"):
+        strict(run)
+    assert upgrade_on_disk(run, SCHEMAS) == 4
+    strict(run)
+    recorded = json.loads((run / "manifest.json").read_text(encoding="utf-8"))["seal"]["resealed"]
+    assert recorded[-1]["reason"] == f"upgraded on disk from schema version 4 to {SCHEMAS.version}"
+
+
+@pytest.mark.parametrize(
+    ("plant", "kind"),
+    [
+        (lambda run: (run / "notes.txt").symlink_to("/etc/passwd"), "a symbolic link"),
+        (lambda run: (run / "aead.csv").unlink() or (run / "aead.csv").symlink_to(FIXTURE_RUN / "aead.csv"), None),
+        (lambda run: (run / "evidence").mkdir(), "a directory"),
+        (lambda run: os.mkfifo(run / "pipe.csv"), "a named pipe"),
+        (lambda run: (run / ".notes").write_text("x"), "hidden"),
+    ],
+    ids=["symlink out", "a listed file as a symlink", "directory", "fifo", "hidden file"],
+)
+def test_a_run_directory_holds_regular_files_only_checked_before_anything_is_read(tmp_path: Path, plant, kind):
+    """Issue 36: a symlink notes.txt -> /etc/passwd was accepted and /etc/passwd copied into the preview.
+    The loader refuses it (every run, committed or not) before reading the manifest: here the manifest
+    is not even JSON, and the entry is named first."""
+    run = copied(tmp_path)
+    plant(run)
+    (run / "manifest.json").write_text("not JSON: never read")
+    with pytest.raises(DataError) as caught:
+        load_run(run, SCHEMAS)
+    assert caught.value.path.parent == run
+    assert caught.value.path.name != "manifest.json"
+    assert "a run holds regular files only" in str(caught.value) or "hidden" in str(caught.value)
+    if kind is not None:
+        assert kind in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_file_the_manifest_does_not_list_is_refused(tmp_path: Path):
+    run = copied(tmp_path)
+    (run / "notes.txt").write_text("a regular file, but none of the run's\n")
+    load_run(run, SCHEMAS)
+    with pytest.raises(DataError, match="not a file of the run: its manifest lists no such file") as caught:
+        strict(run)
+    assert caught.value.path == run / "notes.txt"
+
+
+def test_a_version_8_run_passes_and_its_stack_must_agree_with_php_and_openssl(tmp_path: Path):
+    run = copied(tmp_path)
+    as_version_8(run)
+    strict(run)
+
+    edit_manifest(run, lambda m: m["stack"].update(php="8.4.16"))
+    with pytest.raises(DataError, match=r"stack\.php '8\.4\.16' is not php\.version '8\.2\.36'"):
+        strict(run)
+
+    edit_manifest(run, lambda m: m["stack"].update(php="8.2.36", openssl="3.5.9"))
+    with pytest.raises(DataError, match=r"stack\.openssl '3\.5\.9' is not the library PHP loaded"):
+        strict(run)
+
+
+def test_a_run_in_another_stack_carries_its_name_in_its_id(tmp_path: Path):
+    run = copied(tmp_path)
+    as_version_8(run, name="debian13")
+    with pytest.raises(DataError, match=r"which make '20260101T0000Z-fixture-php8\.2-debian13'"):
+        strict(run)
+
+
+def test_the_openssl_command_recorded_is_the_one_that_measured(tmp_path: Path):
+    run = copied(tmp_path)
+    as_version_8(run, openssl_cli="3.5.9")
+    strict(run)  # the fake clock records no openssl version line: nothing to hold it against
+    rows = list(csv.reader(io.StringIO((run / "jwt_native.csv").read_text(encoding="utf-8"))))
+    for row in rows[1:]:
+        row[-1] = "OpenSSL 3.5.9 29 Sep 2026 (Library: OpenSSL 3.0.22 25 Aug 2026)"
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    (run / "jwt_native.csv").write_text(out.getvalue(), encoding="utf-8")
+    reseal(run)
+    with pytest.raises(DataError, match=r"tool_version .+ is not the openssl command the manifest records") as caught:
+        strict(run)
+    assert caught.value.path == run / "jwt_native.csv"
