@@ -132,7 +132,10 @@ def test_the_answer_carries_the_pages_stability_warning(built_site):
 def test_the_spread_and_the_caveats_are_said_from_the_run():
     assert spread_words(UNKNOWN) == "95% CIs within this one run (no repeated runs of this machine)"
     across = RunSpread(0.05, runs=("a", "b", "c"), profile="quick", stand_in=True, ratio_log_sd=0.02)
-    assert spread_words(across) == "95% CIs across runs of this machine (3 repeated runs, quick profile)"
+    assert spread_words(across) == (
+        "95% CIs across runs of this machine on one boot "
+        "(3 runs, quick profile; a run on another boot may fall outside)"
+    )
     quiet = Precision(None, 100, Outliers(0, 0), None, Reached(10, 10, 0.03))
     assert shared_caveats(quiet, "full") == ()
     (quick,) = shared_caveats(quiet, "quick")

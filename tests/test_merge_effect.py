@@ -114,7 +114,9 @@ def test_a_newer_run_of_the_reference_machine_takes_over_every_page_it_has(tmp_p
     assert [r.run_id for r in found.added] == [NEW_ID]
     for shown in found.pages:
         assert (shown.before.run_id, shown.after.run_id) == (FIXTURE_ID, NEW_ID), shown.experiment
-    assert [c.key for c in found.statements] == [f"machines.{MACHINE} · PHP 8.2 + OpenSSL 3.0"], "the same files say the same"
+    assert [c.key for c in found.statements] == [f"machines.{MACHINE} · PHP 8.2 + OpenSSL 3.0"], (
+        "the same files say the same"
+    )
     assert f"Runs page adds `{NEW_ID}`" in lead(found)
 
 

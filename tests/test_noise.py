@@ -114,7 +114,7 @@ def test_the_model_is_saved_whole_and_read_back(tmp_path):
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
-        (lambda d: d.update(format_version=99), "format_version: expected 1, got 99"),
+        (lambda d: d.update(format_version=99), "format_version: expected 2, got 99"),
         (lambda d: d.update(machine="someone-else"), "machine: expected"),
         (lambda d: d["profiles"]["quick"].update(runs=["only-one"]), "expected the ids of at least 2 runs"),
         (
@@ -157,8 +157,91 @@ def test_pages_widen_absolute_times_by_the_spread_between_runs_where_it_is_known
     classes = {"jwt": {"all": noise_model.ClassNoise(39, 0.2, 0.05)}}
     noise_model.save(root, MACHINE, noise_model.ProfileNoise("quick", ("r1", "r2", "r3"), classes))
     after = site.build(root).pages["experiments/jwt.md"]
-    assert "95 % **across runs** of this machine" in after
+    assert "95 % **across runs of this machine on one boot (3 runs; a run on another boot may fall outside)**" in after
     assert "±50 %" in after, "e^(1.96·√(0.2² + 0.05²)) − 1 of a run's times"
     assert after.count("±") > before.count("±") or after != before
     shutil.rmtree(root / "data" / "noise")
     assert site.build(root).pages["experiments/jwt.md"] == before
+
+
+# Boots as a level: runs of two boots, whose values are known by construction.
+SIGNS = np.array([1.0 if case % 2 == 0 else -1.0 for case in range(len(ALGORITHMS))])
+
+
+def booted(index: int, boot: str, run_shift: float, residuals: np.ndarray) -> Run:
+    run = run_of(index, run_shift, residuals)
+    run.manifest["boot"] = {"id": boot, "uptime_s": 60}
+    return run
+
+
+def two_boots(case_by_boot: float = 0.03) -> list[Run]:
+    """Boot A: shifts 0, 0.02, -0.02; boot B: 0.10, 0.12, 0.08. Each case sits case_by_boot above its
+    class on one boot and as far below on the other (half the cases each way), the same in every run of
+    a boot: no spread between runs of one boot beyond the class's shift."""
+    a, b = "a" * 8 + "-0000-4000-8000-" + "0" * 12, "b" * 8 + "-0000-4000-8000-" + "0" * 12
+    plan = [(a, 0.0, 1), (a, 0.02, 1), (a, -0.02, 1), (b, 0.10, -1), (b, 0.12, -1), (b, 0.08, -1)]
+    return [booted(i, boot, shift, sign * case_by_boot * SIGNS) for i, (boot, shift, sign) in enumerate(plan)]
+
+
+def test_the_shift_is_split_into_its_spread_within_boots_and_between_them():
+    _, model = noise.estimate(two_boots(), [JWT], SCHEMAS)
+    found = model.classes["jwt"]["operation=sign · payload_chars=100"]
+    assert model.boot_count == 2
+    assert not model.one_boot
+    # Within boots: deviations 0, ±0.02 in each boot, 6 runs less 2 boot means: sqrt(4 × 0.02² / 4).
+    assert found.shift_log_sd == pytest.approx(0.02, abs=1e-4)
+    # Between boots: the means 0 and 0.10 vary by 0.10² / 2 (ddof 1); runs explain 0.02² / 3 of it.
+    assert found.boot_shift_log_sd == pytest.approx(math.sqrt(0.10**2 / 2 - 0.02**2 / 3), abs=1e-4)
+
+
+def test_a_case_that_moves_with_its_boot_is_the_residual_between_boots_not_within():
+    _, model = noise.estimate(two_boots(case_by_boot=0.03), [JWT], SCHEMAS)
+    found = model.classes["jwt"]["operation=sign · payload_chars=100"]
+    assert found.residual_log_sd == pytest.approx(0.0, abs=1e-3), "no case moves between runs of one boot"
+    # Each boot's mean residual is ±0.03 around the cases' mean: MAD × 1.4826, unshrunk by √(B / (B - 1)).
+    assert found.boot_residual_log_sd == pytest.approx(noise.MAD_TO_SD * 0.03 * math.sqrt(2), rel=0.02)
+    assert model.residual("jwt", "operation=sign · payload_chars=100", "A00 · 100 · sign") == pytest.approx(
+        0.0, abs=1e-3
+    )
+    across = model.residual("jwt", "operation=sign · payload_chars=100", "A00 · 100 · sign", across_boots=True)
+    assert across == pytest.approx(found.boot_residual_log_sd, rel=0.05)
+
+
+def test_a_model_of_one_boot_never_answers_for_another():
+    runs = two_boots()[:3]
+    _, model = noise.estimate(runs, [JWT], SCHEMAS)
+    found = model.classes["jwt"]["operation=sign · payload_chars=100"]
+    assert model.one_boot
+    assert model.boot_count == 1
+    assert (found.boot_shift_log_sd, found.boot_residual_log_sd, found.boot_log_sd) == (None, None, None)
+    assert model.residual("jwt", "operation=sign · payload_chars=100", "A00 · 100 · sign", across_boots=True) is None
+    assert model.experiment_run_log_sd("jwt", across_boots=True) is None
+    assert run_spread(noise_model.NoiseModel(MACHINE, {"quick": model}), MACHINE, "quick", "jwt").one_boot
+
+
+def test_from_two_boots_the_pages_spread_covers_a_run_of_another_boot():
+    _, model = noise.estimate(two_boots(), [JWT], SCHEMAS)
+    spread = run_spread(noise_model.NoiseModel(MACHINE, {"quick": model}), MACHINE, "quick", "jwt")
+    found = model.classes["jwt"]["operation=sign · payload_chars=100"]
+    assert spread.boots == 2
+    assert spread.log_sd == pytest.approx(found.boot_log_sd)
+    assert spread.log_sd > found.run_log_sd, "wider than the spread within one boot"
+    assert spread.label == "across runs and boots of this machine (6 runs from 2 boots)"
+
+
+def test_boots_of_one_run_each_cannot_say_how_runs_of_a_boot_vary():
+    runs = [two_boots()[0], two_boots()[3]]
+    with pytest.raises(noise_model.NoiseError, match="one run each: the spread between runs of one boot needs"):
+        noise.estimate(runs, [JWT], SCHEMAS)
+
+
+def test_the_boots_are_saved_with_the_model_and_read_back(tmp_path):
+    _, model = noise.estimate(two_boots(), [JWT], SCHEMAS)
+    noise_model.save(tmp_path, MACHINE, model)
+    loaded = noise_model.load(tmp_path, MACHINE).profiles["quick"]
+    assert loaded.boots == model.boots
+    assert loaded.boot_count == 2
+    label = "operation=sign · payload_chars=100"
+    assert loaded.classes["jwt"][label].boot_shift_log_sd == pytest.approx(
+        model.classes["jwt"][label].boot_shift_log_sd, abs=1e-5
+    )

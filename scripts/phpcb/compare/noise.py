@@ -14,6 +14,12 @@ residuals (and a per-case residual SD once there are enough runs), with the runs
 is data (data/noise/<machine>.json, read and written by data/noise_model.py): pages widen absolute
 times and ratios with it, and `compare` judges a case's change against it after removing the pair's
 own shift.
+
+Boots are a level of their own (Kalibera and Jones; a VM's next boot may land on another host): the
+shifts and residuals are split into their boot's mean and the runs' spread around it. The spread
+within boots is what a run of a seen boot varies by; the spread of the boots' means, beyond what the
+runs within them explain, is what a new boot adds (`boot_shift_log_sd`, `boot_residual_log_sd`). From
+runs of one boot there is no such estimate: the model says so, and never answers for another boot.
 """
 
 from __future__ import annotations
@@ -21,13 +27,14 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from phpcb.data import case_samples
 from phpcb.data.loader import Run
-from phpcb.data.machines import machine_name
+from phpcb.data.machines import boot_of, machine_name
 from phpcb.data.noise_model import ClassNoise, NoiseError, ProfileNoise
 from phpcb.data.schema import Schemas
 from phpcb.experiments.experiment import Experiment
@@ -91,18 +98,57 @@ def robust_sd(values: np.ndarray) -> float:
     return float(MAD_TO_SD * np.median(np.abs(values))) if values.size else math.nan
 
 
+@dataclass(frozen=True)
+class Boots:
+    """Which boot each run of a model was measured on: an index per run, and the runs per boot."""
+
+    index: np.ndarray  # one boot index per run
+    count: int
+
+    @classmethod
+    def of(cls, runs: Sequence[Run]) -> Boots:
+        keys = [boot_of(run.manifest) for run in runs]
+        order = {key: i for i, key in enumerate(dict.fromkeys(keys))}
+        return cls(np.array([order[key] for key in keys]), len(order))
+
+    def means(self, values: np.ndarray) -> np.ndarray:
+        """Each boot's mean of `values` (…× runs on the last axis): …× boots."""
+        return np.stack([values[..., self.index == b].mean(axis=-1) for b in range(self.count)], axis=-1)
+
+    @property
+    def runs_per_boot(self) -> np.ndarray:
+        return np.bincount(self.index, minlength=self.count)
+
+    def within(self, values: np.ndarray) -> np.ndarray:
+        """`values` less their boot's mean: what varies between runs of one boot."""
+        return values - self.means(values)[..., self.index]
+
+
+def _between_boots(means: np.ndarray, within_var: float, boots: Boots) -> float | None:
+    """The SD between the boots' means beyond what the runs within them explain (a mean of R runs
+    varies by within_var / R): None from one boot; 0 when the runs explain all of it."""
+    if boots.count < 2:
+        return None
+    observed = float(np.var(means, ddof=1))
+    explained = within_var * float(np.mean(1 / boots.runs_per_boot))
+    return math.sqrt(max(0.0, observed - explained))
+
+
 def estimate_experiment(
     experiment: Experiment, runs: Sequence[Run], schemas: Schemas
 ) -> tuple[dict[str, ClassNoise], dict[str, float]]:
-    """Classes and per-case SDs from the runs (each must have the experiment's results)."""
+    """Classes and per-case SDs from the runs (each must have the experiment's results), within boots and,
+    from runs of two boots or more, between them."""
     medians = [_log_medians(run, experiment, schemas) for run in runs]
     shared = [key for key in medians[0] if all(key in m for m in medians[1:])]
     count = len(runs)
+    boots = Boots.of(runs)
+    within_df = count - boots.count  # each boot's mean takes one degree of freedom
     by_class = group_cases(experiment, schemas, shared)
     classes: dict[str, ClassNoise] = {}
     per_case: dict[str, float] = {}
-    # Centring on the mean across runs shrinks a deviation's variance by (N-1)/N: undone below.
-    unshrink = math.sqrt(count / (count - 1))
+    # Centring within boots shrinks a deviation's variance by (N-B)/N: undone below.
+    unshrink = math.sqrt(count / within_df) if within_df > 0 else math.nan
     deviation = {key: np.array([m[key] for m in medians]) for key in shared}
     deviation = {key: row - row.mean() for key, row in deviation.items()}
     for label, keys in by_class.items():
@@ -110,21 +156,40 @@ def estimate_experiment(
         basis = np.array([deviation[key] for key in shift_basis(by_class, label)])
         shifts = np.median(basis, axis=0)  # one per run
         residuals = deviations - shifts
+        within_shifts, within_residuals = boots.within(shifts), boots.within(residuals)
+        shift_sd = math.sqrt(float(np.sum(within_shifts**2)) / within_df) if within_df > 0 else math.nan
+        residual_sd = robust_sd(within_residuals.ravel()) * unshrink
+        boot_means = boots.means(residuals)  # cases × boots
+        boot_residual = None
+        if boots.count >= 2:
+            spread = robust_sd((boot_means - boot_means.mean(axis=1, keepdims=True)).ravel())
+            spread *= math.sqrt(boots.count / (boots.count - 1))
+            explained = residual_sd**2 * float(np.mean(1 / boots.runs_per_boot))
+            boot_residual = math.sqrt(max(0.0, spread**2 - explained))
         classes[label] = ClassNoise(
             cases=len(keys),
-            shift_log_sd=float(np.std(shifts, ddof=1)),
-            residual_log_sd=robust_sd(residuals.ravel()) * unshrink,
+            shift_log_sd=shift_sd,
+            residual_log_sd=residual_sd,
+            boot_shift_log_sd=_between_boots(boots.means(shifts), shift_sd**2, boots),
+            boot_residual_log_sd=boot_residual,
         )
-        if count >= MIN_RUNS_PER_CASE:
-            for key, row in zip(keys, residuals, strict=True):
-                per_case[case_label(key)] = float(np.std(row, ddof=1))
+        if within_df + 1 >= MIN_RUNS_PER_CASE:
+            for key, row in zip(keys, within_residuals, strict=True):
+                per_case[case_label(key)] = math.sqrt(float(np.sum(row**2)) / within_df)
     return classes, per_case
 
 
 def estimate(runs: Sequence[Run], experiments: Sequence[Experiment], schemas: Schemas) -> tuple[str, ProfileNoise]:
-    """The model of the runs' machine and profile; every run must be of the same machine and profile."""
+    """The model of the runs' machine and profile; every run must be of the same machine and profile, and
+    each boot needs two runs or more (two runs of one boot say how runs of a boot vary)."""
     if len(runs) < 2:
         raise NoiseError(f"a spread between runs needs at least 2 runs of one machine, got {len(runs)}")
+    boots = Boots.of(runs)
+    if len(runs) - boots.count < 1:
+        raise NoiseError(
+            f"the {len(runs)} runs are of {boots.count} boots, one run each: the spread between runs of one boot "
+            "needs two runs of a boot at least"
+        )
     machines = sorted({machine_name(run.manifest) for run in runs})
     profiles = sorted({str(run.manifest["profile"]) for run in runs})
     if len(machines) > 1 or len(profiles) > 1:
@@ -145,4 +210,5 @@ def estimate(runs: Sequence[Run], experiments: Sequence[Experiment], schemas: Sc
     if not classes:
         raise NoiseError("no experiment has results in two of these runs")
     ordered = sorted(runs, key=lambda run: run.run_id)
-    return machines[0], ProfileNoise(profiles[0], tuple(run.run_id for run in ordered), classes, cases)
+    boot_of_run = {run.run_id: boot_of(run.manifest) for run in ordered}
+    return machines[0], ProfileNoise(profiles[0], tuple(run.run_id for run in ordered), classes, cases, boot_of_run)

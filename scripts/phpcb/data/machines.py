@@ -28,3 +28,12 @@ def cpu_slug(model: str) -> str:
 
 def machine_name(manifest: dict[str, Any]) -> str:
     return str(manifest["machine"]["name"])
+
+
+def boot_of(manifest: dict[str, Any]) -> str:
+    """The boot a run was measured on: the kernel's boot id (schema 8 on). Runs that did not record it
+    count one boot per machine and UTC day: a VM boots afresh between working days, rarely within one."""
+    boot = manifest.get("boot")
+    if isinstance(boot, dict) and boot.get("id"):
+        return str(boot["id"])
+    return f"not recorded: {str(manifest.get('started_utc', ''))[:10]}"

@@ -1,6 +1,11 @@
 """A machine's between-run noise model as data: data/noise/<machine>.json, read, checked and written
 (compare/noise.py estimates it from repeated runs), and the spread it gives one experiment of one run
-(statistics/spread.py: RunSpread, run_spread)."""
+(statistics/spread.py: RunSpread, run_spread).
+
+Variation has levels (Kalibera and Jones): samples within a run, runs within a boot, boots of a
+machine (a VM's next boot may land on another host). The model keeps, per class of cases, the
+spread between runs of one boot and, from runs of two boots or more, the spread between boots; it
+says how many boots it rests on, and a model of one boot never answers for a run of another."""
 
 from __future__ import annotations
 
@@ -15,7 +20,8 @@ import numpy as np
 from phpcb.data.datafile import read_json
 from phpcb.errors import BuildError, DataError
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+NOT_RECORDED = "not recorded"
 NOISE_DIRECTORY = ("data", "noise")
 
 
@@ -26,49 +32,95 @@ class NoiseError(BuildError):
 @dataclass(frozen=True)
 class ClassNoise:
     cases: int
-    shift_log_sd: float  # the class's run-level shift, SD across runs (log scale)
-    residual_log_sd: float  # a case's deviation from the shift, pooled over the class (log scale)
+    shift_log_sd: float  # the class's run-level shift, SD across runs of one boot (log scale)
+    residual_log_sd: float  # a case's deviation from the shift, pooled over the class, within a boot (log scale)
+    # The same between boots, beyond what runs of one boot vary: None for a model of one boot.
+    boot_shift_log_sd: float | None = None
+    boot_residual_log_sd: float | None = None
 
     @property
     def run_log_sd(self) -> float:
-        """How far one run's median of a case may sit from the machine's typical value: shift and residual."""
+        """How far one run's median of a case may sit from the machine's typical value on the same boot."""
         return math.hypot(self.shift_log_sd, self.residual_log_sd)
+
+    @property
+    def boot_log_sd(self) -> float | None:
+        """How far one run's median may sit from the machine's typical value on any boot (None: one boot)."""
+        if self.boot_shift_log_sd is None or self.boot_residual_log_sd is None:
+            return None
+        return math.hypot(self.run_log_sd, self.boot_shift_log_sd, self.boot_residual_log_sd)
+
+    def residual_across_boots(self) -> float | None:
+        """A case's spread beyond its class's shift for a run of another boot (None: one boot)."""
+        if self.boot_residual_log_sd is None:
+            return None
+        return math.hypot(self.residual_log_sd, self.boot_residual_log_sd)
 
 
 @dataclass(frozen=True)
 class ProfileNoise:
-    """The model for one profile: the runs it comes from, per experiment its classes and cases."""
+    """The model for one profile: the runs it comes from (and the boot of each), per experiment its
+    classes and cases."""
 
     profile: str
     runs: tuple[str, ...]
     classes: dict[str, dict[str, ClassNoise]]
     cases: dict[str, dict[str, float]] = field(default_factory=dict)  # per-case residual SD, with enough runs
+    boots: dict[str, str] = field(default_factory=dict)  # run id → its boot (data/machines.py: boot_of)
+
+    def __post_init__(self) -> None:
+        # A run whose boot is not given was measured on the same, unrecorded boot as the others.
+        missing = {run: NOT_RECORDED for run in self.runs if run not in self.boots}
+        if missing:
+            object.__setattr__(self, "boots", {**self.boots, **missing})
+
+    @property
+    def boot_count(self) -> int:
+        """The boots the model rests on (runs that name none count as one)."""
+        return max(1, len(set(self.boots.values())))
+
+    @property
+    def one_boot(self) -> bool:
+        return self.boot_count < 2
 
     def of_class(self, experiment: str, label: str) -> ClassNoise | None:
         return self.classes.get(experiment, {}).get(label)
 
-    def residual(self, experiment: str, class_name: str, case: str) -> float | None:
-        own = self.cases.get(experiment, {}).get(case)
-        if own is not None:
-            return own
+    def residual(self, experiment: str, class_name: str, case: str, across_boots: bool = False) -> float | None:
+        """A case's residual SD between runs: of one boot, or (across_boots) of two boots, which a model of
+        one boot cannot say (None)."""
         found = self.of_class(experiment, class_name)
-        return found.residual_log_sd if found is not None else None
+        own = self.cases.get(experiment, {}).get(case)
+        within = own if own is not None else (found.residual_log_sd if found is not None else None)
+        if not across_boots or within is None:
+            return within
+        boot = found.boot_residual_log_sd if found is not None else None
+        return None if boot is None else math.hypot(within, boot)
 
-    def experiment_residual_log_sd(self, experiment: str) -> float | None:
+    def experiment_residual_log_sd(self, experiment: str, across_boots: bool = False) -> float | None:
         """A case's spread beyond its class's shift in the experiment's typical class: the median over its
         classes. Not the largest: one class of erratic cases (RSA key generation, whose primes take any
-        time) would make every close pick of the experiment a tie."""
+        time) would make every close pick of the experiment a tie. Across boots: None for a model of one boot."""
         classes = self.classes.get(experiment)
         if not classes:
             return None
-        return float(np.median([noise.residual_log_sd for noise in classes.values()]))
+        values = [
+            noise.residual_across_boots() if across_boots else noise.residual_log_sd for noise in classes.values()
+        ]
+        if any(value is None for value in values):
+            return None
+        return float(np.median([value for value in values if value is not None]))
 
-    def experiment_run_log_sd(self, experiment: str) -> float | None:
-        """One run's spread for the experiment as a whole: the largest of its classes'."""
+    def experiment_run_log_sd(self, experiment: str, across_boots: bool = False) -> float | None:
+        """One run's spread for the experiment as a whole: the largest of its classes'; across boots, None
+        for a model of one boot."""
         classes = self.classes.get(experiment)
         if not classes:
             return None
-        return max(noise.run_log_sd for noise in classes.values())
+        values = [noise.boot_log_sd if across_boots else noise.run_log_sd for noise in classes.values()]
+        if any(value is None for value in values):
+            return None
+        return max(value for value in values if value is not None)
 
 
 @dataclass(frozen=True)
@@ -97,12 +149,15 @@ def to_json(model: NoiseModel) -> str:
         "profiles": {
             name: {
                 "runs": list(profile.runs),
+                "boots": {run: profile.boots[run] for run in profile.runs if run in profile.boots},
                 "classes": {
                     experiment: {
                         label: {
                             "cases": noise.cases,
                             "shift_log_sd": round(noise.shift_log_sd, 5),
                             "residual_log_sd": round(noise.residual_log_sd, 5),
+                            "boot_shift_log_sd": _rounded(noise.boot_shift_log_sd),
+                            "boot_residual_log_sd": _rounded(noise.boot_residual_log_sd),
                         }
                         for label, noise in sorted(found.items())
                     }
@@ -117,6 +172,14 @@ def to_json(model: NoiseModel) -> str:
         },
     }
     return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 5)
+
+
+def _optional_number(value: Any, path: Path, where: str) -> float | None:
+    return None if value is None else _number(value, path, where)
 
 
 def _number(value: Any, path: Path, where: str) -> float:
@@ -148,6 +211,9 @@ def parse(document: Any, path: Path) -> NoiseModel:
         runs = entry.get("runs")
         if not isinstance(runs, list) or len(runs) < 2 or not all(isinstance(r, str) for r in runs):
             raise DataError(path, f"{where}/runs: expected the ids of at least 2 runs, got {runs!r}")
+        boots = _mapping(entry.get("boots"), path, f"{where}/boots")
+        if set(boots) != set(runs) or not all(isinstance(b, str) and b for b in boots.values()):
+            raise DataError(path, f"{where}/boots: expected each run's boot, for the runs {runs!r}, got {boots!r}")
         classes: dict[str, dict[str, ClassNoise]] = {}
         for experiment, found in _mapping(entry.get("classes"), path, f"{where}/classes").items():
             classes[experiment] = {}
@@ -158,6 +224,8 @@ def parse(document: Any, path: Path) -> NoiseModel:
                     int(_number(noise.get("cases"), path, f"{at}/cases")),
                     _number(noise.get("shift_log_sd"), path, f"{at}/shift_log_sd"),
                     _number(noise.get("residual_log_sd"), path, f"{at}/residual_log_sd"),
+                    _optional_number(noise.get("boot_shift_log_sd"), path, f"{at}/boot_shift_log_sd"),
+                    _optional_number(noise.get("boot_residual_log_sd"), path, f"{at}/boot_residual_log_sd"),
                 )
         cases = {
             experiment: {
@@ -166,7 +234,7 @@ def parse(document: Any, path: Path) -> NoiseModel:
             }
             for experiment, found in _mapping(entry.get("cases", {}), path, f"{where}/cases").items()
         }
-        profiles[str(name)] = ProfileNoise(str(name), tuple(runs), classes, cases)
+        profiles[str(name)] = ProfileNoise(str(name), tuple(runs), classes, cases, dict(boots))
     return NoiseModel(machine, profiles, path)
 
 
@@ -180,10 +248,12 @@ def load(root: Path, machine: str) -> NoiseModel | None:
 
 def save(root: Path, machine: str, profile: ProfileNoise) -> Path:
     """Adds (or replaces) the profile's section of the machine's model, written whole (temp + rename)."""
-    existing = load(root, machine)
+    path = path_for(root, machine)
+    # A model of an older format is replaced whole: its other profiles are estimated anew with `make noise`.
+    older = path.is_file() and read_json(path).get("format_version") != FORMAT_VERSION
+    existing = None if older else load(root, machine)
     profiles = dict(existing.profiles) if existing is not None else {}
     profiles[profile.profile] = profile
-    path = path_for(root, machine)
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_suffix(".json.tmp")
     temporary.write_text(to_json(NoiseModel(machine, profiles)), encoding="utf-8")

@@ -68,10 +68,7 @@ class Answer:
 def spread_words(spread: RunSpread) -> str:
     """Which spread the answer's interval carries: the machine's between runs, or the run's own samples."""
     if spread.known:
-        source = f"{len(spread.runs)} repeated runs"
-        if spread.stand_in:
-            source += f", {spread.profile} profile"
-        return f"95% CIs across runs of this machine ({source})"
+        return f"95% CIs {spread.label}"
     return "95% CIs within this one run (no repeated runs of this machine)"
 
 

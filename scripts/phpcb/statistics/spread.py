@@ -26,6 +26,23 @@ class RunSpread:
     # Between runs, a ratio of two cases of one run moves by both cases' residuals (their classes'
     # shift is common to both): √2 times the residual SD of the experiment's typical class, log scale.
     ratio_log_sd: float | None = None
+    # The boots the model rests on: from two or more, the spread covers a run of another boot; from one,
+    # it is the spread between runs of that boot only, and a page says so.
+    boots: int = 1
+
+    @property
+    def one_boot(self) -> bool:
+        return self.boots < 2
+
+    @property
+    def label(self) -> str:
+        """Which spread the intervals carry, in words a page prints."""
+        if not self.known:
+            return "within this one run"
+        runs = f"{len(self.runs)} runs" + (f", {self.profile} profile" if self.stand_in else "")
+        if self.one_boot:
+            return f"across runs of this machine on one boot ({runs}; a run on another boot may fall outside)"
+        return f"across runs and boots of this machine ({runs} from {self.boots} boots)"
 
     @property
     def known(self) -> bool:
@@ -63,8 +80,10 @@ def run_spread(model: NoiseModel | None, machine: str, profile: str, experiment:
     if found is None:
         return UNKNOWN
     section, stand_in = found
-    log_sd = section.experiment_run_log_sd(experiment)
-    residual = section.experiment_residual_log_sd(experiment)
+    # From two boots or more, the spread a run of another boot may move by; from one, that boot's.
+    across = not section.one_boot
+    log_sd = section.experiment_run_log_sd(experiment, across_boots=across)
+    residual = section.experiment_residual_log_sd(experiment, across_boots=across)
     if log_sd is None or residual is None:
         return UNKNOWN
-    return RunSpread(log_sd, section.runs, section.profile, stand_in, math.sqrt(2) * residual)
+    return RunSpread(log_sd, section.runs, section.profile, stand_in, math.sqrt(2) * residual, section.boot_count)
