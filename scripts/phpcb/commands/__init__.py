@@ -19,6 +19,7 @@ VERBS: dict[str, tuple[str, str]] = {
     "synthesize": ("synthesize", "make COUNT valid synthetic runs from the committed ones (for benchmarks)"),
     "compare": ("compare", "one run against another, case by case with significance (Markdown or JSON)"),
     "noise": ("noise", "estimate the spread between repeated runs of one machine and write data/noise/"),
+    "coverage": ("coverage", "whether the intervals across runs hold on a boot the noise model has not seen"),
     "ab": ("ab", "a code change measured A/B in one job: base and head runs compared round by round"),
     "stacks": ("stacks", "two stacks measured in ABBA rounds (make bench-stacks): record the set, report the ratios"),
     "preview-comment": ("preview_comment", "the pull-request comment: each named run beside its baseline"),
