@@ -70,7 +70,8 @@ venv: $(VENV)/.installed
 $(VENV)/.installed: requirements.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
-	@$(MAKE) --no-print-directory phpcb-path
+	@# Only this checkout's own venv points at this checkout's scripts/ (a copy that borrows it must not).
+	@if [ "$(abspath $(VENV))" = "$(CURDIR)/.venv" ]; then $(MAKE) --no-print-directory phpcb-path; fi
 	@touch $@
 
 # `python -m phpcb ...` with the venv's python, from any directory: a .pth file puts scripts/ on its path.

@@ -8,6 +8,7 @@ writes them beside the site, into build/runs/, not into it."""
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from phpcb.errors import BuildError
@@ -30,6 +31,11 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="with --shared-runs: only these runs (comma-separated) are there; the others go in the site",
     )
+    parser.add_argument(
+        "--error-pages",
+        action="store_true",
+        help="on a build error, write pages that show it (for a server an author watches) and exit 0",
+    )
 
 
 def run_files(base: str | None, only: str | None) -> RunFiles:
@@ -45,5 +51,11 @@ def run_files(base: str | None, only: str | None) -> RunFiles:
 
 def run(args: argparse.Namespace) -> int:
     out = (args.out or args.root / "build").resolve()
-    print(site_files.generate(args.root, out, run_files(args.shared_runs, args.shared_only)))
+    try:
+        print(site_files.generate(args.root, out, run_files(args.shared_runs, args.shared_only)))
+    except BuildError as error:
+        if not args.error_pages:
+            raise
+        print(f"ERROR    -  {error}", file=sys.stderr, flush=True)
+        print(site_files.generate_error(args.root, out, str(error)))
     return 0

@@ -36,6 +36,7 @@ from phpcb.errors import BuildError
 from phpcb.experiments import registry
 from phpcb.experiments.contexts import Project
 from phpcb.pages import build
+from phpcb.presentation import generated_only
 from phpcb.presentation.downloads import Compressed, RunFiles, served_directory
 
 REPOSITORY = Path(__file__).resolve().parents[3]
@@ -94,6 +95,8 @@ def configuration(frame_root: Path, nav: list[Any]) -> dict[str, Any]:
     """The frame's configuration as the build directory's: paths resolved from the frame, no hooks."""
     config = load_config(frame_root)
     config.pop("hooks", None)
+    # The frame's guard against building it without the pages (presentation/generated_only.py).
+    config["markdown_extensions"] = [e for e in config.get("markdown_extensions", []) if e != generated_only.NAME]
     config["docs_dir"] = DOCS
     config["site_dir"] = "site"
     theme = dict(config.get("theme") or {})

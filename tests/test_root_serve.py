@@ -1,0 +1,104 @@
+"""`mkdocs serve` from the repository's root serves the real site (issue 39, item 2): the frame's hook
+(overrides/hooks/generated_site.py) generates the pages first, again on every rebuild, and shows a bad
+data file's one-line error on every page until it is fixed; Zensical, which ignores hooks, stops at once
+with one line naming `make serve GENERATOR=zensical`. On a copy of the repository with its small runs."""
+
+from __future__ import annotations
+
+import html
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from phpcb.presentation import generated_only
+
+from .conftest import BIN, SLIM_RUNS, copy_repository, reseal
+from .test_serve import ERROR_TITLE, fetch, free_port, wait_for
+
+pytestmark = pytest.mark.slow
+
+
+def environment(root: Path) -> dict[str, str]:
+    return {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(root / "scripts")}
+
+
+@pytest.fixture
+def repository(tmp_path: Path) -> Path:
+    return copy_repository(tmp_path / "repository")
+
+
+@pytest.fixture
+def served(repository: Path) -> Iterator[str]:
+    port = free_port()
+    server = subprocess.Popen(
+        [str(BIN / "mkdocs"), "serve", "-a", f"127.0.0.1:{port}"],
+        cwd=repository,
+        env=environment(repository),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def test_mkdocs_serve_from_the_root_serves_the_generated_pages_and_their_errors(repository: Path, served: str):
+    jwt_run = next(name for name in SLIM_RUNS if (repository / "data" / "runs" / name / "jwt.csv").is_file())
+    page = wait_for(served + "experiments/jwt/", lambda text: "Which run this page shows" in text, 120)
+    assert jwt_run in page, "the page generated from the run that has jwt results"
+    assert fetch(served + "versions/") is not None, "the generated pages are in the nav's site"
+
+    run = repository / "data" / "runs" / jwt_run
+    original = (run / "jwt.csv").read_bytes(), (run / "manifest.json").read_bytes()
+    lines = (run / "jwt.csv").read_text().splitlines(keepends=True)
+    lines[2] = lines[2].replace(",true", ",maybe")
+    (run / "jwt.csv").write_text("".join(lines))
+    reseal(run)
+    broken = wait_for(served + "experiments/jwt/", lambda text: ERROR_TITLE in text, 120)
+    assert "jwt.csv, row 3, column 'verified': expected true or false, got 'maybe'" in html.unescape(broken)
+
+    (run / "jwt.csv").write_bytes(original[0])
+    (run / "manifest.json").write_bytes(original[1])
+    wait_for(served + "experiments/jwt/", lambda text: ERROR_TITLE not in text, 120)
+
+
+def test_zensical_from_the_root_stops_with_one_line_naming_what_to_run(repository: Path):
+    result = subprocess.run(
+        [str(BIN / "zensical"), "build", "-f", "mkdocs.yml"],
+        cwd=repository,
+        env=environment(repository),
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert result.returncode == 2
+    assert generated_only.MESSAGE in result.stderr
+    assert "make serve GENERATOR=zensical" in generated_only.MESSAGE
+    assert "Traceback" not in result.stdout + result.stderr
+    shutil.rmtree(repository / "site", ignore_errors=True)
+
+
+def test_the_generated_configuration_carries_neither_the_hook_nor_the_guard(repository: Path, tmp_path: Path):
+    out = tmp_path / "build"
+    result = subprocess.run(
+        [sys.executable, "-m", "phpcb", "--root", str(repository), "pages", "--out", str(out)],
+        env=environment(repository),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    config = (out / "mkdocs.yml").read_text()
+    assert "hooks" not in config
+    assert generated_only.NAME not in config
