@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from phpcb.claims.measures import GENERIC, verification_value
+from phpcb.claims.results import Args, ChoiceResult, FactResult, Measure, RatioResult, Ratios, Result, Unavailable
 from phpcb.experiments.aead.analysis import AeadAnalysis, Comparison
-from phpcb.experiments.claim_measures import GENERIC, verification_value
 from phpcb.experiments.experiment import Inputs
-from phpcb.presentation.claim_rules import Args, ChoiceResult, FactResult, Measure, RatioResult, Result, Unavailable
 from phpcb.presentation.formatting import size
 from phpcb.presentation.wording import speedup
 
@@ -46,28 +46,45 @@ def _samples(analysis: AeadAnalysis, comparison: Comparison) -> tuple[int, int]:
 
 
 def gcm_over_ccm(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
-    bits, operation, payload = args.integer("key_bits"), args.text("operation"), args.integer("payload_bytes")
+    """GCM over CCM at one payload, or at each of several (the sizes the page reads): a payload this run
+    did not measure is named, and the claim is judged at the others."""
+    bits, operation = args.integer("key_bits"), args.text("operation")
     analysis: AeadAnalysis = context["analysis"]
-    found = _comparison(analysis, bits, operation, payload)
-    where = f"AES-{bits}, {operation}, {size(payload)}"
-    if found is None:
-        return _missing(analysis, bits, operation, payload)
-    return RatioResult(found.subject, found.baseline, found.ratio, where, _samples(analysis, found))
+    parts, missing = [], []
+    for payload in args.one_or_more_integers("payload_bytes"):
+        found = _comparison(analysis, bits, operation, payload)
+        if found is None:
+            missing.append(_missing(analysis, bits, operation, payload))
+            continue
+        where = f"AES-{bits}, {operation}, {size(payload)}"
+        parts.append(RatioResult(found.subject, found.baseline, found.ratio, where, _samples(analysis, found)))
+    if not parts:
+        return missing[0] if len(missing) == 1 else Unavailable("; ".join(m.why for m in missing))
+    if not isinstance(args.values["payload_bytes"], list):
+        return parts[0]
+    return Ratios(tuple(parts), tuple(m.why for m in missing))
 
 
 def gcm_choice(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
     """ "Use GCM" (over CCM): sound (args.fact: both are approved AEAD modes); this site's advice when GCM
-    is also measurably the faster at the article's payload."""
+    is also measurably the faster at each of the article's payloads that this run measured."""
     analysis: AeadAnalysis = context["analysis"]
-    bits, payload = args.integer("key_bits"), args.integer("payload_bytes")
+    bits = args.integer("key_bits")
     fact = args.fact()
-    found = _comparison(analysis, bits, "encrypt", payload)
-    if found is None:
-        return _missing(analysis, bits, "encrypt", payload)
-    faster = found.ratio.significant and found.ratio.value > 1
-    why = f"{fact.statement}; encrypting {size(payload)}, {speedup(found.subject, found.baseline, found.ratio)}"
+    found = [
+        (payload, c)
+        for payload in args.one_or_more_integers("payload_bytes")
+        if (c := _comparison(analysis, bits, "encrypt", payload)) is not None
+    ]
+    if not found:
+        return _missing(analysis, bits, "encrypt", args.one_or_more_integers("payload_bytes")[0])
+    faster = all(c.ratio.significant and c.ratio.value > 1 for _, c in found)
+    said = "; ".join(f"encrypting {size(payload)}, {speedup(c.subject, c.baseline, c.ratio)}" for payload, c in found)
     return ChoiceResult(
-        admissible=bool(fact.value), picked=bool(fact.value) and faster, why=why, references=fact.references
+        admissible=bool(fact.value),
+        picked=bool(fact.value) and faster,
+        why=f"{fact.statement}; {said}",
+        references=fact.references,
     )
 
 
