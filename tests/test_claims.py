@@ -480,3 +480,24 @@ def test_the_claims_page_takes_its_vocabulary_from_the_code(built):
     for tolerance in TOLERANCES:
         assert f"within ×/÷ {tolerance.factor:g} of the claim's own number" in page.replace("&#39;", "'")
         assert str(tolerance.factor) not in template
+
+
+def test_the_aead_modes_found_include_those_openssl_lists_as_authenticated():
+    """Issue 37: OCB (and SIV), which openssl_get_cipher_methods() lists, were missing from the modes found."""
+    from phpcb.experiments.aead import measures as aead_measures
+
+    inventory = [
+        {"cipher": "aes-128-ocb", "status": "aead_needs_tag"},
+        {"cipher": "aes-256-gcm", "status": "aead_needs_tag"},
+        {"cipher": "chacha20-poly1305", "status": "aead_needs_tag"},
+        {"cipher": "aes-128-cbc", "status": "ok"},
+    ]
+    run = Run.from_rows("r", {"run_id": "r"}, {"cipher_inventory.csv": inventory})
+    vectors = [{"algorithm": "openssl aes-*-gcm", "passed": 3}, {"algorithm": "openssl chacha20-poly1305", "passed": 2}]
+    found = aead_measures.openssl_aead_modes(
+        {"entry": {"verification": {"vectors": vectors}}, "run": run}, None, Args({})
+    )
+    assert isinstance(found, FactResult)
+    assert found.value == ["chacha20-poly1305", "gcm", "ocb"]
+    assert found.text.endswith("not checked against vectors: ocb")
+    assert found.source == "this run's verification and cipher inventory"
