@@ -501,3 +501,17 @@ def test_the_aead_modes_found_include_those_openssl_lists_as_authenticated():
     assert found.value == ["chacha20-poly1305", "gcm", "ocb"]
     assert found.text.endswith("not checked against vectors: ocb")
     assert found.source == "this run's verification and cipher inventory"
+
+
+# Hiragana, katakana, CJK ideographs and their punctuation: boxes where no CJK font is installed.
+CJK = re.compile(r"[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef]")
+
+
+def test_no_page_prints_characters_a_reader_without_a_cjk_font_sees_as_boxes(built):
+    """Issue 37: seed 004's Japanese title rendered as boxes; it is printed romanised, with its translation."""
+    for name, text in built.pages.items():
+        assert not CJK.search(text), f"{name}: {CJK.findall(text)[:5]}"
+    jwt = built.pages["experiments/jwt.md"]
+    assert "PHP de JWT o tsukau sai no, kīpea sakusei to shori jikan ni tsuite" in jwt
+    assert CJK.search(LEDGER.claims[0].source.title) is None
+    assert CJK.search(yaml.safe_load(CLAIMS.read_text(encoding="utf-8"))["sources"]["seed004"]["title_original"])
