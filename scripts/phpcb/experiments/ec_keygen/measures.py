@@ -70,7 +70,7 @@ def curve_pairs(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
         time = faster_of(a, b, pairing=pairing).ratio  # b's time over a's
         bits = b.scheme.field_bits / a.scheme.field_bits  # per bit: (t_b / bits_b) / (t_a / bits_a)
         per_bit = Ratio(time.value / bits, time.low / bits, time.high / bits)
-        where = f"key-generation time per key bit at {a.scheme.security_bits}-bit strength"
+        where = f"time per key bit at {a.scheme.security_bits}-bit strength"
         samples = (a.keygen.summary.n, b.keygen.summary.n)
         parts.append(RatioResult(first, other, per_bit, where, samples))
     if not parts:
