@@ -147,7 +147,7 @@ lint: venv
 	$(VENV)/bin/ruff format --check scripts tests
 
 # Mutation testing of what decides a verdict, a number or a token's validity (scripts/mutation.sh):
-# mutmut on statistics/stats.py, compare/comparison.py and presentation/claim_rules.py, a small PHP
+# mutmut on statistics/stats.py, compare/comparison.py and claims/rules.py, a small PHP
 # pass on Jws/CompactJws.php and Harness/MedianInterval.php. Fails under 90 % of the non-equivalent
 # mutants killed (scripts/mutation-equivalent.txt lists the equivalent ones, with why). MODULES=...
 # runs some of them. Outside make test: it runs the tests once per mutant.

@@ -14,12 +14,12 @@ mutmut="$PWD/$venv/bin/mutmut"
 declare -A TESTS=(
   [statistics/stats.py]="tests/test_stats.py tests/test_stats_precision.py tests/test_stats_boundaries.py tests/test_compare_stats.py tests/test_rounds.py tests/test_precision.py"
   [compare/comparison.py]="tests/test_comparison.py tests/test_compare_stats.py tests/test_stats_boundaries.py tests/test_compare_exporters.py tests/test_noise.py"
-  [presentation/claim_rules.py]="tests/test_claim_rules.py tests/test_claims.py"
+  [claims/rules.py]="tests/test_claim_rules.py tests/test_claims.py"
   [Jws/CompactJws.php]="runners/tests/Jws/CompactJwsTest.php"
   [Harness/MedianInterval.php]="runners/tests/Harness/MedianIntervalTest.php"
 )
 modules=("$@")
-[ ${#modules[@]} -gt 0 ] || modules=(statistics/stats.py compare/comparison.py presentation/claim_rules.py \
+[ ${#modules[@]} -gt 0 ] || modules=(statistics/stats.py compare/comparison.py claims/rules.py \
   Jws/CompactJws.php Harness/MedianInterval.php)
 
 python_module() {

@@ -188,9 +188,22 @@ def test_a_cost_per_call_larger_than_the_whole_gap_is_said_not_to_fit_the_model(
     assert "%" not in model.explained_text
 
 
-@pytest.mark.parametrize(("low", "fits"), [(0.5, True), (1.0, True), (1.0001, False), (5.235, False)])
-def test_the_model_fits_while_the_ci_of_its_share_reaches_100_percent(low, fits):
+@pytest.mark.parametrize(
+    ("low", "fits"), [(0.5, True), (1.0, True), (0.0, True), (-0.0001, False), (1.0001, False), (5.235, False)]
+)
+def test_the_model_fits_while_the_ci_of_its_share_lies_between_0_and_100_percent(low, fits):
     model = per_call_model(1_000, 5_000, 3_000)
     shifted = dataclasses.replace(model, explained=Estimate(max(low, 1.05), low, low + 0.2))
     assert shifted.fits is fits
     assert ("does not fit" in shifted.explained_text) is not fits
+
+
+def test_a_share_whose_ci_crosses_zero_is_said_not_to_fit_the_model():
+    """The issue's "514.4 % (-1108.7 % – 790.6 %)": the gap is within the noise of the two figures."""
+    model = per_call_model(1_000, 5_000, 3_000)
+    crossing = dataclasses.replace(model, explained=Estimate(5.144, -11.087, 7.906))
+    assert not crossing.fits
+    assert crossing.explained_text == (
+        "the model does not fit: the gap (2 µs) is within the noise of PHP's time at 16 KiB "
+        "(its share's 95% CI reaches below zero)"
+    )

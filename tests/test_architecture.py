@@ -4,6 +4,7 @@ ones below, never in a cycle, and never from inside a function to dodge one."""
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -20,6 +21,7 @@ LAYERS = (
     "data",
     "statistics",
     "presentation",
+    "claims",
     "experiments",
     "compare",
     "pages",
@@ -155,7 +157,7 @@ def test_the_registry_scans_only_the_experiments_package():
         check=True,
     )
     loaded = set(ast.literal_eval(found.stdout))
-    assert loaded <= {"errors", "data", "statistics", "presentation", "experiments"}, loaded
+    assert loaded <= {"errors", "data", "statistics", "presentation", "claims", "experiments"}, loaded
 
 
 @pytest.mark.parametrize("verb", STANDARD_LIBRARY_ONLY)
@@ -176,3 +178,16 @@ def test_the_verbs_of_the_trusted_workflows_load_the_standard_library_only(verb:
     loaded = set(ast.literal_eval(found.stdout))
     third_party = sorted(loaded - set(sys.stdlib_module_names) - {"phpcb", "__main__"})
     assert not third_party, f"{verb} loads {third_party}"
+
+
+def test_the_docs_and_the_packages_number_the_layers_as_this_list():
+    """One list of layers: docs/architecture.md's numbered list and each package's docstring follow LAYERS."""
+    section = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8").split("## Layers")[1].split("\n## ")[0]
+    listed = re.findall(r"^(\d+)\. \*\*`([a-z_]+)(?:/|\.py)`\*\*", section, re.MULTILINE)
+    assert [name for _, name in listed] == list(LAYERS)
+    assert [int(number) for number, _ in listed] == list(range(1, len(LAYERS) + 1))
+    for number, name in enumerate(LAYERS, 1):
+        if name == "errors":  # a module, not a package: it has no "Layer" docstring of its own
+            continue
+        docstring = ast.get_docstring(TREES[f"phpcb.{name}"]) or ""
+        assert docstring.startswith(f"Layer {number},") or docstring.startswith(f"Layer {number} "), (name, docstring)

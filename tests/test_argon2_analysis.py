@@ -267,3 +267,30 @@ def test_the_home_card_says_when_its_budget_reaches_beyond_the_grid(monkeypatch)
         assert finding is not None
         said = "That is the strongest setting this run measured (its grid stops at 256 MiB)" in finding.recommendation
         assert said is beyond, finding.recommendation
+
+
+@pytest.mark.parametrize(("samples", "provisional"), [(4, True), (5, True), (6, False), (10, False)])
+def test_a_pick_resting_on_fewer_than_six_hashes_is_stated_as_provisional(samples, provisional):
+    """Issue 37: the 250 ms pick rested on n = 4 ("too few for a CI") and read as a firm answer."""
+    from markupsafe import Markup
+
+    from phpcb.experiments.argon2 import page
+
+    data = [
+        *rows("password_hash", "argon2id", 16, 1, 1, 40),
+        *rows("password_hash", "argon2id", 64, 1, 3, 200, samples=samples),
+        *rows("password_hash", "argon2id", 256, 1, 3, 900),
+    ]
+    manifest = {"run_id": "r", "experiments": {"argon2": {"status": "ok", "files": ["argon2.csv"]}}}
+    result = analysis.analyse(Run.from_rows("r", manifest, {"argon2.csv": data}))
+    at_250 = next(c for c in analysis.budget_choices(result, ("argon2id",)) if c.budget_ms == 250)
+    assert at_250.cell is not None
+    assert at_250.cell.key.label == "m=64 MiB, t=3, p=1"
+    assert (at_250.provisional is not None) is provisional
+    said = f"(provisional: m=64 MiB, t=3, p=1 rests on {samples} hashes, fewer than the 6 a 95% CI needs)"
+    assert (said in at_250.statement) is provisional
+    finding = page.finding(
+        {"budgets": [at_250], "machine": Markup("a machine"), "grid_memory_mib": 256, "between_runs": None}
+    )
+    assert finding is not None
+    assert ("provisional" in finding.recommendation) is provisional

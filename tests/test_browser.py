@@ -74,18 +74,17 @@ def test_aead_charts_render_and_follow_the_palette(browser, served, generator):
     page.close()
 
 
-def test_symmetric_charts_render_and_the_ranking_legend_filters(contexts, base_url):
+def test_symmetric_charts_render_and_rank_no_cipher_the_page_says_not_to_use(contexts, base_url):
+    """Issue 37: the race's 116 ciphers, none recommended, were a 2,056 px ranking topped by aes-128-ecb;
+    only recommended ciphers are charted, the rest are in the inventory table."""
     page = open_page(contexts["light"], base_url + "experiments/symmetric/")
     open_sections(page)
-    page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=2', timeout=15_000)
-    ranking = page.locator(".pcb-chart").nth(2)
-    bars = "(el) => el.querySelectorAll('.scatterlayer .point').length"
-    before = ranking.evaluate(bars)
-    ranking.locator(".legendtoggle").last.click()
-    page.wait_for_function(
-        f"(document.querySelectorAll('.pcb-chart')[2].querySelectorAll('.scatterlayer .point').length) < {before}"
-    )
-    assert ranking.evaluate(bars) < before
+    page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=1', timeout=15_000)
+    assert page.locator(".pcb-chart").count() == 2
+    assert page.locator("#chart-symmetric-ranking").count() == 0
+    assert "none of its 116 ciphers is recommended" in page.locator("article").inner_text()
+    rows = page.locator("#every-cipher-openssl-offers ~ details table tbody tr")
+    assert rows.count() >= 116, "every cipher raced stays in the inventory, with its verdict"
     page.close()
 
 
@@ -106,4 +105,31 @@ def test_ec_keygen_charts_render_and_hover_names_the_curve(contexts, base_url):
     page.wait_for_function(
         f"document.querySelector('.pcb-chart').querySelectorAll('.scatterlayer .point').length < {before}"
     )
+    page.close()
+
+
+def test_the_argon2_heatmap_opens_on_the_answer_with_its_values_and_budget_line(contexts, base_url):
+    """Issue 37: the heatmap showed no values, no budget line, and opened on a view the answer does not use."""
+    page = open_page(contexts["light"], base_url + "experiments/argon2/")
+    open_sections(page)
+    page.wait_for_selector('#chart-argon2-heatmap[data-rendered="true"]', timeout=15_000)
+    chart = page.locator("#chart-argon2-heatmap")
+    shown = chart.evaluate("(el) => el.data.findIndex((t) => t.visible === true)")
+    menu = chart.evaluate("(el) => el.layout.updatemenus[0]")
+    assert menu["active"] == shown
+    label = menu["buttons"][shown]["label"]
+    assert label.startswith("password_hash argon2id, t=")
+    answer = page.locator(".pcb-answer").first.inner_text()
+    assert f", t={label.split('t=')[1]}, " in answer, "the view of the answer's time cost"
+    values = chart.evaluate(f"(el) => el.data[{shown}].text.flat().filter(Boolean).length")
+    assert values > 0
+    visible = "(el) => el.layout.shapes.flatMap((s, i) => s.visible === false ? [] : [i])"
+    before = chart.evaluate(visible)
+    assert before, "the budget line and the pick's box"
+    other = 0 if shown else 1
+    # The menu's button for another view, as Plotly applies it (its restyle and relayout arguments).
+    pick = f"const b = el.layout.updatemenus[0].buttons[{other}]; return Plotly.update(el, b.args[0], b.args[1]);"
+    chart.evaluate(f"(el) => {{ {pick} }}")
+    assert chart.evaluate(f"(el) => el.data[{other}].visible") is True
+    assert chart.evaluate(visible) != before, "each view shows its own marks"
     page.close()

@@ -1,8 +1,9 @@
 """The verdict rules at their edges: a CI exactly on an edge, just inside, just outside; the
 no-difference band; the fewest samples with a 95 % CI; factor claims between 1 and 2 and below 1;
-rankings held in part, ties, and names not measured; and every reason and measurement word for word.
+rankings held in part, ties, and names not measured; claims judged at several conditions; and every
+reason and measurement word for word (claims/wording.py, apart from the decision).
 
-`make mutation` runs mutmut on scripts/phpcb/presentation/claim_rules.py against these tests and test_claims.py.
+`make mutation` runs mutmut on scripts/phpcb/claims/rules.py against these tests and test_claims.py.
 The mutants they let live are equivalent: `claimed > 1` as `>= 1` in factor (a factor of 1 is refused
 when the ledger is loaded), `max(..., 0)` without its 0 in Places.distance (only `> 0` is asked of
 it), and the mirrored value of an item in _ordered (places are read from the CIs alone)."""
@@ -10,28 +11,54 @@ it), and the mirrored value of an item in _ordered (places are read from the CIs
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import pytest
 
-from phpcb.presentation import claim_rules as rules
-from phpcb.presentation.claim_rules import (
-    MIN_SAMPLES,
-    NO_DIFFERENCE,
+from phpcb.claims import rules, vocabulary, wording
+from phpcb.claims.results import (
+    Args,
+    ArgumentError,
     ChoiceResult,
     FactResult,
     Ranked,
     RankResult,
     RatioResult,
-    Rule,
+    Ratios,
+    Reference,
+    Result,
     ShareResult,
     Unavailable,
-    decide,
 )
+from phpcb.claims.rules import Rule
+from phpcb.claims.vocabulary import FACTOR_TOLERANCE, MIN_SAMPLES, NO_DIFFERENCE, SIMILAR_TOLERANCE
 from phpcb.statistics.stats import Ratio
 
-R, C, X, N, U = rules.REPRODUCED, rules.CHANGED, rules.REFUTED, rules.INCONCLUSIVE, rules.UNTESTABLE  # N: not decided
+R, C, X, N, U = (  # N: not decided
+    vocabulary.REPRODUCED,
+    vocabulary.CHANGED,
+    vocabulary.REFUTED,
+    vocabulary.INCONCLUSIVE,
+    vocabulary.UNTESTABLE,
+)
 EDGE = 1 / NO_DIFFERENCE  # the no-difference band's lower edge
 EPS = 1e-6
+F = FACTOR_TOLERANCE.factor
+LOW21, HIGH21 = 21 / F, 21 * F  # the band of a claimed 21x
+S = SIMILAR_TOLERANCE.factor
+
+
+@dataclass(frozen=True)
+class Judged:
+    verdict: str
+    reason: str
+    references: tuple[Reference, ...]
+
+
+def decide(rule: Rule, result: Result) -> Judged:
+    """The decision and its words, as the ledger prints them."""
+    decision = rules.decide(rule, result)
+    return Judged(decision.verdict, wording.reason(decision, rule, result), decision.references)
 
 
 def ratio(low: float, high: float, value: float | None = None, samples: tuple[int, int] = (20, 20)) -> RatioResult:
@@ -39,16 +66,16 @@ def ratio(low: float, high: float, value: float | None = None, samples: tuple[in
     return RatioResult("A", "B", Ratio(middle, low, high), "somewhere", samples)
 
 
-# factor: claimed 21 with the default band 1.5 is 14 … 31.5.
+# factor: claimed 21 with the factor tolerance is 21 ÷ 1.15 … 21 × 1.15.
 @pytest.mark.parametrize(
     ("low", "high", "verdict"),
     [
-        pytest.param(14.0, 31.5, R, id="CI exactly on both edges: inside (closed band)"),
-        pytest.param(14.0 + EPS, 31.5 - EPS, R, id="just inside"),
-        pytest.param(14.0 - EPS, 20.0, N, id="just below the lower edge: straddles, not changed"),
-        pytest.param(20.0, 31.5 + EPS, N, id="just above the upper edge: straddles"),
-        pytest.param(12.0, 14.0 - EPS, C, id="wholly below, measurably faster: changed"),
-        pytest.param(31.5 + EPS, 40.0, C, id="wholly above: changed"),
+        pytest.param(LOW21, HIGH21, R, id="CI exactly on both edges: inside (closed band)"),
+        pytest.param(LOW21 + EPS, HIGH21 - EPS, R, id="just inside"),
+        pytest.param(LOW21 - EPS, 20.0, N, id="just below the lower edge: straddles, not changed"),
+        pytest.param(20.0, HIGH21 + EPS, N, id="just above the upper edge: straddles"),
+        pytest.param(12.0, LOW21 - EPS, C, id="wholly below, measurably faster: changed"),
+        pytest.param(HIGH21 + EPS, 40.0, C, id="wholly above: changed"),
         pytest.param(0.4, 0.5, X, id="the other way round"),
         pytest.param(EDGE, NO_DIFFERENCE, X, id="exactly the no-difference band: no measurable difference"),
         pytest.param(0.95, 1.5, X, id="no measurable difference, band excluded"),
@@ -60,20 +87,31 @@ def test_factor_decides_by_the_whole_ci(low, high, verdict):
 
 
 def test_factor_uses_the_ci_not_the_point_estimate():
-    # Point estimates inside (20) and outside (13) the band; both CIs reach across its lower edge.
+    # Point estimates inside (20) and outside (17) the band; both CIs reach across its lower edge.
     assert decide(Rule("factor", claimed=21), ratio(10.0, 25.0, value=20.0)).verdict == N
-    assert decide(Rule("factor", claimed=21), ratio(12.0, 14.5, value=13.0)).verdict == N
+    assert decide(Rule("factor", claimed=21), ratio(16.0, 18.5, value=17.0)).verdict == N
+
+
+def test_one_measurement_cannot_reproduce_two_figures_of_one_article():
+    """The ×1.5 band of old reproduced seed 000's "21x" and "30x" with one ratio (25×); the tolerance of a
+    published factor keeps their bands apart, and no ratio reproduces both."""
+    for value in (22.0, 25.0, 26.0, 24.0):
+        verdicts = [decide(Rule("factor", claimed=claim), ratio(value, value)).verdict for claim in (21, 30)]
+        assert R not in verdicts or verdicts.count(R) == 1, (value, verdicts)
+    assert 21 * F < 30 / F
+    old_band = (30 / 1.5, 21 * 1.5)  # 20 … 31.5: inside both old bands
+    assert [decide(Rule("factor", claimed=c), ratio(*old_band)).verdict for c in (21, 30)] == [N, N]
 
 
 @pytest.mark.parametrize(
     ("low", "high", "verdict"),
     [
-        pytest.param(1.1, 1.3, R, id="inside 1.0-2.25 and measurable"),
-        pytest.param(0.99, 1.01, X, id="no measurable difference though the band reaches 1"),
-        pytest.param(1.0, 1.3, N, id="inside the band but not measurable"),
-        pytest.param(NO_DIFFERENCE, 1.3, N, id="lower end exactly at the significance edge: not measurable"),
-        pytest.param(NO_DIFFERENCE + EPS, 1.3, R, id="just past the significance edge"),
-        pytest.param(2.3, 2.5, C, id="measurable, above the band"),
+        pytest.param(1.35, 1.6, R, id="inside 1.30-1.73 and measurable"),
+        pytest.param(0.99, 1.01, X, id="no measurable difference"),
+        pytest.param(1.0, 1.4, N, id="reaching into the band but not measurable"),
+        pytest.param(NO_DIFFERENCE, 1.4, N, id="lower end exactly at the significance edge: not measurable"),
+        pytest.param(NO_DIFFERENCE + EPS, 1.2, C, id="just measurable, wholly below the band"),
+        pytest.param(1.8, 2.5, C, id="measurable, above the band"),
         pytest.param(0.8, 0.9, X, id="measurably slower"),
     ],
 )
@@ -84,9 +122,9 @@ def test_a_factor_claim_between_1_and_2(low, high, verdict):
 @pytest.mark.parametrize(
     ("low", "high", "verdict"),
     [
-        pytest.param(0.4, 0.6, R, id="slower by about half, inside 0.333-0.75"),
+        pytest.param(0.45, 0.55, R, id="slower by about half, inside 0.435-0.575"),
         pytest.param(0.1, 0.2, C, id="far slower: changed"),
-        pytest.param(0.7, 0.8, N, id="reaching across 0.75"),
+        pytest.param(0.55, 0.6, N, id="reaching across 0.575"),
         pytest.param(1.5, 2.0, X, id="faster: the other way round"),
         pytest.param(0.99, 1.01, X, id="no measurable difference"),
     ],
@@ -97,7 +135,7 @@ def test_a_factor_claim_below_1(low, high, verdict):
 
 def test_a_factor_is_printed_as_published():
     decision = decide(Rule("factor", claimed=3), ratio(2.1, 2.3))
-    assert decision.reason.startswith("claimed 3x (band 2–4.5×)")
+    assert decision.reason.startswith("claimed 3x (within ×/÷ 1.15: 2.61–3.45×)")
     assert "3.00" not in decision.reason
     assert decide(Rule("factor", claimed=2.62), ratio(2.1, 2.3)).reason.startswith("claimed 2.62x")
     assert decide(Rule("factor", claimed=3, published="three times"), ratio(2.1, 2.3)).reason.startswith(
@@ -123,12 +161,13 @@ def test_faster_needs_a_measurable_difference(low, high, value, verdict):
 @pytest.mark.parametrize(
     ("low", "high", "verdict"),
     [
-        pytest.param(0.8, 1.25, R, id="exactly on both edges"),
-        pytest.param(0.8 + EPS, 1.25 - EPS, R, id="just inside"),
-        pytest.param(0.8 - EPS, 1.0, N, id="just outside below: straddles"),
-        pytest.param(1.2, 1.25 + EPS, N, id="just outside above: straddles, not changed"),
-        pytest.param(1.25 + EPS, 1.4, X, id="wholly outside above"),
-        pytest.param(0.5, 0.8 - EPS, X, id="wholly outside below"),
+        pytest.param(1 / S, S, R, id="exactly on both edges"),
+        pytest.param(1 / S + EPS, S - EPS, R, id="just inside"),
+        pytest.param(1 / S - EPS, 1.0, N, id="just outside below: straddles"),
+        pytest.param(1.05, S + EPS, N, id="just outside above: straddles, not changed"),
+        pytest.param(S + EPS, 1.4, X, id="wholly outside above"),
+        pytest.param(0.5, 1 / S - EPS, X, id="wholly outside below"),
+        pytest.param(1.21, 1.26, X, id="the AES key-length ratio the old 1.25 band reproduced"),
     ],
 )
 def test_similar_decides_by_the_whole_ci(low, high, verdict):
@@ -140,7 +179,7 @@ def test_similar_decides_by_the_whole_ci(low, high, verdict):
     [((MIN_SAMPLES, MIN_SAMPLES), R), ((MIN_SAMPLES - 1, 40), U), ((40, MIN_SAMPLES - 1), U)],
 )
 def test_each_side_needs_the_fewest_samples_with_a_95_percent_ci(samples, verdict):
-    decision = decide(Rule("similar"), ratio(0.9, 1.1, samples=samples))
+    decision = decide(Rule("similar"), ratio(0.95, 1.05, samples=samples))
     assert decision.verdict == verdict
     if verdict == U:
         assert "too few samples for a 95% CI" in decision.reason
@@ -282,7 +321,7 @@ def test_a_result_of_the_wrong_kind_is_a_bug_not_a_verdict():
 
 
 def test_measured_text_reads_without_exponents():
-    text = rules.measured(ranked(("x", 1100.0, 1200.0)))
+    text = wording.measured(ranked(("x", 1100.0, 1200.0)))
     assert "e+0" not in text
     assert "1,150" in text
 
@@ -290,9 +329,9 @@ def test_measured_text_reads_without_exponents():
 # Edges the cases above leave open: a CI touching an edge from outside, touching CIs, a name not
 # measured where the claim puts it first, an item ahead of its claimed place, the slowest end.
 def test_a_ci_touching_the_band_from_outside_is_inconclusive_the_band_being_closed():
-    assert decide(Rule("factor", claimed=21), ratio(12.0, 14.0)).verdict == N
-    assert decide(Rule("factor", claimed=21), ratio(31.5, 40.0)).verdict == N
-    assert decide(Rule("similar"), ratio(1.25, 1.4)).verdict == N
+    assert decide(Rule("factor", claimed=21), ratio(12.0, LOW21)).verdict == N
+    assert decide(Rule("factor", claimed=21), ratio(HIGH21, 40.0)).verdict == N
+    assert decide(Rule("similar"), ratio(S, 1.4)).verdict == N
 
 
 def test_a_ci_ending_exactly_at_the_lower_no_difference_edge_is_not_measurably_slower():
@@ -335,38 +374,45 @@ ORDERED = RankResult(
     [
         (
             Rule("factor", claimed=21),
-            ratio(15, 30, 20),
-            "claimed 21x (band 14–31.5×); 20× (95% CI 15–30×) lies inside it",
+            ratio(19, 23, 21),
+            "claimed 21x (within ×/÷ 1.15: 18.3–24.1×); 21× (95% CI 19–23×) lies inside it",
         ),
         (
             Rule("factor", claimed=21),
             ratio(12, 13, 12.5),
-            "claimed 21x (band 14–31.5×); 12.5× (95% CI 12.0–13.0×) lies wholly outside it",
+            "claimed 21x (within ×/÷ 1.15: 18.3–24.1×); 12.5× (95% CI 12.0–13.0×) lies wholly below it",
+        ),
+        (
+            Rule("factor", claimed=21),
+            ratio(34, 36, 35),
+            "claimed 21x (within ×/÷ 1.15: 18.3–24.1×); 35.0× (95% CI 34.0–36.0×) lies wholly above it",
         ),
         (
             Rule("factor", claimed=21),
             ratio(0.4, 0.5, 0.45),
-            "claimed 21x (band 14–31.5×); the other way round: 0.45× (95% CI 0.40–0.50×)",
+            "claimed 21x (within ×/÷ 1.15: 18.3–24.1×); the other way round: 0.45× (95% CI 0.40–0.50×)",
         ),
         (
             Rule("factor", claimed=21),
             ratio(0.99, 1.01, 1.0),
-            "claimed 21x (band 14–31.5×); no measurable difference: 1.00× (95% CI 0.99–1.01×)",
+            "claimed 21x (within ×/÷ 1.15: 18.3–24.1×); no measurable difference: 1.00× (95% CI 0.99–1.01×)",
         ),
         (
             Rule("factor", claimed=21),
             ratio(12, 20, 16),
-            "claimed 21x (band 14–31.5×); 16× (95% CI 12–20×) reaches across its edge",
+            "claimed 21x (within ×/÷ 1.15: 18.3–24.1×); 16× (95% CI 12–20×) reaches across its edge",
         ),
         (
             Rule("factor", claimed=21),
             ratio(0.95, 1.5, 1.2),
-            "claimed 21x (band 14–31.5×); no measurable difference, and 1.2× (95% CI 0.9–1.5×) excludes the band",
+            "claimed 21x (within ×/÷ 1.15: 18.3–24.1×); no measurable difference, and 1.2× (95% CI 0.9–1.5×)"
+            " excludes the band",
         ),
         (
             Rule("factor", claimed=1.5),
-            ratio(1.0, 1.3, 1.1),
-            "claimed 1.5x (band 1–2.25×); 1.1× (95% CI 1.0–1.3×) reaches across the edge of a measurable difference",
+            ratio(1.0, 1.4, 1.2),
+            "claimed 1.5x (within ×/÷ 1.15: 1.3–1.72×); 1.2× (95% CI 1.0–1.4×) reaches across the edge of a"
+            " measurable difference",
         ),
         (Rule("faster"), ratio(1.1, 1.3, 1.2), "A is faster: 1.2× (95% CI 1.1–1.3×)"),
         (Rule("faster"), ratio(0.8, 0.9, 0.85), "B is faster: 0.85× (95% CI 0.80–0.90×)"),
@@ -380,12 +426,25 @@ ORDERED = RankResult(
             ratio(0.99, 1.03, 1.01),
             "1.01× (95% CI 0.99–1.03×) reaches across the edge of a measurable difference (0.98–1.02×)",
         ),
-        (Rule("similar"), ratio(0.9, 1.1, 1.0), "1.0× (95% CI 0.9–1.1×) lies within 0.8–1.25×"),
-        (Rule("similar"), ratio(1.3, 1.4, 1.35), "1.35× (95% CI 1.30–1.40×) lies wholly outside 0.8–1.25×"),
-        (Rule("similar"), ratio(1.2, 1.3, 1.25), "1.25× (95% CI 1.20–1.30×) reaches across an edge of 0.8–1.25×"),
         (
             Rule("similar"),
-            ratio(0.9, 1.1, 1.0, (5, 40)),
+            ratio(0.96, 1.04, 1.0),
+            "no difference worth naming (within ×/÷ 1.1): 1.00× (95% CI 0.96–1.04×) lies within 0.909–1.1×",
+        ),
+        (
+            Rule("similar"),
+            ratio(1.3, 1.4, 1.35),
+            "no difference worth naming (within ×/÷ 1.1): 1.35× (95% CI 1.30–1.40×) lies wholly outside 0.909–1.1×",
+        ),
+        (
+            Rule("similar"),
+            ratio(1.05, 1.15, 1.1),
+            "no difference worth naming (within ×/÷ 1.1): 1.10× (95% CI 1.05–1.15×) reaches across an edge of"
+            " 0.909–1.1×",
+        ),
+        (
+            Rule("similar"),
+            ratio(0.95, 1.05, 1.0, (5, 40)),
             "too few samples for a 95% CI: 5 and 40 (a median's needs 6; somewhere)",
         ),
         (Rule("similar"), ratio(0.0, math.inf, 1.0), "no finite 95% CI (somewhere)"),
@@ -454,7 +513,7 @@ def test_each_reason_word_for_word(rule, result, reason):
     assert decide(rule, result).reason == reason
 
 
-REFERENCE = (rules.Reference("R", "https://example.org"),)
+REFERENCE = (Reference("R", "https://example.org"),)
 
 
 @pytest.mark.parametrize(
@@ -507,7 +566,7 @@ def test_a_verdict_carries_the_references_of_its_facts(rule, result):
     ],
 )
 def test_each_measurement_word_for_word(result, rule, text):
-    assert rules.measured(result, rule) == text
+    assert wording.measured(result, rule) == text
 
 
 @pytest.mark.parametrize(
@@ -523,7 +582,7 @@ def test_each_measurement_word_for_word(result, rule, text):
     ],
 )
 def test_a_fact_in_words(value, text):
-    assert rules.plain(value) == text
+    assert wording.plain(value) == text
 
 
 @pytest.mark.parametrize(
@@ -541,18 +600,113 @@ def test_a_fact_in_words(value, text):
     ],
 )
 def test_an_argument_of_the_wrong_kind_names_itself(method, values, message):
-    args = rules.Args(values)
-    with pytest.raises(rules.ArgumentError) as error:
+    args = Args(values)
+    with pytest.raises(ArgumentError) as error:
         getattr(args, method)("k" if method != "fact" else "fact")
     assert str(error.value) == message
 
 
 def test_arguments_of_the_right_kind_are_read():
-    args = rules.Args({"i": 3, "n": 2.5, "t": "x", "l": [1, 2]})
+    args = Args({"i": 3, "n": 2.5, "t": "x", "l": [1, 2]})
     assert (args.integer("i"), args.number("n"), args.number("i"), args.text("t")) == (3, 2.5, 3.0, "x")
     assert (args.integers("l"), args.optional_text("t"), args.optional_text("missing")) == ([1, 2], "x", None)
 
 
 def test_a_result_of_the_wrong_kind_names_both_kinds():
-    with pytest.raises(TypeError, match=r"^rule factor expects a RatioResult, got a ShareResult$"):
+    with pytest.raises(TypeError, match=r"^rule factor expects a RatioResult or Ratios, got a ShareResult$"):
         decide(Rule("factor", claimed=2), ShareResult(1, 1, (), "x"))
+
+
+# A claim judged at several conditions (the sizes a page reads, curves of equal strength): it holds as
+# it holds at each; an undecided condition is tried both ways.
+def at(*cis: tuple[float, float], missing: tuple[str, ...] = ()) -> Ratios:
+    parts = tuple(
+        RatioResult("A", "B", Ratio(math.sqrt(lo * hi), lo, hi), f"c{i}", (20, 20)) for i, (lo, hi) in enumerate(cis)
+    )
+    return Ratios(parts, missing)
+
+
+INSIDE3, ABOVE3, ACROSS3, NONE = (2.9, 3.1), (4.2, 4.4), (3.3, 3.6), (0.99, 1.01)
+
+
+@pytest.mark.parametrize(
+    ("cis", "verdict"),
+    [
+        pytest.param((INSIDE3, INSIDE3), R, id="inside at every size"),
+        pytest.param((INSIDE3, ABOVE3), C, id="the claimed size at one, larger at the other: changed"),
+        pytest.param((INSIDE3, NONE), C, id="true at one size, no difference at the other"),
+        pytest.param((NONE, NONE), X, id="refuted at every size"),
+        pytest.param((INSIDE3, ACROSS3), N, id="inside, and undecided: reproduced or changed"),
+        pytest.param((ABOVE3, ACROSS3), C, id="changed whatever the undecided one turns out"),
+        pytest.param((NONE, ACROSS3), N, id="refuted, and undecided: refuted or changed"),
+    ],
+)
+def test_a_factor_at_several_sizes(cis, verdict):
+    assert decide(Rule("factor", claimed=3), at(*cis)).verdict == verdict
+
+
+@pytest.mark.parametrize(
+    ("cis", "verdict"),
+    [
+        pytest.param(((0.98, 1.02), (0.99, 1.01)), R, id="no difference at every pair"),
+        pytest.param(((1.9, 2.0), (0.99, 1.01), (3.2, 3.3)), X, id="the Brainpool case: one pair alike, two not"),
+        pytest.param(((0.98, 1.02), (1.05, 1.15)), N, id="alike, and undecided"),
+        pytest.param(((1.9, 2.0), (1.05, 1.15)), X, id="one pair far apart refutes, the other undecided"),
+    ],
+)
+def test_no_difference_must_hold_at_every_condition(cis, verdict):
+    assert decide(Rule("similar"), at(*cis)).verdict == verdict
+
+
+def test_faster_must_hold_at_every_condition():
+    assert decide(Rule("faster"), at((1.5, 1.6), (1.2, 1.3))).verdict == R
+    assert decide(Rule("faster"), at((1.5, 1.6), (0.8, 0.9))).verdict == X
+
+
+def test_conditions_too_few_samples_left_aside_and_the_missing_named():
+    thin = RatioResult("A", "B", Ratio(3.0, 2.9, 3.1), "thin", (3, 3))
+    mixed = Ratios((*at(INSIDE3).parts, thin), ("512 KiB: not measured in this run",))
+    judged = decide(Rule("factor", claimed=3), mixed)
+    assert judged.verdict == R, "decided by the conditions that can decide"
+    assert judged.reason == (
+        "claimed 3x (within ×/÷ 1.15: 2.61–3.45×) at each of 3 conditions; c0: reproduced (inside); "
+        "thin: not testable (too few samples for a 95% CI: 3 and 3 (a median's needs 6; thin)); "
+        "512 KiB: not measured in this run"
+    )
+    only_thin = decide(Rule("factor", claimed=3), Ratios((thin,)))
+    assert (only_thin.verdict, only_thin.reason.startswith("too few samples")) == (U, True)
+    none = decide(Rule("factor", claimed=3), Ratios((), ("16 KiB: not in this run",)))
+    assert (none.verdict, none.reason) == (U, "none measured in this run: 16 KiB: not in this run")
+
+
+def test_each_condition_is_worded_with_the_side_it_falls_on():
+    judged = decide(Rule("similar"), at((1.9, 2.0), (0.99, 1.01), (0.5, 0.6)))
+    assert judged.reason == (
+        "no difference worth naming (within ×/÷ 1.1) at each of 3 conditions; c0: refuted (wholly above); "
+        "c1: reproduced (inside); c2: refuted (wholly below)"
+    )
+    assert wording.measured(at((1.9, 2.0), missing=("x: not measured in this run",))) == (
+        "c0: A over B, 1.95× (95% CI 1.90–2.00×), n = 20 and 20; x: not measured in this run"
+    )
+
+
+@pytest.mark.parametrize(
+    ("kind", "reason"),
+    [
+        (vocabulary.MISSING, "why"),
+        ("samples", "why"),
+        ("machine", "this machine cannot run what the claim speaks of: why"),
+        ("environment", "an observation of an environment that cannot be re-run: why"),
+        ("preference", "a design preference, not a statement of fact: why"),
+        ("unsourced", "an attribution to a source that could not be found: why"),
+    ],
+)
+def test_not_testable_says_which_kind_and_why(kind, reason):
+    judged = decide(Rule("equal", claimed=True), Unavailable("why", kind=kind))
+    assert (judged.verdict, judged.reason) == (U, reason)
+
+
+def test_every_tolerance_is_narrower_than_the_gap_it_must_keep_and_wider_than_no_difference():
+    assert 1 < NO_DIFFERENCE < SIMILAR_TOLERANCE.factor < FACTOR_TOLERANCE.factor
+    assert FACTOR_TOLERANCE.factor**2 < 30 / 21, "seed 000's 21x and 30x keep their bands apart"
+    assert {t.rule for t in vocabulary.TOLERANCES} <= set(vocabulary.RULES)

@@ -12,15 +12,10 @@ from typing import Any
 import pytest
 import yaml
 
-from phpcb.data.loader import Run
-from phpcb.data.selection import Choice, SiteConfig
-from phpcb.errors import DataError
-from phpcb.experiments import claim_measures, registry
-from phpcb.pages import build as site
-from phpcb.pages import claims_page
-from phpcb.presentation.claim_data import load_claims, load_ledger
-from phpcb.presentation.claim_rules import (
-    VERDICTS,
+from phpcb.claims import judge as judging
+from phpcb.claims import measures as claim_measures
+from phpcb.claims.ledger import NotTestable, load_claims, load_ledger
+from phpcb.claims.results import (
     Args,
     ArgumentError,
     FactResult,
@@ -28,6 +23,13 @@ from phpcb.presentation.claim_rules import (
     ShareResult,
     Unavailable,
 )
+from phpcb.claims.vocabulary import FACTOR_TOLERANCE, SIMILAR_TOLERANCE, TOLERANCES, VERDICT_TERMS, VERDICTS
+from phpcb.data.loader import Run
+from phpcb.data.selection import Choice, SiteConfig
+from phpcb.errors import DataError
+from phpcb.experiments import registry
+from phpcb.pages import build as site
+from phpcb.pages import claims_page
 from phpcb.statistics.stats import Ratio
 
 from .conftest import FIXTURE_RUN, ROOT, named_run, project_with
@@ -158,6 +160,14 @@ left_out:
         (('url: "https://example.org/r"', 'url: "http://example.org/r"'), "references/r: expected an https:// url"),
         (("why: w", "because: w"), "left_out/0: expected a 'why' entry"),
         (("criterion: what counts\n", ""), "(top level): expected a 'criterion' entry"),
+        (("claimed: 3}", "claimed: 3, band: 2}"), "claims/one: 'band': a claim has its kind's tolerance (factor ×/÷"),
+        (("claimed: 3}", "claimed: 3, within: 2}"), "claims/one: 'within': a claim has its kind's tolerance"),
+        (
+            ("claimed: 3}", "claimed: 3, not_testable: {kind: whim, why: w}}"),
+            "claims/one: expected not_testable.kind in ['environment', 'machine', 'preference', 'unmeasurable',",
+        ),
+        (("claimed: 3}", "claimed: 3, not_testable: {kind: preference}}"), "claims/one/not_testable: expected a 'why'"),
+        (("measure: aead.gcm_over_ccm, ", ""), "claims/one: expected a 'measure' entry"),
     ],
 )
 def test_a_malformed_ledger_is_one_line_naming_the_file_and_the_entry(tmp_path, change, message):
@@ -168,6 +178,20 @@ def test_a_malformed_ledger_is_one_line_naming_the_file_and_the_entry(tmp_path, 
         load_claims(path)
     assert str(error.value).startswith(f"{path}: {message}")
     assert "\n" not in str(error.value)
+
+
+def test_a_claim_nothing_can_test_needs_no_measure_and_says_why(tmp_path):
+    path = tmp_path / "claims.yaml"
+    untested = "measure: aead.gcm_over_ccm, rule: factor, claimed: 3}"
+    path.write_text(GOOD.replace(untested, "not_testable: {kind: preference, why: a taste}}"), encoding="utf-8")
+    (claim,) = load_claims(path)
+    assert (claim.measure, claim.experiment, claim.not_testable) == (None, "aead", NotTestable("preference", "a taste"))
+    found = judging.Judge({"aead"}, [], Choice(SiteConfig(path, None, {}), None), decide_only_on_full, path).one(claim)
+    assert (found.verdict, found.reason, found.run) == (
+        "not testable here",
+        "a design preference, not a statement of fact: a taste",
+        None,
+    )
 
 
 def test_an_id_used_twice_is_refused(tmp_path):
@@ -256,25 +280,11 @@ def test_a_practice_needs_a_fact_that_says_whether_it_is_sound():
         claim_measures.practice({}, None, args)
 
 
-# The run a claim is judged from.
-class FakeExperiment:
-    name = "aead"
-
-    def measures(self) -> dict[str, Any]:
-        def decide_only_on_full(context: dict[str, Any], inputs: Any, args: Args) -> Any:
-            if context["run"].manifest["profile"] != "full":
-                return Unavailable("the 10 MiB payload is full-profile only")
-            return RatioResult("A", "B", Ratio(3.0, 2.9, 3.1), "10 MiB", (20, 20))
-
-        return {"speed": decide_only_on_full}
-
-
-class FakeContexts:
-    def context(self, experiment: Any, run: Any) -> dict[str, Any]:
-        return {"run": run}
-
-    def inputs(self, experiment: Any) -> None:
-        return None
+# The run a claim is judged from: the judge knows only a function that measures a claim on a run.
+def decide_only_on_full(claim: Any, run: Run) -> Any:
+    if run.manifest["profile"] != "full":
+        return Unavailable("the 10 MiB payload is full-profile only")
+    return RatioResult("A", "B", Ratio(3.0, 2.9, 3.1), "10 MiB", (20, 20))
 
 
 def described(run: Run) -> Run:
@@ -288,7 +298,7 @@ def described(run: Run) -> Run:
     return Run.from_rows(run.run_id, manifest, {})
 
 
-def judge(focus: str | None) -> claims_page.Checked:
+def judge(focus: str | None) -> judging.Checked:
     runs = [
         described(named_run("20260101T0000Z-a-php8.2", "a", "full", "2026-01-01T00:00:00Z")),
         described(named_run("20260102T0000Z-a-php8.2", "a", "quick", "2026-01-02T00:00:00Z")),
@@ -296,8 +306,7 @@ def judge(focus: str | None) -> claims_page.Checked:
     choice = Choice(SiteConfig(Path("site.yaml"), "a", {}), focus)
     claim = next(c for c in LEDGER.claims if c.id == "seed002-gcm-3x")
     claim = type(claim)(**{**claim.__dict__, "measure": "speed"})
-    judging = claims_page.Judge({"aead": FakeExperiment()}, runs, choice, FakeContexts(), {}, CLAIMS)
-    return judging.one(claim)
+    return judging.Judge({"aead"}, runs, choice, decide_only_on_full, CLAIMS).one(claim)
 
 
 def test_a_claim_the_focus_run_cannot_decide_is_judged_from_the_reference_run_which_is_named():
@@ -401,6 +410,12 @@ def test_the_methodology_states_every_verdict_and_rule():
         assert f"| `{rule}` |" in section
     assert "fewer than 6 samples" in section
     assert "1/1.02 … 1.02" in section
+    for tolerance in TOLERANCES:  # the prose states the code's tolerances, not numbers of its own
+        assert f"within ×/÷ {tolerance.factor:g}" in section
+    assert f"N ÷ {FACTOR_TOLERANCE.factor:g} … N × {FACTOR_TOLERANCE.factor:g}" in section
+    assert f"1 ÷ {SIMILAR_TOLERANCE.factor:g} … {SIMILAR_TOLERANCE.factor:g}" in section
+    for kind in ("environment", "design preference", "attribution"):
+        assert kind in section
 
 
 def test_the_site_keeps_the_claims_file_where_the_page_reads_it():
@@ -444,10 +459,59 @@ def test_each_article_names_the_run_and_machine_that_judged_its_claims_once_abov
 def test_a_claim_judged_from_another_run_than_its_pages_keeps_that_run_in_its_row():
     shown = judge("20260102T0000Z-a-php8.2")
     assert shown.instead
-    used = claims_page.runs_used([shown])
+    used = judging.runs_used([shown])
     assert [(u.run.run_id, u.pages, u.instead) for u in used] == [("20260101T0000Z-a-php8.2", (("aead", 1),), True)]
     plain = judge(None)
-    assert [(u.run.run_id, u.instead) for u in claims_page.runs_used([plain, shown])] == [
+    assert [(u.run.run_id, u.instead) for u in judging.runs_used([plain, shown])] == [
         ("20260101T0000Z-a-php8.2", False),
         ("20260101T0000Z-a-php8.2", True),
     ]
+
+
+def test_the_claims_page_takes_its_vocabulary_from_the_code(built):
+    """Declared once (claims/vocabulary.py): the page prints each verdict and tolerance from the code, and
+    the template names none of them."""
+    page = built.pages["claims.md"]
+    template = (ROOT / "templates" / "claims.md.j2").read_text(encoding="utf-8")
+    for term in VERDICT_TERMS:
+        assert f"- **{term.name}**: {term.meaning}." in page
+        assert term.name not in template
+        assert term.meaning not in template
+    for tolerance in TOLERANCES:
+        assert f"within ×/÷ {tolerance.factor:g} of the claim's own number" in page.replace("&#39;", "'")
+        assert str(tolerance.factor) not in template
+
+
+def test_the_aead_modes_found_include_those_openssl_lists_as_authenticated():
+    """Issue 37: OCB (and SIV), which openssl_get_cipher_methods() lists, were missing from the modes found."""
+    from phpcb.experiments.aead import measures as aead_measures
+
+    inventory = [
+        {"cipher": "aes-128-ocb", "status": "aead_needs_tag"},
+        {"cipher": "aes-256-gcm", "status": "aead_needs_tag"},
+        {"cipher": "chacha20-poly1305", "status": "aead_needs_tag"},
+        {"cipher": "aes-128-cbc", "status": "ok"},
+    ]
+    run = Run.from_rows("r", {"run_id": "r"}, {"cipher_inventory.csv": inventory})
+    vectors = [{"algorithm": "openssl aes-*-gcm", "passed": 3}, {"algorithm": "openssl chacha20-poly1305", "passed": 2}]
+    found = aead_measures.openssl_aead_modes(
+        {"entry": {"verification": {"vectors": vectors}}, "run": run}, None, Args({})
+    )
+    assert isinstance(found, FactResult)
+    assert found.value == ["chacha20-poly1305", "gcm", "ocb"]
+    assert found.text.endswith("not checked against vectors: ocb")
+    assert found.source == "this run's verification and cipher inventory"
+
+
+# Hiragana, katakana, CJK ideographs and their punctuation: boxes where no CJK font is installed.
+CJK = re.compile(r"[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef]")
+
+
+def test_no_page_prints_characters_a_reader_without_a_cjk_font_sees_as_boxes(built):
+    """Issue 37: seed 004's Japanese title rendered as boxes; it is printed romanised, with its translation."""
+    for name, text in built.pages.items():
+        assert not CJK.search(text), f"{name}: {CJK.findall(text)[:5]}"
+    jwt = built.pages["experiments/jwt.md"]
+    assert "PHP de JWT o tsukau sai no, kīpea sakusei to shori jikan ni tsuite" in jwt
+    assert CJK.search(LEDGER.claims[0].source.title) is None
+    assert CJK.search(yaml.safe_load(CLAIMS.read_text(encoding="utf-8"))["sources"]["seed004"]["title_original"])

@@ -264,3 +264,21 @@ def test_the_page_says_who_padded_ps_signatures_in_the_run_it_shows(tmp_path):
     assert "RSASSA-PSS key object" not in pages["older"]
     assert "in this run PSS was encoded and checked in PHP" in pages["older"]
     assert "`openssl_public_decrypt` without padding) on the PSS encoding" in pages["older"]
+
+
+def test_the_answer_names_ed25519_as_rfc_9864_does():
+    """Issue 37: "Use EdDSA", an identifier RFC 9864 deprecates for the fully specified "Ed25519"."""
+    from phpcb.experiments import registry
+    from phpcb.experiments.contexts import Contexts, Project
+
+    from .conftest import ROOT, committed_runs
+
+    experiment = next(e for e in registry.discover() if e.name == "jwt")
+    run = next(r for r in committed_runs() if r.run_id == "20261125T0812Z-intel-xeon-fb7fc6-php8.2")
+    context, _ = Contexts(Project(ROOT)).of(experiment, run)
+    finding = experiment.finding(context)
+    assert finding is not None
+    assert "Use **Ed25519**" in finding.recommendation
+    assert "`EdDSA`, the name this run's tokens carry, only for verifiers that predate it" in finding.recommendation
+    assert finding.number.startswith("Ed25519 verifies")
+    assert "**EdDSA**" not in finding.recommendation

@@ -158,8 +158,9 @@ def test_pages_widen_absolute_times_by_the_spread_between_runs_where_it_is_known
     noise_model.save(root, MACHINE, noise_model.ProfileNoise("quick", ("r1", "r2", "r3"), classes))
     after = site.build(root).pages["experiments/jwt.md"]
     assert "95 % **across runs of this machine on one boot (3 runs; a run on another boot may fall outside)**" in after
-    assert "±50 %" in after, "e^(1.96·√(0.2² + 0.05²)) − 1 of a run's times"
-    assert after.count("±") > before.count("±") or after != before
+    assert "by a factor of up to ×/÷ 1.50" in after, "e^(1.96·√(0.2² + 0.05²)) of a run's times"
+    assert "±50 %" not in after, "a widened interval is ×/÷, asymmetric: never written as ±"
+    assert after != before
     shutil.rmtree(root / "data" / "noise")
     assert site.build(root).pages["experiments/jwt.md"] == before
 

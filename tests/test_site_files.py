@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -210,3 +211,23 @@ def test_a_frame_whose_configuration_is_not_a_mapping_is_one_clear_error(tmp_pat
     (tmp_path / "mkdocs.yml").write_text("- a list\n", encoding="utf-8")
     with pytest.raises(SiteFilesError, match=r"mkdocs.yml: expected a mapping of settings, got list"):
         site_files.configuration(tmp_path, NAV)
+
+
+def test_every_page_links_the_repository_where_it_is_known(tmp_path, monkeypatch):
+    """Issue 37: the site never linked its repository. A workflow names it (GITHUB_REPOSITORY), a clone
+    its origin remote; a clone without one gets no link rather than a wrong one."""
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\nnav: []\n", encoding="utf-8")
+    monkeypatch.setenv("GITHUB_REPOSITORY", "someone/phpcrypto-bench")
+    monkeypatch.delenv("GITHUB_SERVER_URL", raising=False)
+    config = site_files.configuration(tmp_path, [])
+    assert (config["repo_url"], config["repo_name"]) == (
+        "https://github.com/someone/phpcrypto-bench",
+        "someone/phpcrypto-bench",
+    )
+    monkeypatch.delenv("GITHUB_REPOSITORY")
+    assert "repo_url" not in site_files.configuration(tmp_path, []), "not a git clone: no remote, no link"
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    subprocess.run(["git", "-C", str(tmp_path), "remote", "add", "origin", "git@github.com:owner/name.git"], check=True)
+    assert site_files.configuration(tmp_path, [])["repo_url"] == "https://github.com/owner/name"
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\nrepo_url: https://example.org/r\nnav: []\n", encoding="utf-8")
+    assert site_files.configuration(tmp_path, [])["repo_url"] == "https://example.org/r", "the frame's own wins"

@@ -243,3 +243,12 @@ def test_a_primitive_named_in_two_policy_files_stops_the_build(tmp_path):
     symmetric.write_text(re.sub(r"^verdicts:\n", "verdicts:\n" + extra, text, flags=re.M), encoding="utf-8")
     with pytest.raises(DataError, match=r"verdicts/aes-128-ccm: also named in aead\.yaml"):
         load_table(tmp_path / "policy")
+
+
+def test_a_published_parameter_set_no_run_measured_is_not_recommended_here(built_site):
+    """Issue 37: RFC 9106's first option (2 GiB, t = 1, p = 4) read "recommended" though no run measured it."""
+    page = (built_site / "experiments" / "argon2" / "index.html").read_text(encoding="utf-8")
+    row = next(r for r in re.findall(r"<tr>.*?</tr>", page, re.DOTALL) if "RFC 9106, first recommended option" in r)
+    assert "not measured in this run" in row
+    assert "pcb-verdict" not in row
+    assert "no verdict here: not measured" in row

@@ -66,11 +66,28 @@ def test_an_interval_narrower_than_five_digits_is_said_as_a_share():
     assert formatting.rate_interval(100.0001, 100.0002, 100.00015) == "±<0.1 %"
 
 
-def test_a_spread_is_the_wider_half_of_the_ci_as_a_share_of_the_median():
-    assert formatting.spread(100, 99, 103) == "±3.0 %"
-    assert formatting.spread(1.0, 0.5, 1.2) == "±50 %"
+def test_a_spread_is_written_with_plus_minus_only_when_its_two_sides_are_nearly_equal():
+    """The issue's "687 ms ±133 %" was a CI of 331 ms – 1.6 s: its wider side passed for both."""
+    assert formatting.spread(100, 97, 103) == "±3.0 %"
+    assert formatting.spread(100, 97.6, 102.5) == "±2.5 %", "the wider side, where the two are within a fifth"
+    assert formatting.spread(100, 98.1, 102.5) == "−1.9 % / +2.5 %", "more than a fifth apart"
     assert formatting.spread(100, 99.99, 100.01) == "±<0.1 %"
+    assert formatting.spread(100, 99, 103) == "−1.0 % / +3.0 %"
+    assert formatting.spread(1.0, 0.5, 1.2) == "−50 % / +20 %"
+    assert formatting.spread(687, 331, 1600) == "−52 % / +133 %"
     assert formatting.spread(100, float("-inf"), float("inf")) == "CI unbounded (n < 6)"
+
+
+def test_a_time_or_rate_with_an_asymmetric_ci_is_written_as_its_two_ends():
+    from phpcb.statistics.stats import Summary
+
+    def summary(median: float, low: float, high: float) -> Summary:
+        return Summary(n=20, median_ns=median, ci_low_ns=low, ci_high_ns=high, q1_ns=low, q3_ns=high, min_ns=low, cv=0)
+
+    assert formatting.time_spread(summary(687e6, 331e6, 1.6e9)) == "687 ms (331 ms – 1.6 s)"
+    assert formatting.time_spread(summary(1_000, 990, 1_010)) == "1 µs ±1.0 %"
+    assert formatting.rate_spread(100.0, (80.0, 130.0)) == "100 MB/s (80.0 – 130 MB/s)"
+    assert formatting.rate_spread(100.0, (99.0, 101.0)) == "100 MB/s ±1.0 %"
 
 
 def test_a_headline_over_many_cases_states_its_range_and_which_case_gives_each_end():
@@ -93,6 +110,18 @@ def test_a_share_of_native_speed_with_its_interval():
     assert share(Ratio(0.9, 0.0, float("inf"))) == "90.0 % (no CI: too few rounds)"
     assert overhead(Ratio(1.042, 1.021, 1.063)) == "+4.2 % (95% CI +2.1 to +6.3 %)"
     assert overhead(Ratio(0.95, 0.9, 0.999)) == "−5.0 % (95% CI −10.0 to −0.1 %)"
+
+
+def test_a_share_whose_ci_crosses_zero_or_lies_above_100_percent_is_a_model_that_does_not_fit():
+    """The issue's "514.4 % (-1108.7 % – 790.6 %)" and "220 % (95% CI 121 %–398 %)"."""
+    from phpcb.presentation.wording import share
+    from phpcb.statistics.stats import Ratio
+
+    assert share(Ratio(5.144, -11.087, 7.906)) == "the model does not fit: its 95% CI reaches below zero"
+    assert share(Ratio(2.2, 1.21, 3.98)) == (
+        "the model does not fit: its whole 95% CI lies above 100 % (a ratio of 2.2× (95% CI 1.2–4.0×))"
+    )
+    assert share(Ratio(1.07, 0.96, 1.21)) == "107 % (95% CI 96 %–121 %)", "a CI reaching 100 % still fits"
 
 
 def test_a_signed_duration():

@@ -11,7 +11,9 @@ declare(strict_types=1);
  * $options is what you pass to password_hash($password, PASSWORD_ARGON2ID, $options): memory_cost
  * in KiB, time_cost, threads. Missing ones take PHP's defaults (PASSWORD_ARGON2_DEFAULT_*: 64 MiB,
  * time_cost 4, 1 thread). Pick them for your server on the benchmark's Argon2 page, not lower than
- * OWASP's floor (19 MiB, time_cost 2), and with memory × concurrent logins within the server's memory.
+ * OWASP's floor (19 MiB, time_cost 2), and with memory × concurrent logins within the server's memory:
+ * that floor is yours to keep: these functions refuse only what Argon2 cannot compute (under 8 KiB of
+ * memory, no pass), not what is too weak.
  * libsodium computes with one thread (p = 1) only: threads other than 1 are refused, not changed.
  *
  *   $hash = argon2id_hash_with_sodium($password, $options);            // on sign-up or password change

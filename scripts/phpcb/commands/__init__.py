@@ -1,4 +1,4 @@
-"""Layer 8, the command line: `python -m phpcb VERB`, one module per verb.
+"""Layer 10, the command line: `python -m phpcb VERB`, one module per verb.
 
 VERBS maps each verb to its module and one line of help. `main.py` imports only the module of the
 verb asked for: the gh-pages and GitHub API verbs run in workflows that install nothing but Python

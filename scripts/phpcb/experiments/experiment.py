@@ -14,12 +14,12 @@ from typing import Any, ClassVar, Literal
 
 from markupsafe import Markup
 
+from phpcb.claims.results import Measure as ClaimMeasure
 from phpcb.data.loader import Run
 from phpcb.data.reference import REQUIRED, ReferenceData
 from phpcb.data.schema import Measure, Schemas, TableSchema
 from phpcb.presentation.advice import Advice
 from phpcb.presentation.answer import Answer, Evidence, claim_line, shared_caveats, spread_words
-from phpcb.presentation.claim_rules import Measure as ClaimMeasure
 from phpcb.presentation.headlines import Headline
 from phpcb.presentation.render import BETWEEN_RUNS
 from phpcb.statistics.spread import UNKNOWN, RunSpread

@@ -12,6 +12,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from phpcb.claims import judge
 from phpcb.compare import baselines
 from phpcb.data import selection
 from phpcb.data.loader import MANIFEST, Run, load_runs
@@ -71,7 +72,7 @@ def experiment_page(
     templates: Any,
     choice: selection.Choice,
     contexts: Contexts,
-    checked: list[claims_page.Checked] | None = None,
+    checked: list[judge.Checked] | None = None,
     notes: list[Markup] | None = None,
 ) -> ExperimentPage:
     """The page, with the ledger's verdicts on its claims (`checked`): its "then vs now" lines and
@@ -87,7 +88,7 @@ def experiment_page(
     }
     figures: Figures = {}
     answer = None
-    claims = {"claims": claims_page.by_id(page_claims), "page_claims": page_claims}
+    claims = {"claims": judge.by_id(page_claims), "page_claims": page_claims}
     if chosen is not None:
         context, figures = contexts.of(experiment, chosen.run)
         context["other_runs"] = [r.run_id for r in runs if r.has_results(experiment.name) and r is not chosen.run]
@@ -95,7 +96,7 @@ def experiment_page(
         answer = experiment.answer(context)
     context.update(claims)
     context["selection"] = chosen
-    context["claims_tally"] = str(claims_page.Tally.of(page_claims)) if page_claims else ""
+    context["claims_tally"] = str(judge.Tally.of(page_claims)) if page_claims else ""
     context["notes"] = notes or []
     context["answer"] = answer
     text = render(templates, experiment.template, **context)
@@ -209,7 +210,7 @@ def build(root: Path, run_files: RunFiles = IN_SITE) -> GeneratedSite:
             templates,
             choice,
             contexts,
-            claims_page.on_page(checked, experiment.name),
+            judge.on_page(checked, experiment.name),
             notes.get(experiment.name),
         )
         site.experiments.append(page)

@@ -22,9 +22,11 @@ publish` writes or verifies them (publish/ghpages.py), and a preview links only 
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 import shutil
+import subprocess
 from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -91,12 +93,39 @@ def load_config(frame_root: Path) -> dict[str, Any]:
     return config
 
 
+# A repository on GitHub, as the origin remote names it (https or ssh), and as GITHUB_REPOSITORY does.
+GITHUB_REMOTE = re.compile(
+    r"(?:https://github\.com/|git@github\.com:|ssh://git@github\.com/)([\w.-]+/[\w.-]+?)(?:\.git)?/?"
+)
+OWNER_NAME = re.compile(r"[\w.-]+/[\w.-]+")
+
+
+def repository(frame_root: Path) -> tuple[str, str] | None:
+    """The site's repository, (url, owner/name): GITHUB_REPOSITORY where a workflow builds it (publish,
+    previews), else the frame's origin remote when it is on GitHub; None for a clone without one (no link
+    is better than a wrong one)."""
+    name = os.environ.get("GITHUB_REPOSITORY", "").strip()
+    server = os.environ.get("GITHUB_SERVER_URL", "https://github.com").strip().rstrip("/")
+    if not OWNER_NAME.fullmatch(name):
+        found = subprocess.run(
+            ["git", "-C", str(frame_root), "remote", "get-url", "origin"], capture_output=True, text=True, check=False
+        )
+        match = GITHUB_REMOTE.fullmatch(found.stdout.strip())
+        name, server = (match.group(1), "https://github.com") if match else ("", server)
+    return (f"{server}/{name}", name) if name else None
+
+
 def configuration(frame_root: Path, nav: list[Any]) -> dict[str, Any]:
-    """The frame's configuration as the build directory's: paths resolved from the frame, no hooks."""
+    """The frame's configuration as the build directory's: paths resolved from the frame, no hooks; the
+    repository linked from every page (repo_url) where the frame does not name it and it is known."""
     config = load_config(frame_root)
     config.pop("hooks", None)
     # The frame's guard against building it without the pages (presentation/generated_only.py).
     config["markdown_extensions"] = [e for e in config.get("markdown_extensions", []) if e != generated_only.NAME]
+    found = repository(frame_root) if "repo_url" not in config else None
+    if found is not None:
+        config["repo_url"], name = found
+        config.setdefault("repo_name", name)
     config["docs_dir"] = DOCS
     config["site_dir"] = "site"
     theme = dict(config.get("theme") or {})

@@ -1,2 +1,2 @@
-"""Layer 3, what every page shares: number formats and wording, Jinja rendering with escaping, figures,
-headlines, advice statements, claim rules and lines, environment rows, precision notes."""
+"""Layer 4, what every page shares: number formats and wording, Jinja rendering with escaping, figures,
+headlines, advice statements, the answer and its claim line, environment rows, precision notes."""

@@ -54,14 +54,43 @@ def _digits_to_tell_apart(values: tuple[float, ...]) -> int | None:
     return None
 
 
-def spread(value: float, low: float, high: float) -> str:
-    """The 95 % CI as a share of the value, its wider side: '±0.4 %'; '±<0.1 %' when narrower."""
+def _share_text(percent: float) -> str:
+    if percent < 0.1:
+        return "<0.1 %"
+    return f"{percent:.1f} %" if percent < 10 else f"{percent:.0f} %"
+
+
+# A CI may be written "±" (its wider side) when its sides differ by less than this share of the wider:
+# "±2.5 %" for −2.4 % and +2.5 % says no less than the CI; "±133 %" for −52 % and +133 % hides a side.
+SYMMETRIC_WITHIN = 0.2
+
+
+def _sides(value: float, low: float, high: float) -> tuple[float, float] | None:
+    """The CI's two sides as percentages of the value; None when it is unbounded."""
     if not all(math.isfinite(x) for x in (value, low, high)) or value <= 0:
+        return None
+    return (value - low) / value * 100, (high - value) / value * 100
+
+
+def symmetric(value: float, low: float, high: float) -> bool:
+    """The CI's two sides are nearly equal, so '±' (the wider side) describes it without hiding either."""
+    sides = _sides(value, low, high)
+    if sides is None:
+        return False
+    narrow, wide = sorted(sides)
+    return wide <= 0 or narrow >= (1 - SYMMETRIC_WITHIN) * wide or _share_text(narrow) == _share_text(wide)
+
+
+def spread(value: float, low: float, high: float) -> str:
+    """The 95 % CI as shares of the value: '±0.4 %' (the wider side) where its two sides are nearly equal,
+    else '−0.3 % / +0.5 %': an asymmetric interval is never written as ±."""
+    sides = _sides(value, low, high)
+    if sides is None:
         return "CI unbounded (n < 6)"
-    half = max(high - value, value - low) / value * 100
-    if half < 0.1:
-        return "±<0.1 %"
-    return f"±{half:.1f} %" if half < 10 else f"±{half:.0f} %"
+    below, above = sides
+    if symmetric(value, low, high):
+        return f"±{_share_text(max(below, above))}"
+    return f"−{_share_text(below)} / +{_share_text(above)}"
 
 
 def value_ci(value: float, low: float, high: float, unit: str = "") -> str:
@@ -126,9 +155,12 @@ class _Timed(Protocol):
 
 
 def time_spread(summary: _Timed) -> str:
-    """A median time with its CI's share: '1.16 µs ±0.4 %'."""
+    """A median time with its CI's share, '1.16 µs ±0.4 %', where the CI is symmetric as printed; else
+    with the interval itself, as time_ci prints it: '687 ms (331 ms – 1.6 s)'."""
     if not (math.isfinite(summary.ci_low_ns) and math.isfinite(summary.ci_high_ns)):
         return f"{duration(summary.median_ns)} (n = {summary.n}, too few for a CI)"
+    if not symmetric(summary.median_ns, summary.ci_low_ns, summary.ci_high_ns):
+        return time_ci(summary)
     return f"{duration(summary.median_ns)} {spread(summary.median_ns, summary.ci_low_ns, summary.ci_high_ns)}"
 
 
@@ -142,7 +174,10 @@ def time_ci(summary: _Timed) -> str:
 
 
 def rate_spread(mb_per_s: float, interval: tuple[float, float]) -> str:
-    """A throughput with its CI's share: '4,862 MB/s ±0.1 %'."""
+    """A throughput with its CI's share, '4,862 MB/s ±0.1 %', where the CI is symmetric as printed; else
+    with the interval, as rate_ci prints it."""
+    if all(math.isfinite(x) for x in interval) and not symmetric(mb_per_s, *interval):
+        return rate_ci(mb_per_s, interval)
     return f"{rate(mb_per_s)} {spread(mb_per_s, *interval)}"
 
 

@@ -134,6 +134,14 @@ def _widened_rate(context: Any, mb_per_s: float, interval: tuple[float, float]) 
 
 
 @jinja2.pass_context
+def ci_scope(context: Any) -> str:
+    """Which spread the page's time intervals carry, for a table's caption: the machine's between runs
+    where it is known (widened_time), else the run's own samples."""
+    spread = _spread_of(context)
+    return "95% CI across runs of this machine" if spread is not None and spread.known else "95% CI within this run"
+
+
+@jinja2.pass_context
 def time_spread(context: Any, summary: Any) -> str:
     return formatting.time_spread(widened_time(context, summary))
 
@@ -231,6 +239,7 @@ def environment(template_dir: Path) -> jinja2.Environment:
     env.globals.update(
         rate_spread=rate_spread,
         rate_ci=rate_ci,
+        ci_scope=ci_scope,
         value_ci=formatting.value_ci,
         speedup=wording.speedup,
         interval=wording.interval,

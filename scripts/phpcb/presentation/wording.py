@@ -107,9 +107,17 @@ def _percent(value: float, places: int) -> str:
 
 
 def share(ratio: Ratio) -> str:
-    """A fraction with its CI: '87 % (95% CI 84–90 %)', to the precision the CI supports."""
+    """A fraction of a whole or of a limit, with its CI: '87 % (95% CI 84–90 %)', to the precision the CI
+    supports. A share is neither below 0 nor past its whole: a CI reaching below zero, or lying wholly
+    above 100 %, says the model behind the share does not fit, and the text says so instead of printing
+    a percentage (with the ratio it measured, where there is one)."""
     if not math.isfinite(ratio.high):
         return f"{_percent(ratio.value, 1)} (no CI: too few rounds)"
+    if ratio.low < 0:
+        return "the model does not fit: its 95% CI reaches below zero"
+    if ratio.low > 1:
+        measured = estimate(ratio.value, ratio.low, ratio.high)
+        return f"the model does not fit: its whole 95% CI lies above 100 % (a ratio of {measured})"
     places = max(0, _places(ratio.value * 100, ratio.low * 100, ratio.high * 100))
     return f"{_percent(ratio.value, places)} (95% CI {_percent(ratio.low, places)}–{_percent(ratio.high, places)})"
 

@@ -1,2 +1,2 @@
-"""Layer 7, publishing: the gh-pages branch (mike, previews), pull-request previews and their comment,
+"""Layer 9, publishing: the gh-pages branch (mike, previews), pull-request previews and their comment,
 collecting runs from artifacts."""

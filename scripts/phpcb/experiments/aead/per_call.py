@@ -12,8 +12,9 @@ time at 16 B as that cost c. At 16 KiB PHP takes t and `openssl speed` (which se
 once and encrypts block after block) takes n per 16 KiB. If the rest of PHP's work were the
 library's, t − n would be c: the share c / (t − n) is how much of the gap the per-call cost explains;
 the remainder is PHP's own per-byte work (copying the message in and the ciphertext out). The model
-allows at most 100 %: where even the CI's lower end is above it, one call costs more than the whole
-gap, and the model does not fit (the page says so, with what it measured, not a share).
+allows at most 100 %, and no share below 0: where even the CI's lower end is above 100 %, one call
+costs more than the whole gap; where it is below 0, the gap is lost in the noise of the two figures;
+either way the model does not fit (the page says so, with what it measured, not a share).
 """
 
 from __future__ import annotations
@@ -96,14 +97,21 @@ class PerCallModel:
 
     @property
     def fits(self) -> bool:
-        """The share's CI reaches 100 % or below: a cost per call plus work per byte can give the gap."""
-        return self.explained.low <= 1.0
+        """The share's CI lies at or above 0 and reaches 100 % or below: a cost per call plus work per byte
+        can give the gap. A CI reaching below zero says the gap is too small beside the noise of the two
+        figures to be shared out at all."""
+        return 0.0 <= self.explained.low <= 1.0
 
     @property
     def explained_text(self) -> str:
         """The share with its CI, or, where the model does not fit, what it measured instead."""
         if self.fits:
             return f"{percent(self.explained.value)} ({percent(self.explained.low)} – {percent(self.explained.high)})"
+        if self.explained.low < 0:
+            return (
+                f"the model does not fit: the gap ({duration(self.gap_ns)}) is within the noise of PHP's time at "
+                f"{size(LARGE_PAYLOAD)} (its share's 95% CI reaches below zero)"
+            )
         return (
             f"the model does not fit: one call at {size(SMALL_PAYLOAD)} ({duration(self.per_call.median_ns)}) "
             f"costs more than the whole gap ({duration(self.gap_ns)})"

@@ -28,6 +28,13 @@ class Argon2(Experiment):
         named = frozenset((p.memory_mib, p.threads, p.time_cost) for p in inputs.policy.parameter_sets)
         return analysis.analyse(run, named)
 
+    def figures(self, result: analysis.Argon2Analysis, inputs: Inputs) -> dict[str, dict[str, Any]]:
+        """The charts, the heatmap opening on the answer's pick with its budget drawn (page.finding's)."""
+        choices = analysis.budget_choices(result, inputs.policy.recommended_variants, inputs.spread)
+        choice = next((b for b in choices if b.budget_ms == page.FINDING_BUDGET_MS), None)
+        answer = figures.Answer(choice.budget_ms, choice.cell) if choice is not None else None
+        return figures.all_figures(result, answer)
+
     def page_context(self, result: analysis.Argon2Analysis, inputs: Inputs) -> dict[str, Any]:
         return page.context(result, inputs.reference, inputs.policy, inputs.spread) | {
             "vs_cli": native.analyse(result.run)

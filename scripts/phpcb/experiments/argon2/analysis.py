@@ -96,11 +96,30 @@ class BudgetChoice:
         return tuple(c.key.label if c is not None else NONE_FITS for c in (self.sure, self.possible))
 
     @property
+    def provisional(self) -> Cell | None:
+        """A cell the pick rests on with fewer hashes than a 95 % CI of its median needs (6): its median
+        alone decides whether it fits, so the pick is provisional, and says so."""
+        return next(
+            (
+                c
+                for c in (self.cell, self.sure, self.possible)
+                if c is not None and c.wall is not None and c.wall.n < MIN_PAIRS
+            ),
+            None,
+        )
+
+    @property
     def statement(self) -> str:
         if self.tied:
             first, second = self.options
-            return f"{first} or {second} (which fits {self.budget_ms} ms depends on the run)"
-        return self.cell.key.label if self.cell is not None else NONE_FITS
+            said = f"{first} or {second} (which fits {self.budget_ms} ms depends on the run)"
+        else:
+            said = self.cell.key.label if self.cell is not None else NONE_FITS
+        thin = self.provisional
+        if thin is not None and thin.wall is not None:
+            needs = f"fewer than the {MIN_PAIRS} a 95% CI needs"
+            said += f" (provisional: {thin.key.label} rests on {thin.wall.n} hashes, {needs})"
+        return said
 
 
 NONE_FITS = "none within the budget"

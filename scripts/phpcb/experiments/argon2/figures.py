@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from typing import Any
 
 import plotly.graph_objects as go
@@ -51,15 +53,67 @@ def _cell_hover(cell: Cell | None) -> str:
     return f"{value_ci(point.value, point.low, point.high, ' ms')}, {MEDIAN_IN_RUN.text}<br>{status}"
 
 
-def heatmaps(analysis: Argon2Analysis) -> dict[str, Any]:
-    """Median time over memory × threads, one heatmap per interface, variant and time cost; a menu picks one.
-    Each cell's hover gives its median's CI."""
+@dataclass(frozen=True)
+class Answer:
+    """What the page's answer picks: the budget and the cell (None: nothing fits), for the heatmap to
+    open on and mark."""
+
+    budget_ms: int
+    cell: Cell | None
+
+
+# Both take the text colour (the page script makes shapes neutral, as it does reference lines): the
+# budget line solid, the pick's box dotted and lightened, to stand out on the dark cells either way.
+BUDGET_LINE = {"width": 4}
+PICK_BOX = {"width": 3, "dash": "dot"}
+PICK_FILL = "rgba(255,255,255,0.35)"
+
+
+def _ms(value: float) -> str:
+    """A cell's median as it prints in the cell: 3 significant digits, never an exponent (1,110, not 1.11e+03)."""
+    if value >= 100:
+        return f"{round(value, -math.floor(math.log10(value)) + 2):,.0f}"
+    return f"{value:.3g}"
+
+
+def _budget_shapes(
+    times: list[list[float | None]], budget_ms: int, pick: tuple[int, int] | None
+) -> list[dict[str, Any]]:
+    """The line between the cells whose median fits the budget and their neighbours that do not (or were
+    not measured), on category axes where cell (i, j) spans i ± 0.5, j ± 0.5; and a box on the pick."""
+    fits = [[t is not None and t <= budget_ms for t in row] for row in times]
+    shapes = []
+
+    def segment(x0: float, y0: float, x1: float, y1: float) -> dict[str, Any]:
+        return {"type": "line", "xref": "x", "yref": "y", "x0": x0, "y0": y0, "x1": x1, "y1": y1, "line": BUDGET_LINE}
+
+    for j, row in enumerate(fits):
+        for i, inside in enumerate(row):
+            if i + 1 < len(row) and inside != row[i + 1]:
+                shapes.append(segment(i + 0.5, j - 0.5, i + 0.5, j + 0.5))
+            if j + 1 < len(fits) and inside != fits[j + 1][i]:
+                shapes.append(segment(i - 0.5, j + 0.5, i + 0.5, j + 0.5))
+    if pick is not None:
+        i, j = pick
+        box = {"type": "rect", "xref": "x", "yref": "y", "line": PICK_BOX, "fillcolor": PICK_FILL}
+        shapes.append({**box, "x0": i - 0.5, "x1": i + 0.5, "y0": j - 0.5, "y1": j + 0.5})
+    return shapes
+
+
+def heatmaps(analysis: Argon2Analysis, answer: Answer | None = None) -> dict[str, Any]:
+    """Median time over memory × threads, one heatmap per interface, variant and time cost; a menu picks
+    one. Each cell prints its median (ms) and its hover gives the median's CI; where the page answers a
+    budget, a line bounds the cells within it, a box marks the pick, and the chart opens on the pick's
+    interface, variant and time cost (the parameters the answer uses)."""
     memories, threads = analysis.axis("memory_kib"), analysis.axis("threads")
     # Oversubscription is a property of the machine, so the axis says it, not only the hover text.
     oversubscribed = {c.key.threads for c in analysis.cells if c.oversubscribed}
     rows = [f"p={p} > cores" if p in oversubscribed else f"p={p}" for p in threads]
+    pick = answer.cell if answer is not None else None
     figure = go.Figure()
-    labels = []
+    labels: list[str] = []
+    shapes: list[list[dict[str, Any]]] = []
+    shown = 0
     for interface, variant in analysis.series:
         for time_cost in analysis.axis("time_cost"):
             z, hover = [], []
@@ -67,26 +121,56 @@ def heatmaps(analysis: Argon2Analysis) -> dict[str, Any]:
                 cells = [analysis.find(interface, variant, m // 1024, p, time_cost) for m in memories]
                 z.append([time_point(cell.wall).value if cell and cell.wall else None for cell in cells])
                 hover.append([_cell_hover(cell) for cell in cells])
+            here = pick is not None and (pick.key.interface, pick.key.variant, pick.key.time_cost) == (
+                interface,
+                variant,
+                time_cost,
+            )
+            if here and pick is not None:
+                shown = len(labels)
+            where = (memories.index(pick.key.memory_kib), threads.index(pick.key.threads)) if here and pick else None
+            shapes.append(_budget_shapes(z, answer.budget_ms, where) if answer is not None else [])
             labels.append(f"{label(interface)} {label(variant)}, t={time_cost}")
             figure.add_trace(
                 go.Heatmap(
                     x=[f"{m // 1024} MiB" for m in memories],
                     y=rows,
                     z=z,
+                    text=[[_ms(value) if value is not None else "" for value in row] for row in z],
+                    texttemplate="%{text}",
                     customdata=hover,
                     colorscale="Viridis",
                     colorbar={"title": "ms"},
-                    visible=len(labels) == 1,
                     hovertemplate=f"%{{x}}, %{{y}}: {INTERVAL_HOVER}<extra></extra>",
                     name=labels[-1],
                 )
             )
+    for index, trace in enumerate(figure.data):
+        trace.visible = index == shown
+    budget = (
+        f"; the solid line bounds the cells whose median fits the answer's {answer.budget_ms} ms budget"
+        + (", the dotted, lightened cell is its pick" if pick is not None else "")
+        if answer is not None
+        else ""
+    )
+    # Every view's marks are in the layout, shown with their view: the menu toggles them (replacing the
+    # shapes would lose the colours the page script gives them).
+    owners = [view for view, view_shapes in enumerate(shapes) for _ in view_shapes]
+    every = [
+        {**shape, "visible": owner == shown}
+        for owner, shape in zip(owners, (s for v in shapes for s in v), strict=True)
+    ]
+    menu = _picker(labels, list(range(len(labels))))
+    for view, button in enumerate(menu[0]["buttons"]):
+        button["args"].append({f"shapes[{k}].visible": owner == view for k, owner in enumerate(owners)})
+    menu[0]["active"] = shown
     figure.update_layout(
         title=(
-            "Median time per hash over memory × threads (pick interface, variant and time cost; "
+            f"Median time per hash (ms) over memory × threads (pick interface, variant and time cost{budget}; "
             f"hover a cell for its {MEDIAN_IN_RUN.text})"
         ),
-        updatemenus=_picker(labels, list(range(len(labels)))),
+        updatemenus=menu,
+        shapes=every,
         margin={"t": 60},
         xaxis={"title": "memory", "type": "category"},
         yaxis={"title": "threads", "type": "category"},
@@ -202,11 +286,11 @@ def cpu_vs_wall(analysis: Argon2Analysis) -> dict[str, Any]:
     return plain(figure)
 
 
-def all_figures(analysis: Argon2Analysis) -> dict[str, dict[str, Any]]:
+def all_figures(analysis: Argon2Analysis, answer: Answer | None = None) -> dict[str, dict[str, Any]]:
     if not any(c.wall for c in analysis.cells):
         return {}
     return {
-        "argon2-heatmap": heatmaps(analysis),
+        "argon2-heatmap": heatmaps(analysis, answer),
         "argon2-memory": time_vs_memory(analysis),
         "argon2-threads": cpu_vs_wall(analysis),
     }

@@ -4,19 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from phpcb.claims import wording
+from phpcb.claims.measures import GENERIC
+from phpcb.claims.results import Args, ChoiceResult, FactResult, Measure, RatioResult, Result, ShareResult, Unavailable
 from phpcb.experiments.argon2.analysis import Argon2Analysis, Cell
-from phpcb.experiments.claim_measures import GENERIC
 from phpcb.experiments.experiment import Inputs
-from phpcb.presentation.claim_rules import (
-    Args,
-    ChoiceResult,
-    FactResult,
-    Measure,
-    RatioResult,
-    Result,
-    ShareResult,
-    Unavailable,
-)
 from phpcb.presentation.formatting import duration
 from phpcb.statistics.stats import ratio_of_medians
 
@@ -62,7 +54,16 @@ def thread_ratio(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
     cores = analysis.run.manifest.get("cpu", {}).get("cores")
     if cells[0].oversubscribed:
         where += f" (p={many} on {cores} cores)"
-    return _ratio(cells[0], cells[1], (f"p={many}", f"p={few}"), where)
+    measured = _ratio(cells[0], cells[1], (f"p={many}", f"p={few}"), where)
+    if isinstance(cores, int) and cores < many:
+        # What p lanes buy is what p cores computing at once buy: on fewer cores the lanes take turns,
+        # however many samples there are.
+        why = (
+            f"this machine has {cores} cores: p={many} lanes cannot run at once, so what {many} threads buy "
+            f"is not measured here (a machine with {many} cores or more can test it)"
+        )
+        return Unavailable(why, wording.measured(measured), kind="machine")
+    return measured
 
 
 def interface_ratio(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:

@@ -5,22 +5,25 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from phpcb.experiments.claim_measures import GENERIC
-from phpcb.experiments.ec_keygen.analysis import PAPER_FAMILIES, EcAnalysis, SchemeResult, faster_of
-from phpcb.experiments.experiment import Inputs
-from phpcb.presentation.claim_rules import (
+from phpcb.claims.measures import GENERIC
+from phpcb.claims.results import (
     Args,
+    ArgumentError,
     FactResult,
     Measure,
     Ranked,
     RankResult,
     RatioResult,
+    Ratios,
     Result,
     ShareResult,
     Unavailable,
 )
+from phpcb.experiments.ec_keygen.analysis import PAPER_FAMILIES, EcAnalysis, SchemeResult, faster_of
+from phpcb.experiments.experiment import Inputs
 from phpcb.presentation.formatting import duration
-from phpcb.statistics.stats import ratio_of_mean_medians
+from phpcb.presentation.precision import Pairing
+from phpcb.statistics.stats import Ratio
 
 
 def _paper_curves(analysis: EcAnalysis) -> list[SchemeResult]:
@@ -46,23 +49,33 @@ def family_ranking(context: dict[str, Any], inputs: Inputs, args: Args) -> Resul
     return RankResult(items, "groups by average time per key bit", " %")
 
 
-def family_ratio(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
-    """One group's average time per key bit over another's (how much faster `baseline`'s curves are),
-    with a bootstrap CI that resamples every curve."""
-    subject, baseline = args.text("subject"), args.text("baseline")
-    rows = {row.family: row for row in context["analysis"].families}
-    if subject not in rows or baseline not in rows:
-        return Unavailable(f"{subject} and {baseline} curves are not both in this run")
-
-    def groups(family: str) -> tuple[list[Any], list[float]]:
-        curves = rows[family].curves
-        return [c.keygen.per_op_ns for c in curves], [1e-4 / c.scheme.field_bits for c in curves]
-
-    ratio = ratio_of_mean_medians(*groups(subject), *groups(baseline))
-    fewest = min(c.keygen.summary.n for family in (subject, baseline) for c in rows[family].curves)
-    counts = f"{len(rows[subject].curves)} {subject} and {len(rows[baseline].curves)} {baseline} curves"
-    where = f"average key-generation time per key bit, {counts}"
-    return RatioResult(baseline, subject, ratio, where, (fewest, fewest))
+def curve_pairs(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """Curve against curve at equal strength (args.pairs: [curve, other] each), by the article's measure
+    of efficiency, key-generation time per key bit: how many times more efficient the first is. The
+    time ratio is the one the page's tables print (paired by round where sampled in rotation), scaled
+    by the two field sizes."""
+    listed = args.values.get("pairs")
+    if not isinstance(listed, list) or not all(
+        isinstance(p, list) and len(p) == 2 and all(isinstance(n, str) for n in p) for p in listed
+    ):
+        raise ArgumentError(f"expected args.pairs to be a list of [curve, other] pairs, got {listed!r}")
+    analysis: EcAnalysis = context["analysis"]
+    pairing = Pairing.of(analysis.run, "ec_keygen", "ec_keygen.csv")
+    parts, missing = [], []
+    for first, other in listed:
+        a, b = analysis.find(first), analysis.find(other)
+        if a is None or b is None or a.scheme.security_bits != b.scheme.security_bits:
+            missing.append(f"{first} against {other}: not both in this run, at one strength")
+            continue
+        time = faster_of(a, b, pairing=pairing).ratio  # b's time over a's
+        bits = b.scheme.field_bits / a.scheme.field_bits  # per bit: (t_b / bits_b) / (t_a / bits_a)
+        per_bit = Ratio(time.value / bits, time.low / bits, time.high / bits)
+        where = f"time per key bit at {a.scheme.security_bits}-bit strength"
+        samples = (a.keygen.summary.n, b.keygen.summary.n)
+        parts.append(RatioResult(first, other, per_bit, where, samples))
+    if not parts:
+        return Unavailable("; ".join(missing))
+    return Ratios(tuple(parts), tuple(missing))
 
 
 def brackets(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
@@ -180,7 +193,7 @@ MEASURES: dict[str, Measure] = {
     **GENERIC,
     "curve_ranking": curve_ranking,
     "family_ranking": family_ranking,
-    "family_ratio": family_ratio,
+    "curve_pairs": curve_pairs,
     "brackets": brackets,
     "same_strength": same_strength,
     "key_length_unit": key_length_unit,

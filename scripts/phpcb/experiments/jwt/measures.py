@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from phpcb.experiments.claim_measures import GENERIC
-from phpcb.experiments.experiment import Inputs
-from phpcb.experiments.jwt.analysis import JwtAnalysis, JwtCase
-from phpcb.presentation.claim_rules import (
+from phpcb.claims.measures import GENERIC
+from phpcb.claims.results import (
     Args,
     ChoiceResult,
     FactResult,
@@ -18,6 +16,8 @@ from phpcb.presentation.claim_rules import (
     ShareResult,
     Unavailable,
 )
+from phpcb.experiments.experiment import Inputs
+from phpcb.experiments.jwt.analysis import JwtAnalysis, JwtCase
 from phpcb.statistics.stats import ratio_between, ratio_of_medians
 
 

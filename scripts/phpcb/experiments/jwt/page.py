@@ -18,6 +18,7 @@ from phpcb.presentation.answer import Evidence, time_with_ci
 from phpcb.presentation.headlines import Headline
 from phpcb.presentation.render import markdown_text
 from phpcb.presentation.wording import margin
+from phpcb.statistics.contest import TIE_WORDS
 
 
 @dataclass(frozen=True)
@@ -46,12 +47,23 @@ def pss_by_openssl(run: Run) -> bool:
     return verification.get("pss_padding") == "openssl"
 
 
+# RFC 9864 (2025) names Ed25519 signatures "Ed25519", fully specified, and deprecates the polymorphic
+# "EdDSA" this run's tokens carry: advice names an algorithm as a reader should send it.
+SPECIFIED = {"EdDSA": "Ed25519"}
+
+
+def specified(alg: str) -> str:
+    return SPECIFIED.get(alg, alg)
+
+
 def context(analysis: JwtAnalysis, reference: ReferenceData, policy: JwtPolicy) -> dict[str, Any]:
     rows = reference.rows("token_size_and_time")
     limits = policy.limit_bytes
     headline = headline_payload(analysis.payloads)
     return {
         "verifier_checks": policy.verifier_checks,
+        "specified": specified,
+        "named": _named,
         "horizon": policy.keys.horizon,
         "headline_payload": headline,
         "keygen_quoted": any(a.keygen is not None and a.keygen.measured_by == "ec_keygen" for a in analysis.algorithms),
@@ -95,8 +107,11 @@ def _listed(items: list[str]) -> str:
 
 
 def _named(choice: Choice, best: AlgorithmResult) -> str:
-    """The choice, or the algorithms no measurement tells apart."""
-    return choice.contest.statement if choice.contest is not None and not choice.contest.decided else best.alg
+    """The choice, or the algorithms no measurement tells apart, as RFC 9864 names them."""
+    if choice.contest is not None and not choice.contest.decided:
+        names = [specified(name) for name in choice.contest.tied]
+        return f"{', '.join(names[:-1])} or {names[-1]} ({TIE_WORDS})"
+    return specified(best.alg)
 
 
 def finding(context: dict[str, Any]) -> Finding | None:
@@ -117,6 +132,12 @@ def finding(context: dict[str, Any]) -> Finding | None:
         recommendation = Markup("Use **{}**: the fastest recommended asymmetric algorithm {}.").format(
             markdown_text(name), _listed(verbs)
         )
+        renamed = [old for old, new in SPECIFIED.items() if new == name]
+        if renamed:
+            recommendation += Markup(
+                " Its JWS `alg` is `{}` (RFC 9864); `{}`, the name this run's tokens carry, only for verifiers that"
+                " predate it."
+            ).format(markdown_text(name), markdown_text(renamed[0]))
     else:
         recommendation = Markup("The fastest recommended asymmetric algorithm {}.").format(
             Markup("; ").join(
@@ -125,10 +146,10 @@ def finding(context: dict[str, Any]) -> Finding | None:
         )
     choice, best = verify
     number = Markup("{} verifies a token of {} characters in {}").format(
-        markdown_text(best.alg), context["headline_payload"], time_with_ci(context, case.summary)
+        markdown_text(specified(best.alg)), context["headline_payload"], time_with_ci(context, case.summary)
     )
     if choice.runner_up is not None and choice.ratio is not None:
-        number += Markup(", {}").format(markdown_text(margin(choice.runner_up.alg, choice.ratio)))
+        number += Markup(", {}").format(markdown_text(margin(specified(choice.runner_up.alg), choice.ratio)))
     evidence = (
         Evidence("every algorithm", "every-algorithm"),
         Evidence("what a verifier must also check", "recommendation"),

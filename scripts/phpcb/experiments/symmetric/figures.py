@@ -19,8 +19,8 @@ from phpcb.presentation.plotting import (
     throughput_error_bars,
 )
 
-# The race's ciphers are all unauthenticated (none is recommended: the verdict is in the hover and the
-# inventory), so the legend filters by family instead: the modern block ciphers against the legacy ones.
+# The chart ranks only the ciphers of the race the policy recommends (the page's question is which to
+# use); every other one is in the inventory table, with its verdict. Its legend filters by family.
 FAMILIES = (
     ("AES", re.compile(r"^aes-"), "#1565c0"),
     ("ARIA, Camellia, SM4", re.compile(r"^(aria|camellia|sm4)-"), "#6a1b9a"),
@@ -66,13 +66,19 @@ def engine_speedup(analysis: SymmetricAnalysis) -> dict[str, Any]:
     return plain(figure)
 
 
+def recommended_ranking(analysis: SymmetricAnalysis) -> list[Any]:
+    """The race's ciphers a reader may use, fastest first: the recommended ones that were timed."""
+    return [row for row in analysis.ranking if row.verdict.recommendable and row.case is not None]
+
+
 def cipher_ranking(analysis: SymmetricAnalysis) -> dict[str, Any]:
-    """Horizontal bars, fastest on top, one trace per cipher family so the legend filters them; each
-    bar's hover gives its verdict."""
+    """Horizontal bars of the recommended ciphers, fastest on top, one trace per cipher family so the
+    legend filters them; each bar's hover gives its verdict."""
     figure = go.Figure()
-    order = [row.cipher for row in reversed(analysis.ranking)]
+    ranked = recommended_ranking(analysis)
+    order = [row.cipher for row in reversed(ranked)]
     for name, _, colour in FAMILIES:
-        rows = [row for row in analysis.ranking if family(row.cipher) == name and row.case is not None]
+        rows = [row for row in ranked if family(row.cipher) == name]
         if not rows:
             continue
         figure.add_trace(
@@ -94,7 +100,7 @@ def cipher_ranking(analysis: SymmetricAnalysis) -> dict[str, Any]:
     axis_title = "MB/s (bytes encrypted and decrypted)"
     figure.update_layout(
         title=(
-            f"Every OpenSSL cipher: encrypt + decrypt throughput at {size(200 * 1024)}, all unauthenticated "
+            f"The recommended ciphers of the race: encrypt + decrypt throughput at {size(200 * 1024)} "
             "(click the legend to filter by family)"
         ),
         yaxis={"categoryorder": "array", "categoryarray": [html.escape(n) for n in order], "automargin": True},
@@ -135,7 +141,7 @@ def all_figures(analysis: SymmetricAnalysis) -> dict[str, dict[str, Any]]:
     figures: dict[str, dict[str, Any]] = {}
     if analysis.engines:
         figures["symmetric-engines"] = engine_speedup(analysis)
-    if analysis.ranking:
+    if recommended_ranking(analysis):
         figures["symmetric-ranking"] = cipher_ranking(analysis)
     if analysis.blowfish:
         figures["symmetric-blowfish"] = blowfish_modes(analysis)

@@ -6,12 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from phpcb.experiments.claim_measures import GENERIC, verification_value
-from phpcb.experiments.experiment import Inputs
-from phpcb.experiments.symmetric.analysis import Comparison, SymCase, SymmetricAnalysis
-from phpcb.presentation.claim_rules import (
-    INCONCLUSIVE,
-    REPRODUCED,
+from phpcb.claims.measures import GENERIC, verification_value
+from phpcb.claims.results import (
     Args,
     ChoiceResult,
     FactResult,
@@ -19,12 +15,15 @@ from phpcb.presentation.claim_rules import (
     Ranked,
     RankResult,
     RatioResult,
+    Ratios,
     Result,
-    Rule,
     ShareResult,
     Unavailable,
-    factor,
 )
+from phpcb.claims.rules import Rule, factor
+from phpcb.claims.vocabulary import INCONCLUSIVE, REPRODUCED
+from phpcb.experiments.experiment import Inputs
+from phpcb.experiments.symmetric.analysis import Comparison, SymCase, SymmetricAnalysis
 from phpcb.presentation.formatting import size
 from phpcb.presentation.wording import speedup
 from phpcb.statistics.stats import ratio_between
@@ -75,15 +74,28 @@ def engine_ratios_in_band(context: dict[str, Any], inputs: Inputs, args: Args) -
 
 
 def key_length(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
-    """AES-128 over AES-256 in one engine: how many times faster the shorter key is."""
+    """AES-128 over AES-256 in one engine: how many times faster the shorter key is, at one operation
+    and payload or at each of several (args.operations, args.payload_bytes: the article's situation)."""
     analysis: SymmetricAnalysis = context["analysis"]
-    engine, operation, payload = args.text("engine"), args.text("operation"), args.integer("payload_bytes")
-    where = f"{engine} AES-CBC {operation}, {size(payload)}"
-    for c in analysis.key_length:
-        key = c.subject.key
-        if (key.engine, key.operation, key.payload_bytes) == (engine, operation, payload):
-            return RatioResult("AES-128", "AES-256", c.ratio, where, _samples(c))
-    return _missing(context, where)
+    engine = args.text("engine")
+    operations = args.texts("operations") if "operations" in args.values else [args.text("operation")]
+    by_case = {
+        (c.subject.key.engine, c.subject.key.operation, c.subject.key.payload_bytes): c for c in analysis.key_length
+    }
+    parts, absent = [], []
+    for operation in operations:
+        for payload in args.one_or_more_integers("payload_bytes"):
+            where = f"{engine} AES-CBC {operation}, {size(payload)}"
+            found = by_case.get((engine, operation, payload))
+            if found is None:
+                absent.append(where)
+            else:
+                parts.append(RatioResult("AES-128", "AES-256", found.ratio, where, _samples(found)))
+    if not parts:
+        return _missing(context, " and ".join(absent))
+    if len(parts) == 1 and not absent:
+        return parts[0]
+    return Ratios(tuple(parts), tuple(f"{where}: not measured in this run" for where in absent))
 
 
 def _race(analysis: SymmetricAnalysis, payload: int) -> list[SymCase]:
@@ -213,6 +225,24 @@ def openssl_choice(context: dict[str, Any], inputs: Inputs, args: Args) -> Resul
     return ChoiceResult(admissible=faster, picked=cipher == advised, why=why, references=unauthenticated.references)
 
 
+def cfb8_practice(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """A cipher and mode of an article's code judged by a documented fact (args.fact: Blowfish in
+    mcrypt's 8-bit `cfb`), with what the 8-bit mode costs here: mcrypt's full-block `ncfb` over its
+    `cfb`, encrypting the largest payload both were measured at."""
+    fact = args.fact()
+    value = fact.value if isinstance(fact.value, dict) else {}
+    analysis: SymmetricAnalysis = context["analysis"]
+    encrypting = [c for c in analysis.cfb_modes if c.subject.key.operation == "encrypt"]
+    why = fact.statement
+    if encrypting:
+        largest = max(encrypting, key=lambda c: c.subject.key.payload_bytes)
+        why += (
+            f"; here, encrypting {size(largest.subject.key.payload_bytes)} through mcrypt, "
+            f"{speedup('full-block ncfb', '8-bit cfb', largest.ratio)}"
+        )
+    return ChoiceResult(bool(value.get("admissible")), bool(value.get("advised")), why, fact.references)
+
+
 MEASURES: dict[str, Measure] = {
     **GENERIC,
     "engine_ratio": engine_ratio,
@@ -225,4 +255,5 @@ MEASURES: dict[str, Measure] = {
     "inventory_status": inventory_status,
     "library_versions": library_versions,
     "openssl_choice": openssl_choice,
+    "cfb8_practice": cfb8_practice,
 }

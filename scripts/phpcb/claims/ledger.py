@@ -1,11 +1,13 @@
 """data/reference/claims.yaml: every conclusion the source articles draw, as data.
 
 Each claim names its article, a short quote, the experiment page it belongs to, the measure that
-decides it (`<experiment>.<name>`, a function in scripts/phpcb/<experiment>/measures.py) with its
-arguments, and the rule that turns the measurement into a verdict (scripts/phpcb/claim_rules.py).
-The file also holds what counts as a conclusion (`criterion`), what the ledger leaves out and why
-(`left_out`), and the documented facts some claims are checked against (`facts`, with `references`).
-A malformed entry stops the build with one line naming the file and the entry.
+decides it (`<experiment>.<name>`, a function in scripts/phpcb/experiments/<experiment>/measures.py or
+one of claims/measures.py) with its arguments, and the rule that turns the measurement into a verdict
+(claims/rules.py), or why nothing here can test it (`not_testable`: a kind of vocabulary.UNTESTABLE_KINDS
+and why). The file also holds what counts as a conclusion (`criterion`), what the ledger leaves out and
+why (`left_out`), and the documented facts some claims are checked against (`facts`, with `references`).
+The rules' defaults and tolerances are claims/vocabulary.py's, never restated here. A malformed entry
+stops the build with one line naming the file and the entry.
 """
 
 from __future__ import annotations
@@ -15,9 +17,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from phpcb.claims.results import Fact, Reference
+from phpcb.claims.rules import Rule
+from phpcb.claims.vocabulary import (
+    DEFAULT_CHANGED_AT,
+    DEFAULT_REPRODUCED_AT,
+    DEFAULT_SLACK,
+    MISSING,
+    NO_DIFFERENCE,
+    RULES,
+    TOLERANCES,
+    UNTESTABLE_KINDS,
+)
 from phpcb.data.datafile import YamlFile
 from phpcb.errors import DataError
-from phpcb.presentation.claim_rules import NO_DIFFERENCE, RULES, Fact, Reference, Rule
 
 MAX_QUOTE = 160  # a short quote, not the article's prose
 ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -32,6 +45,15 @@ class Source:
 
 
 @dataclass(frozen=True)
+class NotTestable:
+    """Why the ledger does not test a claim, whatever the run: its kind (vocabulary.UNTESTABLE_KINDS:
+    an environment that cannot be re-run, a design preference, an unsourced attribution) and why."""
+
+    kind: str
+    why: str
+
+
+@dataclass(frozen=True)
 class Claim:
     id: str
     source: Source
@@ -39,10 +61,11 @@ class Claim:
     quote: str
     page: str  # the experiment page it belongs to
     experiment: str  # whose run and analysis decide it
-    measure: str
+    measure: str | None  # None: nothing to measure (not_testable says why)
     args: dict[str, Any]
     rule: Rule
     note: str
+    not_testable: NotTestable | None = None
 
 
 @dataclass(frozen=True)
@@ -152,9 +175,14 @@ class ClaimsFile:
         kind = self.file.text(entry, "rule", where)
         if kind not in RULES:
             raise self.fail(where, f"expected rule in {RULES}, got {kind!r}")
+        for key in ("band", "within"):
+            if key in entry:
+                # One measurement must not reproduce two figures: the tolerance is the kind's, stated once.
+                kinds = ", ".join(f"{t.rule} ×/÷ {t.factor:g}" for t in TOLERANCES)
+                raise self.fail(where, f"{key!r}: a claim has its kind's tolerance ({kinds}), not its own")
         self._check_claimed(kind, entry, where)
-        reproduced_at = self._number(entry, "reproduced_at", where, 1.0, 0)
-        changed_at = self._number(entry, "changed_at", where, 0.5, 0)
+        reproduced_at = self._number(entry, "reproduced_at", where, DEFAULT_REPRODUCED_AT, 0)
+        changed_at = self._number(entry, "changed_at", where, DEFAULT_CHANGED_AT, 0)
         if changed_at > reproduced_at:
             raise self.fail(where, f"changed_at {changed_at} is above reproduced_at {reproduced_at}")
         published = entry.get("published", "")
@@ -164,9 +192,7 @@ class ClaimsFile:
         return Rule(
             kind=kind,
             claimed=entry.get("claimed"),
-            band=self._number(entry, "band", where, 1.5, 1),
-            within=self._number(entry, "within", where, 1.25, 1),
-            slack=int(self._number(entry, "slack", where, 2, -1)),
+            slack=int(self._number(entry, "slack", where, DEFAULT_SLACK, -1)),
             reproduced_at=reproduced_at,
             changed_at=changed_at,
             pattern=None if pattern is None else str(pattern),
@@ -187,6 +213,17 @@ class ClaimsFile:
             raise self.fail(where, f"quote is {len(quote)} characters: keep it under {MAX_QUOTE}")
         return quote
 
+    def not_testable(self, entry: dict[str, Any], where: str) -> NotTestable | None:
+        if "not_testable" not in entry:
+            return None
+        found = self.file.mapping(entry, "not_testable", where)
+        kind = self.file.text(found, "kind", f"{where}/not_testable")
+        known = sorted(set(UNTESTABLE_KINDS) - {MISSING, "samples"})
+        if kind not in known:
+            # What a run lacks is the measure's to say; the ledger declares only what no run can decide.
+            raise self.fail(where, f"expected not_testable.kind in {known}, got {kind!r}")
+        return NotTestable(kind, self.file.text(found, "why", f"{where}/not_testable"))
+
     def claim(self, value: Any, index: int, sources: dict[str, Source]) -> Claim:
         entry = self.file.expect_mapping(value, f"claims/{index}")
         claim_id = entry.get("id")
@@ -195,21 +232,29 @@ class ClaimsFile:
                 f"claims/{index}", f"expected an 'id' of lower-case letters, digits and -, got {claim_id!r}"
             )
         where = f"claims/{claim_id}"
-        measure = self.file.text(entry, "measure", where)
-        if measure.count(".") != 1:
-            raise self.fail(where, f"expected measure as <experiment>.<name>, got {measure!r}")
-        experiment, name = measure.split(".")
+        page = self.file.text(entry, "page", where)
+        not_testable = self.not_testable(entry, where)
+        if "measure" in entry or not_testable is None:
+            measure = self.file.text(entry, "measure", where)
+            if measure.count(".") != 1:
+                raise self.fail(where, f"expected measure as <experiment>.<name>, got {measure!r}")
+            experiment, name = measure.split(".")
+        else:
+            # Nothing to measure: the claim is shown with why, from its page's experiment.
+            experiment, name = page, None
         return Claim(
             id=claim_id,
             source=self._source(entry, where, sources),
             year=str(self._scalar(entry, "year", where)),
             quote=self._quote(entry, where),
-            page=self.file.text(entry, "page", where),
+            page=page,
             experiment=experiment,
             measure=name,
             args=self.file.mapping(entry, "args", where) if "args" in entry else {},
-            rule=self.rule(entry, where),
+            # A claim with nothing to measure is judged by no rule; its verdict is "not testable here".
+            rule=self.rule(entry, where) if "rule" in entry or name is not None else Rule("choice"),
             note=self.file.text(entry, "note", where) if "note" in entry else "",
+            not_testable=not_testable,
         )
 
     def left_out(self, sources: dict[str, Source]) -> list[LeftOut]:

@@ -1,6 +1,7 @@
 """Measures every experiment offers (data/reference/claims.yaml names them as `<experiment>.<name>`):
 a documented fact, what the runner observed (the manifest's verification), a practice judged by a
-documented fact, several observed parts, and a claim nothing here can test, with why.
+documented fact, and several observed parts. (A claim nothing here can test names no measure: the
+ledger's `not_testable` says why.)
 
 A fact the runner observes is taken from the run when the run recorded it; a run made before the
 check existed falls back to the documented fact the claim names, and says so."""
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from phpcb.presentation.claim_rules import (
+from phpcb.claims.results import (
     Args,
     ArgumentError,
     ChoiceResult,
@@ -19,8 +20,8 @@ from phpcb.presentation.claim_rules import (
     Result,
     ShareResult,
     Unavailable,
-    plain,
 )
+from phpcb.claims.wording import plain
 
 MISSING = object()
 OBSERVED_BY = "this run's verification"
@@ -127,15 +128,9 @@ def parts(context: dict[str, Any], inputs: Any, args: Args) -> Result:
     )
 
 
-def untestable(context: dict[str, Any], inputs: Any, args: Args) -> Result:
-    """A claim nothing here can measure or look up; args.why says why (and what to watch for)."""
-    return Unavailable(args.text("why"))
-
-
 GENERIC: dict[str, Measure] = {
     "documented": documented,
     "observed": observed,
     "practice": practice,
     "parts": parts,
-    "untestable": untestable,
 }
