@@ -25,7 +25,8 @@ CONFOUNDER_ROWS = (PROFILE, RUNNER, SCHEMA)
 ALWAYS_SHOWN = (CPU_MODEL, "CPU cores", PHP_VERSION, PROFILE, RUNNER, SCHEMA)
 
 _LIBRARIES = (
-    ("openssl", "OpenSSL"),
+    ("openssl", "OpenSSL (the header PHP was built with)"),
+    ("openssl_library", "OpenSSL (the library PHP loaded)"),
     ("sodium", "libsodium"),
     ("mcrypt", "libmcrypt"),
     ("argon2_provider", "Argon2 provider"),
@@ -98,10 +99,15 @@ def describe(manifest: Mapping[str, Any], source_version: int | None = None) -> 
     cpu = _section(manifest, "cpu")
     libraries = _section(manifest, "libraries")
     machine = _section(manifest, "machine")
+    stack = _section(manifest, "stack")
+    identity = _section(cpu, "identity")
     commit = manifest.get("git_commit")
     rows: dict[str, str] = {
         "Machine": _text(machine.get("name")),
         "Virtual machine": _virtual(machine.get("virtual")),
+        "Boot": _boot(manifest.get("boot")),
+        "Stack": _text(stack.get("name")),
+        "CPU family/model/stepping, microcode": _identity(identity),
         RUNNER: commit[:12] if isinstance(commit, str) else "not recorded",
         SCHEMA: _text(source_version if source_version is not None else manifest.get("schema_version")),
         CPU_MODEL: _text(cpu.get("model")),
@@ -124,6 +130,20 @@ def describe(manifest: Mapping[str, Any], source_version: int | None = None) -> 
     rows["Kernel"] = _text(manifest.get("kernel"))
     rows["Kernel build"] = _text(manifest.get("kernel_build"))
     return rows
+
+
+def _boot(boot: object) -> str:
+    """The boot's id, short: two runs of one boot share it (none before schema 8)."""
+    if not isinstance(boot, Mapping) or not boot.get("id"):
+        return "not recorded"
+    return str(boot["id"])[:8]
+
+
+def _identity(identity: Mapping[str, Any]) -> str:
+    if not identity:
+        return "not recorded"
+    parts = (identity.get("family"), identity.get("model"), identity.get("stepping"))
+    return f"{'/'.join(_text(p) for p in parts)}, {_text(identity.get('microcode'))}"
 
 
 def _virtual(flag: object) -> str:

@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from phpcb.claims import judge
 from phpcb.data import selection
 from phpcb.data.loader import Run, load_runs
 from phpcb.data.machines import machine_name
@@ -205,8 +206,8 @@ def collect(root: Path) -> Snapshot:
         if chosen is None:
             continue
         context = contexts.context(experiment, chosen.run)
-        on_page = claims_page.on_page(checked, experiment.name)
-        context.update(claims=claims_page.by_id(on_page), page_claims=on_page)
+        on_page = judge.on_page(checked, experiment.name)
+        context.update(claims=judge.by_id(on_page), page_claims=on_page)
         for advice in experiment.advice(context):
             found.append(Statement(page, advice.key, advice.label, advice.value, advice.options, advice.order))
         for headline in experiment.headlines(context):
