@@ -228,16 +228,19 @@ def test_the_page_prints_the_sizes_the_cookie_verdict_the_vectors_and_what_php_c
     assert (
         "**A 4,096-byte cookie cannot hold an ML-DSA-65 token**: the smallest measured here, at 10 characters" in text
     )
-    assert "| ML-DSA-65 | <code>ML-DSA-65</code> | 192 bits (category 3) | 1,952 |" in text
+    assert "| ML-DSA-65 | <code>ML-DSA-65</code> | 192 bits, category 3 | 1,952 | 1,974 |" in text
+    assert "| ML-DSA-65 | **4,530** | **4,650** | **5,183** | **7,247** |" in text, "every token over a cookie"
+    assert "| ML-DSA-44 | 3,345 | 3,465 | 3,998 | **6,062** |" in text
     assert "draft-ietf-cose-dilithium-11" in text
-    assert "| <code>mldsa_65_verify_test.json</code> | ML-DSA-65 (openssl_verify) | 77 | 122 | 4 | 7 |" in text
+    assert "| <code>mldsa_65_verify_test.json</code> | 77 | 122 | 4 | 7 |" in text
+    assert "- 21: a context string: openssl_verify() takes none (it verifies with the empty context)" in text
     assert text.count("**Checked here: it holds**") == 6, "every line the runner checks held on PHP 8.4"
     assert "This run saw otherwise" not in text
     assert "ML-KEM-768 | encaps |" in text
     answer = next(p.answer for p in pq_site.experiments if p.experiment.name == "pq")
     assert answer is not None
     assert answer.run_id == PQ_RUN.name
-    assert "Measured on PHP 8.4.27 with OpenSSL 3.5.9 (stack `debian13`)" in str(answer.caveats[0])
+    assert "this run is stack `debian13`, PHP 8.4.27 with the OpenSSL 3.5.9 library" in str(answer.caveats[0])
 
 
 def test_a_check_that_no_longer_holds_is_flagged_and_text_from_the_run_is_escaped(tmp_path):
@@ -254,7 +257,7 @@ def test_a_check_that_no_longer_holds_is_flagged_and_text_from_the_run_is_escape
     assert "**This run saw otherwise** (<code>pkey_new_makes_ml_dsa</code> = <code>true</code>)" in text
     assert "<b>why</b>" not in text
     assert "<script>" not in text
-    assert "&lt;b&gt;why&lt;/b&gt; &#124; &#42;&#42;not&#42;&#42;" in text
+    assert "- 7: &lt;b&gt;why&lt;/b&gt; &#124; &#42;&#42;not&#42;&#42;" in text
 
 
 def test_the_site_builds_from_runs_without_pq_and_its_page_says_what_it_needs(tmp_path):

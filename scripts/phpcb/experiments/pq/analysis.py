@@ -163,6 +163,15 @@ class PqAnalysis:
         return [(a, p, size) for a in self.algorithms for p, size in sorted(a.tokens.items()) if size > bound]
 
     @property
+    def skip_reasons(self) -> dict[str, int]:
+        """Why vectors were not run, over every file, with how many."""
+        found: dict[str, int] = {}
+        for file in self.vectors:
+            for reason, count in file.skip_reasons.items():
+                found[reason] = found.get(reason, 0) + count
+        return found
+
+    @property
     def strengths(self) -> list[int]:
         return sorted({a.security_bits for a in self.algorithms})
 

@@ -117,8 +117,8 @@ def finding(context: dict[str, Any]) -> Finding | None:
     if chosen is None or verify is None or sign is None:
         return None
     recommendation = Markup(
-        "ML-DSA works from PHP where OpenSSL has it (3.5 and later): `openssl_sign()` and `openssl_verify()` "
-        "with the algorithm `0`, keys made by `openssl genpkey`; PHP cannot make them, nor use ML-KEM.{}"
+        "ML-DSA works from PHP where OpenSSL has it (3.5+): `openssl_sign()` and `openssl_verify()` with the "
+        "algorithm `0`, keys made by `openssl genpkey`; PHP cannot make them, nor use ML-KEM.{}"
     ).format(_cookie_sentence(chosen, analysis.limits["cookie_bytes"]))
     number = Markup("**{}** verifies a token of {} characters in {}{}; it signs one in {}{}.").format(
         markdown_text(chosen.name),
@@ -132,8 +132,8 @@ def finding(context: dict[str, Any]) -> Finding | None:
     caveats = ()
     if stack.get("php") and stack.get("openssl"):
         caveats = (
-            Markup("Measured on PHP {} with OpenSSL {} (stack `{}`): ML-DSA needs OpenSSL 3.5 or later.").format(
-                markdown_text(stack["php"]), markdown_text(stack["openssl"]), markdown_text(stack.get("name", "?"))
+            Markup("ML-DSA needs OpenSSL 3.5+: this run is stack `{}`, PHP {} with the OpenSSL {} library.").format(
+                markdown_text(stack.get("name", "?")), markdown_text(stack["php"]), markdown_text(stack["openssl"])
             ),
         )
     evidence = (
