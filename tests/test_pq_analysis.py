@@ -260,6 +260,20 @@ def test_a_check_that_no_longer_holds_is_flagged_and_text_from_the_run_is_escape
     assert "- 7: &lt;b&gt;why&lt;/b&gt; &#124; &#42;&#42;not&#42;&#42;" in text
 
 
+def test_a_run_that_recorded_no_verification_still_builds_and_checks_nothing(tmp_path):
+    root = project_with(tmp_path, PQ_RUN)
+    run = root / "data" / "runs" / PQ_RUN.name
+    manifest = json.loads((run / "manifest.json").read_text())
+    manifest["experiments"]["pq"]["verification"] = None
+    (run / "manifest.json").write_text(json.dumps(manifest, indent=4) + "\n")
+    reseal(run)
+    text = site.build(root).pages["experiments/pq.md"]
+    assert "Checked here" not in text, "nothing observed, nothing claimed as checked"
+    refused = text.partition("Refused, each with its own exception:")[2].partition("</details>")[0]
+    assert refused.strip() == "", "no refusal listed"
+    assert "| <code>mldsa_65_verify_test.json</code>" not in text
+
+
 def test_the_site_builds_from_runs_without_pq_and_its_page_says_what_it_needs(tmp_path):
     built = site.build(project_with(tmp_path, FIXTURE_RUN))
     pq = next(p for p in built.experiments if p.experiment.name == "pq")

@@ -154,6 +154,11 @@ class PqAnalysis:
     def observed(self) -> dict[str, Any]:
         return dict(self.verification.get("observed") or {})
 
+    def checked(self, name: str) -> list[str]:
+        """One list of what the runner checked before timing (known_answers, round_trips, refused); empty
+        where the run recorded none."""
+        return [str(line) for line in self.verification.get(name) or []]
+
     def against(self, subject: str, operation: str) -> list[Versus]:
         return [v for v in self.versus if v.subject == subject and v.operation == operation]
 
