@@ -32,10 +32,26 @@ from .browser_support import CHROMIUM, CHROMIUM_ARGS, MODES, QuietHandler
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 FIXTURE_RUN = FIXTURES / "runs" / "20260101T0000Z-fixture-php8.2"
+# Every fixture run: FIXTURE_RUN, which the host's stack makes with every experiment it can run, and one
+# for each experiment only another stack can run (pq: ML-DSA needs OpenSSL 3.5, Debian 13's stack). Tests
+# that need every experiment of the registry to have data build from all of them.
+FIXTURE_RUNS = tuple(sorted(path for path in (FIXTURES / "runs").iterdir() if (path / "manifest.json").is_file()))
+
+
+def fixture_run_of(experiment: str) -> Path:
+    """The first fixture run with results (ok or partial) for `experiment`."""
+    for run in FIXTURE_RUNS:
+        entry = json.loads((run / "manifest.json").read_text(encoding="utf-8"))["experiments"].get(experiment)
+        if entry is not None and entry["status"] in ("ok", "partial"):
+            return run
+    raise LookupError(f"no fixture run under {FIXTURES / 'runs'} has results for {experiment!r}")
+
+
 V1_RUN = FIXTURES / "upgrade" / "v1" / "20260101T0000Z-fixture-php8.2"
 V4_RUN = FIXTURES / "upgrade" / "v4" / "20260101T0000Z-fixture-php8.2"
 MALFORMED = FIXTURES / "malformed"
 SNAPSHOTS = ROOT / "tests" / "snapshots"
+
 
 MakeProject = Callable[..., Path]
 

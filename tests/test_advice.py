@@ -11,7 +11,7 @@ from phpcb.presentation.advice import Advice, AdviceChange, diff, direction, pic
 from phpcb.statistics.contest import Contest
 from phpcb.statistics.stats import Ratio
 
-from .conftest import FIXTURE_RUN, ROOT, committed_runs
+from .conftest import FIXTURE_RUNS, ROOT, committed_runs
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
 CONTEXTS = Contexts(Project(ROOT))
@@ -89,9 +89,10 @@ def test_an_order_that_only_swaps_neighbours_one_run_ties_is_not_a_change():
 
 
 def test_every_experiment_states_its_advice_from_a_real_run():
-    """From the committed runs, and the fixture run for experiments added since (pitfalls)."""
+    """From the committed runs, and the fixture runs for experiments added since (pitfalls) or that only
+    another stack runs (pq)."""
     covered = set()
-    for run in [*committed_runs(), load_run(FIXTURE_RUN, SCHEMAS)]:
+    for run in [*committed_runs(), *(load_run(path, SCHEMAS) for path in FIXTURE_RUNS)]:
         for statement in advice_changes.of_run(run, CONTEXTS):
             covered.add(statement.experiment)
             assert statement.key.startswith(statement.experiment + ".")

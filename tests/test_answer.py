@@ -17,9 +17,12 @@ from phpcb.presentation.precision import Precision, Reached
 from phpcb.statistics.spread import UNKNOWN, RunSpread
 from phpcb.statistics.stats import Outliers
 
-from .conftest import FIXTURE_RUN, project_with
+from .browser_support import measured_experiments
+from .conftest import FIXTURE_RUNS, project_with
 
 EXPERIMENTS = registry.discover()
+# The experiments the repository's runs have: the others' pages say that no run has them yet, and answer nothing.
+ANSWERED = [e for e in EXPERIMENTS if e.name in measured_experiments()]
 SITE = "https://site.example/"  # any base: links are compared resolved
 
 
@@ -82,7 +85,7 @@ def home(built_site: Path) -> Blocks:
     return read(built_site, "")
 
 
-@pytest.mark.parametrize("experiment", EXPERIMENTS, ids=lambda e: e.name)
+@pytest.mark.parametrize("experiment", ANSWERED, ids=lambda e: e.name)
 def test_the_home_page_and_the_experiment_page_give_the_same_answer(built_site, home, experiment):
     page = read(built_site, f"experiments/{experiment.name}/")
     assert list(page.blocks) == [experiment.name], "one answer on the page, its own"
@@ -93,14 +96,14 @@ def test_the_home_page_and_the_experiment_page_give_the_same_answer(built_site, 
     assert (text, links) == said(home.blocks[experiment.name]), "the home page says what the page says"
 
 
-@pytest.mark.parametrize("experiment", EXPERIMENTS, ids=lambda e: e.name)
+@pytest.mark.parametrize("experiment", ANSWERED, ids=lambda e: e.name)
 def test_the_page_opens_with_the_answer(built_site, experiment):
     html = (built_site / "experiments" / experiment.name / "index.html").read_text(encoding="utf-8")
     after_the_title = html.partition("</h1>")[2].lstrip()
     assert after_the_title.startswith(f'<div class="admonition success pcb-answer pcb-answer-{experiment.name}">')
 
 
-@pytest.mark.parametrize("experiment", EXPERIMENTS, ids=lambda e: e.name)
+@pytest.mark.parametrize("experiment", ANSWERED, ids=lambda e: e.name)
 def test_every_link_of_the_answer_reaches_a_section_that_exists(built_site, experiment):
     links = read(built_site, f"experiments/{experiment.name}/").blocks[experiment.name]["links"]
     assert len(links) >= 3, "the run, and at least two sections of evidence"
@@ -111,14 +114,27 @@ def test_every_link_of_the_answer_reaches_a_section_that_exists(built_site, expe
 
 
 def test_the_home_page_shows_an_answer_for_every_experiment_in_the_registrys_order(home):
-    assert list(home.blocks) == [e.name for e in EXPERIMENTS]
+    assert list(home.blocks) == [e.name for e in ANSWERED]
+
+
+@pytest.mark.parametrize(
+    "experiment", [e for e in EXPERIMENTS if e not in ANSWERED] or [None], ids=lambda e: e.name if e else "none"
+)
+def test_a_page_no_run_has_data_for_says_so_and_answers_nothing(built_site, experiment):
+    if experiment is None:
+        assert len(ANSWERED) == len(EXPERIMENTS), "every experiment has a run"
+        return
+    page = read(built_site, f"experiments/{experiment.name}/")
+    assert page.blocks == {}, "no answer without a run"
+    html = (built_site / "experiments" / experiment.name / "index.html").read_text(encoding="utf-8")
+    assert f"php runners/bench.php run --only {experiment.name}" in html
 
 
 def test_the_answer_carries_the_pages_stability_warning(built_site):
     """The run's warnings are the page's "may be unstable" box, word for word, in its answer and on the
     home page (the repository's runs have some: else this proves nothing)."""
     warned = 0
-    for experiment in EXPERIMENTS:
+    for experiment in ANSWERED:
         html = (built_site / "experiments" / experiment.name / "index.html").read_text(encoding="utf-8")
         box = html.partition("numbers may be unstable</p>")[2].partition("</div>")[0]
         warnings = [" ".join(item.partition("</li>")[0].split()).rstrip(".") for item in box.split("<li>")[1:]]
@@ -148,11 +164,14 @@ def test_the_spread_and_the_caveats_are_said_from_the_run():
 
 
 def test_each_answer_is_made_from_the_context_the_page_renders(tmp_path):
-    built = site.build(project_with(tmp_path, FIXTURE_RUN))
+    built = site.build(project_with(tmp_path, *FIXTURE_RUNS))
     for page in built.experiments:
         assert page.answer is not None, page.experiment.name
         assert page.answer == page.experiment.answer(page.context)
-        assert (page.answer.run_id, page.answer.profile) == (FIXTURE_RUN.name, "quick")
+        assert page.run is not None
+        assert page.run.has_results(page.experiment.name)
+        assert (page.answer.run_id, page.answer.profile) == (page.run.run_id, "quick")
+        assert page.run.run_id in {run.name for run in FIXTURE_RUNS}
         assert any("quick-profile run" in caveat for caveat in page.answer.caveats)
         assert page.text.index(f"pcb-answer-{page.experiment.name}") < page.text.index("!!! question")
     first = built.experiments[0]

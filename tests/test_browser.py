@@ -8,6 +8,7 @@ check of that reading runs on it."""
 import pytest
 
 from .browser_support import (
+    ANSWERED_PAGES,
     CHART_PAGES,
     DESKTOP,
     LOADED,
@@ -27,7 +28,7 @@ def test_page_loads_and_draws_its_charts_without_console_errors_or_outside_reque
     problems: list[str] = []
     page = open_page(contexts["light"], served[generator] + path, problems)
     assert page.locator("h1").count() == 1
-    if path.startswith("experiments/"):
+    if path in ANSWERED_PAGES:
         assert_answer_fits(page, DESKTOP, "desktop")
     assert_reads_well(page, DESKTOP)
     charts = page.locator(".pcb-chart").count()
@@ -43,7 +44,7 @@ def test_every_chart_reads_in_the_dark_on_a_phone(contexts, base_url, path):
     problems: list[str] = []
     page = open_page(contexts["phone-dark"], base_url + path, problems)
     assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"
-    if path.startswith("experiments/"):
+    if path in ANSWERED_PAGES:
         assert_answer_fits(page, PHONE, "phone")
     assert_reads_well(page, PHONE)
     assert problems == []

@@ -6,9 +6,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext
 
-from phpcb.experiments import registry
-
-from .browser_support import DESKTOP, PHONE, assert_answer_fits, assert_reads_well
+from .browser_support import ANSWERED_PAGES, DESKTOP, PHONE, assert_answer_fits, assert_reads_well
 
 pytestmark = pytest.mark.browser
 
@@ -16,7 +14,7 @@ pytestmark = pytest.mark.browser
 # MkDocs' experiment pages are measured where test_browser.py opens them (at 1280 × 900 and, in the
 # dark, at 390 × 844); Zensical's here, each page opened once and read at each size in turn (a resize
 # lays the answer out again as a load at that size would: its layout is CSS media queries).
-ANSWERED = [f"experiments/{e.name}/" for e in registry.discover()]
+ANSWERED = ANSWERED_PAGES
 FIRST_SCREENS = {"desktop": DESKTOP, "phone": PHONE}
 
 

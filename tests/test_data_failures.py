@@ -14,28 +14,31 @@ from phpcb.errors import DataError
 from phpcb.experiments import registry
 from phpcb.pages import build as site
 
-from .conftest import FIXTURE_RUN, ROOT, reseal
+from .conftest import FIXTURE_RUN, ROOT, fixture_run_of, reseal
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
 
 RUN = FIXTURE_RUN.name
 
 
-def only_header(root, name):
-    path = root / "data" / "runs" / RUN / name
+def only_header(root, name, run=RUN):
+    path = root / "data" / "runs" / run / name
     path.write_text(path.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")
     reseal(path.parent)
     return path
 
 
-SAMPLES = [experiment.measurements(SCHEMAS).name for experiment in registry.discover()]
+# Each experiment's samples, in the fixture run that has them.
+SAMPLES = [
+    (experiment.measurements(SCHEMAS).name, fixture_run_of(experiment.name)) for experiment in registry.discover()
+]
 
 
-@pytest.mark.parametrize("name", SAMPLES)
-def test_an_experiment_marked_ok_with_a_header_only_csv_is_refused_naming_the_file(make_project, name):
+@pytest.mark.parametrize(("name", "run"), SAMPLES, ids=[name for name, _ in SAMPLES])
+def test_an_experiment_marked_ok_with_a_header_only_csv_is_refused_naming_the_file(make_project, name, run):
     # Found by the fuzzer: aead.csv gave an IndexError, ec_keygen.csv and jwt.csv a Jinja UndefinedError.
-    root = make_project(FIXTURE_RUN)
-    path = only_header(root, name)
+    root = make_project(run)
+    path = only_header(root, name, run.name)
     with pytest.raises(DataError) as caught:
         site.build(root)
     assert caught.value.path == path

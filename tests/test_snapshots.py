@@ -1,4 +1,4 @@
-"""Every generated page and figure of the fixture run, pinned as files a reviewer can read.
+"""Every generated page and figure of the fixture runs, pinned as files a reviewer can read.
 
 tests/snapshots/<experiment>/page.md is the page with `@figures/<name>.json` where each chart's
 JSON goes; tests/snapshots/<experiment>/<name>.json is that figure, pretty-printed. Rewrite them
@@ -15,7 +15,7 @@ from phpcb.experiments import registry
 from phpcb.pages import build as site
 from phpcb.presentation import plotting
 
-from .conftest import FIXTURE_RUN, SNAPSHOTS, UPDATING_SNAPSHOTS, assert_snapshot
+from .conftest import FIXTURE_RUN, FIXTURE_RUNS, SNAPSHOTS, UPDATING_SNAPSHOTS, assert_snapshot
 
 EXPERIMENTS = registry.discover()
 
@@ -28,7 +28,7 @@ def placeholder(name: str) -> str:
 def fixture_site(tmp_path_factory):
     from .conftest import project_with
 
-    return site.build(project_with(tmp_path_factory.mktemp("snapshots"), FIXTURE_RUN))
+    return site.build(project_with(tmp_path_factory.mktemp("snapshots"), *FIXTURE_RUNS))
 
 
 def page_of(generated: site.GeneratedSite, name: str) -> site.ExperimentPage:
@@ -38,7 +38,7 @@ def page_of(generated: site.GeneratedSite, name: str) -> site.ExperimentPage:
 @pytest.mark.parametrize("experiment", EXPERIMENTS, ids=lambda e: e.name)
 def test_the_page_and_each_figure_match_their_snapshots(fixture_site, experiment):
     page = page_of(fixture_site, experiment.name)
-    assert page.figures, "the fixture run has data for every experiment, so every page has charts"
+    assert page.figures, "the fixture runs have data for every experiment, so every page has charts"
     text = page.text
     expected_files = {"page.md"}
     for name, figure in page.figures.items():
@@ -109,13 +109,16 @@ def test_every_time_summary_of_the_fixture_brackets_its_median(fixture_site):
 
 
 def test_the_site_publishes_every_run_file_and_a_data_package_per_run(fixture_site):
+    expected = set()
+    for run in FIXTURE_RUNS:
+        manifest = json.loads((run / "manifest.json").read_text())
+        files = [name for entry in manifest["experiments"].values() for name in entry["files"]]
+        names = ("manifest.json", "datapackage.json", *(f"{name}.gz" for name in files))
+        expected |= {f"runs/{run.name}/{name}" for name in names}
+    assert set(fixture_site.files) == expected
     run_id = FIXTURE_RUN.name
     manifest = json.loads((FIXTURE_RUN / "manifest.json").read_text())
-    files = [name for entry in manifest["experiments"].values() for name in entry["files"]]
-    published = [f"{name}.gz" for name in files]
-    assert set(fixture_site.files) == {
-        f"runs/{run_id}/{name}" for name in ("manifest.json", "datapackage.json", *published)
-    }
+    published = [f"{name}.gz" for entry in manifest["experiments"].values() for name in entry["files"]]
     assert fixture_site.beside == {}, "by default the runs' files are published in the site"
     package = json.loads(fixture_site.files[f"runs/{run_id}/datapackage.json"])
     assert [resource["path"] for resource in package["resources"]] == published

@@ -8,7 +8,8 @@ use PhpCryptoBench\Exception\NativeSpeedFailed;
 
 /**
  * One thing `openssl speed` measures: an EVP cipher or an HMAC on blocks of a given size, or a
- * public-key algorithm by its speed name (rsa2048, ecdsap256, ecdhp256, ecdhx25519, ed25519).
+ * public-key algorithm by its speed name (rsa2048, ecdsap256, ecdhp256, ecdhx25519, ed25519, and from
+ * OpenSSL 3.5 ML-DSA-65 or ML-KEM-768).
  * `name` is what the run's CSV calls it; arguments() is what the command gets.
  */
 final class NativePrimitive
@@ -19,6 +20,10 @@ final class NativePrimitive
     public const ENCRYPT = 'encrypt';
     public const DECRYPT = 'decrypt';
     public const MAC = 'mac';
+    /** A KEM's three operations (OpenSSL 3.5's ML-KEM): what `openssl speed` announces them as. */
+    public const KEYGEN = 'keygen';
+    public const ENCAPSULATE = 'encaps';
+    public const DECAPSULATE = 'decaps';
 
     /** @param list<string> $arguments */
     private function __construct(
@@ -43,11 +48,18 @@ final class NativePrimitive
         return new self('hmac-' . $digest, self::positive($blockBytes), ['-hmac', $digest, '-bytes', (string) $blockBytes], [self::MAC]);
     }
 
-    /** rsa2048, ecdsap256, ed25519 (sign and verify) or ecdhp256, ecdhx25519 (derive). */
+    /**
+     * rsa2048, ecdsap256, ed25519, ML-DSA-44/65/87 (sign and verify), ecdhp256, ecdhx25519 (derive) or
+     * ML-KEM-512/768/1024 (keygen, encaps, decaps).
+     */
     public static function publicKey(string $speedName): self
     {
-        self::check('public-key algorithm', '/^(rsa[0-9]{4,5}|ecdsa[a-z0-9]{3,20}|ecdh[a-z0-9]{3,20}|ed25519|ed448)$/', $speedName);
-        $operations = str_starts_with($speedName, 'ecdh') ? [self::DERIVE] : [self::SIGN, self::VERIFY];
+        self::check('public-key algorithm', '/^(rsa[0-9]{4,5}|ecdsa[a-z0-9]{3,20}|ecdh[a-z0-9]{3,20}|ed25519|ed448|ML-DSA-(44|65|87)|ML-KEM-(512|768|1024))$/', $speedName);
+        $operations = match (true) {
+            str_starts_with($speedName, 'ecdh') => [self::DERIVE],
+            str_starts_with($speedName, 'ML-KEM-') => [self::KEYGEN, self::ENCAPSULATE, self::DECAPSULATE],
+            default => [self::SIGN, self::VERIFY],
+        };
         return new self($speedName, 0, [$speedName], $operations);
     }
 

@@ -7,7 +7,9 @@ namespace PhpCryptoBench\Native;
 /**
  * Reads `openssl speed -mr` (machine-readable) output. Each result line `+R…:<count>:…:<seconds>`
  * follows the line that announces what it measured: `+DT:<name>:<seconds>:<bytes>` for ciphers
- * and MACs, `+DTP:<bits>:<what>:<type>:<seconds>` for public-key operations. The announcement, not
+ * and MACs, `+DTP:<bits>:<what>:<type>:<seconds>` for public-key operations, and (OpenSSL 3.5's ML-DSA
+ * and ML-KEM) `+DTP:<name>:<operation>:<seconds>`, where `signs` is a signature and `keygen`, `encaps`
+ * and `decaps` a KEM's operations. The announcement, not
  * the number after +R, names the operation: those numbers differ between OpenSSL versions (3.2 added
  * RSA encryption and key encapsulation between them). Anything else (+F summaries, +H, errors,
  * human-readable text) is skipped.
@@ -47,8 +49,13 @@ final class OpensslSpeedOutput
             return $primitive->onBlocks() ? $primitive->operations[0] : null;
         }
         $what = strtolower(($announced[2] ?? '') . ' ' . ($announced[3] ?? ''));
+        // A KEM's operations (OpenSSL 3.5 announces ML-KEM's as +DTP:ML-KEM-768:encaps:<seconds>) count
+        // where the primitive asks for them; a signature algorithm's key generation never does.
+        if (preg_match('/\b(keygen|encaps|decaps)\b/', $what, $kem) === 1) {
+            return in_array($kem[1], $primitive->operations, true) ? $kem[1] : null;
+        }
         return match (true) {
-            preg_match('/encrypt|decrypt|encaps|decaps|keygen/', $what) === 1 => null,
+            preg_match('/encrypt|decrypt/', $what) === 1 => null,
             str_contains($what, 'ecdh') => NativePrimitive::DERIVE,
             str_contains($what, 'verify'), str_starts_with($what, 'public ') => NativePrimitive::VERIFY,
             str_contains($what, 'sign'), str_starts_with($what, 'private ') => NativePrimitive::SIGN,

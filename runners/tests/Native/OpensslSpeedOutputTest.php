@@ -52,6 +52,34 @@ final class OpensslSpeedOutputTest extends TestCase
         }
     }
 
+    /** @return iterable<string, array{string, NativePrimitive, list<array{string, int, int}>}> */
+    public static function capturedOpenssl35(): iterable
+    {
+        yield 'ML-DSA-65 (its key generation is not asked for)' => ['ML-DSA-65', NativePrimitive::publicKey('ML-DSA-65'), [['sign', 421, 1_000_000_000], ['verify', 3166, 1_000_000_000]]];
+        yield 'ML-KEM-768' => ['ML-KEM-768', NativePrimitive::publicKey('ML-KEM-768'), [['keygen', 7079, 1_000_000_000], ['encaps', 11890, 1_000_000_000], ['decaps', 8546, 1_010_000_000]]];
+    }
+
+    /**
+     * OpenSSL 3.5 announces ML-DSA and ML-KEM by name and operation (+DTP:ML-DSA-65:signs:1).
+     *
+     * @dataProvider capturedOpenssl35
+     * @param list<array{string, int, int}> $expected operation, count and nanoseconds
+     */
+    public function testOpenssl35sPostQuantumAlgorithmsAreReadByOperation(string $file, NativePrimitive $primitive, array $expected): void
+    {
+        $measurements = OpensslSpeedCommand::measurements($primitive, 'openssl speed …', self::output($file), 'OpenSSL 3.5.9');
+
+        self::assertSame($expected, array_map(static fn (NativeMeasurement $m): array => [$m->operation, $m->operations, $m->elapsedNs], $measurements));
+        self::assertSame(['openssl', 'speed', '-elapsed', '-mr', '-seconds', '1', $primitive->name], OpensslSpeedCommand::command('openssl', $primitive));
+    }
+
+    public function testASignatureAlgorithmsKeyGenerationIsNotItsSignature(): void
+    {
+        $results = OpensslSpeedOutput::results(self::output('ML-DSA-65'), NativePrimitive::publicKey('ML-DSA-65'));
+        self::assertSame(['sign', 'verify'], array_column($results, 'operation'), 'keygen (+R18) is neither');
+        self::assertSame([], OpensslSpeedOutput::results(self::output('ML-KEM-768'), NativePrimitive::publicKey('ML-DSA-65')), 'a KEM has no signatures');
+    }
+
     public function testOtherOperationsOfNewerOpensslAreSkippedNotMistakenForSignatures(): void
     {
         $results = OpensslSpeedOutput::results(self::speedOutput('rsa2048-3.2-layout'), NativePrimitive::publicKey('rsa2048'));
@@ -115,6 +143,8 @@ final class OpensslSpeedOutputTest extends TestCase
         yield 'a zero block' => [static fn () => NativePrimitive::cipher('aes-128-cbc', 0)];
         yield 'an HMAC digest that is an option' => [static fn () => NativePrimitive::hmac('-engine', 16)];
         yield 'an unknown public-key name' => [static fn () => NativePrimitive::publicKey('dsa2048')];
+        yield 'an ML-DSA parameter set FIPS 204 does not define' => [static fn () => NativePrimitive::publicKey('ML-DSA-66')];
+        yield 'ML-KEM in lower case, which openssl speed does not know' => [static fn () => NativePrimitive::publicKey('ml-kem-768')];
     }
 
     /** @dataProvider badNames */

@@ -1,0 +1,78 @@
+"""Plotly figures for the pq page, as plain JSON-ready dicts (the page script applies the palette)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import plotly.graph_objects as go
+
+from phpcb.experiments.pq.analysis import LOADS, SIGNATURE_OPERATIONS, PqAnalysis
+from phpcb.presentation.plotting import MEDIAN_IN_RUN, ms, plain, time_error_bars
+
+OPERATION_NAMES = {
+    "sign": "openssl_sign()",
+    "verify": "openssl_verify()",
+    "load_private": "openssl_pkey_get_private()",
+    "load_public": "openssl_pkey_get_public()",
+}
+
+
+def times(analysis: PqAnalysis, operations: tuple[str, ...], payload: int, title: str) -> dict[str, Any] | None:
+    figure = go.Figure()
+    for operation in operations:
+        present = [(a.name, case) for a in analysis.algorithms if (case := a.case(operation, payload)) is not None]
+        if not present:
+            continue
+        figure.add_trace(
+            go.Bar(
+                x=[name for name, _ in present],
+                y=[ms(case.summary.median_ns) for _, case in present],
+                error_y=time_error_bars([case.summary for _, case in present]),
+                name=OPERATION_NAMES[operation],
+            )
+        )
+    if not figure.data:
+        return None
+    figure.update_layout(
+        title=f"{title} (error bars: {MEDIAN_IN_RUN.text})",
+        barmode="group",
+        xaxis={"title": "algorithm", "type": "category"},
+        yaxis={"title": "ms per operation (log)", "type": "log"},
+    )
+    return plain(figure)
+
+
+def token_sizes(analysis: PqAnalysis, limits: dict[str, int]) -> dict[str, Any]:
+    figure = go.Figure()
+    for payload in analysis.payloads:
+        figure.add_trace(
+            go.Bar(
+                x=[a.name for a in analysis.algorithms],
+                y=[a.token_bytes(payload) for a in analysis.algorithms],
+                name=f"{payload}-character payload",
+            )
+        )
+    for label, key in (("a cookie's limit", "cookie_bytes"), ("a common header limit", "header_bytes")):
+        text = f"{limits[key]:,} B: {label}"
+        figure.add_hline(y=limits[key], line_dash="dash", annotation_text=text, annotation_position="top left")
+    figure.update_layout(
+        title="Compact JWS size per algorithm and payload, against cookie and header limits",
+        barmode="group",
+        xaxis={"title": "algorithm", "type": "category"},
+        yaxis={"title": "bytes"},
+    )
+    return plain(figure)
+
+
+def all_figures(analysis: PqAnalysis) -> dict[str, dict[str, Any]]:
+    if not analysis.algorithms:
+        return {}
+    payload = analysis.headline_payload
+    found = {
+        "pq-sign-verify": times(
+            analysis, SIGNATURE_OPERATIONS, payload, f"Sign and verify per algorithm, {payload}-character token"
+        ),
+        "pq-token-size": token_sizes(analysis, analysis.limits),
+        "pq-load": times(analysis, LOADS, 0, "Loading a key from its PEM per algorithm"),
+    }
+    return {name: figure for name, figure in found.items() if figure is not None}

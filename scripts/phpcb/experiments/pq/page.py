@@ -1,0 +1,176 @@
+"""What the pq page says beyond the analysis: its answer (the finding the page opens with and the home page
+shows), what PHP cannot do yet as the run observed it, its advice and its headlines."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup
+
+from phpcb.experiments.experiment import Finding
+from phpcb.experiments.pq.analysis import Algorithm, PqAnalysis, Versus
+from phpcb.experiments.pq.policy import Limitation, PqPolicy
+from phpcb.presentation.advice import Advice
+from phpcb.presentation.answer import Evidence, time_with_ci
+from phpcb.presentation.headlines import Headline
+from phpcb.presentation.render import markdown_text
+from phpcb.presentation.wording import margin
+
+# The parameter set the answer speaks of: category 3, the middle of FIPS 204's three, whose token is the
+# one the issue asks about against a cookie.
+FOCUS = "ML-DSA-65"
+# Where no classical algorithm of the same strength was measured, the answer compares with this one.
+BASELINE = "Ed25519"
+
+
+@dataclass(frozen=True)
+class Observed:
+    """A line of what PHP cannot do yet, with what the run saw: `holds` is None where the run did not check it."""
+
+    limitation: Limitation
+    holds: bool | None
+    value: Any
+
+    @property
+    def shown(self) -> str:
+        """The observed value as the runner recorded it (JSON)."""
+        return json.dumps(self.value)
+
+
+def focus(analysis: PqAnalysis) -> Algorithm | None:
+    """ML-DSA-65 where the run has it, else its first ML-DSA parameter set."""
+    return analysis.find(FOCUS) or next(iter(analysis.post_quantum), None)
+
+
+def comparison(analysis: PqAnalysis, subject: str, operation: str) -> Versus | None:
+    """The subject against the first classical algorithm of its strength in the run's order (Ed25519 before
+    P-256 and RSA-3072 at 128 bits), or against Ed25519 when none has its strength (ML-DSA-87's 256 bits)."""
+    found = analysis.against(subject, operation)
+    same = [v for v in found if v.same_strength]
+    return same[0] if same else next((v for v in found if v.baseline == BASELINE), None)
+
+
+def observed_lines(policy: PqPolicy, observed: dict[str, Any]) -> list[Observed]:
+    return [
+        Observed(line, line.holds(observed), observed.get(line.observed) if line.observed else None)
+        for line in policy.cannot
+    ]
+
+
+def context(analysis: PqAnalysis, policy: PqPolicy) -> dict[str, Any]:
+    chosen = focus(analysis)
+    return {
+        "focus": chosen,
+        "headline_payload": analysis.headline_payload,
+        "limits": analysis.limits,
+        "limit_sources": policy.limits,
+        "facts": policy.facts,
+        "horizon": policy.horizon,
+        "cannot": observed_lines(policy, analysis.observed),
+        "over_cookie": analysis.over("cookie_bytes"),
+        "over_header": analysis.over("header_bytes"),
+        # Each ML-DSA parameter set against the classical key its answer and tables set it beside, by
+        # "<parameter set>/<operation>".
+        "comparisons": {
+            f"{a.name}/{operation}": found
+            for a in analysis.post_quantum
+            for operation in ("sign", "verify")
+            if (found := comparison(analysis, a.name, operation)) is not None
+        },
+        "stack": analysis.run.manifest.get("stack") or {},
+    }
+
+
+def static_context(policy: PqPolicy) -> dict[str, Any]:
+    """What the page says without a run: the JOSE draft and what PHP cannot do, as the policy states them."""
+    return {"policy_facts": policy.facts, "policy_cannot": policy.cannot}
+
+
+def _cookie_sentence(chosen: Algorithm, cookie: int) -> Markup:
+    smallest = chosen.smallest_token
+    if smallest is None:
+        return Markup("")
+    payload, size = smallest
+    if size > cookie:
+        sentence = " A {:,}-byte cookie cannot hold an {} token: the smallest measured here, at {} characters, is {:,} "
+        sentence += "bytes."
+        return Markup(sentence).format(cookie, markdown_text(chosen.name), payload, size)
+    return Markup(" Its token at {} characters is {:,} bytes, within a {:,}-byte cookie.").format(payload, size, cookie)
+
+
+def _against(versus: Versus | None) -> Markup:
+    if versus is None:
+        return Markup("")
+    return Markup(", {}").format(markdown_text(margin(versus.baseline, versus.ratio)))
+
+
+def finding(context: dict[str, Any]) -> Finding | None:
+    """ML-DSA-65's verification and signing time at the headline payload, against the classical key of its
+    strength, and whether its token fits a cookie."""
+    analysis: PqAnalysis = context["analysis"]
+    chosen = context["focus"]
+    payload = context["headline_payload"]
+    verify = chosen.case("verify", payload) if chosen is not None else None
+    sign = chosen.case("sign", payload) if chosen is not None else None
+    if chosen is None or verify is None or sign is None:
+        return None
+    recommendation = Markup(
+        "ML-DSA works from PHP where OpenSSL has it (3.5+): `openssl_sign()` and `openssl_verify()` with the "
+        "algorithm `0`, keys made by `openssl genpkey`; PHP cannot make them, nor use ML-KEM.{}"
+    ).format(_cookie_sentence(chosen, analysis.limits["cookie_bytes"]))
+    number = Markup("**{}** verifies a token of {} characters in {}{}; it signs one in {}{}.").format(
+        markdown_text(chosen.name),
+        payload,
+        time_with_ci(context, verify.summary),
+        _against(context["comparisons"].get(f"{chosen.name}/verify")),
+        time_with_ci(context, sign.summary),
+        _against(context["comparisons"].get(f"{chosen.name}/sign")),
+    )
+    stack = context.get("stack") or {}
+    caveats = ()
+    if stack.get("php") and stack.get("openssl"):
+        caveats = (
+            Markup("ML-DSA needs OpenSSL 3.5+: this run is stack `{}`, PHP {} with the OpenSSL {} library.").format(
+                markdown_text(stack.get("name", "?")), markdown_text(stack["php"]), markdown_text(stack["openssl"])
+            ),
+        )
+    evidence = (
+        Evidence("sizes", "sizes"),
+        Evidence("every algorithm", "every-algorithm"),
+        Evidence("what PHP cannot do yet", "what-php-cannot-do-yet"),
+        Evidence("verification", "verification"),
+    )
+    return Finding("Post-quantum signatures", recommendation, number, evidence, caveats)
+
+
+def advice(context: dict[str, Any]) -> list[Advice]:
+    analysis: PqAnalysis = context["analysis"]
+    cookie = analysis.limits["cookie_bytes"]
+    statements = []
+    for a in analysis.algorithms:
+        statements.append(Advice("pq", f"pq.verdict.{a.name}", f"Verdict on {a.name}", a.verdict.status))
+        smallest = a.smallest_token
+        if smallest is not None:
+            fits = "fits" if smallest[1] <= cookie else "does not fit"
+            statements.append(Advice("pq", f"pq.cookie.{a.name}", f"Smallest {a.name} token in a cookie", fits))
+    for v in analysis.versus:
+        if v.same_strength:
+            key = f"pq.{v.operation}.{v.subject}.{v.baseline}"
+            label = f"{v.subject} against {v.baseline}, {v.operation}"
+            statements.append(Advice.of_direction("pq", key, label, v.subject, v.baseline, v.ratio))
+    return statements
+
+
+def headlines(context: dict[str, Any]) -> list[Headline]:
+    """ML-DSA-65's verification and signing, the numbers the answer leads with, for every machine × PHP."""
+    chosen: Algorithm | None = context["focus"]
+    payload = context["headline_payload"]
+    found = []
+    for operation in ("verify", "sign"):
+        case = chosen.case(operation, payload) if chosen is not None else None
+        if chosen is not None and case is not None:
+            question = f"{chosen.name} {operation}, {payload}-character token"
+            found.append(Headline.of_time(f"pq.{operation}.{chosen.name}", question, case.summary))
+    return found
