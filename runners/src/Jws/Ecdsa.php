@@ -57,10 +57,7 @@ final class Ecdsa implements Algorithm
             // ES256 with a P-384 key verifies nothing an attacker could not also forge elsewhere: refuse.
             throw WeakKey::wrongType($this->name, 'a key on ' . $this->curve, 'a key on ' . $curve);
         }
-        $private = OpensslKeyDetails::isPrivate($found);
-        if ($forSigning && !$private) {
-            throw WeakKey::wrongType($this->name, 'a private key to sign with', 'a public key');
-        }
+        $private = OpensslKeyDetails::requireHalf($found, $this->name, $forSigning);
         return new KeyFacts('EC', (int) $found['bits'], $curve, $private);
     }
 

@@ -71,7 +71,10 @@ final class Jwk
         if (isset($jwk['d'])) {
             $key = openssl_pkey_new(['ec' => ['curve_name' => $curve, 'd' => self::member($jwk, 'd', $bytes)]]);
             $details = $key === false ? false : openssl_pkey_get_details($key);
-            if ($details === false || str_pad($details['ec']['x'], $bytes, "\0", STR_PAD_LEFT) !== $x) {
+            // Both coordinates: x alone leaves y's sign open, and a JWK is what others verify with.
+            $point = $details === false ? '' : str_pad($details['ec']['x'], $bytes, "\0", STR_PAD_LEFT) . str_pad($details['ec']['y'], $bytes, "\0", STR_PAD_LEFT);
+            if ($point !== $x . $y) {
+                OpensslErrors::drain();
                 throw MalformedToken::jwk('expected d to belong to the public point x, y; it does not');
             }
             return $key;

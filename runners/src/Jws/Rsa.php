@@ -43,16 +43,8 @@ final class Rsa implements Algorithm
         if ($found['bits'] < self::MINIMUM_BITS) {
             throw WeakKey::rsaTooShort($this->name, (int) $found['bits']);
         }
-        $private = OpensslKeyDetails::isPrivate($found);
-        if ($forSigning && !$private) {
-            throw WeakKey::wrongType($this->name, 'a private key to sign with', 'a public key');
-        }
-        $rsa = $found['rsa'];
-        if (!$forSigning) {
-            // A verifier needs only the public half, whatever it was given.
-            $rsa = ['n' => $rsa['n'], 'e' => $rsa['e']];
-        }
-        $pssForm = $this->pss ? RsaPssKey::of($rsa, $this->name, $this->hash, $this->hashBytes) : null;
+        $private = OpensslKeyDetails::requireHalf($found, $this->name, $forSigning);
+        $pssForm = $this->pss ? RsaPssKey::of($found['rsa'], $this->name, $this->hash, $this->hashBytes) : null;
         return new KeyFacts('RSA', (int) $found['bits'], null, $private, $pssForm);
     }
 
