@@ -83,11 +83,11 @@ final class CompactJws
      */
     private static function numericDate(array $claims, string $name): ?int
     {
-        $value = $claims[$name] ?? null;
-        if (is_int($value) || ($value === null && !array_key_exists($name, $claims))) {
-            return $value;
+        if (!array_key_exists($name, $claims)) {
+            return null;
         }
-        throw ClaimRejected::notANumber($name, get_debug_type($value));
+        $value = $claims[$name];
+        return is_int($value) ? $value : throw ClaimRejected::notANumber($name, get_debug_type($value));
     }
 
     /**

@@ -164,6 +164,8 @@ final class CompactJwsTest extends TestCase
         yield 'the key\'s in lower case' => ['hs256', '"hs256"'];
         yield 'null' => [null, 'null'];
         yield 'an integer' => [256, '256'];
+        // Loosely, true equals any non-empty string: only a strict comparison refuses it.
+        yield 'true' => [true, 'true'];
     }
 
     /** @dataProvider callersAlgs */
@@ -418,6 +420,32 @@ final class CompactJwsTest extends TestCase
         $this->expectException(MalformedToken::class);
         $this->expectExceptionMessage('expected a compact JWS of 3 dot-separated parts, got 4');
         CompactJws::verify(CompactJws::sign($signer, 'x') . '.e30', $verifier);
+    }
+
+    /**
+     * 0 is a time like any other (loosely, 0 == null would take it for absent): exp 0 has passed,
+     * nbf 0 has not come a second before the epoch.
+     */
+    public function testTimeClaimsOfZeroAreChecked(): void
+    {
+        [$signer, $verifier] = self::es256();
+        foreach ([['exp', 1000, 'exp: expected a time after now (1000), got 0'], ['nbf', -1, 'nbf: expected a time at or before now (-1), got 0']] as [$claim, $now, $message]) {
+            try {
+                CompactJws::verifyJwt(CompactJws::signClaims($signer, [$claim => 0]), $verifier, self::clockAt($now));
+                self::fail("$claim 0 accepted at $now");
+            } catch (ClaimRejected $e) {
+                self::assertSame($message, $e->getMessage());
+            }
+        }
+        self::assertSame(['nbf' => 0], CompactJws::verifyJwt(CompactJws::signClaims($signer, ['nbf' => 0]), $verifier, self::clockAt(0))->claims);
+    }
+
+    /** The type of a header that is not an object is named even at the decoder's depth limit (63 nested lists). */
+    public function testAHeaderListAtTheDepthLimitIsNamedAnArray(): void
+    {
+        [, $verifier] = self::es256();
+        $this->expectExceptionObject(MalformedToken::headerNotObject('array'));
+        CompactJws::verify(Base64Url::encode(str_repeat('[', 63) . str_repeat(']', 63)) . '.e30.c2ln', $verifier);
     }
 
     public function testTheNbfInstantItselfIsValid(): void

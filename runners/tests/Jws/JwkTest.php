@@ -143,6 +143,15 @@ final class JwkTest extends TestCase
         yield 'an OKP curve other than Ed25519' => [['kty' => 'OKP', 'crv' => 'X25519', 'x' => $ec['x']], 'JWK: expected crv Ed25519, got "X25519"'];
         yield 'an OKP x one byte short' => [['kty' => 'OKP', 'crv' => 'Ed25519', 'x' => Base64Url::encode(str_repeat("\x01", 31))], 'JWK: expected "x" of 32 bytes, got 31'];
         yield 'an OKP d one byte long' => [['kty' => 'OKP', 'crv' => 'Ed25519', 'x' => KnownAnswers::RFC8037_KEY['x'], 'd' => Base64Url::encode(str_repeat("\x01", 33))], 'JWK: expected "d" of 32 bytes, got 33'];
+        yield 'an EC crv that is a number' => [['crv' => 256] + $ec, 'JWK: expected crv P-256, P-384 or P-521, got 256'];
+        yield 'an EC crv that is a list' => [['crv' => ['P-256']] + $ec, 'JWK: expected crv P-256, P-384 or P-521, got ["P-256"]'];
+        yield 'an EC d that is empty' => [['d' => ''] + $ec, 'JWK: expected a non-empty member "d"'];
+        yield 'an OKP crv that is true' => [['kty' => 'OKP', 'crv' => true, 'x' => KnownAnswers::RFC8037_KEY['x']], 'JWK: expected crv Ed25519, got true'];
+        yield 'an OKP d that is empty' => [['kty' => 'OKP', 'crv' => 'Ed25519', 'x' => KnownAnswers::RFC8037_KEY['x'], 'd' => ''], 'JWK: expected a non-empty member "d"'];
+        // openssl_pkey_new() would make a "private" key of d = 0 from it, which signs garbage.
+        yield 'an RSA d that is empty' => [['d' => ''] + KnownAnswers::RFC7520_RSA, 'JWK: expected a non-empty member "d"'];
+        yield 'an RSA n that is empty' => [['n' => ''] + KnownAnswers::RFC7520_RSA, 'JWK: expected a non-empty member "n"'];
+        yield 'an RSA prime that is empty' => [['p' => ''] + KnownAnswers::RFC7520_RSA, 'JWK: expected a non-empty member "p"'];
         yield 'an RSA key without e' => [['kty' => 'RSA', 'n' => KnownAnswers::RFC7520_RSA['n']], 'JWK: expected a base64url string member "e"'];
         yield 'an oct key without k' => [['kty' => 'oct'], 'JWK: expected a base64url string member "k"'];
     }
@@ -186,6 +195,42 @@ final class JwkTest extends TestCase
         $ps256 = Algorithms::named('PS256');
         $token = CompactJws::sign(Key::forSigning($ps256, Jwk::import($jwk)), 'p');
         self::assertSame('p', CompactJws::verify($token, Key::forVerification($ps256, Jwk::import(Jwk::publicOf($generated))))->payload);
+    }
+
+    public function testAnRsaPrivateKeyOpensslRefusesIsRefused(): void
+    {
+        // A prime of one byte: OpenSSL will not build the key, and queues why.
+        try {
+            Jwk::import(['p' => 'Aw'] + KnownAnswers::RFC7520_RSA);
+            self::fail('imported');
+        } catch (MalformedToken $e) {
+            self::assertSame('JWK: OpenSSL refused the RSA private key', $e->getMessage());
+        }
+        self::assertFalse(openssl_error_string(), 'the import drained OpenSSL\'s reasons');
+    }
+
+    /** @return iterable<string, array{int}> */
+    public static function ed25519KeysOfAnotherLength(): iterable
+    {
+        yield 'a 31-byte key' => [31];
+        yield 'a 33-byte key' => [33];
+        yield 'a 65-byte key' => [65];
+        yield 'a seed and a half' => [48];
+    }
+
+    /** @dataProvider ed25519KeysOfAnotherLength */
+    public function testAnEd25519KeyOfAnotherLengthHasNoPublicJwk(int $bytes): void
+    {
+        $this->expectException(MalformedToken::class);
+        $this->expectExceptionMessage("JWK: expected a 64-byte Ed25519 secret key or a 32-byte public key, got $bytes bytes");
+        Jwk::publicOf(str_repeat("\x01", $bytes));
+    }
+
+    public function testAnEcScalarOfZeroIsRefused(): void
+    {
+        // PHP makes a new random key from a zero scalar: it is refused because its point is not the JWK's.
+        $this->expectExceptionMessage('JWK: expected d to belong to the public point x, y; it does not');
+        Jwk::import(['d' => Base64Url::encode(str_repeat("\0", 32))] + self::privateJwk(5));
     }
 
     public function testAnOctJwkIsItsSecret(): void
