@@ -15,3 +15,5 @@ spl_autoload_register(static function (string $class): void {
 });
 
 const REPOSITORY = __DIR__ . '/../..';
+
+require __DIR__ . '/Support/jws-functions.php';

@@ -19,9 +19,16 @@ final class AlgorithmNotAllowed extends RuntimeException implements BenchExcepti
         return new self(sprintf('header alg: expected "%s", the algorithm bound to this key, got "%s"', $allowed, $found));
     }
 
-    public static function missing(): self
+    /** @param string $found the member's type, or "no alg member" */
+    public static function notAString(string $found): self
     {
-        return new self('header alg: expected a string, got no alg member');
+        return new self(sprintf('header alg: expected a string, got %s', $found));
+    }
+
+    /** @param string $found the caller's `alg`, as JSON */
+    public static function callerHeader(string $keys, string $found): self
+    {
+        return new self(sprintf('header alg: expected "%s", the algorithm bound to the signing key, or no alg member, got %s', $keys, $found));
     }
 
     public static function unsupported(string $name): self

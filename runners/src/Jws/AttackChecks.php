@@ -31,7 +31,8 @@ final class AttackChecks
             'alg "none" with an empty signature' => [AlgorithmNotAllowed::class, fn () => CompactJws::verify(Base64Url::encode('{"alg":"none"}') . '.' . $payload . '.', $verifier)],
             'HS256 signed with the RSA public key as its secret (alg confusion)' => [AlgorithmNotAllowed::class, fn () => CompactJws::verify($hsWithPublicKey, $rsVerifier)],
             'an ES256 key on P-384' => [WeakKey::class, fn () => Key::forVerification($es256, openssl_pkey_new(['private_key_type' => OPENSSL_KEYTYPE_EC, 'curve_name' => 'secp384r1']))],
-            'an RSA key under 2048 bits' => [WeakKey::class, fn () => Key::forVerification(Algorithms::named('RS256'), Jwk::import(['kty' => 'RSA', 'n' => Base64Url::encode(random_bytes(127) . "\x01"), 'e' => 'AQAB']))],
+            // 1024 bits exactly, its top bit set (a random first byte made it 1017 to 1024 bits).
+            'an RSA key under 2048 bits' => [WeakKey::class, fn () => Key::forVerification(Algorithms::named('RS256'), Jwk::import(['kty' => 'RSA', 'n' => Base64Url::encode("\x80" . str_repeat("\x5b", 127)), 'e' => 'AQAB']))],
             'a PEM public key as an HMAC secret' => [WeakKey::class, fn () => Key::forVerification(Algorithms::named('HS256'), $rsaPublicPem)],
             'a signature one byte short' => [SignatureRejected::class, fn () => CompactJws::verify("$header.$payload." . Base64Url::encode(substr(Base64Url::decode($signature), 1)), $verifier)],
             'a DER signature where R‖S belongs' => [SignatureRejected::class, fn () => CompactJws::verify("$header.$payload." . Base64Url::encode(EcdsaSignature::rawToDer(Base64Url::decode($signature), 32, 'ES256')), $verifier)],
@@ -69,8 +70,11 @@ final class AttackChecks
         return [$verifier, "$input." . Base64Url::encode($longSalt), "$input." . Base64Url::encode($pkcs1)];
     }
 
-    /** @param class-string $expected */
-    private static function expectRefusal(string $name, string $expected, Closure $attempt): void
+    /**
+     * @param class-string $expected
+     * @throws VerificationFailed when $attempt is accepted, or refused with another exception
+     */
+    public static function expectRefusal(string $name, string $expected, Closure $attempt): void
     {
         try {
             $attempt();

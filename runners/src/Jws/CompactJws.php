@@ -19,13 +19,22 @@ use PhpCryptoBench\Harness\WallClock;
  */
 final class CompactJws
 {
-    /** @param array<string, mixed> $header extra header members; `alg` is always the key's */
+    /**
+     * @param array<string, mixed> $header extra header members; `alg` is always the key's
+     * @throws WeakKey for a verification key
+     * @throws AlgorithmNotAllowed for a header `alg` other than the key's (`none` included)
+     */
     public static function sign(Key $key, string $payload, array $header = []): string
     {
+        $alg = $key->algorithm->name();
         if (!$key->signs) {
-            throw WeakKey::wrongType($key->algorithm->name(), 'a signing key', 'a verification key');
+            throw WeakKey::wrongType($alg, 'a signing key', 'a verification key');
         }
-        $header = ['alg' => $key->algorithm->name()] + $header;
+        if (array_key_exists('alg', $header) && $header['alg'] !== $alg) {
+            // The key decides the algorithm (RFC 8725 section 3.1): a caller's other `alg` is a bug, not a wish.
+            throw AlgorithmNotAllowed::callerHeader($alg, json_encode($header['alg']) ?: 'an unreadable value');
+        }
+        $header = ['alg' => $alg] + $header;
         $input = Base64Url::encode(self::json($header)) . '.' . Base64Url::encode($payload);
         return $input . '.' . Base64Url::encode($key->algorithm->sign($key, $input));
     }
@@ -74,11 +83,11 @@ final class CompactJws
      */
     private static function numericDate(array $claims, string $name): ?int
     {
-        $value = $claims[$name] ?? null;
-        if (is_int($value) || ($value === null && !array_key_exists($name, $claims))) {
-            return $value;
+        if (!array_key_exists($name, $claims)) {
+            return null;
         }
-        throw ClaimRejected::notANumber($name, get_debug_type($value));
+        $value = $claims[$name];
+        return is_int($value) ? $value : throw ClaimRejected::notANumber($name, get_debug_type($value));
     }
 
     /**
@@ -97,7 +106,7 @@ final class CompactJws
         $header = self::object(Base64Url::decode($encodedHeader, 'header'), true);
         $alg = $header['alg'] ?? null;
         if (!is_string($alg)) {
-            throw AlgorithmNotAllowed::missing();
+            throw AlgorithmNotAllowed::notAString(array_key_exists('alg', $header) ? get_debug_type($alg) : 'no alg member');
         }
         if ($alg === 'none') {
             throw AlgorithmNotAllowed::none();

@@ -4,7 +4,6 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Jws;
 
-use OpenSSLAsymmetricKey;
 use PhpCryptoBench\Exception\SignatureRejected;
 use PhpCryptoBench\Exception\WeakKey;
 
@@ -52,23 +51,20 @@ final class Ecdsa implements Algorithm
     public function facts(mixed $material, bool $forSigning, KeyDetails $details): KeyFacts
     {
         $found = OpensslKeyDetails::require($details, $this->name, $material, OPENSSL_KEYTYPE_EC, 'an EC key on ' . $this->curve);
-        $curve = (string) ($found['ec']['curve_name'] ?? 'an unnamed curve');
+        $curve = $found['ec']['curve_name'] ?? 'an unnamed curve';
         if ($curve !== $this->curve) {
             // ES256 with a P-384 key verifies nothing an attacker could not also forge elsewhere: refuse.
             throw WeakKey::wrongType($this->name, 'a key on ' . $this->curve, 'a key on ' . $curve);
         }
-        $private = OpensslKeyDetails::isPrivate($found);
-        if ($forSigning && !$private) {
-            throw WeakKey::wrongType($this->name, 'a private key to sign with', 'a public key');
-        }
-        return new KeyFacts('EC', (int) $found['bits'], $curve, $private);
+        $private = OpensslKeyDetails::requireHalf($found, $this->name, $forSigning);
+        return new KeyFacts('EC', $found['bits'], $curve, $private);
     }
 
+    /** The key's material is an EC key object: facts(), called when the Key was made, refused anything else. */
     public function sign(Key $key, string $input): string
     {
         $der = '';
-        $material = $key->material;
-        if (!$material instanceof OpenSSLAsymmetricKey || !openssl_sign($input, $der, $material, $this->hash)) {
+        if (!openssl_sign($input, $der, $key->material, $this->hash)) {
             throw SignatureRejected::signingFailed($this->name, (string) openssl_error_string());
         }
         return EcdsaSignature::derToRaw($der, $this->coordinateBytes);
@@ -77,8 +73,7 @@ final class Ecdsa implements Algorithm
     public function verify(Key $key, string $input, string $signature): bool
     {
         $der = EcdsaSignature::rawToDer($signature, $this->coordinateBytes, $this->name);
-        $material = $key->material;
-        $valid = $material instanceof OpenSSLAsymmetricKey && openssl_verify($input, $der, $material, $this->hash) === 1;
+        $valid = openssl_verify($input, $der, $key->material, $this->hash) === 1;
         if (!$valid) {
             OpensslErrors::drain();
         }

@@ -31,7 +31,7 @@ final class EdDsa implements Algorithm
     public function sign(Key $key, string $input): string
     {
         try {
-            return sodium_crypto_sign_detached($input, (string) $key->material);
+            return sodium_crypto_sign_detached($input, $key->material);
         } catch (SodiumException $e) {
             throw SignatureRejected::signingFailed('EdDSA', $e->getMessage());
         }
@@ -43,7 +43,7 @@ final class EdDsa implements Algorithm
             throw SignatureRejected::length('EdDSA', SODIUM_CRYPTO_SIGN_BYTES, strlen($signature));
         }
         try {
-            return sodium_crypto_sign_verify_detached($signature, $input, (string) $key->material);
+            return sodium_crypto_sign_verify_detached($signature, $input, $key->material);
         } catch (SodiumException) {
             return false;
         }

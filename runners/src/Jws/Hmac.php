@@ -60,7 +60,7 @@ final class Hmac implements Algorithm
 
     public function sign(Key $key, string $input): string
     {
-        return hash_hmac($this->hash, $input, (string) $key->material, true);
+        return hash_hmac($this->hash, $input, $key->material, true);
     }
 
     public function verify(Key $key, string $input, string $signature): bool

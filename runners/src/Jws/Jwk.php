@@ -41,7 +41,11 @@ final class Jwk
     public static function publicOf(OpenSSLAsymmetricKey|string $key): array
     {
         if (is_string($key)) {
-            $public = strlen($key) === SODIUM_CRYPTO_SIGN_SECRETKEYBYTES ? sodium_crypto_sign_publickey_from_secretkey($key) : $key;
+            $public = match (strlen($key)) {
+                SODIUM_CRYPTO_SIGN_SECRETKEYBYTES => sodium_crypto_sign_publickey_from_secretkey($key),
+                SODIUM_CRYPTO_SIGN_PUBLICKEYBYTES => $key,
+                default => throw MalformedToken::jwk(sprintf('expected a 64-byte Ed25519 secret key or a 32-byte public key, got %d bytes', strlen($key))),
+            };
             return ['kty' => 'OKP', 'crv' => 'Ed25519', 'x' => Base64Url::encode($public)];
         }
         $details = openssl_pkey_get_details($key) ?: throw MalformedToken::jwk('expected a readable key');
@@ -64,14 +68,18 @@ final class Jwk
     /** @param array<string, mixed> $jwk */
     private static function importEc(array $jwk): OpenSSLAsymmetricKey
     {
-        $crv = (string) ($jwk['crv'] ?? '');
-        [$curve, $oid, $bytes] = self::CURVES[$crv] ?? throw MalformedToken::jwk(sprintf('expected crv P-256, P-384 or P-521, got "%s"', $crv));
+        $crv = $jwk['crv'] ?? null;
+        [$curve, $oid, $bytes] = (is_string($crv) ? self::CURVES[$crv] ?? null : null)
+            ?? throw MalformedToken::jwk(sprintf('expected crv P-256, P-384 or P-521, got %s', json_encode($crv)));
         $x = self::member($jwk, 'x', $bytes);
         $y = self::member($jwk, 'y', $bytes);
         if (isset($jwk['d'])) {
             $key = openssl_pkey_new(['ec' => ['curve_name' => $curve, 'd' => self::member($jwk, 'd', $bytes)]]);
             $details = $key === false ? false : openssl_pkey_get_details($key);
-            if ($details === false || str_pad($details['ec']['x'], $bytes, "\0", STR_PAD_LEFT) !== $x) {
+            // Both coordinates: x alone leaves y's sign open, and a JWK is what others verify with.
+            $point = $details === false ? '' : str_pad($details['ec']['x'], $bytes, "\0", STR_PAD_LEFT) . str_pad($details['ec']['y'], $bytes, "\0", STR_PAD_LEFT);
+            if ($point !== $x . $y) {
+                OpensslErrors::drain();
                 throw MalformedToken::jwk('expected d to belong to the public point x, y; it does not');
             }
             return $key;
@@ -92,7 +100,12 @@ final class Jwk
                     $parts[$name] = self::member($jwk, $member);
                 }
             }
-            return openssl_pkey_new(['rsa' => $parts]) ?: throw MalformedToken::jwk('OpenSSL refused the RSA private key');
+            $key = openssl_pkey_new(['rsa' => $parts]);
+            if ($key === false) {
+                OpensslErrors::drain();
+                throw MalformedToken::jwk('OpenSSL refused the RSA private key');
+            }
+            return $key;
         }
         $spki = Der::sequence(
             Der::sequence(Der::oid(self::RSA_ENCRYPTION_OID), Der::nullValue()),
@@ -125,6 +138,10 @@ final class Jwk
             throw MalformedToken::jwk(sprintf('expected a base64url string member "%s"', $name));
         }
         $value = Base64Url::decode($jwk[$name], 'JWK member ' . $name);
+        if ($value === '') {
+            // Given an empty d, openssl_pkey_new() makes an RSA "private" key whose d is 0.
+            throw MalformedToken::jwk(sprintf('expected a non-empty member "%s"', $name));
+        }
         if ($bytes !== null && strlen($value) !== $bytes) {
             throw MalformedToken::jwk(sprintf('expected "%s" of %d bytes, got %d', $name, $bytes, strlen($value)));
         }

@@ -55,7 +55,8 @@ final class KnownAnswers
         ];
     }
 
-    private static function expect(string $what, string $expected, string $actual): void
+    /** @throws VerificationFailed when $actual is not $expected */
+    public static function expect(string $what, string $expected, string $actual): void
     {
         if ($expected !== $actual) {
             throw VerificationFailed::vectorMismatch($what, 0, sprintf('%d bytes as published', strlen($expected)), sprintf('%d bytes that differ', strlen($actual)));

@@ -31,12 +31,21 @@ final class OpensslKeyDetails implements KeyDetails
     }
 
     /**
-     * Whether the details are of a private key (EC: d; RSA: d).
+     * Whether the details are of a private key (EC: d; RSA: d), which signing needs and verifying
+     * must not be given: PHP's openssl_verify() refuses a private key object (with a warning, and
+     * false for every token), so a verifier holding one would refuse everything, unexplained.
      *
      * @param array<string, mixed> $found
+     * @throws WeakKey a public key to sign with, or a private key to verify with
      */
-    public static function isPrivate(array $found): bool
+    public static function requireHalf(array $found, string $algorithm, bool $forSigning): bool
     {
-        return isset($found['ec']['d']) || isset($found['rsa']['d']);
+        $private = isset($found['ec']['d']) || isset($found['rsa']['d']);
+        if ($private !== $forSigning) {
+            throw $forSigning
+                ? WeakKey::wrongType($algorithm, 'a private key to sign with', 'a public key')
+                : WeakKey::wrongType($algorithm, 'a public key to verify with', 'a private key (verify with its public half: Jwk::publicOf)');
+        }
+        return $private;
     }
 }

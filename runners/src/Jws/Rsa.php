@@ -4,7 +4,6 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Jws;
 
-use OpenSSLAsymmetricKey;
 use PhpCryptoBench\Exception\SignatureRejected;
 use PhpCryptoBench\Exception\WeakKey;
 
@@ -41,26 +40,18 @@ final class Rsa implements Algorithm
     {
         $found = OpensslKeyDetails::require($details, $this->name, $material, OPENSSL_KEYTYPE_RSA, 'an RSA key');
         if ($found['bits'] < self::MINIMUM_BITS) {
-            throw WeakKey::rsaTooShort($this->name, (int) $found['bits']);
+            throw WeakKey::rsaTooShort($this->name, $found['bits']);
         }
-        $private = OpensslKeyDetails::isPrivate($found);
-        if ($forSigning && !$private) {
-            throw WeakKey::wrongType($this->name, 'a private key to sign with', 'a public key');
-        }
-        $rsa = $found['rsa'];
-        if (!$forSigning) {
-            // A verifier needs only the public half, whatever it was given.
-            $rsa = ['n' => $rsa['n'], 'e' => $rsa['e']];
-        }
-        $pssForm = $this->pss ? RsaPssKey::of($rsa, $this->name, $this->hash, $this->hashBytes) : null;
-        return new KeyFacts('RSA', (int) $found['bits'], null, $private, $pssForm);
+        $private = OpensslKeyDetails::requireHalf($found, $this->name, $forSigning);
+        $pssForm = $this->pss ? RsaPssKey::of($found['rsa'], $this->name, $this->hash, $this->hashBytes) : null;
+        return new KeyFacts('RSA', $found['bits'], null, $private, $pssForm);
     }
 
+    /** PS signs with the key's RSASSA-PSS form, RS with the key itself: facts() made the one and checked the other. */
     public function sign(Key $key, string $input): string
     {
-        $material = $this->pss ? $key->facts->pssForm : $key->material;
         $signature = '';
-        if (!$material instanceof OpenSSLAsymmetricKey || !openssl_sign($input, $signature, $material, $this->hash)) {
+        if (!openssl_sign($input, $signature, $this->pss ? $key->facts->pssForm : $key->material, $this->hash)) {
             throw SignatureRejected::signingFailed($this->name, (string) openssl_error_string());
         }
         return $signature;
@@ -68,16 +59,12 @@ final class Rsa implements Algorithm
 
     public function verify(Key $key, string $input, string $signature): bool
     {
-        $material = $this->pss ? $key->facts->pssForm : $key->material;
-        if (!$material instanceof OpenSSLAsymmetricKey) {
-            return false;
-        }
         // RFC 8017 section 8.1.2 step 1 (and 8.2.2): a signature is exactly as long as the modulus.
         $bytes = $key->facts->modulusBytes();
         if (strlen($signature) !== $bytes) {
             throw SignatureRejected::length($this->name, $bytes, strlen($signature));
         }
-        $valid = openssl_verify($input, $signature, $material, $this->hash) === 1;
+        $valid = openssl_verify($input, $signature, $this->pss ? $key->facts->pssForm : $key->material, $this->hash) === 1;
         if (!$valid) {
             OpensslErrors::drain();
         }

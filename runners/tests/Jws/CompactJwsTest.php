@@ -12,13 +12,13 @@ use PhpCryptoBench\Exception\SignatureRejected;
 use PhpCryptoBench\Exception\WeakKey;
 use PhpCryptoBench\Harness\WallClock;
 use PhpCryptoBench\Jws\Algorithms;
-use PhpCryptoBench\Jws\AttackChecks;
 use PhpCryptoBench\Jws\Base64Url;
 use PhpCryptoBench\Jws\CompactJws;
 use PhpCryptoBench\Jws\Jwk;
 use PhpCryptoBench\Jws\Key;
 use PhpCryptoBench\Jws\KnownAnswers;
 use PhpCryptoBench\Jws\WycheproofSignatureSuite;
+use PhpCryptoBench\Tests\Support\HashEqualsSpy;
 use PHPUnit\Framework\TestCase;
 use PHPUnit\Framework\Attributes\DataProvider;
 
@@ -95,6 +95,8 @@ final class CompactJwsTest extends TestCase
     public function testWycheproofVectorsGiveTheExpectedResultThroughTheSignatureLayer(): void
     {
         $reports = (new WycheproofSignatureSuite(REPOSITORY . '/vectors/wycheproof'))->runAll();
+        self::assertSame(array_keys(WycheproofSignatureSuite::FILES), array_map(static fn ($r) => $r->source, $reports), 'every file, in order');
+        self::assertSame(['ES256', 'ES384', 'ES512', 'EdDSA', 'RS256', 'RS512'], array_map(static fn ($r) => strstr($r->algorithm, ' ', true), $reports));
         $counts = array_combine(array_map(static fn ($r) => $r->source, $reports), array_map(static fn ($r) => [$r->passed, $r->skippedCount()], $reports));
         self::assertSame([262, 0], $counts['ecdsa_secp256r1_sha256_p1363_test.json']);
         self::assertSame([318, 0], $counts['ecdsa_secp521r1_sha512_p1363_test.json']);
@@ -102,30 +104,91 @@ final class CompactJwsTest extends TestCase
         self::assertSame([258, 1], $counts['rsa_signature_2048_sha256_test.json']);
     }
 
-    public function testEveryAttackCheckIsRefusedWithItsOwnException(): void
-    {
-        self::assertCount(12, AttackChecks::run());
-    }
-
-    /** @return iterable<string, array{class-string, string}> */
+    /** @return iterable<string, array{class-string, string, string}> */
     public static function refusals(): iterable
     {
-        yield 'alg none' => [AlgorithmNotAllowed::class, '{"alg":"none"}'];
-        yield 'another algorithm than the key\'s' => [AlgorithmNotAllowed::class, '{"alg":"ES384"}'];
-        yield 'no alg' => [AlgorithmNotAllowed::class, '{"typ":"JWT"}'];
-        yield 'a critical extension' => [AlgorithmNotAllowed::class, '{"alg":"ES256","crit":["exp"]}'];
-        yield 'a header that is a string' => [MalformedToken::class, '"ES256"'];
-        yield 'a header that is not JSON' => [MalformedToken::class, '{alg:ES256}'];
+        yield 'alg none' => [AlgorithmNotAllowed::class, '{"alg":"none"}', 'header alg: expected a signature algorithm, got "none"'];
+        yield 'another algorithm than the key\'s' => [AlgorithmNotAllowed::class, '{"alg":"ES384"}', 'header alg: expected "ES256", the algorithm bound to this key, got "ES384"'];
+        yield 'the key\'s algorithm in lower case' => [AlgorithmNotAllowed::class, '{"alg":"es256"}', 'header alg: expected "ES256", the algorithm bound to this key, got "es256"'];
+        yield 'no alg' => [AlgorithmNotAllowed::class, '{"typ":"JWT"}', 'header alg: expected a string, got no alg member'];
+        yield 'alg null' => [AlgorithmNotAllowed::class, '{"alg":null}', 'header alg: expected a string, got null'];
+        yield 'alg an integer' => [AlgorithmNotAllowed::class, '{"alg":256}', 'header alg: expected a string, got int'];
+        yield 'alg a list' => [AlgorithmNotAllowed::class, '{"alg":["ES256"]}', 'header alg: expected a string, got array'];
+        yield 'a critical extension' => [AlgorithmNotAllowed::class, '{"alg":"ES256","crit":["exp"]}', 'header crit: expected no critical extensions this verifier does not understand, got ["exp"]'];
+        // RFC 7515 section 4.1.11: crit, when present, is a non-empty list; null and [] are malformed, not absent.
+        yield 'crit null' => [AlgorithmNotAllowed::class, '{"alg":"ES256","crit":null}', 'header crit: expected no critical extensions this verifier does not understand, got null'];
+        yield 'crit an empty list' => [AlgorithmNotAllowed::class, '{"alg":"ES256","crit":[]}', 'header crit: expected no critical extensions this verifier does not understand, got []'];
+        yield 'a header that is a string' => [MalformedToken::class, '"ES256"', 'header: expected a JSON object, got string'];
+        yield 'a header that is not JSON' => [MalformedToken::class, '{alg:ES256}', 'header: expected a JSON object, got text that is not JSON'];
+        yield 'a header that is a list with white space before it' => [MalformedToken::class, " \t\r\n[1]", 'header: expected a JSON object, got array'];
     }
 
     /** @dataProvider refusals */
     #[DataProvider('refusals')]
-    public function testHeadersThatMustBeRefused(string $exception, string $header): void
+    public function testHeadersThatMustBeRefused(string $exception, string $header, string $message): void
     {
         [$signer, $verifier] = self::es256();
         [, $payload, $signature] = explode('.', CompactJws::sign($signer, 'x'));
         $this->expectException($exception);
+        $this->expectExceptionMessage($message);
         CompactJws::verify(Base64Url::encode($header) . ".$payload.$signature", $verifier);
+    }
+
+    public function testAHeaderObjectAfterWhiteSpaceIsAnObject(): void
+    {
+        $signer = Key::forSigning(Algorithms::named('HS256'), str_repeat('k', 32));
+        $input = Base64Url::encode(" \n{\"alg\":\"HS256\"}") . '.' . Base64Url::encode('x');
+        $token = $input . '.' . Base64Url::encode(hash_hmac('sha256', $input, str_repeat('k', 32), true));
+        self::assertSame(['alg' => 'HS256'], CompactJws::verify($token, $signer)->header);
+    }
+
+    /** The RFC 7519 payload is a JSON object or not a claims set: a list, even after white space, is not one. */
+    public function testClaimsThatAreAListAfterWhiteSpaceAreRefused(): void
+    {
+        [$signer, $verifier] = self::es256();
+        $this->expectExceptionObject(MalformedToken::claimsNotObject('array'));
+        CompactJws::verifyJwt(CompactJws::sign($signer, "\n [1]"), $verifier, self::clockAt(1000));
+    }
+
+    public function testSigningWithAVerificationKeyIsRefused(): void
+    {
+        // An HMAC secret is both halves: only the Key says whether it was given to sign.
+        $verifier = Key::forVerification(Algorithms::named('HS256'), str_repeat('k', 32));
+        $this->expectException(WeakKey::class);
+        $this->expectExceptionMessage('HS256: expected a signing key, got a verification key');
+        CompactJws::sign($verifier, 'x');
+    }
+
+    /** @return iterable<string, array{mixed, string}> */
+    public static function callersAlgs(): iterable
+    {
+        yield 'none' => ['none', '"none"'];
+        yield 'another algorithm' => ['HS512', '"HS512"'];
+        yield 'the key\'s in lower case' => ['hs256', '"hs256"'];
+        yield 'null' => [null, 'null'];
+        yield 'an integer' => [256, '256'];
+        // Loosely, true equals any non-empty string: only a strict comparison refuses it.
+        yield 'true' => [true, 'true'];
+    }
+
+    /** @dataProvider callersAlgs */
+    #[DataProvider('callersAlgs')]
+    public function testACallersHeaderAlgNeverOverridesTheKeys(mixed $alg, string $shown): void
+    {
+        $signer = Key::forSigning(Algorithms::named('HS256'), str_repeat('k', 32));
+        $this->expectException(AlgorithmNotAllowed::class);
+        $this->expectExceptionMessage('header alg: expected "HS256", the algorithm bound to the signing key, or no alg member, got ' . $shown);
+        CompactJws::sign($signer, 'x', ['alg' => $alg, 'typ' => 'JWT']);
+    }
+
+    public function testTheKeysAlgHeadsTheHeaderBeforeTheCallersMembers(): void
+    {
+        $signer = Key::forSigning(Algorithms::named('HS256'), str_repeat('k', 32));
+        $expected = Base64Url::encode('{"alg":"HS256","typ":"JWT","kid":"k1"}') . '.' . Base64Url::encode('x');
+        self::assertSame($expected, implode('.', array_slice(explode('.', CompactJws::sign($signer, 'x', ['typ' => 'JWT', 'kid' => 'k1'])), 0, 2)));
+        self::assertSame($expected, implode('.', array_slice(explode('.', CompactJws::sign($signer, 'x', ['alg' => 'HS256', 'typ' => 'JWT', 'kid' => 'k1'])), 0, 2)), 'the key\'s own alg is allowed, and still comes first');
+        [$header, $claims] = explode('.', CompactJws::signClaims($signer, ['sub' => 'a/b é']));
+        self::assertSame(['{"alg":"HS256","typ":"JWT"}', '{"sub":"a/b é"}'], [Base64Url::decode($header), Base64Url::decode($claims)], 'JSON as written: slashes and non-ASCII unescaped');
     }
 
     /** @return iterable<string, array{string}> */
@@ -166,6 +229,137 @@ final class CompactJwsTest extends TestCase
             }
         }
         self::assertSame(4 + 16 + 64 + 0, $accepted, '4 endings after 2 characters of a group, 16 after 3, all 64 after 4, none after 1');
+    }
+
+    /** @return iterable<string, array{int, string}> part (0 header, 1 payload, 2 signature) and what is done to it */
+    public static function looseBase64UrlParts(): iterable
+    {
+        foreach (['header', 'payload', 'signature'] as $index => $part) {
+            yield "$part with = padding" => [$index, '='];
+            yield "$part with == padding" => [$index, '=='];
+            yield "$part with a trailing newline" => [$index, "\n"];
+            yield "$part with a space" => [$index, ' '];
+            yield "$part with the standard alphabet's +" => [$index, '+'];
+            yield "$part with the standard alphabet's /" => [$index, '/'];
+            yield "$part with a percent-encoded character" => [$index, '%3D'];
+        }
+    }
+
+    /**
+     * Every part is decoded strictly: what a lax decoder would skip or accept (padding, white space,
+     * the other alphabet) makes the token malformed, named by its part, before any signature check.
+     *
+     * @dataProvider looseBase64UrlParts
+     */
+    #[DataProvider('looseBase64UrlParts')]
+    public function testEveryPartMustBeStrictBase64Url(int $index, string $appended): void
+    {
+        [$signer, $verifier] = self::es256();
+        $parts = explode('.', CompactJws::sign($signer, '{"sub":"alice"}'));
+        // Four characters more keep the length a whole number of groups, as the original's.
+        $parts[$index] .= str_pad($appended, 4, 'A', STR_PAD_LEFT);
+        $this->expectException(MalformedToken::class);
+        $this->expectExceptionMessage(['header', 'payload', 'signature'][$index] . ': expected canonical unpadded base64url');
+        CompactJws::verify(implode('.', $parts), $verifier);
+    }
+
+    /** @return iterable<string, array{string, \Closure(string): string}> a signature made longer or shorter */
+    public static function ecdsaSignaturesOfTheWrongLength(): iterable
+    {
+        // r‖00‖s: a lax length check would read s from byte 33 and strip the zero: the same signature, malleable.
+        yield 'r, a zero byte, s (65 bytes)' => ['ES256: expected a 64-byte signature, got 65 bytes', static fn (string $rs): string => substr($rs, 0, 32) . "\0" . substr($rs, 32)];
+        yield 'r, s and a zero byte (65 bytes)' => ['ES256: expected a 64-byte signature, got 65 bytes', static fn (string $rs): string => $rs . "\0"];
+        yield 'a zero byte, r, s (65 bytes)' => ['ES256: expected a 64-byte signature, got 65 bytes', static fn (string $rs): string => "\0" . $rs];
+        yield 'r and s without their last byte (63 bytes)' => ['ES256: expected a 64-byte signature, got 63 bytes', static fn (string $rs): string => substr($rs, 0, 63)];
+        yield 'twice as long (128 bytes)' => ['ES256: expected a 64-byte signature, got 128 bytes', static fn (string $rs): string => $rs . $rs];
+    }
+
+    /** @dataProvider ecdsaSignaturesOfTheWrongLength */
+    #[DataProvider('ecdsaSignaturesOfTheWrongLength')]
+    public function testAnEcdsaSignatureIsExactlyTwiceTheCoordinateSize(string $message, \Closure $change): void
+    {
+        [$signer, $verifier] = self::es256();
+        [$header, $payload, $signature] = explode('.', CompactJws::sign($signer, 'x'));
+        $this->expectException(SignatureRejected::class);
+        $this->expectExceptionMessage($message);
+        CompactJws::verify("$header.$payload." . Base64Url::encode($change(Base64Url::decode($signature))), $verifier);
+    }
+
+    /** @return iterable<string, array{int}> */
+    public static function hmacTagBytes(): iterable
+    {
+        yield 'its first byte' => [0];
+        yield 'its 16th byte' => [15];
+        yield 'its 17th byte (past a 16-byte prefix compare)' => [16];
+        yield 'its last byte' => [31];
+    }
+
+    /**
+     * The whole tag is compared, by hash_equals (in constant time), with the full-length tag the key
+     * makes: a changed byte anywhere is refused, and the spy sees exactly that one comparison.
+     *
+     * @dataProvider hmacTagBytes
+     */
+    #[DataProvider('hmacTagBytes')]
+    public function testAnHmacTagWithAnyByteChangedIsRefusedByHashEquals(int $byte): void
+    {
+        $key = Key::forVerification(Algorithms::named('HS256'), str_repeat('k', 32));
+        [$header, $payload, $tag] = explode('.', CompactJws::sign(Key::forSigning(Algorithms::named('HS256'), str_repeat('k', 32)), 'x'));
+        $expected = Base64Url::decode($tag);
+        HashEqualsSpy::$calls = [];
+        self::assertSame('x', CompactJws::verify("$header.$payload.$tag", $key)->payload);
+        self::assertSame([[$expected, $expected]], HashEqualsSpy::$calls, 'one hash_equals of the key\'s tag and the token\'s');
+
+        $changed = $expected;
+        $changed[$byte] = chr(ord($changed[$byte]) ^ 0x01);
+        HashEqualsSpy::$calls = [];
+        try {
+            CompactJws::verify("$header.$payload." . Base64Url::encode($changed), $key);
+            self::fail('a tag with byte ' . $byte . ' changed verified');
+        } catch (SignatureRejected $e) {
+            self::assertSame('HS256: expected a signature that verifies with the key, got one that does not', $e->getMessage());
+        }
+        self::assertSame([[$expected, $changed]], HashEqualsSpy::$calls);
+    }
+
+    /** @return iterable<string, array{string, string, string}> claim, claims set (JSON), type named */
+    public static function timeClaimsOfAnotherType(): iterable
+    {
+        yield 'exp a float' => ['exp', '{"exp":2000.5}', 'float'];
+        yield 'exp a whole float' => ['exp', '{"exp":2000.0}', 'float'];
+        yield 'exp in exponent notation' => ['exp', '{"exp":2e3}', 'float'];
+        yield 'nbf a float' => ['nbf', '{"nbf":999.5}', 'float'];
+        yield 'exp true' => ['exp', '{"exp":true}', 'bool'];
+        yield 'nbf a string' => ['nbf', '{"nbf":"999"}', 'string'];
+        yield 'exp beyond PHP_INT_MAX (decoded as a string)' => ['exp', '{"exp":92233720368547758070}', 'string'];
+    }
+
+    /**
+     * NumericDate here is whole seconds: another type is refused with the project's exception (which
+     * jws.php and the runner catch), never a TypeError from the ?int it is read into.
+     *
+     * @dataProvider timeClaimsOfAnotherType
+     */
+    #[DataProvider('timeClaimsOfAnotherType')]
+    public function testATimeClaimOfAnotherTypeIsRefusedNamingItsType(string $claim, string $claims, string $type): void
+    {
+        [$signer, $verifier] = self::es256();
+        $this->expectException(ClaimRejected::class);
+        $this->expectExceptionMessage("$claim: expected a NumericDate (an integer), got $type");
+        CompactJws::verifyJwt(CompactJws::sign($signer, $claims), $verifier, self::clockAt(1000));
+    }
+
+    public function testATokenWithoutDotsOrWithManyIsRefusedCountingItsParts(): void
+    {
+        [, $verifier] = self::es256();
+        foreach (['' => 1, 'abc' => 1, 'a.b.c.d.e' => 5, '..' => 3] as $token => $parts) {
+            try {
+                CompactJws::verify((string) $token, $verifier);
+                self::fail("'$token' verified");
+            } catch (MalformedToken|AlgorithmNotAllowed $e) {
+                self::assertSame($parts === 3 ? 'header: expected a JSON object, got text that is not JSON' : "expected a compact JWS of 3 dot-separated parts, got $parts", $e->getMessage(), (string) $token);
+            }
+        }
     }
 
     public function testATokenWithoutThreePartsIsRefused(): void
@@ -235,6 +429,32 @@ final class CompactJwsTest extends TestCase
         $this->expectException(MalformedToken::class);
         $this->expectExceptionMessage('expected a compact JWS of 3 dot-separated parts, got 4');
         CompactJws::verify(CompactJws::sign($signer, 'x') . '.e30', $verifier);
+    }
+
+    /**
+     * 0 is a time like any other (loosely, 0 == null would take it for absent): exp 0 has passed,
+     * nbf 0 has not come a second before the epoch.
+     */
+    public function testTimeClaimsOfZeroAreChecked(): void
+    {
+        [$signer, $verifier] = self::es256();
+        foreach ([['exp', 1000, 'exp: expected a time after now (1000), got 0'], ['nbf', -1, 'nbf: expected a time at or before now (-1), got 0']] as [$claim, $now, $message]) {
+            try {
+                CompactJws::verifyJwt(CompactJws::signClaims($signer, [$claim => 0]), $verifier, self::clockAt($now));
+                self::fail("$claim 0 accepted at $now");
+            } catch (ClaimRejected $e) {
+                self::assertSame($message, $e->getMessage());
+            }
+        }
+        self::assertSame(['nbf' => 0], CompactJws::verifyJwt(CompactJws::signClaims($signer, ['nbf' => 0]), $verifier, self::clockAt(0))->claims);
+    }
+
+    /** The type of a header that is not an object is named even at the decoder's depth limit (63 nested lists). */
+    public function testAHeaderListAtTheDepthLimitIsNamedAnArray(): void
+    {
+        [, $verifier] = self::es256();
+        $this->expectExceptionObject(MalformedToken::headerNotObject('array'));
+        CompactJws::verify(Base64Url::encode(str_repeat('[', 63) . str_repeat(']', 63)) . '.e30.c2ln', $verifier);
     }
 
     public function testTheNbfInstantItselfIsValid(): void

@@ -65,6 +65,7 @@ final class OpensslSpeedOutputTest extends TestCase
      * @dataProvider capturedOpenssl35
      * @param list<array{string, int, int}> $expected operation, count and nanoseconds
      */
+    #[DataProvider('capturedOpenssl35')]
     public function testOpenssl35sPostQuantumAlgorithmsAreReadByOperation(string $file, NativePrimitive $primitive, array $expected): void
     {
         $measurements = OpensslSpeedCommand::measurements($primitive, 'openssl speed …', self::output($file), 'OpenSSL 3.5.9');

@@ -9,6 +9,7 @@ use PhpCryptoBench\Io\JsonFile;
 use PhpCryptoBench\Pq\KeyPair;
 use PhpCryptoBench\Pq\PqScheme;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /** The public key's bytes read from a SubjectPublicKeyInfo: pure DER, so it runs on any OpenSSL. */
 final class KeyPairTest extends TestCase
@@ -27,6 +28,7 @@ final class KeyPairTest extends TestCase
      *
      * @dataProvider wycheproofKeys
      */
+    #[DataProvider('wycheproofKeys')]
     public function testTheBitStringOfAnMlDsaSubjectPublicKeyInfoIsTheRawKey(string $file, string $name): void
     {
         $group = JsonFile::read(REPOSITORY . '/vectors/wycheproof/' . $file, 'vector file missing')['testGroups'][0];

@@ -7,6 +7,7 @@ namespace PhpCryptoBench\Tests\Pq;
 use LogicException;
 use PhpCryptoBench\Pq\PqScheme;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /** The schemes compared: FIPS 204's parameter sets and the classical keys, by their JOSE and speed names. */
 final class PqSchemeTest extends TestCase
@@ -26,6 +27,7 @@ final class PqSchemeTest extends TestCase
     }
 
     /** @dataProvider schemes */
+    #[DataProvider('schemes')]
     public function testEachSchemeHasItsNamesStrengthAndSizes(string $name, string $jose, string $speed, int $bits, ?int $category, ?int $signatureBytes): void
     {
         $scheme = PqScheme::named($name);

@@ -7,6 +7,7 @@ namespace PhpCryptoBench\Tests\Pq;
 use PhpCryptoBench\Exception\VerificationFailed;
 use PhpCryptoBench\Pq\WycheproofMlDsaSuite;
 use PHPUnit\Framework\TestCase;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /**
  * Wycheproof's ML-DSA verification vectors through openssl_verify(). Where PHP's OpenSSL has ML-DSA
@@ -27,6 +28,7 @@ final class WycheproofMlDsaSuiteTest extends TestCase
      * @dataProvider files
      * @param array<string, int> $expected
      */
+    #[DataProvider('files')]
     public function testEveryVectorIsAnsweredRightOrCountedWithWhy(string $file, array $expected): void
     {
         ['report' => $report, 'outcomes' => $outcomes] = (new WycheproofMlDsaSuite(REPOSITORY . '/vectors/wycheproof'))->run($file);

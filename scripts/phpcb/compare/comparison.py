@@ -21,14 +21,21 @@ the comparison. Verdicts:
 - `faster` / `slower`: adjusted p < 0.05 **and** the residual more than 5 % from 1: the case moved
   beyond the machine's shift and beyond the noise.
 - `~`: no such evidence.
-- `new`, `missing`, `too few samples` (n < 5 on either side) and `identical samples` (both sides
-  constant and equal, e.g. the fake clock): not tested, so not in the Benjamini–Hochberg family.
+- `new`, `missing`, `too few samples` (n < 5 on either side), `identical samples` (both sides
+  constant and equal, e.g. the fake clock) and `zero time` (a median of 0 ns on one side or both: no
+  ratio exists, so the case is neither tested nor called `~`): not tested, so not in the
+  Benjamini–Hochberg family.
+
+A spread of zero (a class whose cases moved exactly together, their samples constant: the fake clock)
+has no noise to judge against: a residual of exactly 1 is `~`, any other is significant, and the 5 %
+floor alone decides.
 
 Rows with a `status` column other than "ok" (Argon2 cells the library refused or that failed) are
 not samples: a case with no "ok" row on one side counts as absent from that side. The within-run
 CI of a case's ratio is the Mann–Whitney test inverted on log times (Hodges–Lehmann; stats.py). A
 different CPU model or PHP version makes the comparison one "across machines" (environment_diff.py):
-shown, labelled, never a regression test.
+shown, labelled, never a regression test, and never judged with a noise model: a model describes one
+machine and one PHP, and the pair is two.
 """
 
 from __future__ import annotations
@@ -81,6 +88,7 @@ class Verdict(StrEnum):
     MISSING = "missing"
     TOO_FEW = "too few samples"
     IDENTICAL = "identical samples"
+    ZERO = "zero time"
 
     @property
     def significant(self) -> bool:
@@ -89,6 +97,8 @@ class Verdict(StrEnum):
 
 # The order of the counts in a summary line.
 VERDICT_ORDER = tuple(Verdict)
+# The verdicts of cases that are not tested: no p-value, not in the Benjamini–Hochberg family.
+UNTESTED = (Verdict.NEW, Verdict.MISSING, Verdict.TOO_FEW, Verdict.IDENTICAL, Verdict.ZERO)
 
 
 @dataclass(frozen=True)
@@ -251,6 +261,9 @@ def _draft(key: tuple[KeyValue, ...], base: np.ndarray | None, new: np.ndarray |
         return CaseComparison(key, base_side, new_side, Verdict.TOO_FEW, ratio=ratio)
     if np.ptp(base) == 0 and np.ptp(new) == 0 and base[0] == new[0]:
         return CaseComparison(key, base_side, new_side, Verdict.IDENTICAL, ratio=1.0, ratio_low=1.0, ratio_high=1.0)
+    if base_side.median_ns <= 0 or new_side.median_ns <= 0:
+        # 0 ns an operation is a clock that did not move, not a time: no ratio, and never "~".
+        return CaseComparison(key, base_side, new_side, Verdict.ZERO)
     low, high = stats.ratio_ci(new, base)
     return CaseComparison(key, base_side, new_side, Verdict.SAME, ratio=ratio, ratio_low=low, ratio_high=high)
 
@@ -285,7 +298,6 @@ def class_shifts(
 
 def _spreads(
     experiment: Experiment,
-    schemas: Schemas,
     residuals: dict[tuple[KeyValue, ...], float],
     classes: dict[tuple[KeyValue, ...], str],
     model: noise.ProfileNoise | None,
@@ -317,7 +329,7 @@ def judge(
     residuals = {
         c.key: math.log(c.ratio) - math.log(by_label[classes[c.key]].ratio) for c in cases if _judgeable(c) and c.ratio
     }
-    spreads = _spreads(experiment, schemas, residuals, classes, model)
+    spreads = _spreads(experiment, residuals, classes, model)
     judged = []
     for case in cases:
         if case.key not in residuals:
@@ -364,7 +376,8 @@ def compare(
             f"BASE {base.run_id} and NEW {new.run_id} have no experiment in common: BASE has "
             f"{_names(only_base)}, NEW has {_names(only_new)}"
         )
-    profile_model = applicable_model(model, base, new)
+    environment = environment_diff(base.manifest, new.manifest, (base.source_version, new.source_version))
+    profile_model = None if environment.across_machines else applicable_model(model, base, new)
     drafts: list[list[CaseComparison]] = []
     shifts: list[list[ClassShift]] = []
     for experiment in shared:
@@ -402,7 +415,7 @@ def compare(
     return Comparison(
         base.run_id,
         new.run_id,
-        environment_diff(base.manifest, new.manifest, (base.source_version, new.source_version)),
+        environment,
         results,
         only_base,
         only_new,
@@ -413,7 +426,8 @@ def compare(
 
 
 def applicable_model(model: noise.NoiseModel | None, base: Run, new: Run) -> noise.ProfileNoise | None:
-    """The model's profile section, when both runs are of its machine and of that profile."""
+    """The model's profile section, when both runs are of its machine and of that profile (compare() also
+    refuses it for a pair across machines: one machine name with two PHP versions, say)."""
     if model is None:
         return None
     machines = {machine_name(base.manifest), machine_name(new.manifest)}

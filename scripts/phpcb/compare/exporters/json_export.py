@@ -14,11 +14,11 @@ from phpcb.compare.comparison import (
     ALPHA,
     MIN_SAMPLES,
     THRESHOLD,
+    UNTESTED,
     CaseComparison,
     ClassShift,
     Comparison,
     Side,
-    Verdict,
 )
 from phpcb.statistics.stats import CONFIDENCE
 
@@ -88,7 +88,7 @@ def to_dict(comparison: Comparison) -> dict[str, Any]:
             "model, or the pair's MAD) with the within-run spread added in quadrature",
             "p_adjustment": "Benjamini-Hochberg across the tested cases of this comparison",
             "tested_cases": comparison.tested,
-            "untested_verdicts": [str(v) for v in (Verdict.NEW, Verdict.MISSING, Verdict.TOO_FEW, Verdict.IDENTICAL)],
+            "untested_verdicts": [str(v) for v in UNTESTED],
             "ratio": "median(new) / median(base)",
             "ratio_ci": "within-run: Mann-Whitney U inverted on log times (Hodges-Lehmann)",
             "confidence": CONFIDENCE,
