@@ -68,7 +68,7 @@ final class OpensslSpeedOutputTest extends TestCase
     #[DataProvider('capturedOpenssl35')]
     public function testOpenssl35sPostQuantumAlgorithmsAreReadByOperation(string $file, NativePrimitive $primitive, array $expected): void
     {
-        $measurements = OpensslSpeedCommand::measurements($primitive, 'openssl speed …', self::output($file), 'OpenSSL 3.5.9');
+        $measurements = OpensslSpeedCommand::measurements($primitive, 'openssl speed …', self::speedOutput($file), 'OpenSSL 3.5.9');
 
         self::assertSame($expected, array_map(static fn (NativeMeasurement $m): array => [$m->operation, $m->operations, $m->elapsedNs], $measurements));
         self::assertSame(['openssl', 'speed', '-elapsed', '-mr', '-seconds', '1', $primitive->name], OpensslSpeedCommand::command('openssl', $primitive));
@@ -76,9 +76,9 @@ final class OpensslSpeedOutputTest extends TestCase
 
     public function testASignatureAlgorithmsKeyGenerationIsNotItsSignature(): void
     {
-        $results = OpensslSpeedOutput::results(self::output('ML-DSA-65'), NativePrimitive::publicKey('ML-DSA-65'));
+        $results = OpensslSpeedOutput::results(self::speedOutput('ML-DSA-65'), NativePrimitive::publicKey('ML-DSA-65'));
         self::assertSame(['sign', 'verify'], array_column($results, 'operation'), 'keygen (+R18) is neither');
-        self::assertSame([], OpensslSpeedOutput::results(self::output('ML-KEM-768'), NativePrimitive::publicKey('ML-DSA-65')), 'a KEM has no signatures');
+        self::assertSame([], OpensslSpeedOutput::results(self::speedOutput('ML-KEM-768'), NativePrimitive::publicKey('ML-DSA-65')), 'a KEM has no signatures');
     }
 
     public function testOtherOperationsOfNewerOpensslAreSkippedNotMistakenForSignatures(): void
