@@ -12,6 +12,7 @@ from phpcb.compare import comparison
 from phpcb.compare.comparison import ComparisonError, Verdict
 from phpcb.compare.environment_diff import ABSENT
 from phpcb.compare.environment_diff import diff as environment_diff
+from phpcb.compare.exporters.markdown import MarkdownExporter
 from phpcb.data import noise_model
 from phpcb.data.loader import Run, load_run
 from phpcb.data.schema import load_schemas
@@ -330,7 +331,7 @@ def test_the_environment_diff_shows_what_changed():
     changed = {row.label: (row.base, row.new) for row in diff.differing}
     assert changed == {
         "JIT": ("off buffer=0", "tracing"),
-        "OpenSSL": ("OpenSSL 3.0.22 25 Aug 2026", "OpenSSL 3.5.0"),
+        "OpenSSL (the header PHP was built with)": ("OpenSSL 3.0.22 25 Aug 2026", "OpenSSL 3.5.0"),
         "PHP extension gmp": ("not loaded", "8.2.36"),
         "PHP extension mcrypt": ("1.0.5", "not loaded"),
         "Profile": ("quick", "full"),
@@ -375,3 +376,103 @@ def test_the_site_page_links_the_runs_and_escapes_data(result):
     assert '<a href="../../runs/20260101T0100Z-new-php8.2/manifest.json">' in beside, "from compare/, up past the site"
     assert "No recommendation, finding or verdict changes." in page
     assert "No comparison to show." in compare_page.render_page([], templates)
+
+
+# Boots and load (issue 35): which spread judges a pair of two boots, and a loaded run named first.
+BOOT_A = {"id": "a" * 8 + "-0000-4000-8000-" + "0" * 12, "uptime_s": 60}
+BOOT_B = {"id": "b" * 8 + "-0000-4000-8000-" + "0" * 12, "uptime_s": 60}
+LABEL = "operation=sign · payload_chars=100"
+
+
+def runs_of_boots(base_boot, new_boot, new_manifest_changes=None):
+    base, new = runs_of(CASES, manifest("20260101T0100Z-new-php8.2", boot=new_boot, **(new_manifest_changes or {})))
+    base.manifest["boot"] = base_boot
+    return base, new
+
+
+def model_of(boots: int, within: float, between: float | None):
+    runs = ("a", "b", "c", "d")
+    assigned = {run: (BOOT_A["id"] if boots == 1 or i < 2 else BOOT_B["id"]) for i, run in enumerate(runs)}
+    classes = {"jwt": {LABEL: noise_model.ClassNoise(24, 0.01, within, 0.02 if between else None, between)}}
+    section = noise_model.ProfileNoise("quick", runs, classes, {}, assigned)
+    return noise_model.NoiseModel(FIXTURE_MANIFEST["machine"]["name"], {"quick": section})
+
+
+def test_runs_of_two_boots_are_judged_between_boots_by_a_model_of_two():
+    base, new = runs_of_boots(BOOT_A, BOOT_B)
+    result = comparison.compare(base, new, SCHEMAS, [EXPERIMENTS["jwt"]], model=model_of(2, 0.02, 0.05))
+    assert result.across_boots
+    slower = case(result, "slower")
+    assert slower.spread_source == comparison.MODEL_BOOTS
+    assert slower.spread_log == pytest.approx(np.sqrt(2) * np.hypot(0.02, 0.05))
+
+
+def test_runs_of_one_boot_are_judged_by_the_spread_within_it():
+    base, new = runs_of_boots(BOOT_A, BOOT_A)
+    result = comparison.compare(base, new, SCHEMAS, [EXPERIMENTS["jwt"]], model=model_of(2, 0.02, 0.05))
+    assert not result.across_boots
+    assert case(result, "slower").spread_source == comparison.MODEL
+    assert case(result, "slower").spread_log == pytest.approx(np.sqrt(2) * 0.02)
+
+
+def test_a_model_of_one_boot_judges_a_pair_of_two_by_the_pairs_own_spread_never_below_its_own():
+    base, new = runs_of_boots(BOOT_A, BOOT_B)
+    wide = comparison.compare(base, new, SCHEMAS, [EXPERIMENTS["jwt"]], model=model_of(1, 0.2, None))
+    assert case(wide, "slower").spread_source == comparison.PAIR_ONE_BOOT
+    assert case(wide, "slower").spread_log == pytest.approx(np.sqrt(2) * 0.2), "the model's, wider than the pair's"
+    narrow = comparison.compare(base, new, SCHEMAS, [EXPERIMENTS["jwt"]], model=model_of(1, 1e-6, None))
+    pair = comparison.compare(base, new, SCHEMAS, [EXPERIMENTS["jwt"]])
+    assert case(narrow, "slower").spread_log == pytest.approx(case(pair, "slower").spread_log), "the pair's, wider"
+    assert case(narrow, "slower").spread_log > np.sqrt(2) * 1e-6
+
+
+def loaded_system(others: float) -> dict:
+    """Readings 1000 ticks apart, `others` of them other processes' (the run's own: none)."""
+    busy = round(1000 * others)
+    reading = {"own_cpu_ns": 0, "load_average": [2.0, 2.0, 2.0], "governor": None, "frequency_mhz": None}
+    return {
+        "before": {**reading, "cpu_ticks": {"total": 1000, "idle": 500, "steal": 0}},
+        "after": {**reading, "cpu_ticks": {"total": 2000, "idle": 500 + 1000 - busy, "steal": 0}},
+    }
+
+
+def test_a_run_measured_on_a_busy_machine_is_named_first_and_its_cases_are_not_judged():
+    base, new = runs_of(CASES)
+    new.manifest["experiments"]["jwt"]["system"] = loaded_system(0.45)
+    result = comparison.compare(base, new, SCHEMAS, [EXPERIMENTS["jwt"]])
+    (found,) = result.loaded
+    assert (found.run_id, found.experiment, found.others_share) == (new.run_id, "jwt", pytest.approx(0.45))
+    verdicts = {c.verdict for c in result.experiments[0].cases}
+    assert Verdict.FASTER not in verdicts and Verdict.SLOWER not in verdicts, "no case called on a loaded run"
+    assert case(result, "slower").verdict == Verdict.LOADED
+    assert case(result, "new").verdict == Verdict.NEW, "what is not a timing keeps its verdict"
+    assert result.tested == 0
+    assert result.experiments[0].shifts, "the class's shift is still shown: what the load did"
+    text = compare_markdown(result)
+    assert text.index("Loaded: 20260101T0100Z-new-php8.2: other processes used 45") < text.index("### Environment")
+    assert "measure again on an idle machine" in text
+
+
+def test_a_quiet_run_just_below_the_threshold_is_judged():
+    base, new = runs_of(CASES)
+    new.manifest["experiments"]["jwt"]["system"] = loaded_system(0.24)
+    result = comparison.compare(base, new, SCHEMAS, [EXPERIMENTS["jwt"]])
+    assert result.loaded == ()
+    assert case(result, "slower").verdict == Verdict.SLOWER
+
+
+def test_without_records_around_the_experiment_the_reading_before_the_run_decides():
+    base, new = runs_of(CASES)
+    new.manifest["experiments"]["jwt"]["system"] = None
+    new.manifest["system"] = {
+        "before": None,
+        "after": None,
+        "at_start": {"window_s": 2.0, "others_share": 0.9, "steal_share": 0.0, "busy": True},
+    }
+    (found,) = comparison.compare(base, new, SCHEMAS, [EXPERIMENTS["jwt"]]).loaded
+    assert found.before_the_run
+    assert "in the seconds before the run started" in found.sentence
+
+
+def compare_markdown(result):
+    return MarkdownExporter().serialize(result)

@@ -50,12 +50,13 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
+from phpcb.compare import load as run_load
 from phpcb.compare import noise
 from phpcb.compare.environment_diff import EnvironmentDiff
 from phpcb.compare.environment_diff import diff as environment_diff
 from phpcb.data import case_samples
 from phpcb.data.loader import Run, load_run
-from phpcb.data.machines import machine_name
+from phpcb.data.machines import boot_of, machine_name
 from phpcb.data.schema import Schemas
 from phpcb.errors import BuildError
 from phpcb.experiments import registry
@@ -72,7 +73,11 @@ Z_95 = 1.959963984540054  # the two-sided 95 % normal quantile: a CI's half-widt
 # take the experiment's pooled spread.
 MIN_CASES_FOR_SPREAD = 8
 MODEL = "the machine's noise model"
+MODEL_BOOTS = "the machine's noise model, between boots"
 PAIR = "the pair's own spread"
+# A model of one boot says nothing of another: a pair of two boots is judged by its own spread, never below
+# the spread between runs of the model's boot (the stated allowance of a one-boot model).
+PAIR_ONE_BOOT = "the pair's own spread (the noise model rests on one boot; the runs are of two)"
 KeyValue = case_samples.KeyValue
 
 
@@ -89,6 +94,7 @@ class Verdict(StrEnum):
     TOO_FEW = "too few samples"
     IDENTICAL = "identical samples"
     ZERO = "zero time"
+    LOADED = "not judged: loaded"
 
     @property
     def significant(self) -> bool:
@@ -98,7 +104,7 @@ class Verdict(StrEnum):
 # The order of the counts in a summary line.
 VERDICT_ORDER = tuple(Verdict)
 # The verdicts of cases that are not tested: no p-value, not in the Benjamini–Hochberg family.
-UNTESTED = (Verdict.NEW, Verdict.MISSING, Verdict.TOO_FEW, Verdict.IDENTICAL, Verdict.ZERO)
+UNTESTED = (Verdict.NEW, Verdict.MISSING, Verdict.TOO_FEW, Verdict.IDENTICAL, Verdict.ZERO, Verdict.LOADED)
 
 
 @dataclass(frozen=True)
@@ -188,6 +194,8 @@ class Comparison:
     advice_changes: list[AdviceChange] = field(default_factory=list)
     baseline_reason: str | None = None  # why BASE is NEW's baseline, when the build chose it (baselines.py)
     noise_runs: tuple[str, ...] | None = None  # the runs of the noise model that judged the cases, if one did
+    loaded: tuple[run_load.LoadedExperiment, ...] = ()  # experiments a run measured on a busy machine: not judged
+    across_boots: bool = False  # the two runs were measured on different boots (or a boot is not recorded)
 
     @property
     def across_machines(self) -> bool:
@@ -270,7 +278,14 @@ def _draft(key: tuple[KeyValue, ...], base: np.ndarray | None, new: np.ndarray |
 
 def _judgeable(case: CaseComparison) -> bool:
     """A case with a ratio to test: both sides, enough samples, not identical."""
-    return case.verdict is Verdict.SAME and case.ratio is not None and case.ratio > 0 and math.isfinite(case.ratio)
+    return case.verdict is Verdict.SAME and _has_ratio(case)
+
+
+def _has_ratio(case: CaseComparison) -> bool:
+    """A ratio its class's shift can be taken over: a judgeable case, or one withheld as loaded (a loaded
+    run's shift is shown, as what the load did)."""
+    usable = case.verdict in (Verdict.SAME, Verdict.LOADED)
+    return usable and case.ratio is not None and case.ratio > 0 and math.isfinite(case.ratio)
 
 
 def _within_log_sd(case: CaseComparison) -> float:
@@ -284,7 +299,7 @@ def class_shifts(
     experiment: Experiment, schemas: Schemas, cases: list[CaseComparison]
 ) -> tuple[list[ClassShift], dict[tuple[KeyValue, ...], str]]:
     """Each class's shift (the median log ratio of its basis, noise.shift_basis) and each case's class."""
-    judged = [c for c in cases if _judgeable(c)]
+    judged = [c for c in cases if _has_ratio(c)]
     groups = noise.group_cases(experiment, schemas, [c.key for c in judged])
     logs = {c.key: math.log(c.ratio) for c in judged if c.ratio}
     shifts = []
@@ -301,8 +316,11 @@ def _spreads(
     residuals: dict[tuple[KeyValue, ...], float],
     classes: dict[tuple[KeyValue, ...], str],
     model: noise.ProfileNoise | None,
+    across_boots: bool = False,
 ) -> dict[tuple[KeyValue, ...], tuple[float, str]]:
-    """Each case's residual SD between the two runs, and its source (the model, or the pair)."""
+    """Each case's residual SD between the two runs, and its source: the model (between runs of one boot,
+    or between boots when the runs are of two and the model rests on two or more), else the pair's own,
+    which for runs of two boots judged by a model of one is never below the model's spread."""
     spreads: dict[tuple[KeyValue, ...], tuple[float, str]] = {}
     pooled = noise.robust_sd(np.array(list(residuals.values())))
     by_class: dict[str, list[float]] = {}
@@ -310,17 +328,27 @@ def _spreads(
         by_class.setdefault(classes[key], []).append(value)
     for key in residuals:
         label = classes[key]
-        known = model.residual(experiment.name, label, noise.case_label(key)) if model is not None else None
+        case = noise.case_label(key)
+        known = model.residual(experiment.name, label, case, across_boots) if model is not None else None
         if known is not None:
-            spreads[key] = (math.sqrt(2) * known, MODEL)
+            spreads[key] = (math.sqrt(2) * known, MODEL_BOOTS if across_boots else MODEL)
             continue
         members = np.array(by_class[label])
-        spreads[key] = (noise.robust_sd(members) if members.size >= MIN_CASES_FOR_SPREAD else pooled, PAIR)
+        own = noise.robust_sd(members) if members.size >= MIN_CASES_FOR_SPREAD else pooled
+        within = model.residual(experiment.name, label, case) if model is not None else None
+        if within is not None:  # runs of two boots, a model of one
+            spreads[key] = (max(own, math.sqrt(2) * within), PAIR_ONE_BOOT)
+            continue
+        spreads[key] = (own, PAIR)
     return spreads
 
 
 def judge(
-    experiment: Experiment, schemas: Schemas, cases: list[CaseComparison], model: noise.ProfileNoise | None
+    experiment: Experiment,
+    schemas: Schemas,
+    cases: list[CaseComparison],
+    model: noise.ProfileNoise | None,
+    across_boots: bool = False,
 ) -> tuple[list[CaseComparison], list[ClassShift]]:
     """The experiment's cases with their class, residual, spread and unadjusted p (verdicts wait for
     the family's adjustment), and its class shifts."""
@@ -329,7 +357,7 @@ def judge(
     residuals = {
         c.key: math.log(c.ratio) - math.log(by_label[classes[c.key]].ratio) for c in cases if _judgeable(c) and c.ratio
     }
-    spreads = _spreads(experiment, residuals, classes, model)
+    spreads = _spreads(experiment, residuals, classes, model, across_boots)
     judged = []
     for case in cases:
         if case.key not in residuals:
@@ -378,14 +406,20 @@ def compare(
         )
     environment = environment_diff(base.manifest, new.manifest, (base.source_version, new.source_version))
     profile_model = None if environment.across_machines else applicable_model(model, base, new)
+    across_boots = boot_of(base.manifest) != boot_of(new.manifest)
     drafts: list[list[CaseComparison]] = []
     shifts: list[list[ClassShift]] = []
+    busy: list[run_load.LoadedExperiment] = []
     for experiment in shared:
         old, fresh = samples(base, experiment, schemas), samples(new, experiment, schemas)
         case_keys = [*old, *(k for k in fresh if k not in old)]
-        judged, found = judge(
-            experiment, schemas, [_draft(k, old.get(k), fresh.get(k)) for k in case_keys], profile_model
-        )
+        cases = [_draft(k, old.get(k), fresh.get(k)) for k in case_keys]
+        loaded = [found for run in (base, new) if (found := run_load.loaded(run, experiment.name)) is not None]
+        if loaded:
+            # Load is a confounder: the experiment's cases are withheld, not judged against quiet runs' noise.
+            busy.extend(loaded)
+            cases = [replace(c, verdict=Verdict.LOADED) if c.verdict is Verdict.SAME else c for c in cases]
+        judged, found = judge(experiment, schemas, cases, profile_model, across_boots)
         drafts.append(judged)
         shifts.append(found)
     # The Benjamini–Hochberg family: every case with a p-value, across all experiments.
@@ -422,6 +456,8 @@ def compare(
         list(advice_changes),
         baseline_reason,
         None if profile_model is None else profile_model.runs,
+        tuple(busy),
+        across_boots,
     )
 
 

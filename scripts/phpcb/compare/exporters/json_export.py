@@ -79,6 +79,16 @@ def to_dict(comparison: Comparison) -> dict[str, Any]:
             {"label": row.label, "base": row.base, "new": row.new} for row in comparison.environment.confounders
         ],
         "noise_model_runs": None if comparison.noise_runs is None else list(comparison.noise_runs),
+        "across_boots": comparison.across_boots,
+        "loaded": [
+            {
+                "run": found.run_id,
+                "experiment": found.experiment,
+                "others_share": found.others_share,
+                "before_the_run": found.before_the_run,
+            }
+            for found in comparison.loaded
+        ],
         "method": {
             "measure": "median time per operation, ns",
             "shift": "per experiment and case class: the median of the cases' ratios new/base, with the "

@@ -152,8 +152,9 @@ def summary_text(comparison: Comparison) -> str:
 
 def method_text(comparison: Comparison) -> str:
     threshold = f"{THRESHOLD * 100:.0f} %"
+    boots = " of two boots" if comparison.across_boots else ""
     if comparison.noise_runs:
-        spread = f"the machine's noise model (from runs {', '.join(comparison.noise_runs)})"
+        spread = f"the machine's noise model (from runs {', '.join(comparison.noise_runs)}), for runs{boots}"
     else:
         spread = "the pair's own spread (the MAD of its class's residuals: no noise model applies)"
     return (
@@ -172,6 +173,18 @@ def across_text(comparison: Comparison) -> str:
     return (
         f"Across machines: the {' and '.join(because)} {verb} between the two runs, so every difference "
         "below mixes the machines with any change of the code. Shown for information: this is not a regression test."
+    )
+
+
+def loaded_text(comparison: Comparison) -> str | None:
+    """A run measured on a busy machine, named before any number: load is a confounder, not noise."""
+    if not comparison.loaded:
+        return None
+    named = "; ".join(found.sentence for found in comparison.loaded)
+    experiments = sorted({found.experiment for found in comparison.loaded})
+    return md_text(
+        f"Loaded: {named}. The cases of {', '.join(experiments)} are not judged (other processes move a run's "
+        "times by more than the noise of quiet runs, and unevenly); measure again on an idle machine."
     )
 
 
@@ -266,6 +279,7 @@ class ComparisonView:
     shift: str | None = None  # the machine's shift in one sentence
     confounders: str | None = None  # what else differs that changes what is measured
     shifts: Table | None = None  # per experiment and class
+    loaded: str | None = None  # a run measured on a busy machine, and what is not judged because of it
 
 
 def _key_cell(value: object) -> str:
@@ -388,6 +402,7 @@ def page_view(comparison: Comparison) -> ComparisonView:
         shift=overall_shift(comparison),
         confounders=confounders_text(comparison),
         shifts=shift_table(comparison),
+        loaded=loaded_text(comparison),
         experiments=[
             ExperimentView(
                 e.name,
@@ -438,6 +453,8 @@ class MarkdownExporter:
             lines += [html(view.baseline), ""]
         if view.across_machines:
             lines += [f"> **{html(view.across_machines)}**", ""]
+        if view.loaded:
+            lines += [f"> **{html(view.loaded)}**", ""]
         if view.confounders:
             lines += [f"> **{html(view.confounders)}**", ""]
         if view.shift:
