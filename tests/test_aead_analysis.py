@@ -5,15 +5,19 @@ import dataclasses
 import numpy as np
 import pytest
 
-from phpcb.data.loader import Run
+from phpcb.data.loader import Run, load_run
 from phpcb.data.policy import load_aead_policy
+from phpcb.data.schema import load_schemas
 from phpcb.experiments.aead import analysis, figures
+from phpcb.experiments.aead import native as aead_native
 from phpcb.experiments.aead.per_call import PerCallModel, per_call_models
 from phpcb.presentation import plotting
 from phpcb.presentation.formatting import size
 from phpcb.statistics.stats import Estimate
 
-from .conftest import ROOT
+from .conftest import FIXTURE_RUN, ROOT
+
+SCHEMAS = load_schemas(ROOT / "data" / "schema")
 
 POLICY = load_aead_policy(ROOT / "data" / "policy" / "aead.yaml")
 MIB10 = 10 * 1024 * 1024
@@ -207,3 +211,18 @@ def test_a_share_whose_ci_crosses_zero_is_said_not_to_fit_the_model():
         "the model does not fit: the gap (2 µs) is within the noise of PHP's time at 16 KiB "
         "(its share's 95% CI reaches below zero)"
     )
+
+
+def test_the_native_limit_is_the_median_of_its_rounds_where_no_single_figure_was_taken():
+    """Runs from schema 8 on measure every cipher's native figure in the rounds beside PHP's samples; a
+    run before it took one figure apart (native.csv), which is read as it was."""
+    run = load_run(FIXTURE_RUN, SCHEMAS)
+    rounds = aead_native.from_tables(run.tables[aead_native.ROUNDS_CSV], run.tables[aead_native.NATIVE_CSV])
+    without_single = {name: rows for name, rows in run.tables.items() if name != aead_native.SINGLE_FIGURES_CSV}
+    figures = aead_native.native_figures(without_single, rounds)
+    assert {(f["algorithm"], f["block_bytes"]) for f in figures} == {("aes-256-gcm", 16384), ("aes-256-ccm", 16384)}
+    gcm = next(f for f in figures if f["algorithm"] == "aes-256-gcm")
+    median_ns = float(np.median(rounds[0].native_side.per_op_ns))
+    assert gcm["bytes_per_second"] == pytest.approx(16384 / median_ns * 1e9)
+    assert gcm["rounds"] == 3
+    assert aead_native.native_figures(run.tables, rounds) == [dict(r) for r in run.tables["native.csv"]]

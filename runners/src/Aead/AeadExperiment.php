@@ -22,6 +22,7 @@ use PhpCryptoBench\Native\InterleavedRounds;
 final class AeadExperiment implements Experiment
 {
     public const CSV = 'aead.csv';
+    /** One `openssl speed` figure per cipher and size, taken apart from PHP's: written by runs before schema 8, read for them only. */
     public const NATIVE_CSV = 'native.csv';
 
     /**
@@ -195,8 +196,7 @@ final class AeadExperiment implements Experiment
     public function measure(ExperimentContext $context): MeasurementResult
     {
         $count = $this->caseCount($context->profile);
-        $nativeSeconds = count(self::OPENSSL_CIPHERS) * count(self::NATIVE_BLOCKS) * $context->profile->nativeSeconds;
-        $context->progress->begin($this->name(), $count, $context->profile->estimatedSeconds($count) + $nativeSeconds);
+        $context->progress->begin($this->name(), $count, $context->profile->estimatedSeconds($count));
         $advance = static function (BenchCase $case) use ($context): void {
             $context->progress->advance($case->label());
         };
@@ -211,7 +211,7 @@ final class AeadExperiment implements Experiment
         }
         ksort($rows, SORT_STRING);
         $overheadAvailable = HarnessOverhead::available();
-        $tables = TableSet::ofExperiment($this->schema, $this->name());
+        $tables = TableSet::ofExperiment($this->schema, $this->name())->without(self::NATIVE_CSV);
         $tables = $overheadAvailable ? $tables : $tables->without(HarnessOverhead::CSV);
         foreach (array_merge(...array_values($rows)) as $row) {
             $tables->get(self::CSV)->add($row);
@@ -220,26 +220,9 @@ final class AeadExperiment implements Experiment
             HarnessOverhead::measureInto($tables->get(HarnessOverhead::CSV), $context->sampler, $advance);
         }
         $gaps = $this->gaps();
-        $this->measureNative($context, $tables->get(self::NATIVE_CSV), $gaps);
-        $steps = FidelityRounds::steps($context->sampler, $context->profile, $context->nativeSpeed, $tables->get(FidelityRounds::CSV), $tables->get(FidelityRounds::NATIVE_CSV));
+        // The native limit of every cipher and size, in the rounds: never one figure taken apart.
+        $steps = FidelityRounds::steps($context->sampler, $context->profile, $context->nativeSpeed, $tables->get(FidelityRounds::CSV), $tables->get(FidelityRounds::NATIVE_CSV), self::OPENSSL_CIPHERS, self::NATIVE_BLOCKS);
         $gaps = [...$gaps, ...InterleavedRounds::forProfile($context->profile)->run($this->name(), $steps, $context->progress)];
         return new MeasurementResult($tables->writeTo($context->outputDirectory), $gaps);
-    }
-
-    /** @param list<string> $gaps */
-    private function measureNative(ExperimentContext $context, CsvTable $table, array &$gaps): void
-    {
-        $version = $context->nativeSpeed->toolVersion();
-        $context->progress->message(sprintf('[%s] native limit: %s speed, %d s per figure', $this->name(), $version, $context->profile->nativeSeconds));
-        foreach (self::OPENSSL_CIPHERS as $cipher) {
-            foreach (self::NATIVE_BLOCKS as $block) {
-                $rate = $context->nativeSpeed->bytesPerSecond($cipher, $block);
-                if ($rate === null) {
-                    $gaps[] = sprintf('native %s at %d B: openssl speed gave no figure', $cipher, $block);
-                    continue;
-                }
-                $table->add(['algorithm' => $cipher, 'block_bytes' => $block, 'bytes_per_second' => $rate, 'tool_version' => $version]);
-            }
-        }
     }
 }

@@ -246,6 +246,7 @@ def environment(template_dir: Path) -> jinja2.Environment:
         margin=wording.margin,
         estimate=wording.estimate,
         share=wording.share,
+        native_share=wording.native_share,
         overhead=wording.overhead,
         snippet=snippet_function(template_dir.parent),
     )

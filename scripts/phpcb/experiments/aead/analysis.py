@@ -288,6 +288,7 @@ def analyse(run: Run, policy: AeadPolicy) -> AeadAnalysis:
     # A case that breaks an invariant is shown, marked, and never a finding.
     findable = [case for case in cases if plausible.plausible(case.key)]
     comparisons = gcm_vs_ccm(findable, pairing)
+    rounds = native.from_tables(run.tables.get(native.ROUNDS_CSV, []), run.tables.get(native.NATIVE_CSV, []))
     return AeadAnalysis(
         run=run,
         cases=cases,
@@ -295,17 +296,14 @@ def analyse(run: Run, policy: AeadPolicy) -> AeadAnalysis:
         headline=headline_of(comparisons, cases),
         picks=fastest_recommended(findable, verdicts, pairing),
         plausibility=plausible,
-        fidelity=php_vs_native(cases, run.tables.get("native.csv", [])),
+        fidelity=php_vs_native(cases, native.native_figures(run.tables, rounds)),
         verdicts=verdicts,
         overhead=harness_overhead(run),
         per_call=per_call_models(
             {(c.key.algorithm, c.key.payload_bytes): c.per_op_ns for c in cases if _per_call_case(c)},
-            run.tables.get("native.csv", []),
+            native.native_figures(run.tables, rounds),
         ),
-        vs_native=[
-            Breakdown(c, None)
-            for c in native.from_tables(run.tables.get(native.ROUNDS_CSV, []), run.tables.get(native.NATIVE_CSV, []))
-        ],
+        vs_native=[Breakdown(c, None) for c in rounds],
         native_tool=native_tool(run.tables.get(native.NATIVE_CSV, [])),
     )
 

@@ -11,6 +11,8 @@ from phpcb.statistics.rounds import NativeKey, VsNative, compare_rounds
 
 ROUNDS_CSV = "aead_rounds.csv"
 NATIVE_CSV = "aead_native.csv"
+# One `openssl speed` figure per cipher and size, taken apart from PHP's: what runs before schema 8 wrote.
+SINGLE_FIGURES_CSV = "native.csv"
 SMALLEST_PAYLOAD = 16
 
 
@@ -23,3 +25,24 @@ def from_tables(php_rows: Sequence[Mapping[str, Any]], native_rows: Sequence[Map
         lambda r: NativeKey(str(r["native"]), str(r["operation"]), int(r["payload_bytes"])),
         lambda case: case[0],
     )
+
+
+def native_figures(
+    tables: Mapping[str, Sequence[Mapping[str, Any]]], rounds: Sequence[VsNative]
+) -> list[dict[str, Any]]:
+    """The native limit per cipher and size, as rows of `algorithm`, `block_bytes`, `bytes_per_second`: the
+    median of the native rounds (measured beside PHP's samples), or, for a run written before schema 8
+    that took one figure apart, that figure."""
+    single = tables.get(SINGLE_FIGURES_CSV)
+    if single:
+        return [dict(row) for row in single]
+    return [
+        {
+            "algorithm": found.native.primitive,
+            "block_bytes": found.native.block_bytes,
+            "bytes_per_second": found.native.block_bytes / found.native_side.summary.median_ns * 1e9,
+            "rounds": found.rounds,
+        }
+        for found in rounds
+        if found.native.block_bytes > 0 and found.native_side.summary.median_ns > 0
+    ]
