@@ -1,0 +1,235 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Tests\Snippets;
+
+use InvalidArgumentException;
+use RuntimeException;
+
+/**
+ * runners/snippets/secretstream-large-payload.php: header (24) ‖ chunks of chunk + 17 bytes, the last
+ * FINAL; a stream cut short, reordered, extended or changed anywhere is refused.
+ */
+final class SecretstreamLargePayloadTest extends SnippetTestCase
+{
+    private const HEADER = 24;
+    private const ABYTES = 17;
+    /** Small chunks in most tests, so that a short message has many of them. */
+    private const CHUNK = 64;
+    private const REFUSED = 'the stream could not be authenticated';
+
+    public static function snippet(): string
+    {
+        return 'secretstream-large-payload.php';
+    }
+
+    /** @return iterable<string, array{int, int}> payload bytes, chunk bytes */
+    public static function sizes(): iterable
+    {
+        yield 'empty: one empty FINAL chunk' => [0, self::CHUNK];
+        yield 'one byte' => [1, self::CHUNK];
+        yield 'a chunk less one' => [self::CHUNK - 1, self::CHUNK];
+        yield 'exactly a chunk: it is the FINAL one' => [self::CHUNK, self::CHUNK];
+        yield 'a chunk and one' => [self::CHUNK + 1, self::CHUNK];
+        yield 'three chunks and five bytes' => [3 * self::CHUNK + 5, self::CHUNK];
+        yield '200 KiB in the default 64 KiB chunks' => [200 * 1024, 65536];
+    }
+
+    /** @dataProvider sizes */
+    public function testWhatIsEncryptedDecryptsWithTheSameKeyAndAssociatedData(int $bytes, int $chunk): void
+    {
+        $key = sodium_crypto_secretstream_xchacha20poly1305_keygen();
+        $plaintext = $bytes > 0 ? random_bytes($bytes) : '';
+        $stream = self::encrypt($plaintext, 'backups/2026-01-31.tar', $key, $chunk);
+
+        $chunks = max(1, (int) ceil($bytes / $chunk));
+        self::assertSame(self::HEADER + $bytes + $chunks * self::ABYTES, strlen($stream));
+        self::assertSame($plaintext, self::decrypt($stream, 'backups/2026-01-31.tar', $key, $chunk));
+    }
+
+    public function testTheDefaultChunkSizeIs64KibOnBothSides(): void
+    {
+        $key = sodium_crypto_secretstream_xchacha20poly1305_keygen();
+        $plaintext = random_bytes(65536 + 1);
+        $input = self::stream($plaintext);
+        $output = self::stream('');
+        secretstream_encrypt($input, $output, '', $key);
+        rewind($output);
+        self::assertSame(self::HEADER + 65536 + 1 + 2 * self::ABYTES, strlen((string) stream_get_contents($output)));
+        rewind($output);
+        $back = self::stream('');
+        secretstream_decrypt($output, $back, '', $key);
+        rewind($back);
+        self::assertSame($plaintext, stream_get_contents($back));
+    }
+
+    public function testEachStreamGetsItsOwnRandomHeader(): void
+    {
+        $key = sodium_crypto_secretstream_xchacha20poly1305_keygen();
+        $first = self::encrypt('same', '', $key);
+        $second = self::encrypt('same', '', $key);
+        self::assertNotSame(substr($first, 0, self::HEADER), substr($second, 0, self::HEADER));
+        self::assertNotSame($first, $second);
+    }
+
+    /**
+     * The stream of a 200-byte payload in 64-byte chunks: header, then chunks 0-2 of 81 bytes and chunk 3
+     * (8 bytes, FINAL) of 25.
+     *
+     * @return iterable<string, array{callable(string): string}>
+     */
+    public static function tamperings(): iterable
+    {
+        $chunk = static fn (string $s, int $i): string => substr($s, self::HEADER + $i * (self::CHUNK + self::ABYTES), self::CHUNK + self::ABYTES);
+        $header = static fn (string $s): string => substr($s, 0, self::HEADER);
+        yield 'header changed' => [static fn (string $s): string => self::flipped($s, 3)];
+        yield 'a byte of the first chunk changed' => [static fn (string $s): string => self::flipped($s, self::HEADER + 5)];
+        yield 'the FINAL chunk changed' => [static fn (string $s): string => self::flipped($s, strlen($s) - 1)];
+        yield 'cut after a whole chunk: no FINAL chunk' => [static fn (string $s): string => substr($s, 0, self::HEADER + 3 * (self::CHUNK + self::ABYTES))];
+        yield 'cut inside the FINAL chunk' => [static fn (string $s): string => substr($s, 0, -1)];
+        yield 'cut inside a chunk' => [static fn (string $s): string => substr($s, 0, self::HEADER + 100)];
+        yield 'only the header' => [static fn (string $s): string => $header($s)];
+        yield 'the header cut short' => [static fn (string $s): string => substr($s, 0, self::HEADER - 1)];
+        yield 'empty' => [static fn (string $s): string => ''];
+        yield 'chunks 1 and 2 swapped' => [static fn (string $s): string => $header($s) . $chunk($s, 0) . $chunk($s, 2) . $chunk($s, 1) . substr($s, self::HEADER + 3 * (self::CHUNK + self::ABYTES))];
+        yield 'chunk 1 dropped' => [static fn (string $s): string => $header($s) . $chunk($s, 0) . substr($s, self::HEADER + 2 * (self::CHUNK + self::ABYTES))];
+        yield 'chunk 0 repeated' => [static fn (string $s): string => $header($s) . $chunk($s, 0) . substr($s, self::HEADER)];
+        yield 'a byte after the FINAL chunk' => [static fn (string $s): string => $s . "\0"];
+        yield "another stream's FINAL chunk after this one's" => [static fn (string $s): string => $s . substr($s, -25)];
+    }
+
+    /**
+     * @dataProvider tamperings
+     * @param callable(string): string $tamper
+     */
+    public function testAChangedStreamIsRefused(callable $tamper): void
+    {
+        $key = sodium_crypto_secretstream_xchacha20poly1305_keygen();
+        $stream = $tamper(self::encrypt(random_bytes(200), 'backups/2026-01-31.tar', $key));
+        $this->expectException(RuntimeException::class);
+        $this->expectExceptionMessage(self::REFUSED);
+        self::decrypt($stream, 'backups/2026-01-31.tar', $key);
+    }
+
+    public function testAStreamOfAnotherSessionCannotBeSplicedIn(): void
+    {
+        // Same key, two streams: the second's chunk 1 in place of the first's.
+        $key = sodium_crypto_secretstream_xchacha20poly1305_keygen();
+        $first = self::encrypt(random_bytes(200), '', $key);
+        $second = self::encrypt(random_bytes(200), '', $key);
+        $size = self::CHUNK + self::ABYTES;
+        $spliced = substr($first, 0, self::HEADER + $size) . substr($second, self::HEADER + $size, $size) . substr($first, self::HEADER + 2 * $size);
+        $this->expectException(RuntimeException::class);
+        $this->expectExceptionMessage(self::REFUSED);
+        self::decrypt($spliced, '', $key);
+    }
+
+    public function testOtherAssociatedDataIsRefused(): void
+    {
+        $key = sodium_crypto_secretstream_xchacha20poly1305_keygen();
+        $stream = self::encrypt('attack at dawn', 'backups/2026-01-31.tar', $key);
+        $this->expectException(RuntimeException::class);
+        $this->expectExceptionMessage(self::REFUSED);
+        self::decrypt($stream, 'backups/2026-02-01.tar', $key);
+    }
+
+    public function testAnotherChunkSizeIsRefused(): void
+    {
+        $key = sodium_crypto_secretstream_xchacha20poly1305_keygen();
+        $stream = self::encrypt(random_bytes(200), '', $key);
+        $this->expectException(RuntimeException::class);
+        $this->expectExceptionMessage(self::REFUSED);
+        self::decrypt($stream, '', $key, 2 * self::CHUNK);
+    }
+
+    public function testAnotherKeyIsRefused(): void
+    {
+        $stream = self::encrypt('attack at dawn', '', sodium_crypto_secretstream_xchacha20poly1305_keygen());
+        $this->expectException(RuntimeException::class);
+        $this->expectExceptionMessage(self::REFUSED);
+        self::decrypt($stream, '', sodium_crypto_secretstream_xchacha20poly1305_keygen());
+    }
+
+    public function testAStreamCutShortHasWrittenItsFirstChunksButThrows(): void
+    {
+        // Why the comment says to use the output only after the function returns.
+        $key = sodium_crypto_secretstream_xchacha20poly1305_keygen();
+        $plaintext = random_bytes(200);
+        $cut = substr(self::encrypt($plaintext, '', $key), 0, self::HEADER + 2 * (self::CHUNK + self::ABYTES));
+        $output = self::stream('');
+        try {
+            secretstream_decrypt(self::stream($cut), $output, '', $key, self::CHUNK);
+            self::fail('expected the stream to be refused');
+        } catch (RuntimeException $e) {
+            self::assertSame(self::REFUSED, $e->getMessage());
+        }
+        rewind($output);
+        self::assertSame(substr($plaintext, 0, 2 * self::CHUNK), stream_get_contents($output));
+    }
+
+    /** @return iterable<string, array{int}> */
+    public static function wrongKeyLengths(): iterable
+    {
+        yield 'empty' => [0];
+        yield '16 bytes' => [16];
+        yield '31 bytes' => [31];
+        yield '33 bytes' => [33];
+        yield '64 bytes (hex of a key)' => [64];
+    }
+
+    /** @dataProvider wrongKeyLengths */
+    public function testAKeyOfAnotherLengthIsRefusedBothWays(int $bytes): void
+    {
+        $key = str_repeat('k', $bytes);
+        $stream = self::encrypt('x', '', sodium_crypto_secretstream_xchacha20poly1305_keygen());
+        foreach ([static fn () => self::encrypt('x', '', $key), static fn () => self::decrypt($stream, '', $key)] as $call) {
+            try {
+                $call();
+                self::fail('expected the key to be refused');
+            } catch (InvalidArgumentException $e) {
+                self::assertSame(sprintf('expected a 32-byte key, got %d bytes', $bytes), $e->getMessage());
+            }
+        }
+    }
+
+    public function testWhatIsNotAStreamOrAChunkSizeIsRefused(): void
+    {
+        $key = sodium_crypto_secretstream_xchacha20poly1305_keygen();
+        try {
+            secretstream_encrypt('/etc/passwd', self::stream(''), '', $key);
+            self::fail('expected a file name to be refused');
+        } catch (InvalidArgumentException $e) {
+            self::assertSame('expected two open streams, got string and resource (stream)', $e->getMessage());
+        }
+        $this->expectException(InvalidArgumentException::class);
+        $this->expectExceptionMessage('expected chunks of at least 1 byte, got 0');
+        secretstream_encrypt(self::stream('x'), self::stream(''), '', $key, 0);
+    }
+
+    private static function encrypt(string $plaintext, string $associatedData, string $key, int $chunk = self::CHUNK): string
+    {
+        $output = self::stream('');
+        secretstream_encrypt(self::stream($plaintext), $output, $associatedData, $key, $chunk);
+        rewind($output);
+        return (string) stream_get_contents($output);
+    }
+
+    private static function decrypt(string $stream, string $associatedData, string $key, int $chunk = self::CHUNK): string
+    {
+        $output = self::stream('');
+        secretstream_decrypt(self::stream($stream), $output, $associatedData, $key, $chunk);
+        rewind($output);
+        return (string) stream_get_contents($output);
+    }
+
+    /** @return resource a stream holding $bytes, at its start */
+    private static function stream(string $bytes)
+    {
+        $stream = fopen('php://memory', 'w+b');
+        self::assertIsResource($stream);
+        fwrite($stream, $bytes);
+        rewind($stream);
+        return $stream;
+    }
+}
