@@ -1,0 +1,253 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Tests\Snippets;
+
+use InvalidArgumentException;
+use OpenSSLAsymmetricKey;
+use PhpCryptoBench\Jws\Algorithms;
+use PhpCryptoBench\Jws\Base64Url;
+use PhpCryptoBench\Jws\CompactJws;
+use PhpCryptoBench\Jws\Jwk;
+use PhpCryptoBench\Jws\Key;
+use RuntimeException;
+
+/**
+ * runners/snippets/jwt-verify-allow-list.php: keys from a JWK Set, each bound to its algorithm from an
+ * allow-list; tokens the project's JWS code signs verify; every other algorithm, kid, signature, typ,
+ * iss, aud, exp and nbf is refused with its reason.
+ */
+final class JwtVerifyAllowListTest extends SnippetTestCase
+{
+    private const ISSUER = 'https://issuer.example';
+    private const AUDIENCE = 'https://api.example';
+    private const NOW = 1_767_225_600; // 2026-01-01T00:00:00Z
+
+    /** @var array<string, OpenSSLAsymmetricKey|string> kid => private key, one per algorithm */
+    private static array $private = [];
+    /** @var array<string, string> kid => its algorithm */
+    private const KIDS = ['es-2026' => 'ES256', 'ed-2026' => 'EdDSA', 'ps-2026' => 'PS256', 'rs-2026' => 'RS256', 'es-2025' => 'ES256'];
+
+    public static function snippet(): string
+    {
+        return 'jwt-verify-allow-list.php';
+    }
+
+    public static function setUpBeforeClass(): void
+    {
+        parent::setUpBeforeClass();
+        $config = REPOSITORY . '/runners/openssl-minimal.cnf';
+        $rsa = openssl_pkey_new(['private_key_type' => OPENSSL_KEYTYPE_RSA, 'private_key_bits' => 2048, 'config' => $config]);
+        self::assertInstanceOf(OpenSSLAsymmetricKey::class, $rsa);
+        foreach (self::KIDS as $kid => $alg) {
+            self::$private[$kid] = match ($alg) {
+                'ES256' => openssl_pkey_new(['private_key_type' => OPENSSL_KEYTYPE_EC, 'curve_name' => 'prime256v1', 'config' => $config]),
+                'EdDSA' => sodium_crypto_sign_secretkey(sodium_crypto_sign_keypair()),
+                default => $rsa,
+            };
+        }
+    }
+
+    /** @return array<string, mixed> the issuer's JWK Set: every key public, with its kid and alg */
+    private static function jwks(): array
+    {
+        $keys = [];
+        foreach (self::KIDS as $kid => $alg) {
+            $keys[] = Jwk::publicOf(self::$private[$kid]) + ['kid' => $kid, 'alg' => $alg, 'use' => 'sig'];
+        }
+        return ['keys' => $keys];
+    }
+
+    /**
+     * @param array<string, mixed> $claims merged over valid ones; a null value removes the claim
+     * @param array<string, mixed> $header merged over {typ: JWT, kid: $kid}; a null value removes the member
+     */
+    private static function token(string $kid = 'es-2026', array $claims = [], array $header = []): string
+    {
+        $claims = array_filter($claims + ['iss' => self::ISSUER, 'aud' => self::AUDIENCE, 'sub' => 'alice', 'exp' => self::NOW + 300, 'nbf' => self::NOW - 60], static fn ($v): bool => $v !== null);
+        $header = array_filter($header + ['typ' => 'JWT', 'kid' => $kid], static fn ($v): bool => $v !== null);
+        return CompactJws::signClaims(Key::forSigning(Algorithms::named(self::KIDS[$kid]), self::$private[$kid]), $claims, $header);
+    }
+
+    /** @param array<string, mixed> ...$options jwt_verify()'s named arguments beyond the token */
+    private static function verify(string $token, ...$options): array
+    {
+        return jwt_verify($token, jwt_keys_from_jwks(self::jwks()), self::ISSUER, self::AUDIENCE, ...($options + ['now' => self::NOW]));
+    }
+
+    /** @return iterable<string, array{string}> */
+    public static function kids(): iterable
+    {
+        foreach (array_keys(self::KIDS) as $kid) {
+            yield self::KIDS[$kid] . " ($kid)" => [$kid];
+        }
+    }
+
+    /** @dataProvider kids */
+    public function testATokenOfEachAllowedAlgorithmVerifiesAndItsClaimsComeBack(string $kid): void
+    {
+        $claims = self::verify(self::token($kid));
+        self::assertSame(['iss' => self::ISSUER, 'aud' => self::AUDIENCE, 'sub' => 'alice', 'exp' => self::NOW + 300, 'nbf' => self::NOW - 60], $claims);
+    }
+
+    public function testEachKeyIsBoundToTheAlgorithmItsJwkNames(): void
+    {
+        $keys = jwt_keys_from_jwks(self::jwks());
+        self::assertSame(array_keys(self::KIDS), array_keys($keys));
+        foreach ($keys as $kid => $key) {
+            self::assertSame(self::KIDS[$kid], $key->algorithm->name());
+            self::assertFalse($key->signs);
+        }
+    }
+
+    /** @return iterable<string, array{array<string, mixed>}> claims that are still valid */
+    public static function validVariants(): iterable
+    {
+        yield 'aud as a list holding this verifier' => [['aud' => ['https://other.example', self::AUDIENCE]]];
+        yield 'no nbf' => [['nbf' => null]];
+        yield 'expiring within the leeway' => [['exp' => self::NOW - 29]];
+        yield 'nbf within the leeway' => [['nbf' => self::NOW + 29]];
+    }
+
+    /**
+     * @dataProvider validVariants
+     * @param array<string, mixed> $claims
+     */
+    public function testValidVariantsVerify(array $claims): void
+    {
+        self::assertSame('alice', self::verify(self::token('es-2026', $claims))['sub']);
+    }
+
+    public function testTypIsComparedWithoutCase(): void
+    {
+        // typ is a media type (RFC 7515 section 4.1.9): case-insensitive.
+        self::assertSame('alice', self::verify(self::token('es-2026', [], ['typ' => 'jwt']))['sub']);
+    }
+
+    /** @return iterable<string, array{callable(): string, string}> a token => why it is refused */
+    public static function refused(): iterable
+    {
+        $other = static fn (string $kid, string $asKid): string => self::token($kid, [], ['kid' => $asKid]);
+        yield 'no kid' => [static fn (): string => self::token('es-2026', [], ['kid' => null]), 'header kid: expected one of ["es-2026","ed-2026","ps-2026","rs-2026","es-2025"], got null'];
+        yield 'a kid the issuer does not publish' => [static fn (): string => self::token('es-2026', [], ['kid' => 'es-2024']), 'header kid: expected one of ["es-2026","ed-2026","ps-2026","rs-2026","es-2025"], got "es-2024"'];
+        yield 'the kid of another key of the same algorithm' => [static fn (): string => $other('es-2025', 'es-2026'), 'ES256: expected a signature that verifies'];
+        yield 'the kid of a key of another algorithm' => [static fn (): string => $other('ps-2026', 'rs-2026'), '"PS256"'];
+        yield 'alg none' => [static fn (): string => self::unsigned(['alg' => 'none', 'typ' => 'JWT', 'kid' => 'es-2026']), '"none"'];
+        yield 'HS256 keyed with the public key' => [static fn (): string => self::hs256WithPublicKey(), '"HS256"'];
+        yield 'the signature changed' => [static fn (): string => self::changed(self::token(), 2, -1), 'ES256: expected a signature that verifies'];
+        yield 'the payload changed' => [static fn (): string => self::changed(self::token(), 1, 3), 'ES256: expected a signature that verifies'];
+        yield 'no typ' => [static fn (): string => self::token('es-2026', [], ['typ' => null]), 'header typ: expected "JWT", got null'];
+        yield 'a typ of another purpose' => [static fn (): string => self::token('es-2026', [], ['typ' => 'at+jwt']), 'header typ: expected "JWT", got "at+jwt"'];
+        yield 'another issuer' => [static fn (): string => self::token('es-2026', ['iss' => 'https://evil.example']), 'iss: expected "https://issuer.example", got "https://evil.example"'];
+        yield 'no issuer' => [static fn (): string => self::token('es-2026', ['iss' => null]), 'iss: expected "https://issuer.example", got null'];
+        yield 'another audience' => [static fn (): string => self::token('es-2026', ['aud' => 'https://other.example']), 'aud: expected "https://api.example" among the audiences, got "https://other.example"'];
+        yield 'a list of other audiences' => [static fn (): string => self::token('es-2026', ['aud' => ['https://other.example']]), 'aud: expected "https://api.example" among the audiences, got ["https://other.example"]'];
+        yield 'no audience' => [static fn (): string => self::token('es-2026', ['aud' => null]), 'aud: expected "https://api.example" among the audiences, got null'];
+        yield 'expired beyond the leeway' => [static fn (): string => self::token('es-2026', ['exp' => self::NOW - 30]), 'exp: expired at 1767225570, it is 1767225600 (leeway 30 s)'];
+        yield 'no exp' => [static fn (): string => self::token('es-2026', ['exp' => null]), 'exp: expected a NumericDate (whole seconds), got null'];
+        yield 'exp as a string' => [static fn (): string => self::token('es-2026', ['exp' => '1767225900']), 'exp: expected a NumericDate (whole seconds), got "1767225900"'];
+        yield 'not valid yet beyond the leeway' => [static fn (): string => self::token('es-2026', ['nbf' => self::NOW + 31]), 'nbf: not valid before 1767225631, it is 1767225600 (leeway 30 s)'];
+        yield 'nbf as a string' => [static fn (): string => self::token('es-2026', ['nbf' => 'now']), 'nbf: expected a NumericDate (whole seconds), got "now"'];
+        yield 'two parts' => [static fn (): string => substr(self::token(), 0, (int) strrpos(self::token(), '.')), 'expected 3 parts separated by dots, got 2'];
+    }
+
+    /**
+     * @dataProvider refused
+     * @param callable(): string $token
+     */
+    public function testATokenIsRefusedWithTheReason(callable $token, string $reason): void
+    {
+        try {
+            self::verify($token());
+            self::fail('expected the token to be refused');
+        } catch (RuntimeException $e) {
+            self::assertStringStartsWith('the token was refused: ', $e->getMessage());
+            self::assertStringContainsString($reason, $e->getMessage());
+        }
+    }
+
+    public function testTheLeewayIsTheCallers(): void
+    {
+        $token = self::token('es-2026', ['exp' => self::NOW - 5]);
+        self::assertSame('alice', self::verify($token, leewaySeconds: 10)['sub']);
+        $this->expectException(RuntimeException::class);
+        $this->expectExceptionMessage('exp: expired at 1767225595, it is 1767225600 (leeway 0 s)');
+        self::verify($token, leewaySeconds: 0);
+    }
+
+    /**
+     * Each JWK Set is made when its test runs: the keys exist only after setUpBeforeClass().
+     *
+     * @return iterable<string, array{callable(): array<string, mixed>, string}> a JWK Set => why it is refused
+     */
+    public static function refusedKeySets(): iterable
+    {
+        $es = static fn (array $extra): array => Jwk::publicOf(self::$private['es-2026']) + $extra;
+        $rs = static fn (array $extra): array => Jwk::publicOf(self::$private['rs-2026']) + $extra;
+        $hs = static fn (): array => ['kty' => 'oct', 'k' => Base64Url::encode(random_bytes(32)), 'kid' => 'a', 'alg' => 'HS256'];
+        yield 'not a JWK Set' => [static fn (): array => ['kty' => 'EC'], 'expected a JWK Set: an object whose "keys" member is a list of JWKs'];
+        yield 'a key without kid' => [static fn (): array => ['keys' => [$es(['alg' => 'ES256'])]], 'key 0: expected a JWK with a kid of its own, got none'];
+        yield 'a kid twice' => [static fn (): array => ['keys' => [$es(['kid' => 'a', 'alg' => 'ES256']), $es(['kid' => 'a', 'alg' => 'ES256'])]], 'key 1: expected a JWK with a kid of its own, got kid "a" again'];
+        yield 'a key without alg' => [static fn (): array => ['keys' => [$es(['kid' => 'a'])]], 'key "a": expected alg to be one of ES256, EdDSA, PS256, RS256, got none'];
+        yield 'HS256, not in the allow-list' => [static fn (): array => ['keys' => [$hs()]], 'key "a": expected alg to be one of ES256, EdDSA, PS256, RS256, got "HS256"'];
+        yield 'a private EC key' => [static fn (): array => ['keys' => [$es(['d' => Base64Url::encode(random_bytes(32)), 'kid' => 'a', 'alg' => 'ES256'])]], 'key "a": expected a public key, got a private or secret one'];
+        yield 'a P-256 key labelled ES384' => [static fn (): array => ['keys' => [$es(['kid' => 'a', 'alg' => 'ES384'])]], 'key "a": expected alg to be one of ES256, EdDSA, PS256, RS256, got "ES384"'];
+        yield 'an RSA key labelled ES256' => [static fn (): array => ['keys' => [$rs(['kid' => 'a', 'alg' => 'ES256'])]], 'key "a": '];
+        yield 'a key published for encryption' => [static fn (): array => ['keys' => [$es(['kid' => 'a', 'alg' => 'ES256', 'use' => 'enc'])]], 'key "a": '];
+    }
+
+    /**
+     * @dataProvider refusedKeySets
+     * @param callable(): array<string, mixed> $jwks
+     */
+    public function testAKeySetWithAKeyOutsideTheRulesIsRefusedWhereItIsLoaded(callable $jwks, string $reason): void
+    {
+        $this->expectException(InvalidArgumentException::class);
+        $this->expectExceptionMessage($reason);
+        jwt_keys_from_jwks($jwks());
+    }
+
+    public function testAShortRsaKeyIsRefusedWhereItIsLoaded(): void
+    {
+        $short = openssl_pkey_new(['private_key_type' => OPENSSL_KEYTYPE_RSA, 'private_key_bits' => 1024, 'config' => REPOSITORY . '/runners/openssl-minimal.cnf']);
+        self::assertInstanceOf(OpenSSLAsymmetricKey::class, $short);
+        $this->expectException(InvalidArgumentException::class);
+        $this->expectExceptionMessageMatches('/^key "old": .*1024/');
+        jwt_keys_from_jwks(['keys' => [Jwk::publicOf($short) + ['kid' => 'old', 'alg' => 'RS256']]]);
+    }
+
+    public function testTheAllowListIsTheCallers(): void
+    {
+        $keys = jwt_keys_from_jwks(['keys' => [Jwk::publicOf(self::$private['ed-2026']) + ['kid' => 'ed', 'alg' => 'EdDSA']]], ['EdDSA']);
+        self::assertSame(['ed'], array_keys($keys));
+        $this->expectException(InvalidArgumentException::class);
+        $this->expectExceptionMessage('key "es": expected alg to be one of EdDSA, got "ES256"');
+        jwt_keys_from_jwks(['keys' => [Jwk::publicOf(self::$private['es-2026']) + ['kid' => 'es', 'alg' => 'ES256']]], ['EdDSA']);
+    }
+
+    /** @param array<string, mixed> $header */
+    private static function unsigned(array $header): string
+    {
+        $claims = ['iss' => self::ISSUER, 'aud' => self::AUDIENCE, 'exp' => self::NOW + 300];
+        return Base64Url::encode((string) json_encode($header)) . '.' . Base64Url::encode((string) json_encode($claims)) . '.';
+    }
+
+    /** The attack RFC 8725 section 2.1 describes: an HMAC whose secret is the verifier's RSA public key (PEM). */
+    private static function hs256WithPublicKey(): string
+    {
+        $pem = (string) openssl_pkey_get_details(self::$private['rs-2026'])['key'];
+        $input = Base64Url::encode((string) json_encode(['alg' => 'HS256', 'typ' => 'JWT', 'kid' => 'rs-2026'])) . '.'
+            . Base64Url::encode((string) json_encode(['iss' => self::ISSUER, 'aud' => self::AUDIENCE, 'exp' => self::NOW + 300]));
+        return $input . '.' . Base64Url::encode(hash_hmac('sha256', $input, $pem, true));
+    }
+
+    /** $token with one base64url character of part $part changed, at $offset (negative: from its end). */
+    private static function changed(string $token, int $part, int $offset): string
+    {
+        $parts = explode('.', $token);
+        $bytes = Base64Url::decode($parts[$part]);
+        $parts[$part] = Base64Url::encode(self::flipped($bytes, $offset < 0 ? strlen($bytes) + $offset : $offset));
+        return implode('.', $parts);
+    }
+}
