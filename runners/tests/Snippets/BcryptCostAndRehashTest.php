@@ -1,0 +1,107 @@
+<?php
+
+declare(strict_types=1);
+
+namespace PhpCryptoBench\Tests\Snippets;
+
+use InvalidArgumentException;
+
+/**
+ * runners/snippets/bcrypt-cost-and-rehash.php: bcrypt at a cost of 10 or more, passwords bcrypt would
+ * cut refused, a rehash on login when the stored hash has another cost or algorithm, and the cost loop.
+ */
+final class BcryptCostAndRehashTest extends SnippetTestCase
+{
+    private const PASSWORD = 'correct horse battery staple';
+
+    public static function snippet(): string
+    {
+        return 'bcrypt-cost-and-rehash.php';
+    }
+
+    public function testAHashCarriesItsCostAndVerifies(): void
+    {
+        $hash = bcrypt_hash(self::PASSWORD, 10);
+        self::assertStringStartsWith('$2y$10$', $hash);
+        self::assertSame(60, strlen($hash));
+        self::assertTrue(password_verify(self::PASSWORD, $hash));
+        self::assertFalse(password_verify(self::PASSWORD . '!', $hash));
+        self::assertFalse(password_needs_rehash($hash, PASSWORD_BCRYPT, ['cost' => 10]));
+    }
+
+    public function testAPasswordBcryptWouldCutIsRefusedAnd72BytesAreKept(): void
+    {
+        $hash = bcrypt_hash(str_repeat('a', 72), 10);
+        self::assertTrue(password_verify(str_repeat('a', 72), $hash));
+        // Why the limit: bcrypt itself would accept a 73rd byte and ignore it.
+        self::assertTrue(password_verify(str_repeat('a', 72) . 'ignored', $hash));
+        $this->expectException(InvalidArgumentException::class);
+        $this->expectExceptionMessage('expected a password of at most 72 bytes for bcrypt, got 73 bytes');
+        bcrypt_hash(str_repeat('a', 73), 10);
+    }
+
+    /** @return iterable<string, array{callable(): mixed, string}> */
+    public static function costsOutsideTheRange(): iterable
+    {
+        yield 'hash at cost 9' => [static fn () => bcrypt_hash(self::PASSWORD, 9), "expected a bcrypt cost from 10 (OWASP's floor) to 31, got 9"];
+        yield 'hash at cost 32' => [static fn () => bcrypt_hash(self::PASSWORD, 32), "expected a bcrypt cost from 10 (OWASP's floor) to 31, got 32"];
+        yield 'login at cost 4' => [static fn () => bcrypt_login(self::PASSWORD, '$2y$04$' . str_repeat('a', 53), 4), "expected a bcrypt cost from 10 (OWASP's floor) to 31, got 4"];
+        yield 'the loop from cost 8' => [static fn () => bcrypt_highest_cost(100.0, 8, 12), "expected a bcrypt cost from 10 (OWASP's floor) to 31, got 8"];
+        yield 'the loop backwards' => [static fn () => bcrypt_highest_cost(100.0, 12, 11), 'expected the lowest cost first, got 12 to 11'];
+    }
+
+    /**
+     * @dataProvider costsOutsideTheRange
+     * @param callable(): mixed $call
+     */
+    public function testACostBelowOwaspsFloorOrAboveBcryptsIsRefused(callable $call, string $reason): void
+    {
+        $this->expectException(InvalidArgumentException::class);
+        $this->expectExceptionMessage($reason);
+        $call();
+    }
+
+    public function testLoginKeepsAHashOfTheCurrentCostAndRefusesAWrongPassword(): void
+    {
+        $stored = bcrypt_hash(self::PASSWORD, 10);
+        self::assertSame($stored, bcrypt_login(self::PASSWORD, $stored, 10));
+        self::assertNull(bcrypt_login('wrong password', $stored, 10));
+    }
+
+    /** @return iterable<string, array{callable(): string}> a hash made otherwise than bcrypt at cost 11 */
+    public static function oldHashes(): iterable
+    {
+        yield 'bcrypt at cost 10' => [static fn (): string => bcrypt_hash(self::PASSWORD, 10)];
+        yield 'bcrypt at cost 12 (a cost lowered on purpose)' => [static fn (): string => password_hash(self::PASSWORD, PASSWORD_BCRYPT, ['cost' => 12])];
+        yield 'Argon2id' => [static fn (): string => password_hash(self::PASSWORD, PASSWORD_ARGON2ID, ['memory_cost' => 8192, 'time_cost' => 1, 'threads' => 1])];
+    }
+
+    /**
+     * @dataProvider oldHashes
+     * @param callable(): string $make
+     */
+    public function testLoginRehashesAtTheCurrentCostWhenTheStoredHashDiffers(callable $make): void
+    {
+        $stored = $make();
+        $kept = bcrypt_login(self::PASSWORD, $stored, 11);
+        self::assertNotNull($kept);
+        self::assertNotSame($stored, $kept);
+        self::assertStringStartsWith('$2y$11$', $kept);
+        self::assertTrue(password_verify(self::PASSWORD, $kept));
+        self::assertNull(bcrypt_login('wrong password', $stored, 11), 'a wrong password is refused, not rehashed');
+    }
+
+    public function testAPasswordLongerThanBcryptReadsKeepsItsArgon2Hash(): void
+    {
+        $long = str_repeat('long passphrase ', 6);
+        $stored = password_hash($long, PASSWORD_ARGON2ID, ['memory_cost' => 8192, 'time_cost' => 1, 'threads' => 1]);
+        self::assertSame($stored, bcrypt_login($long, $stored, 10));
+    }
+
+    public function testTheLoopReturnsTheHighestCostWithinTheBudgetOrNone(): void
+    {
+        // Timing on a shared machine: only the ends are certain. Cost 10 takes tens of milliseconds.
+        self::assertSame(11, bcrypt_highest_cost(1e6, 10, 11), 'a budget every cost fits');
+        self::assertNull(bcrypt_highest_cost(0.001, 10, 16), 'a budget no cost fits');
+    }
+}
