@@ -126,6 +126,10 @@ final class AeadExperiment implements Experiment
         foreach ($this->algorithms() as $aead) {
             $tamperChecks[sprintf('%s/%dB-tag', $aead->name(), $aead->tagBytes())] = $tamper->run($aead);
         }
+        if (StreamComparison::available()) {
+            // Timed beside one call on large payloads (StreamComparison): verified here first, as a stream.
+            $tamperChecks[sprintf('%s/%dB-tag', Secretstream::NAME, Secretstream::TAG_BYTES)] = SecretstreamCheck::run();
+        }
         return [
             'vectors' => $reports,
             'vectors_passed' => array_sum(array_column($reports, 'passed')),
@@ -170,7 +174,7 @@ final class AeadExperiment implements Experiment
     public function caseCount(Profile $profile): int
     {
         $overhead = HarnessOverhead::available() ? 2 * count(HarnessOverhead::PAYLOADS) : 0;
-        return count($this->algorithms()) * count(self::PAYLOADS) * count(self::AAD_SIZES) * 2 + $overhead;
+        return count($this->algorithms()) * count(self::PAYLOADS) * count(self::AAD_SIZES) * 2 + $overhead + StreamComparison::caseCount();
     }
 
     /**
@@ -211,13 +215,18 @@ final class AeadExperiment implements Experiment
         }
         ksort($rows, SORT_STRING);
         $overheadAvailable = HarnessOverhead::available();
+        $streamAvailable = StreamComparison::available();
         $tables = TableSet::ofExperiment($this->schema, $this->name())->without(self::NATIVE_CSV);
         $tables = $overheadAvailable ? $tables : $tables->without(HarnessOverhead::CSV);
+        $tables = $streamAvailable ? $tables : $tables->without(StreamComparison::CSV);
         foreach (array_merge(...array_values($rows)) as $row) {
             $tables->get(self::CSV)->add($row);
         }
         if ($overheadAvailable) {
             HarnessOverhead::measureInto($tables->get(HarnessOverhead::CSV), $context->sampler, $advance);
+        }
+        if ($streamAvailable) {
+            StreamComparison::measureInto($tables->get(StreamComparison::CSV), $context->sampler, $advance);
         }
         $gaps = $this->gaps();
         // The native limit of every cipher and size, in the rounds: never one figure taken apart.

@@ -14,6 +14,7 @@ from phpcb.data.loader import Run
 from phpcb.data.policy import AeadPolicy, Verdict
 from phpcb.experiments.aead import native
 from phpcb.experiments.aead.per_call import Overhead, PerCallModel, harness_overhead, per_call_models
+from phpcb.experiments.aead.stream import StreamComparison, stream_comparisons
 from phpcb.presentation.formatting import count_range, size
 from phpcb.presentation.precision import UNPAIRED, Pairing
 from phpcb.statistics import plausibility
@@ -125,6 +126,8 @@ class AeadAnalysis:
     # PHP against openssl speed in interleaved rounds (aead_rounds.csv); what a call costs is per_call.
     vs_native: list[Breakdown] = field(default_factory=list)
     native_tool: str = ""
+    # Large payloads: secretstream in 64 KiB chunks against one call (aead_stream.csv); none in older runs.
+    streams: list[StreamComparison] = field(default_factory=list)
 
     def case(self, variant: str, operation: str, payload_bytes: int, aad_bytes: int = 0) -> CaseStats | None:
         for case in self.cases:
@@ -305,6 +308,7 @@ def analyse(run: Run, policy: AeadPolicy) -> AeadAnalysis:
         ),
         vs_native=[Breakdown(c, None) for c in rounds],
         native_tool=native_tool(run.tables.get(native.NATIVE_CSV, [])),
+        streams=stream_comparisons(run),
     )
 
 
