@@ -19,6 +19,7 @@ use PhpCryptoBench\Native\InterleavedRounds;
  * Argon2 over memory × threads × time cost (seed 003, part 2), through password_hash, sodium and
  * the reference CLI. Each cell runs in a child process (wall, CPU, peak RSS); a cell that fails
  * (memory it cannot allocate, parameters an interface refuses) is recorded and the grid goes on.
+ * bcrypt at costs 10 to 13 is timed beside it (BcryptCosts), for the page's latency budgets.
  */
 final class Argon2Experiment implements Experiment
 {
@@ -109,9 +110,11 @@ final class Argon2Experiment implements Experiment
             }
             $checked[] = "$interface $variant: " . ($result['verified'] === true ? 'password_verify accepts its hash' : 'hashes (no second Argon2d implementation in PHP; argon2-cffi checks it in the test suite)');
         }
+        // bcrypt, timed beside the grid (BcryptCosts): checked here first.
+        $bcrypt = BcryptCosts::verify();
         return [
-            'known_answers' => ['phc-winner-argon2 README: $argon2i$v=19$m=65536,t=2,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG verifies for "password", not for "passwore"'],
-            'self_tests' => $checked,
+            'known_answers' => ['phc-winner-argon2 README: $argon2i$v=19$m=65536,t=2,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG verifies for "password", not for "passwore"', $bcrypt['known_answer']],
+            'self_tests' => [...$checked, $bcrypt['self_test']],
             'provider' => Argon2Cell::provider(),
         ];
     }
@@ -235,8 +238,11 @@ final class Argon2Experiment implements Experiment
         $rounds = $tables->get(self::ROUNDS_CSV);
         $memoryKib = $context->fakeClock ? self::FAKE_CLOCK_NATIVE_MEMORY_KIB : self::NATIVE_CELL['memory_kib'];
         $gaps = InterleavedRounds::forProfile($profile)->run($this->name(), $this->nativeSteps($runner, $rounds, $provider, $memoryKib), $context->progress);
+        $bcrypt = $tables->get(BcryptCosts::CSV);
+        $context->progress->message(sprintf('[%s] bcrypt (password_hash) at costs %s, beside the grid', $this->name(), implode(', ', BcryptCosts::COSTS)));
+        (new BcryptCosts($context->fakeClock))->measureInto($bcrypt, $sampling);
         $tables->writeTo($context->outputDirectory);
-        $tally = $sampling->tally($checkpoint->records(), $rounds->records());
+        $tally = $sampling->tally($checkpoint->records(), $rounds->records(), $bcrypt->records());
         $checkpoint->complete($context->outputDirectory . '/' . self::CSV);
         // What measured is the cell processes: the manifest records their PHP, not the runner's.
         return new MeasurementResult($this->schema->tablesOf($this->name()), $gaps, $runner->environment(), $tally);

@@ -52,9 +52,10 @@ final class CellSampling
      *
      * @param list<array<string, string>> $rows the grid's
      * @param list<array<string, mixed>> $roundRows the rounds against the CLI: their cells count as cases of their own, as their table lists them
+     * @param list<array<string, mixed>> $bcryptRows bcrypt.csv's (BcryptCosts): each cost a case
      * @return array<string, mixed>
      */
-    public function tally(array $rows, array $roundRows = []): array
+    public function tally(array $rows, array $roundRows = [], array $bcryptRows = []): array
     {
         $walls = [];
         foreach ($rows as $row) {
@@ -64,6 +65,9 @@ final class CellSampling
         }
         foreach ($roundRows as $row) {
             $walls['rounds ' . self::cellKey($row)][] = (float) $row['wall_ns'];
+        }
+        foreach ($bcryptRows as $row) {
+            $walls['bcrypt ' . $row['cost']][] = (float) $row['wall_ns'];
         }
         $tally = new SamplingTally(self::TARGET, $this->minSamples);
         foreach ($walls as $values) {

@@ -7,7 +7,7 @@ from typing import Any
 
 from phpcb.data.loader import Run
 from phpcb.data.policy import Argon2Policy, load_argon2_policy
-from phpcb.experiments.argon2 import analysis, figures, measures, native, page
+from phpcb.experiments.argon2 import alternatives, analysis, figures, measures, native, page
 from phpcb.experiments.experiment import Experiment, Inputs
 
 
@@ -36,9 +36,11 @@ class Argon2(Experiment):
         return figures.all_figures(result, answer)
 
     def page_context(self, result: analysis.Argon2Analysis, inputs: Inputs) -> dict[str, Any]:
-        return page.context(result, inputs.reference, inputs.policy, inputs.spread) | {
-            "vs_cli": native.analyse(result.run)
-        }
+        return (
+            page.context(result, inputs.reference, inputs.policy, inputs.spread)
+            | {"vs_cli": native.analyse(result.run)}
+            | alternatives.context(result, inputs.policy, inputs.spread)
+        )
 
 
 EXPERIMENT = Argon2()

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from phpcb.data.loader import Run
+from phpcb.experiments.argon2.bcrypt import BCRYPT_TABLE, BcryptCost, CostStep, bcrypt_costs, cost_steps
 from phpcb.statistics.spread import UNKNOWN, RunSpread
 from phpcb.statistics.stats import MIN_PAIRS, Ratio, Summary, ratio_between, ratio_of_medians, summarize
 
@@ -141,6 +142,10 @@ class Argon2Analysis:
     # Parameters (memory MiB, threads, time cost) measured besides the grid (PHP's defaults, OWASP's
     # minimum): they are looked up by name, and kept off the grid's axes.
     named: frozenset[tuple[int, int, int]] = frozenset()
+    # bcrypt at costs 10 to 13, timed beside the grid (bcrypt.csv); none in older runs.
+    bcrypt: list[BcryptCost] = field(default_factory=list)
+    # each bcrypt cost's time over the one below it (bcrypt's design doubles it)
+    bcrypt_steps: list[CostStep] = field(default_factory=list)
 
     def find(self, interface: str, variant: str, memory_mib: int, threads: int, time_cost: int) -> Cell | None:
         wanted = CellKey(interface, variant, memory_mib * 1024, threads, time_cost)
@@ -203,10 +208,15 @@ def cells(rows: list[dict[str, Any]]) -> list[Cell]:
 
 
 def strongest_within(
-    cells_: list[Cell], budget_ms: float, variants: tuple[str, ...], time: Callable[[Summary], float] | None = None
+    cells_: list[Cell],
+    budget_ms: float,
+    variants: tuple[str, ...],
+    time: Callable[[Summary], float] | None = None,
+    interface: str = "password_hash",
 ) -> Cell | None:
-    """The password_hash cell of a recommended variant with the most memory × passes whose median (or
-    `time`, e.g. an end of its interval between runs) fits the budget.
+    """The cell of `interface` (password_hash, or sodium for libsodium's p = 1) and a recommended
+    variant with the most memory × passes whose median (or `time`, e.g. an end of its interval between
+    runs) fits the budget.
 
     Oversubscribed thread counts are left out: more threads than cores buy nothing here.
     """
@@ -214,7 +224,7 @@ def strongest_within(
     fitting = [
         c
         for c in cells_
-        if c.key.interface == "password_hash"
+        if c.key.interface == interface
         and c.key.variant in variants
         and c.wall is not None
         and not c.oversubscribed
@@ -228,7 +238,8 @@ def strongest_within(
 
 
 def analyse(run: Run, named: frozenset[tuple[int, int, int]] = frozenset()) -> Argon2Analysis:
-    return Argon2Analysis(run, cells(run.tables.get("argon2.csv", [])), named)
+    bcrypt = bcrypt_costs(run.tables.get(BCRYPT_TABLE, []))
+    return Argon2Analysis(run, cells(run.tables.get("argon2.csv", [])), named, bcrypt, cost_steps(bcrypt))
 
 
 def gap(first: Cell | None, second: Cell | None) -> LibraryGap | None:
@@ -258,28 +269,34 @@ def reference_cli_gaps(analysis: Argon2Analysis) -> list[LibraryGap]:
     return sorted(found, key=lambda g: (g.first.key.time_cost, g.first.key.memory_kib))
 
 
+def interval_end(spread: RunSpread, which: int) -> Callable[[Summary], float]:
+    """A time's low (0) or high (1) end, its within-run CI widened by the machine's spread between runs."""
+
+    def at(wall: Summary) -> float:
+        # A cell of fewer than 6 samples has no CI of its own: its median stands for both ends.
+        low, high = (x if math.isfinite(x) else wall.median_ns for x in (wall.ci_low_ns, wall.ci_high_ns))
+        return spread.widen(wall.median_ns, low, high)[which]
+
+    return at
+
+
 def budget_choices(
-    analysis: Argon2Analysis, variants: tuple[str, ...], spread: RunSpread = UNKNOWN
+    analysis: Argon2Analysis, variants: tuple[str, ...], spread: RunSpread = UNKNOWN, interface: str = "password_hash"
 ) -> list[BudgetChoice]:
-    """Per latency budget, the strongest cell of the policy's recommended variants: by its median, and by
-    each end of its interval between runs of the machine where that is known."""
+    """Per latency budget, the strongest cell of the policy's recommended variants through `interface`:
+    by its median, and by each end of its interval between runs of the machine where that is known."""
 
     def end(which: int) -> Callable[[Summary], float]:
-        def at(wall: Summary) -> float:
-            # A cell of fewer than 6 samples has no CI of its own: its median stands for both ends.
-            low, high = (x if math.isfinite(x) else wall.median_ns for x in (wall.ci_low_ns, wall.ci_high_ns))
-            return spread.widen(wall.median_ns, low, high)[which]
-
-        return at
+        return interval_end(spread, which)
 
     choices = []
-    strongest = strongest_within(analysis.cells, math.inf, variants)
+    strongest = strongest_within(analysis.cells, math.inf, variants, interface=interface)
     for budget in BUDGETS_MS:
-        cell = strongest_within(analysis.cells, budget, variants)
+        cell = strongest_within(analysis.cells, budget, variants, interface=interface)
         if not spread.known:
             choices.append(BudgetChoice(budget, cell, cell, cell, strongest))
             continue
-        sure = strongest_within(analysis.cells, budget, variants, end(1))
-        possible = strongest_within(analysis.cells, budget, variants, end(0))
+        sure = strongest_within(analysis.cells, budget, variants, end(1), interface)
+        possible = strongest_within(analysis.cells, budget, variants, end(0), interface)
         choices.append(BudgetChoice(budget, cell, sure, possible, strongest))
     return choices
