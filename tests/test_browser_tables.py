@@ -67,6 +67,7 @@ ANSWER_TABLES = {
     "experiments/argon2/": {
         "budget": ["budget", "memory", "time cost", "threads", "verdict"],
         "parameter set": ["verdict", "password_hash (Argon2id)", "sodium_crypto_pwhash (Argon2id)"],
+        "latency budget": ["latency budget", "Argon2id through libsodium (p = 1)", "verdict"],
     },
     "compare/": {"beyond shift": ["new", "delta", "verdict"]},
 }
