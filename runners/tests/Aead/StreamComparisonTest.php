@@ -16,6 +16,7 @@ use PhpCryptoBench\Harness\Sampler;
 use PhpCryptoBench\Io\CsvTable;
 use PHPUnit\Framework\TestCase;
 use ReflectionProperty;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /** Secretstream in 64 KiB chunks against one XChaCha20-Poly1305 call: the cases, their check, their rounds. */
 final class StreamComparisonTest extends TestCase
@@ -31,6 +32,7 @@ final class StreamComparisonTest extends TestCase
     }
 
     /** @dataProvider sizes */
+    #[DataProvider('sizes')]
     public function testAPayloadIsSealedInChunksTheLastFinalAndOpensWhole(int $bytes, int $chunks): void
     {
         $key = sodium_crypto_secretstream_xchacha20poly1305_keygen();
@@ -109,6 +111,7 @@ final class StreamComparisonTest extends TestCase
     }
 
     /** @dataProvider operations */
+    #[DataProvider('operations')]
     public function testAStreamCaseWhoseOutputIsWrongFailsVerification(string $operation): void
     {
         $case = new SecretstreamCase($operation, 70000);

@@ -6,6 +6,7 @@ namespace PhpCryptoBench\Tests\Snippets;
 
 use InvalidArgumentException;
 use RuntimeException;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /**
  * runners/snippets/aead-key-rotation.php: version (1) ‖ key id (4) ‖ nonce (24) ‖ ciphertext ‖ tag (16),
@@ -42,6 +43,7 @@ final class AeadKeyRotationTest extends SnippetTestCase
     }
 
     /** @dataProvider messages */
+    #[DataProvider('messages')]
     public function testWhatIsSealedCarriesItsVersionAndKeyIdAndOpens(string $plaintext, string $associatedData, int $keyId): void
     {
         $keys = self::ring($keyId);
@@ -96,6 +98,7 @@ final class AeadKeyRotationTest extends SnippetTestCase
      * @dataProvider tamperings
      * @param callable(string): string $tamper
      */
+     #[DataProvider('tamperings')]
     public function testAChangedMessageIsRefused(callable $tamper, string $refusal): void
     {
         $keys = self::ring(1, 2);
@@ -148,6 +151,7 @@ final class AeadKeyRotationTest extends SnippetTestCase
     }
 
     /** @dataProvider outOfRangeIds */
+    #[DataProvider('outOfRangeIds')]
     public function testAKeyIdThatDoesNotFitFourBytesIsRefused(int $keyId): void
     {
         $this->expectException(InvalidArgumentException::class);

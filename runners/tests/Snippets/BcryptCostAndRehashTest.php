@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Tests\Snippets;
 
 use InvalidArgumentException;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /**
  * runners/snippets/bcrypt-cost-and-rehash.php: bcrypt at a cost of 10 or more, passwords bcrypt would
@@ -54,6 +55,7 @@ final class BcryptCostAndRehashTest extends SnippetTestCase
      * @dataProvider costsOutsideTheRange
      * @param callable(): mixed $call
      */
+     #[DataProvider('costsOutsideTheRange')]
     public function testACostBelowOwaspsFloorOrAboveBcryptsIsRefused(callable $call, string $reason): void
     {
         $this->expectException(InvalidArgumentException::class);
@@ -80,6 +82,7 @@ final class BcryptCostAndRehashTest extends SnippetTestCase
      * @dataProvider oldHashes
      * @param callable(): string $make
      */
+     #[DataProvider('oldHashes')]
     public function testLoginRehashesAtTheCurrentCostWhenTheStoredHashDiffers(callable $make): void
     {
         $stored = $make();

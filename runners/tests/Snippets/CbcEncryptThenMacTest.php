@@ -6,6 +6,7 @@ namespace PhpCryptoBench\Tests\Snippets;
 
 use InvalidArgumentException;
 use RuntimeException;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /**
  * runners/snippets/cbc-encrypt-then-mac.php: IV (16) ‖ AES-256-CBC ciphertext ‖ HMAC-SHA-256 (32),
@@ -33,6 +34,7 @@ final class CbcEncryptThenMacTest extends SnippetTestCase
     }
 
     /** @dataProvider messages */
+    #[DataProvider('messages')]
     public function testWhatIsSealedOpensWithTheSameKeyAndAssociatedData(string $plaintext, string $associatedData): void
     {
         $key = random_bytes(32);
@@ -85,6 +87,7 @@ final class CbcEncryptThenMacTest extends SnippetTestCase
      * @dataProvider tamperings
      * @param callable(string): string $tamper
      */
+     #[DataProvider('tamperings')]
     public function testAChangedMessageIsRefusedBeforeItIsDecrypted(callable $tamper): void
     {
         $key = random_bytes(32);
@@ -152,6 +155,7 @@ final class CbcEncryptThenMacTest extends SnippetTestCase
     }
 
     /** @dataProvider wrongKeyLengths */
+    #[DataProvider('wrongKeyLengths')]
     public function testAKeyOfAnotherLengthIsRefusedBothWays(int $bytes): void
     {
         $key = str_repeat('k', $bytes);

@@ -12,6 +12,7 @@ use PhpCryptoBench\Jws\CompactJws;
 use PhpCryptoBench\Jws\Jwk;
 use PhpCryptoBench\Jws\Key;
 use RuntimeException;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /**
  * runners/snippets/jwt-verify-allow-list.php: keys from a JWK Set, each bound to its algorithm from an
@@ -85,6 +86,7 @@ final class JwtVerifyAllowListTest extends SnippetTestCase
     }
 
     /** @dataProvider kids */
+    #[DataProvider('kids')]
     public function testATokenOfEachAllowedAlgorithmVerifiesAndItsClaimsComeBack(string $kid): void
     {
         $claims = self::verify(self::token($kid));
@@ -114,6 +116,7 @@ final class JwtVerifyAllowListTest extends SnippetTestCase
      * @dataProvider validVariants
      * @param array<string, mixed> $claims
      */
+     #[DataProvider('validVariants')]
     public function testValidVariantsVerify(array $claims): void
     {
         self::assertSame('alice', self::verify(self::token('es-2026', $claims))['sub']);
@@ -156,6 +159,7 @@ final class JwtVerifyAllowListTest extends SnippetTestCase
      * @dataProvider refused
      * @param callable(): string $token
      */
+     #[DataProvider('refused')]
     public function testATokenIsRefusedWithTheReason(callable $token, string $reason): void
     {
         try {
@@ -201,6 +205,7 @@ final class JwtVerifyAllowListTest extends SnippetTestCase
      * @dataProvider refusedKeySets
      * @param callable(): array<string, mixed> $jwks
      */
+     #[DataProvider('refusedKeySets')]
     public function testAKeySetWithAKeyOutsideTheRulesIsRefusedWhereItIsLoaded(callable $jwks, string $reason): void
     {
         $this->expectException(InvalidArgumentException::class);

@@ -6,6 +6,7 @@ namespace PhpCryptoBench\Tests\Snippets;
 
 use InvalidArgumentException;
 use RuntimeException;
+use PHPUnit\Framework\Attributes\DataProvider;
 
 /**
  * runners/snippets/secretstream-large-payload.php: header (24) ‖ chunks of chunk + 17 bytes, the last
@@ -37,6 +38,7 @@ final class SecretstreamLargePayloadTest extends SnippetTestCase
     }
 
     /** @dataProvider sizes */
+    #[DataProvider('sizes')]
     public function testWhatIsEncryptedDecryptsWithTheSameKeyAndAssociatedData(int $bytes, int $chunk): void
     {
         $key = sodium_crypto_secretstream_xchacha20poly1305_keygen();
@@ -103,6 +105,7 @@ final class SecretstreamLargePayloadTest extends SnippetTestCase
      * @dataProvider tamperings
      * @param callable(string): string $tamper
      */
+     #[DataProvider('tamperings')]
     public function testAChangedStreamIsRefused(callable $tamper): void
     {
         $key = sodium_crypto_secretstream_xchacha20poly1305_keygen();
@@ -179,6 +182,7 @@ final class SecretstreamLargePayloadTest extends SnippetTestCase
     }
 
     /** @dataProvider wrongKeyLengths */
+    #[DataProvider('wrongKeyLengths')]
     public function testAKeyOfAnotherLengthIsRefusedBothWays(int $bytes): void
     {
         $key = str_repeat('k', $bytes);
