@@ -118,3 +118,11 @@ def test_a_run_without_sodium_cells_has_no_sodium_picks():
         analysis.analyse(argon2_run(cells=cell("password_hash", 64, 1, 3, 200))), ARGON2_POLICY
     )
     assert context["sodium_budgets"] == []
+
+
+def test_a_bcrypt_pick_resting_on_fewer_than_six_hashes_says_it_is_provisional():
+    rows = [row for row in bcrypt_rows({10: 60, 11: 120, 12: 240}) if not (row["cost"] == 12 and row["sample"] >= 3)]
+    choices = {c.budget_ms: c for c in alternatives.bcrypt_choices(analysis.analyse(argon2_run(rows)).bcrypt)}
+    assert choices[250].statement == "cost 12 (provisional: cost 12 rests on 3 hashes, fewer than the 6 a 95% CI needs)"
+    assert choices[100].provisional is None
+    assert choices[100].statement == "cost 10"

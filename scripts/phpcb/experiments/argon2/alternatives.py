@@ -15,7 +15,7 @@ from phpcb.data.policy import Argon2Policy
 from phpcb.experiments.argon2.analysis import BUDGETS_MS, NONE_FITS, Argon2Analysis, budget_choices, interval_end
 from phpcb.experiments.argon2.bcrypt import BcryptCost
 from phpcb.statistics.spread import UNKNOWN, RunSpread
-from phpcb.statistics.stats import Summary
+from phpcb.statistics.stats import MIN_PAIRS, Summary
 
 SODIUM = "sodium"
 
@@ -43,11 +43,24 @@ class BcryptChoice:
         return sure != possible
 
     @property
+    def provisional(self) -> BcryptCost | None:
+        """A cost the pick rests on with fewer hashes than a 95 % CI of its median needs (a slow cost stops
+        at 3 once its time is spent): as for the Argon2id picks (BudgetChoice), the pick says so."""
+        return next((c for c in (self.cost, self.sure, self.possible) if c is not None and c.wall.n < MIN_PAIRS), None)
+
+    @property
     def statement(self) -> str:
         if self.tied:
             first, second = (c.label if c is not None else NONE_FITS for c in (self.sure, self.possible))
-            return f"{first} or {second} (which fits {self.budget_ms} ms depends on the run)"
-        return self.cost.label if self.cost is not None else NONE_FITS
+            said = f"{first} or {second} (which fits {self.budget_ms} ms depends on the run)"
+        else:
+            said = self.cost.label if self.cost is not None else NONE_FITS
+        thin = self.provisional
+        if thin is not None:
+            said += (
+                f" (provisional: {thin.label} rests on {thin.wall.n} hashes, fewer than the {MIN_PAIRS} a 95% CI needs)"
+            )
+        return said
 
 
 def highest_within(
