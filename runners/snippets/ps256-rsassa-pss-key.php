@@ -18,13 +18,18 @@ declare(strict_types=1);
  *   openssl pkey -in ps256-private.pem -pubout -out ps256-public.pem
  * (an existing RSA key can be re-labelled: phpcrypto-bench's runners/src/Jws/RsaPssKey.php does it).
  *
- *   $pssPublicKey = ps256_public_key($rsassaPssPem);                   // once, where the key is loaded
- *   $valid = ps256_verify($pssPublicKey, $data, $signature);           // per message: true or false
+ *   [$pssPublicKey, $signatureBytes] = ps256_public_key($rsassaPssPem);           // once, where the key is loaded
+ *   $valid = ps256_verify($pssPublicKey, $signatureBytes, $data, $signature);     // per message: true or false
+ *
+ * A PS256 signature is exactly as long as the key's modulus (RFC 8017 section 8.1.2, step 1); OpenSSL
+ * also accepts one whose leading zero bytes were dropped, a second encoding of the same signature, so
+ * the length is checked here, against the size read from the key once.
  *
  * PHPUnit runs this file: runners/tests/Snippets/Ps256RsassaPssKeyTest.php (phpcrypto-bench).
  */
 
-function ps256_public_key(string $rsassaPssPem): OpenSSLAsymmetricKey
+/** @return array{0: OpenSSLAsymmetricKey, 1: int} the key, and the length in bytes of its signatures */
+function ps256_public_key(string $rsassaPssPem): array
 {
     $pssPublicKey = openssl_pkey_get_public($rsassaPssPem);
     $details = $pssPublicKey === false ? false : openssl_pkey_get_details($pssPublicKey);
@@ -49,11 +54,14 @@ function ps256_public_key(string $rsassaPssPem): OpenSSLAsymmetricKey
     if ($details['bits'] < 2048) {
         throw new InvalidArgumentException(sprintf('expected a key of at least 2048 bits, got %d', $details['bits']));
     }
-    return $pssPublicKey;
+    return [$pssPublicKey, intdiv($details['bits'] + 7, 8)];
 }
 
-function ps256_verify(OpenSSLAsymmetricKey $pssPublicKey, string $data, string $signature): bool
+function ps256_verify(OpenSSLAsymmetricKey $pssPublicKey, int $signatureBytes, string $data, string $signature): bool
 {
+    if (strlen($signature) !== $signatureBytes) {
+        return false;
+    }
     // openssl_verify() returns 1 (valid), 0 (invalid) or -1 or false (an error): only 1 accepts.
     return openssl_verify($data, $signature, $pssPublicKey, 'sha256') === 1;
 }

@@ -49,7 +49,7 @@ final class Ps256RsassaPssKeyTest extends SnippetTestCase
             // The salt may be longer than the key's 32 bytes when signing: a 64-byte one.
             self::execute(['openssl', 'dgst', '-sha256', '-sign', $directory . '/private.pem', '-sigopt', 'rsa_pss_saltlen:64', '-out', $directory . '/salt64.sig', $directory . '/data']);
             $private = openssl_pkey_get_private((string) file_get_contents($directory . '/private.pem'));
-            $pssPublicKey = ps256_public_key((string) file_get_contents($directory . '/public.pem'));
+            [$pssPublicKey, $bytes] = ps256_public_key((string) file_get_contents($directory . '/public.pem'));
             $salt64 = (string) file_get_contents($directory . '/salt64.sig');
         } finally {
             array_map('unlink', glob($directory . '/*') ?: []);
@@ -59,23 +59,28 @@ final class Ps256RsassaPssKeyTest extends SnippetTestCase
         $signature = '';
         self::assertTrue(openssl_sign(self::DATA, $signature, $private, 'sha256'));
 
-        self::assertTrue(ps256_verify($pssPublicKey, self::DATA, $signature));
-        self::assertFalse(ps256_verify($pssPublicKey, self::DATA . '.', $signature));
-        self::assertFalse(ps256_verify($pssPublicKey, self::DATA, self::flipped($signature, 100)));
+        self::assertTrue(ps256_verify($pssPublicKey, $bytes, self::DATA, $signature));
+        self::assertFalse(ps256_verify($pssPublicKey, $bytes, self::DATA . '.', $signature));
+        self::assertFalse(ps256_verify($pssPublicKey, $bytes, self::DATA, self::flipped($signature, 100)));
         self::assertSame(256, strlen($salt64));
-        self::assertFalse(ps256_verify($pssPublicKey, self::DATA, $salt64), 'a 64-byte salt');
+        self::assertFalse(ps256_verify($pssPublicKey, $bytes, self::DATA, $salt64), 'a 64-byte salt');
     }
 
     public function testAKeyMadeFromAnRsaKeyVerifiesPs256(): void
     {
-        $pssPublicKey = ps256_public_key(self::pssPublicPem('sha256', 32));
+        [$pssPublicKey, $bytes] = ps256_public_key(self::pssPublicPem('sha256', 32));
         $signature = self::signature('sha256', 32);
 
-        self::assertTrue(ps256_verify($pssPublicKey, self::DATA, $signature));
-        self::assertTrue(ps256_verify($pssPublicKey, self::DATA, self::signature('sha256', 32)), 'a random salt: each signature differs and verifies');
-        self::assertFalse(ps256_verify($pssPublicKey, self::DATA . '.', $signature));
-        self::assertFalse(ps256_verify($pssPublicKey, self::DATA, substr($signature, 1)));
-        self::assertFalse(ps256_verify($pssPublicKey, self::DATA, ''));
+        self::assertTrue(ps256_verify($pssPublicKey, $bytes, self::DATA, $signature));
+        self::assertTrue(ps256_verify($pssPublicKey, $bytes, self::DATA, self::signature('sha256', 32)), 'a random salt: each signature differs and verifies');
+        self::assertFalse(ps256_verify($pssPublicKey, $bytes, self::DATA . '.', $signature));
+        self::assertSame(256, $bytes, 'a 2048-bit key signs in 256 bytes');
+        self::assertFalse(ps256_verify($pssPublicKey, $bytes, self::DATA, substr($signature, 1)));
+        $leadingZero = self::signatureWithLeadingZero();
+        self::assertTrue(ps256_verify($pssPublicKey, $bytes, self::DATA, $leadingZero));
+        self::assertSame(1, openssl_verify(self::DATA, substr($leadingZero, 1), $pssPublicKey, 'sha256'), 'OpenSSL takes it without its zero');
+        self::assertFalse(ps256_verify($pssPublicKey, $bytes, self::DATA, substr($leadingZero, 1)), 'the snippet does not: a second encoding');
+        self::assertFalse(ps256_verify($pssPublicKey, $bytes, self::DATA, ''));
     }
 
     /** @return iterable<string, array{callable(): string}> signatures of DATA by the same RSA key, not PS256 */
@@ -100,7 +105,8 @@ final class Ps256RsassaPssKeyTest extends SnippetTestCase
     #[DataProvider('otherSignatures')]
     public function testEverySignatureButPs256IsRefused(callable $sign): void
     {
-        self::assertFalse(ps256_verify(ps256_public_key(self::pssPublicPem('sha256', 32)), self::DATA, $sign()));
+        [$pssPublicKey, $bytes] = ps256_public_key(self::pssPublicPem('sha256', 32));
+        self::assertFalse(ps256_verify($pssPublicKey, $bytes, self::DATA, $sign()));
     }
 
     public function testAKeyWhoseHashParametersAreAbsentRatherThanNullIsAccepted(): void
@@ -115,7 +121,8 @@ final class Ps256RsassaPssKeyTest extends SnippetTestCase
         $body = hex2bin($rewritten) . substr($der, 4 + 67);
         $pem = self::pem("\x30\x82" . pack('n', strlen($body)) . $body);
 
-        self::assertTrue(ps256_verify(ps256_public_key($pem), self::DATA, self::signature('sha256', 32)));
+        [$pssPublicKey, $bytes] = ps256_public_key($pem);
+        self::assertTrue(ps256_verify($pssPublicKey, $bytes, self::DATA, self::signature('sha256', 32)));
     }
 
     /** @return iterable<string, array{callable(): string, string}> */
@@ -159,6 +166,18 @@ final class Ps256RsassaPssKeyTest extends SnippetTestCase
         $signature = '';
         self::assertTrue(openssl_sign(self::DATA, $signature, RsaPssKey::of(self::$rsa, 'PS256', $hash, $saltBytes), $hash));
         return $signature;
+    }
+
+    /** A PS256 signature whose first byte is 0 (one in 256 is: signed until one is). */
+    private static function signatureWithLeadingZero(): string
+    {
+        for ($attempt = 0; $attempt < 5000; $attempt++) {
+            $signature = self::signature('sha256', 32);
+            if ($signature[0] === "\0") {
+                return $signature;
+            }
+        }
+        self::fail('no signature of 5000 began with a zero byte');
     }
 
     private static function der(string $pem): string

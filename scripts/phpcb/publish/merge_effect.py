@@ -239,6 +239,8 @@ def effect(before: Snapshot, after: Snapshot) -> MergeEffect:
         was = old_pages.get(shown.experiment)
         old_ref = RunRef.of(before.runs[was.run_id]) if was and was.run_id in before.runs else None
         new_ref = RunRef.of(after.runs[shown.run_id]) if shown.run_id in after.runs else None
+        if old_ref is None and new_ref is None:
+            continue  # a page no run has, before or after (an experiment only another stack runs): nothing to say
         own: tuple[FileChange, ...] = ()
         if old_ref and new_ref and old_ref.run_id == new_ref.run_id and new_ref.run_id in rewritten:
             files = set(after.runs[new_ref.run_id].experiments.get(shown.experiment, ()))
