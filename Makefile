@@ -14,7 +14,7 @@ export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: help report setup setup-dev report-packages system-packages venv bench site serve test test-fast lint test-php test-python \
         bench-fidelity bench-site bench-repeat bench-replication noise ab upgrade-runs publish clean compare mutation \
-        stack stack-test test-stack clean-stacks bench-stacks seal phpcb-path
+        stack stack-test test-stack clean-stacks bench-stacks seal phpcb-path coverage
 
 help:
 	@echo "make report          install what is missing, run the quick benchmark, build the site showing your run"
@@ -200,6 +200,11 @@ ab: system-packages venv
 noise: venv
 	@test -n "$(REPEATED)" || { echo "error: REPEATED is required: the run directories of make bench-repeat, e.g. REPEATED=\"data/runs/A data/runs/B data/runs/C\"" >&2; exit 2; }
 	$(PY) -m phpcb noise $(REPEATED)
+
+# Whether the intervals across runs hold on a boot the model has not seen (leave each boot out in turn).
+coverage: venv
+	@test -n "$(REPEATED)" || { echo "error: REPEATED is required: run directories of one machine and profile from two boots or more" >&2; exit 2; }
+	$(PY) -m phpcb coverage $(REPEATED)
 
 upgrade-runs: venv
 	$(PY) -m phpcb upgrade data/runs/*/
