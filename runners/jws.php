@@ -21,7 +21,8 @@ use PhpCryptoBench\Jws\Key;
 [$command, $alg] = [$argv[1] ?? '', $argv[2] ?? ''];
 $input = json_decode((string) stream_get_contents(STDIN), true);
 $text = ['sign' => 'payload', 'verify' => 'token'][$command] ?? null;
-if ($text === null || !is_array($input) || !is_array($input['jwk'] ?? null) || !is_string($input[$text] ?? null)) {
+// (Input that is not a JSON object has no jwk member either.)
+if ($text === null || !is_array($input['jwk'] ?? null) || !is_string($input[$text] ?? null)) {
     fwrite(STDERR, "usage: php runners/jws.php sign|verify ALG < {\"jwk\": {...}, \"payload\"|\"token\": \"...\"}\n");
     exit(2);
 }

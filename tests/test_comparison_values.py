@@ -73,7 +73,9 @@ SIGN_8 = [-0.004, -0.002, -0.001, 0.0, 0.0, 0.001, 0.002, 0.3]
 VERIFY_7 = [-0.3, -0.2, -0.1, 0.0, 0.1, 0.2, 0.3]
 
 
-@pytest.fixture(scope="module")
+# Made for each test (not once per module): mutmut runs, for a mutant, the tests it saw call the mutated
+# code, and a shared result would be computed under one test only.
+@pytest.fixture
 def eight_and_seven():
     return judged(cls("s", "sign", 100, 0.8, SIGN_8) + cls("v", "verify", 100, 1.25, VERIFY_7))
 

@@ -65,7 +65,7 @@ final class Ecdsa implements Algorithm
     {
         $der = '';
         if (!openssl_sign($input, $der, $key->material, $this->hash)) {
-            throw SignatureRejected::signingFailed($this->name, (string) openssl_error_string());
+            throw SignatureRejected::signingFailed($this->name, implode('; ', OpensslErrors::drain()));
         }
         return EcdsaSignature::derToRaw($der, $this->coordinateBytes);
     }

@@ -151,11 +151,9 @@ final class Jwk
     private static function publicFromDer(string $der, string $what): OpenSSLAsymmetricKey
     {
         $key = openssl_pkey_get_public(Der::pem('PUBLIC KEY', $der));
-        if ($key === false) {
-            // Drop the queued reasons: the exception says what failed.
-            OpensslErrors::drain();
-            throw MalformedToken::jwk(sprintf('OpenSSL refused the %s', $what));
-        }
-        return $key;
+        // OpenSSL's PEM decoders queue a reason for each format they tried, even when one then
+        // succeeded: left there, the next openssl_error_string() would blame them on a later call.
+        OpensslErrors::drain();
+        return $key ?: throw MalformedToken::jwk(sprintf('OpenSSL refused the %s', $what));
     }
 }

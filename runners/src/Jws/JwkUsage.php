@@ -69,8 +69,9 @@ final class JwkUsage
         return is_string($jwk[$member]) ? $jwk[$member] : throw KeyUseRefused::malformed($member, 'a string', self::json($jwk[$member]));
     }
 
+    /** The value as the message shows it: JSON (bytes that are not UTF-8 as U+FFFD), or its type when JSON has none (INF). */
     private static function json(mixed $value): string
     {
-        return (string) json_encode($value, JSON_UNESCAPED_SLASHES);
+        return json_encode($value, JSON_UNESCAPED_SLASHES | JSON_INVALID_UTF8_SUBSTITUTE) ?: get_debug_type($value);
     }
 }

@@ -52,7 +52,7 @@ final class Rsa implements Algorithm
     {
         $signature = '';
         if (!openssl_sign($input, $signature, $this->pss ? $key->facts->pssForm : $key->material, $this->hash)) {
-            throw SignatureRejected::signingFailed($this->name, (string) openssl_error_string());
+            throw SignatureRejected::signingFailed($this->name, implode('; ', OpensslErrors::drain()));
         }
         return $signature;
     }

@@ -85,6 +85,7 @@ final class DerTest extends TestCase
         yield 'the long form for 127' => ["\x30\x81\x7f" . str_repeat('x', 127), 0, 'got the long form for a length of 127, which must use the short form'];
         yield 'a length one past the end' => ["\x30\x03xx", 0, 'got a length of 3 past the end of the data'];
         yield 'a long length past the end' => ["\x30\x81\x80" . str_repeat('x', 127), 0, 'got a length of 128 past the end of the data'];
+        yield 'a long length and no content' => ["\x30\x82\x01\x00", 0, 'got a length of 256 past the end of the data'];
     }
 
     /** @dataProvider malformed */
@@ -94,6 +95,13 @@ final class DerTest extends TestCase
         $this->expectException(MalformedToken::class);
         $this->expectExceptionMessage('ECDSA signature: expected DER SEQUENCE { INTEGER r, INTEGER s }, ' . $detail);
         Der::read($der, $offset, 0x30);
+    }
+
+    /** A length byte of 0x30 is the character "0", which is empty() in PHP: the length field is still there. */
+    public function testALengthWhoseLastByteIsTheCharacterZeroIsRead(): void
+    {
+        $offset = 0;
+        self::assertSame(0x130, strlen(Der::read("\x04\x82\x01\x30" . str_repeat('x', 0x130), $offset, 0x04)));
     }
 
     public function testAFourByteLengthIsRead(): void

@@ -109,7 +109,8 @@ final class JwkTest extends TestCase
 
     public function testAnEcScalarOpensslRefusesLeavesNoErrorQueued(): void
     {
-        // d = 0xff…ff exceeds P-256's order: OpenSSL refuses it and queues its reasons.
+        // d = 0xff…ff exceeds P-256's order: OpenSSL refuses it (and queues why), PHP then makes a random
+        // key instead, whose point is not the JWK's.
         $jwk = ['d' => Base64Url::encode(str_repeat("\xff", 32))] + self::privateJwk(5);
         try {
             Jwk::import($jwk);
@@ -235,6 +236,14 @@ final class JwkTest extends TestCase
         // PHP makes a new random key from a zero scalar: it is refused because its point is not the JWK's.
         $this->expectExceptionMessage('JWK: expected d to belong to the public point x, y; it does not');
         Jwk::import(['d' => Base64Url::encode(str_repeat("\0", 32))] + self::privateJwk(5));
+    }
+
+    public function testAPublicKeyImportLeavesNoErrorQueued(): void
+    {
+        foreach ([KnownAnswers::RFC7515_ES256_KEY, KnownAnswers::RFC7515_RS256_KEY] as $jwk) {
+            Jwk::import($jwk);
+            self::assertFalse(openssl_error_string(), $jwk['kty'] . ': the decoders\' reasons were drained');
+        }
     }
 
     public function testAnOctJwkIsItsSecret(): void

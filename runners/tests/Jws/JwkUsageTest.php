@@ -40,6 +40,16 @@ final class JwkUsageTest extends TestCase
         yield 'alg of another algorithm (4.4)' => [['alg' => 'ES384'], 'JWK alg: expected "ES256", the algorithm asked for, got "ES384"'];
         yield 'alg none' => [['alg' => 'none'], 'JWK alg: expected "ES256", the algorithm asked for, got "none"'];
         yield 'use not a string' => [['use' => true], 'JWK use: expected a string, got true'];
+        // Loosely, "" == null: present but empty is not absent.
+        yield 'use empty' => [['use' => ''], 'JWK use: expected "sig" to verify, got ""'];
+        yield 'use null' => [['use' => null], 'JWK use: expected a string, got null'];
+        yield 'use INF (no JSON)' => [['use' => INF], 'JWK use: expected a string, got float'];
+        yield 'alg empty' => [['alg' => ''], 'JWK alg: expected "ES256", the algorithm asked for, got ""'];
+        yield 'alg null' => [['alg' => null], 'JWK alg: expected a string, got null'];
+        yield 'key_ops null' => [['key_ops' => null], 'JWK key_ops: expected an array of strings, got null'];
+        yield 'key_ops an object' => [['key_ops' => ['op' => 'verify']], 'JWK key_ops: expected an array of strings, got {"op":"verify"}'];
+        yield 'key_ops with a number' => [['key_ops' => ['verify', 5]], 'JWK key_ops: expected an array of strings, got ["verify",5]'];
+        yield 'key_ops with bytes that are not UTF-8' => [['key_ops' => ["\xff"]], 'JWK key_ops: expected "verify" among them, got ["\ufffd"]'];
     }
 
     /**
@@ -67,6 +77,8 @@ final class JwkUsageTest extends TestCase
         yield 'key_ops verify' => [['key_ops' => ['verify']]];
         yield 'key_ops sign and verify, use sig' => [['use' => 'sig', 'key_ops' => ['sign', 'verify']]];
         yield 'alg ES256' => [['alg' => 'ES256']];
+        // Without use, key_ops may name other operations too (RFC 7517 section 4.3 asks consistency only of both).
+        yield 'key_ops verify and wrapKey, no use' => [['key_ops' => ['verify', 'wrapKey']]];
     }
 
     /**

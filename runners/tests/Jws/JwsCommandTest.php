@@ -88,6 +88,9 @@ final class JwsCommandTest extends TestCase
     {
         yield 'no command' => [[], self::json(['jwk' => self::HS256_JWK, 'payload' => 'p'])];
         yield 'another command' => [['decode', 'HS256'], self::json(['jwk' => self::HS256_JWK, 'token' => 'a.b.c'])];
+        // (a command's text member is looked up by the command: an unknown one must not find the member "")
+        yield 'another command, with a member named ""' => [['decode', 'HS256'], self::json(['jwk' => self::HS256_JWK, '' => 'a.b.c'])];
+        yield 'input that is a JSON number' => [['verify', 'HS256'], '5'];
         yield 'input that is not JSON' => [['sign', 'HS256'], 'jwk'];
         yield 'input that is a JSON string' => [['sign', 'HS256'], '"jwk"'];
         yield 'no jwk' => [['sign', 'HS256'], self::json(['payload' => 'p'])];

@@ -46,6 +46,51 @@ final class VerificationChecksTest extends TestCase
         ], KnownAnswers::run());
     }
 
+    public function testEveryPublishedExampleIsChecked(): void
+    {
+        $checks = KnownAnswers::checks();
+        self::assertSame([
+            'RFC 7520 section 4.1 RS256, byte for byte',
+            'RFC 7520 section 4.2 PS384 verifies',
+            'RFC 7520 section 4.3 ES512 verifies',
+            'RFC 8037 appendix A.4 Ed25519, byte for byte',
+            'RFC 7515 appendix A HS256 verifies',
+            'RFC 7515 appendix A RS256 verifies',
+            'RFC 7515 appendix A ES256 verifies',
+        ], array_keys($checks));
+        foreach ($checks as $what => [$expected, $actual]) {
+            self::assertSame($expected, $actual(), $what);
+        }
+    }
+
+    public function testTheRunStopsAtTheFirstExampleThatDiffers(): void
+    {
+        $ran = [];
+        $check = static function (string $value) use (&$ran): \Closure {
+            return static function () use ($value, &$ran): string {
+                $ran[] = $value;
+                return $value;
+            };
+        };
+        KnownAnswers::run(['first' => ['a', $check('a')], 'second' => ['b', $check('b')]]);
+        self::assertSame(['a', 'b'], $ran, 'every check runs');
+        $ran = [];
+        try {
+            KnownAnswers::run(['first' => ['a', $check('a')], 'second' => ['b', $check('c')], 'third' => ['d', $check('d')]]);
+            self::fail('a differing value passed');
+        } catch (VerificationFailed $e) {
+            self::assertSame('second tcId 0: expected 1 bytes as published, got 1 bytes that differ', $e->getMessage());
+        }
+        self::assertSame(['a', 'c'], $ran);
+    }
+
+    /** Bytes are compared, not what PHP's loose == would make of them ("1e3" == "1000"). */
+    public function testAKnownAnswerIsComparedByteForByte(): void
+    {
+        $this->expectException(VerificationFailed::class);
+        KnownAnswers::run(['a number written another way' => ['1e3', static fn (): string => '1000']]);
+    }
+
     public function testAKnownAnswerThatDiffersFails(): void
     {
         KnownAnswers::expect('same', 'abc', 'abc');
@@ -63,23 +108,57 @@ final class VerificationChecksTest extends TestCase
         self::assertSame($refused, array_unique($refused));
     }
 
-    public function testAnAttackThatIsAcceptedFails(): void
+    /** @return iterable<string, array{\Closure(): mixed, string}> */
+    public static function attacksNotRefusedAsExpected(): iterable
     {
-        $this->expectException(VerificationFailed::class);
-        $this->expectExceptionMessage('JWS attack check: a forgery tcId 0: expected PhpCryptoBench\Exception\SignatureRejected, got acceptance');
-        AttackChecks::expectRefusal('a forgery', SignatureRejected::class, static fn (): string => 'accepted');
+        yield 'accepted' => [static fn (): string => 'accepted', 'acceptance'];
+        yield 'refused by another exception' => [static fn () => throw MalformedToken::jwk('bad'), 'PhpCryptoBench\Exception\MalformedToken: JWK: bad'];
+        yield 'refused for another reason' => [static fn () => throw SignatureRejected::length('ES256', 64, 63), 'PhpCryptoBench\Exception\SignatureRejected: ES256: expected a 64-byte signature, got 63 bytes'];
+        yield 'refused by another exception in the same words' => [static fn () => throw MalformedToken::jwk('verifies with the key'), 'PhpCryptoBench\Exception\MalformedToken: JWK: verifies with the key'];
     }
 
-    public function testAnAttackRefusedWithAnotherExceptionFails(): void
+    /**
+     * An attack check fails when the attack is accepted, or refused by another exception or for
+     * another reason than the one it checks: the wrong refusal would hide the hole it is about.
+     *
+     * @dataProvider attacksNotRefusedAsExpected
+     */
+    public function testAnAttackNotRefusedAsExpectedFails(\Closure $attempt, string $actual): void
     {
         $this->expectException(VerificationFailed::class);
-        $this->expectExceptionMessage('JWS attack check: a forgery tcId 0: expected PhpCryptoBench\Exception\SignatureRejected, got PhpCryptoBench\Exception\MalformedToken: JWK: bad');
-        AttackChecks::expectRefusal('a forgery', SignatureRejected::class, static fn () => throw MalformedToken::jwk('bad'));
+        $this->expectExceptionMessage('JWS attack check: a forgery tcId 0: expected PhpCryptoBench\Exception\SignatureRejected (verifies with the key), got ' . $actual);
+        AttackChecks::expectRefusal('a forgery', SignatureRejected::class, 'verifies with the key', $attempt);
     }
 
-    public function testAnAttackRefusedWithItsOwnExceptionPasses(): void
+    public function testTheRunStopsAtTheFirstAttackNotRefused(): void
     {
-        AttackChecks::expectRefusal('a forgery', SignatureRejected::class, static fn () => throw SignatureRejected::mismatch('ES256'));
+        $tried = [];
+        $refused = static function (string $name) use (&$tried): \Closure {
+            return static function () use ($name, &$tried): never {
+                $tried[] = $name;
+                throw SignatureRejected::mismatch('ES256');
+            };
+        };
+        $accepted = static function () use (&$tried): string {
+            $tried[] = 'accepted';
+            return 'token';
+        };
+        $check = static fn (\Closure $attempt): array => [SignatureRejected::class, 'verifies with the key', $attempt];
+        self::assertSame(['one', 'two'], AttackChecks::run(['one' => $check($refused('one')), 'two' => $check($refused('two'))]));
+        self::assertSame(['one', 'two'], $tried);
+        $tried = [];
+        try {
+            AttackChecks::run(['one' => $check($refused('one')), 'forgery' => $check($accepted), 'three' => $check($refused('three'))]);
+            self::fail('an accepted forgery passed');
+        } catch (VerificationFailed $e) {
+            self::assertStringStartsWith('JWS attack check: forgery tcId 0', $e->getMessage());
+        }
+        self::assertSame(['one', 'accepted'], $tried);
+    }
+
+    public function testAnAttackRefusedWithItsOwnExceptionAndReasonPasses(): void
+    {
+        AttackChecks::expectRefusal('a forgery', SignatureRejected::class, 'verifies with the key', static fn () => throw SignatureRejected::mismatch('ES256'));
         $this->addToAssertionCount(1);
     }
 
