@@ -413,7 +413,7 @@ final class CompactJwsTest extends TestCase
         CompactJws::verifyJwt(CompactJws::signClaims($signer, ['exp' => '2000']), $verifier, self::clockAt(1000));
     }
 
-    public function testHmacComparesWithHashEqualsAndRefusesAShortTag(): void
+    public function testAnHmacTagOfHalfItsLengthIsRefusedByLength(): void
     {
         $key = Key::forVerification(Algorithms::named('HS256'), str_repeat('k', 32));
         $token = CompactJws::sign(Key::forSigning(Algorithms::named('HS256'), str_repeat('k', 32)), 'x');
