@@ -86,3 +86,35 @@ def test_two_experiments_cannot_declare_one_file(tmp_path):
     edit(schema_dir / "tables" / "copy.json", lambda d: d.update(experiment="copy"))
     with pytest.raises(SchemaError, match=r"aead\.csv is already declared by experiment aead"):
         load_schemas(schema_dir)
+
+
+def test_every_native_rounds_table_refers_to_the_one_shared_schema():
+    """Issue 39: the native table's columns were copied into five schema files with nothing holding them
+    together. They are declared once (data/schema/shared/native-rounds.json) and each experiment refers to it."""
+    json_files = sorted((SCHEMA_DIR / "tables").glob("*.json"))
+    native = [
+        (path.name, resource)
+        for path in json_files
+        for resource in json.loads(path.read_text())["resources"]
+        if resource["path"].endswith("_native.csv")
+    ]
+    assert len(native) >= 5, json_files
+    assert {name: resource["schema"] for name, resource in native} == {
+        name: "shared/native-rounds.json" for name, _ in native
+    }
+    schemas = load_schemas(SCHEMA_DIR)
+    columns = {schemas.tables[resource["path"]].columns for _, resource in native}
+    assert len(columns) == 1, "one list of columns, read for every experiment"
+
+
+def test_a_shared_schema_outside_shared_is_refused(tmp_path):
+    schema = schema_copy(tmp_path)
+    path = schema / "tables" / "jwt.json"
+    document = json.loads(path.read_text())
+    native = next(r for r in document["resources"] if r["path"] == "jwt_native.csv")
+    native["schema"] = "../manifest.schema.json"
+    path.write_text(json.dumps(document))
+    with pytest.raises(
+        SchemaError, match=r"jwt_native.csv: expected a shared schema shared/<name>.json, got '../manifest.schema.json'"
+    ):
+        load_schemas(schema)

@@ -85,7 +85,15 @@ final class TableSchema
     private static function pathAndColumns(string $file, int $index, mixed $resource): array
     {
         $path = is_array($resource) ? ($resource['path'] ?? null) : null;
-        $fields = is_array($resource) ? ($resource['schema']['fields'] ?? null) : null;
+        $schema = is_array($resource) ? ($resource['schema'] ?? null) : null;
+        if (is_string($schema)) {
+            // A Table Schema several experiments share (data/schema/shared/<name>.json), declared once.
+            if (preg_match('~^shared/[a-z0-9-]+\.json$~', $schema) !== 1) {
+                throw IoError::cannotRead($file, sprintf('resource %d: expected a shared schema shared/<name>.json, got "%s"', $index, $schema));
+            }
+            $schema = JsonFile::read(dirname($file, 2) . '/' . $schema, 'expected a readable shared Table Schema');
+        }
+        $fields = is_array($schema) ? ($schema['fields'] ?? null) : null;
         if (!is_string($path) || $path === '' || !is_array($fields) || !array_is_list($fields) || $fields === []) {
             throw IoError::cannotRead($file, sprintf('resource %d: expected a "path" and a non-empty "schema.fields" list', $index));
         }

@@ -38,11 +38,13 @@ final class AddedExperimentTest extends TestCase
         foreach ([...glob(REPOSITORY . '/data/schema/tables/*.json'), self::TINY . '/data/schema/tables/tiny.json'] as $file) {
             symlink($file, $this->directory . '/tables/' . basename($file));
         }
+        // The Table Schemas the experiments share (data/schema/shared/), beside the tables as in a checkout.
+        symlink(REPOSITORY . '/data/schema/shared', $this->directory . '/shared');
     }
 
     protected function tearDown(): void
     {
-        array_map('unlink', [...glob($this->directory . '/tables/*'), ...glob($this->directory . '/run/*')]);
+        array_map('unlink', [...glob($this->directory . '/tables/*'), ...glob($this->directory . '/run/*'), $this->directory . '/shared']);
         rmdir($this->directory . '/tables');
         rmdir($this->directory . '/run');
         rmdir($this->directory);

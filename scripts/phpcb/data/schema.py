@@ -175,13 +175,37 @@ def _table(path: Path, experiment: str, spec: dict[str, Any]) -> TableSchema:
     )
 
 
+# A resource's "schema" may name a Table Schema several experiments share (Frictionless allows a path):
+# data/schema/shared/<name>.json, declared once (the native rounds' columns, say).
+SHARED_SCHEMA = re.compile(r"shared/[a-z0-9-]+\.json")
+
+
+def resolve_shared(path: Path, document: Any) -> Any:
+    """The document with every shared schema a resource names read in its place, so that it is checked
+    and read as if written there."""
+    if not isinstance(document, dict) or not isinstance(document.get("resources"), list):
+        return document
+    resources = []
+    for resource in document["resources"]:
+        named = resource.get("schema") if isinstance(resource, dict) else None
+        if isinstance(named, str):
+            if not SHARED_SCHEMA.fullmatch(named):
+                raise SchemaError(
+                    path, f"{resource.get('path')}: expected a shared schema shared/<name>.json, got {named!r}"
+                )
+            shared = read_json(path.parent.parent / named, SchemaError)
+            resource = {**resource, "schema": {k: v for k, v in shared.items() if k != "description"}}
+        resources.append(resource)
+    return {**document, "resources": resources}
+
+
 def load_tables(tables_dir: Path, resource_schema: Draft202012Validator) -> dict[str, TableSchema]:
     """Every experiment's tables, keyed by file name; two experiments may not declare one file."""
     if not tables_dir.is_dir():
         raise SchemaError(tables_dir, "directory missing: it holds one <experiment>.json per experiment")
     tables: dict[str, TableSchema] = {}
     for path in sorted(tables_dir.glob("*.json")):
-        document = read_json(path, SchemaError)
+        document = resolve_shared(path, read_json(path, SchemaError))
         error = jsonschema.exceptions.best_match(resource_schema.iter_errors(document))
         if error is not None:
             where = "/".join(str(part) for part in error.path) or "(top level)"
