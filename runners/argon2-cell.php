@@ -28,7 +28,9 @@ use PhpCryptoBench\Exception\BenchException;
 use PhpCryptoBench\Run\ParentWatch;
 use PhpCryptoBench\Run\TestHold;
 
-ParentWatch::watchIfAsked();
+// Checked between hashes (CellMeasurement) and before anything is written, not by SIGALRM; the
+// parent-death signal (setpriv) ends a cell inside a hash.
+ParentWatch::watchIfAsked(everySecond: false);
 if (($argv[1] ?? '') === '--environment') {
     echo json_encode((new EnvironmentProbe())->process('argon2-cell'), JSON_UNESCAPED_SLASHES | JSON_THROW_ON_ERROR), "\n";
     exit(0);

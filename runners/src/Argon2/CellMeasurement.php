@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Argon2;
 
 use PhpCryptoBench\Harness\MedianInterval;
+use PhpCryptoBench\Run\ParentWatch;
 use Throwable;
 
 /**
@@ -52,6 +53,7 @@ final class CellMeasurement
                 });
             }
             for ($index = 0; $index < ($adaptive ? $maxSamples : $samples); $index++) {
+                ParentWatch::exitIfParentGone(); // a cell whose runner is gone stops between hashes
                 $hash = null;
                 $result['samples'][] = $this->clock->time($cell, $index, function () use ($cell, &$hash): void {
                     $hash = $this->hasher->hash($cell);

@@ -13,6 +13,11 @@ namespace PhpCryptoBench\Native;
  * the number after +R, names the operation: those numbers differ between OpenSSL versions (3.2 added
  * RSA encryption and key encapsulation between them). Anything else (+F summaries, +H, errors,
  * human-readable text) is skipped.
+ *
+ * OpenSSL 3.5 measures RSA twice: in its classic section (+DTP:2048:private:rsa sign) and again
+ * through the signature and KEM interfaces (+DTP:rsa2048:signs, +DTP:rsa2048:verify). An operation the
+ * classic section measured is read from it, as OpenSSL 3.0 reports it, so that the two stacks' native
+ * limits are the same measurement; the named form counts only where the classic one is absent (ML-DSA).
  */
 final class OpensslSpeedOutput
 {
@@ -22,6 +27,7 @@ final class OpensslSpeedOutput
     public static function results(string $output, NativePrimitive $primitive): array
     {
         $results = [];
+        $named = [];
         $announced = null;
         foreach (preg_split('/\R/', $output) ?: [] as $line) {
             $line = trim($line);
@@ -33,10 +39,23 @@ final class OpensslSpeedOutput
                 continue;
             }
             $operation = self::operation($announced, $primitive);
+            $classic = $announced[0] === '+DT' || count($announced) >= 5;
             $announced = null;
             [$count, $seconds] = [(int) $match[1], (float) $match[2]];
-            if ($operation !== null && $count > 0 && $seconds > 0.0) {
-                $results[] = ['operation' => $operation, 'count' => $count, 'seconds' => $seconds];
+            if ($operation === null || $count <= 0 || $seconds <= 0.0) {
+                continue;
+            }
+            $result = ['operation' => $operation, 'count' => $count, 'seconds' => $seconds];
+            if ($classic) {
+                $results[] = $result;
+            } else {
+                $named[] = $result;
+            }
+        }
+        $measured = array_column($results, 'operation');
+        foreach ($named as $result) {
+            if (!in_array($result['operation'], $measured, true)) {
+                $results[] = $result;
             }
         }
         return $results;

@@ -58,8 +58,13 @@ final class ParentWatch
         return in_array(self::mode(), ['both', 'pipe'], true) ? [self::PIPE_VARIABLE => 'stdin'] + $environment : $environment;
     }
 
-    /** In the child: watch stdin when the parent said it is the parent's pipe. */
-    public static function watchIfAsked(): void
+    /**
+     * In the child: watch stdin when the parent said it is the parent's pipe. With $everySecond, a
+     * SIGALRM checks it once a second; without, the child checks between its units of work
+     * (exitIfParentGone): an Argon2 cell that starts the argon2 CLI was killed by SIGALRM now and then
+     * (status 14, one cell in a few hundred), a signal it had asked for and no longer caught.
+     */
+    public static function watchIfAsked(bool $everySecond = true): void
     {
         if (getenv(self::PIPE_VARIABLE) !== 'stdin' || self::$watching) {
             return;
@@ -68,7 +73,7 @@ final class ParentWatch
         putenv(self::PIPE_VARIABLE);
         self::$watching = true;
         stream_set_blocking(STDIN, false);
-        if (function_exists('pcntl_async_signals') && function_exists('pcntl_signal') && function_exists('pcntl_alarm')) {
+        if ($everySecond && function_exists('pcntl_async_signals') && function_exists('pcntl_signal') && function_exists('pcntl_alarm')) {
             pcntl_async_signals(true);
             pcntl_signal(SIGALRM, static function (): void {
                 self::exitIfParentGone();
