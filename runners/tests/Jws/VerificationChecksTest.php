@@ -123,6 +123,7 @@ final class VerificationChecksTest extends TestCase
      *
      * @dataProvider attacksNotRefusedAsExpected
      */
+    #[DataProvider('attacksNotRefusedAsExpected')]
     public function testAnAttackNotRefusedAsExpectedFails(\Closure $attempt, string $actual): void
     {
         $this->expectException(VerificationFailed::class);
