@@ -5,6 +5,7 @@ PHPCB_STACKS_RUNNER_ARGS=--fake-clock, then moved there."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 from pathlib import Path
@@ -191,3 +192,22 @@ def test_the_command_refuses_a_round_of_one_stack(tmp_path, capsys):
         "round 1: runs of stacks ['host', 'host'], expected one of each of ['host', 'debian13']"
         in capsys.readouterr().err
     )
+
+
+def test_a_page_says_where_the_other_stack_answers_differently(tmp_path):
+    comparison = analyse(project(tmp_path))
+    assert compare_stacks.other_stack_caveat(comparison, "jwt", "debian13") is None, "nothing differs"
+    change = compare_stacks.StatementChange("jwt", "jwt.fastest", "Fastest signature", "ES256", "Ed25519", 2, 2)
+    unsteady = compare_stacks.StatementChange("jwt", "jwt.other", "Another", "A", "B", 1, 2)
+    differing = dataclasses.replace(comparison, statements=(change, unsteady))
+    on_newer = compare_stacks.other_stack_caveat(differing, "jwt", "debian13")
+    assert on_newer == (
+        "On PHP 8.2 + OpenSSL 3.0 (stack host, measured beside this one in 2 rounds on amd-epyc-fb7fc6), "
+        "this page's statements read differently: Fastest signature: ES256"
+    ), "only what differs in every round, on the other stack's side"
+    on_older = compare_stacks.other_stack_caveat(differing, "jwt", "host")
+    assert on_older is not None
+    assert on_older.startswith("On PHP 8.4 + OpenSSL 3.5 (stack debian13")
+    assert on_older.endswith("Fastest signature: Ed25519")
+    assert compare_stacks.other_stack_caveat(differing, "aead", "debian13") is None
+    assert compare_stacks.other_stack_caveat(differing, "jwt", "debian12") is None, "a run of neither stack"

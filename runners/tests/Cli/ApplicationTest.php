@@ -51,12 +51,14 @@ final class ApplicationTest extends TestCase
         mkdir($repository . '/data/schema', 0777, true);
         symlink(dirname(__DIR__) . '/Experiment/Fixtures/broken', $repository . '/runners/src');
         symlink(REPOSITORY . '/data/schema/tables', $repository . '/data/schema/tables');
+        symlink(REPOSITORY . '/data/schema/shared', $repository . '/data/schema/shared');
         try {
             [$code, $out, $err] = $this->invokeIn($repository, 'list');
             [$helpCode] = $this->invokeIn($repository, '--help');
         } finally {
             unlink($repository . '/runners/src');
             unlink($repository . '/data/schema/tables');
+            unlink($repository . '/data/schema/shared');
             rmdir($repository . '/data/schema');
             rmdir($repository . '/data');
             rmdir($repository . '/runners');

@@ -183,3 +183,21 @@ def analyse(
         inventories(last_older, last_newer),
         observed(last_older, last_newer),
     )
+
+
+def other_stack_caveat(comparison: StackComparison | None, experiment: str, shown_stack: str) -> str | None:
+    """What an experiment page says where its answer reads differently on the set's other stack than on
+    the stack of the run it shows: each statement that differs in every round, on the other stack's
+    side (None when nothing differs, or the page's run is of neither stack)."""
+    if comparison is None or shown_stack not in comparison.stack_set.stacks:
+        return None
+    changed = [c for c in comparison.changed_statements if c.experiment == experiment]
+    if not changed:
+        return None
+    newer_shown = shown_stack == comparison.stack_set.stacks[1]
+    other = comparison.older if newer_shown else comparison.newer
+    said = "; ".join(f"{c.label}: {(c.older if newer_shown else c.newer) or 'not stated'}" for c in changed)
+    return (
+        f"On {other.release} (stack {other.name}, measured beside this one in {len(comparison.stack_set.rounds)} "
+        f"rounds on {comparison.stack_set.machine}), this page's statements read differently: {said}"
+    )

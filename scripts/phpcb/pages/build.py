@@ -4,6 +4,7 @@ descriptor), in the site or beside it (presentation/downloads.py)."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from dataclasses import dataclass, field
@@ -14,11 +15,12 @@ from markupsafe import Markup
 
 from phpcb.claims import judge
 from phpcb.compare import baselines
+from phpcb.compare import stacks as compare_stacks
 from phpcb.data import selection
 from phpcb.data.loader import MANIFEST, Run, load_runs
 from phpcb.data.schema import Schemas, load_schemas
 from phpcb.data.selection import Selection
-from phpcb.data.stacks import load_sets
+from phpcb.data.stacks import load_sets, stack_of
 from phpcb.errors import NoDataError
 from phpcb.experiments import registry
 from phpcb.experiments.contexts import DATAPACKAGE, IN_SITE, Contexts, Project, run_anchor
@@ -30,7 +32,7 @@ from phpcb.presentation import environment as env_rows
 from phpcb.presentation.answer import Answer
 from phpcb.presentation.downloads import Compressed, RunFiles, published_name
 from phpcb.presentation.plotting import figure_attribute
-from phpcb.presentation.render import environment, render
+from phpcb.presentation.render import environment, markdown_text, render
 
 COMPARISON_PAGE = compare_page.PAGE
 RUNS_PAGE = "runs.md"
@@ -74,9 +76,11 @@ def experiment_page(
     contexts: Contexts,
     checked: list[judge.Checked] | None = None,
     notes: list[Markup] | None = None,
+    stacks: compare_stacks.StackComparison | None = None,
 ) -> ExperimentPage:
     """The page, with the ledger's verdicts on its claims (`checked`): its "then vs now" lines and
-    its answer quote them, never a number of their own."""
+    its answer quote them, never a number of their own; where the stacks compared side by side answer
+    differently (`stacks`), its answer says so."""
     given = contexts.inputs(experiment)
     page_claims = checked or []
     chosen = selection.shown(runs, experiment.name, choice.config, choice.focus)
@@ -94,6 +98,9 @@ def experiment_page(
         context["other_runs"] = [r.run_id for r in runs if r.has_results(experiment.name) and r is not chosen.run]
         context.update(claims)
         answer = experiment.answer(context)
+        other = compare_stacks.other_stack_caveat(stacks, experiment.name, stack_of(chosen.run.manifest).name)
+        if answer is not None and other is not None:
+            answer = dataclasses.replace(answer, caveats=(*answer.caveats, Markup(markdown_text(other))))
     context.update(claims)
     context["selection"] = chosen
     context["claims_tally"] = str(judge.Tally.of(page_claims)) if page_claims else ""
@@ -202,6 +209,8 @@ def build(root: Path, run_files: RunFiles = IN_SITE) -> GeneratedSite:
     contexts = Contexts(project, schemas, run_files)
     site = GeneratedSite(run_files=run_files)
     ledger, checked = claims_page.check(root, experiments, runs, choice, contexts)
+    stack_sets = load_sets(root, runs)
+    stack_comparison = versions_page.comparison_of(stack_sets, runs, config, schemas, experiments, contexts)
     notes = cross_notes(experiments, runs, choice, contexts)
     for experiment in experiments:
         page = experiment_page(
@@ -212,6 +221,7 @@ def build(root: Path, run_files: RunFiles = IN_SITE) -> GeneratedSite:
             contexts,
             judge.on_page(checked, experiment.name),
             notes.get(experiment.name),
+            stack_comparison,
         )
         site.experiments.append(page)
         site.pages[experiment.page] = page.text
@@ -220,9 +230,7 @@ def build(root: Path, run_files: RunFiles = IN_SITE) -> GeneratedSite:
         experiments, runs, templates, config, contexts, choice.focus
     )
     site.contents.update(chart_data.chart_files("machines.md", machine_figures))
-    site.pages[versions_page.PAGE] = versions_page.render_page(
-        templates, load_sets(root, runs), runs, config, schemas, experiments, contexts
-    )
+    site.pages[versions_page.PAGE] = versions_page.render_page(templates, stack_sets, stack_comparison, config)
     site.pages[claims_page.PAGE] = claims_page.render_page(ledger, checked, experiments, runs, templates, run_anchor)
     compared = selection.compared_runs()
     if compared:

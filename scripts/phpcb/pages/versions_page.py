@@ -58,20 +58,24 @@ def experiment_rows(comparison: compare_stacks.StackComparison) -> list[Experime
     return rows
 
 
-def render_page(
-    templates: Any,
+def comparison_of(
     sets: Sequence[StackSet],
     runs: list[Run],
     config: SiteConfig,
     schemas: Schemas,
     experiments: Sequence[Experiment],
     contexts: Contexts,
-) -> str:
+) -> compare_stacks.StackComparison | None:
+    """The set the page shows, compared (once: experiment pages quote it)."""
     shown = chosen_set(sets, config)
-    comparison = None
-    if shown is not None:
-        by_id = {run.run_id: run for run in runs}
-        comparison = compare_stacks.analyse(shown, by_id, schemas, experiments, contexts)
+    if shown is None:
+        return None
+    return compare_stacks.analyse(shown, {run.run_id: run for run in runs}, schemas, experiments, contexts)
+
+
+def render_page(
+    templates: Any, sets: Sequence[StackSet], comparison: compare_stacks.StackComparison | None, config: SiteConfig
+) -> str:
     return render(
         templates,
         "versions.md.j2",
