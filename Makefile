@@ -99,7 +99,7 @@ clean-stacks:
 # The stacks in alternating rounds on this machine (ABBA, as make ab does for code): every run into data/runs/,
 # the set of rounds into data/stacks/, the ratio of each case and class between the stacks with its CI across rounds.
 STACKS ?= host debian13
-bench-stacks: system-packages venv
+bench-stacks: report-packages venv
 	PYTHON=$(PY) scripts/bench-stacks.sh "$(STACKS)" "$(ROUNDS)" "$(PROFILE)" "$(ONLY)"
 
 # The runs are validated first (one line naming the file, row and column); the HTML is built beside
@@ -147,7 +147,7 @@ lint: venv
 	$(VENV)/bin/ruff format --check scripts tests
 
 # Mutation testing of what decides a verdict, a number or a token's validity (scripts/mutation.sh):
-# mutmut on statistics/stats.py, compare/comparison.py and claims/rules.py, a PHP pass
+# mutmut on statistics/stats.py, compare/comparison.py, compare/noise.py and claims/rules.py, a PHP pass
 # with Infection's kinds of mutants (scripts/php-mutation.php) on every file of runners/src/Jws/,
 # runners/jws.php and Harness/MedianInterval.php. Fails under 95 % of the non-equivalent mutants
 # killed in a JWS file, 90 % elsewhere (scripts/mutation-equivalent.txt lists the equivalent ones,
@@ -184,7 +184,7 @@ bench-site: venv
 # N runs of this machine, one after another, the experiments' order rotated each time (the run is the
 # unit of replication): then `make noise REPEATED="<their directories>"`.
 N ?= 3
-bench-repeat: system-packages
+bench-repeat: report-packages
 	scripts/bench-repeat.sh "$(N)" "$(PROFILE)" "$(ONLY)"
 
 # Issue 26's goals on repeated runs: A/A flags <= 5 %, advice unchanged but for ties, a planted 25 % found.
@@ -195,7 +195,7 @@ bench-replication: venv
 # A code change measured A/B in one job: BASE's runners and this checkout's take turns (scripts/ab.sh).
 ROUNDS ?= 3
 AB_DIR ?= ab
-ab: system-packages venv
+ab: report-packages venv
 	PYTHON=$(PY) scripts/ab.sh "$(BASE)" "$(ROUNDS)" "$(PROFILE)" "$(ONLY)" "$(AB_DIR)"
 
 # The spread between repeated runs of one machine and profile, into data/noise/<machine>.json.

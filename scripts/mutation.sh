@@ -18,6 +18,7 @@ declare -A TESTS=(
   [statistics/stats.py]="tests/test_stats.py tests/test_stats_precision.py tests/test_stats_boundaries.py tests/test_compare_stats.py tests/test_rounds.py tests/test_precision.py"
   [compare/comparison.py]="tests/test_comparison.py tests/test_comparison_values.py tests/test_compare_stats.py tests/test_stats_boundaries.py tests/test_compare_exporters.py tests/test_noise.py"
   [claims/rules.py]="tests/test_claim_rules.py tests/test_claims.py"
+  [compare/noise.py]="tests/test_noise.py tests/test_coverage.py tests/test_comparison_values.py"
   [Harness/MedianInterval.php]="runners/tests/Harness/MedianIntervalTest.php"
   [jws.php]="runners/tests/Jws"
 )
@@ -28,7 +29,7 @@ for file in runners/src/Jws/*.php; do
   TESTS["Jws/${file##*/}"]="runners/tests/Jws"
 done
 modules=("$@")
-[ ${#modules[@]} -gt 0 ] || modules=(statistics/stats.py compare/comparison.py claims/rules.py \
+[ ${#modules[@]} -gt 0 ] || modules=(statistics/stats.py compare/comparison.py compare/noise.py claims/rules.py \
   "${jws_modules[@]}" jws.php Harness/MedianInterval.php)
 
 python_module() {

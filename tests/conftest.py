@@ -116,6 +116,11 @@ def not_a_plain_file(directory: str, names: list[str]) -> set[str]:
     return kept
 
 
+def runs_of_stack_set(path: Path) -> list[str]:
+    """The run ids a data/stacks/ file names, round by round."""
+    return [run for pair in json.loads(path.read_text(encoding="utf-8"))["rounds"] for run in pair]
+
+
 def copy_repository(target: Path, runs: tuple[str, ...] = SLIM_RUNS, machine: str = SLIM_MACHINE) -> Path:
     """The repository at `target` (no tests, caches or builds) with only `runs` under data/runs/, and a
     data/site.yaml naming their machine as the reference."""
@@ -125,6 +130,8 @@ def copy_repository(target: Path, runs: tuple[str, ...] = SLIM_RUNS, machine: st
         ignored = set(skip(directory, names)) | not_a_plain_file(directory, names)
         if Path(directory) == ROOT / "data" / "runs":
             ignored |= {name for name in names if name not in runs}
+        if Path(directory) == ROOT / "data" / "stacks":  # a set of stacks is of runs: only with all of them
+            ignored |= {name for name in names if not set(runs_of_stack_set(Path(directory) / name)) <= set(runs)}
         return ignored
 
     shutil.copytree(ROOT, target, ignore=ignore)

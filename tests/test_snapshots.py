@@ -24,6 +24,29 @@ def placeholder(name: str) -> str:
     return f"@figures/{name}.json"
 
 
+# The environment rows (machine, stack, libraries, commit) are the same on every page of a run: each
+# page's snapshot points at one file per run instead, so a new manifest row changes one file, not all.
+# A row that depends on the experiment stays on its page.
+ENVIRONMENT_TABLE = re.compile(r"^\| what \| value \|\n(?:\|.*\|\n)+", re.MULTILINE)
+RUN_ROW = re.compile(r"^\| Run \| (\S+) \|$", re.MULTILINE)
+PER_EXPERIMENT_ROWS = ("| OpenSSL legacy provider |",)
+
+
+def masked_environment(text: str) -> tuple[str, dict[str, str]]:
+    """The page with each environment table's run-wide rows replaced by `@environment/<run>.md`, and those rows."""
+    tables: dict[str, str] = {}
+
+    def pointer(match: re.Match[str]) -> str:
+        run = RUN_ROW.search(match.group(0))
+        assert run is not None, f"an environment table names its run: {match.group(0)[:200]}"
+        lines = match.group(0).splitlines(keepends=True)
+        kept = [line for line in lines if line.startswith(PER_EXPERIMENT_ROWS)]
+        tables[run.group(1)] = "".join(line for line in lines if line not in kept)
+        return f"@environment/{run.group(1)}.md\n" + "".join(kept)
+
+    return ENVIRONMENT_TABLE.sub(pointer, text), tables
+
+
 @pytest.fixture(scope="module")
 def fixture_site(tmp_path_factory):
     from .conftest import project_with
@@ -49,6 +72,10 @@ def test_the_page_and_each_figure_match_their_snapshots(fixture_site, experiment
             SNAPSHOTS / experiment.name / f"{name}.json", json.dumps(figure, indent=2, sort_keys=True) + "\n"
         )
         expected_files.add(f"{name}.json")
+    text, tables = masked_environment(text)
+    assert tables, "the page has its Environment section"
+    for run_id, table in tables.items():
+        assert_snapshot(SNAPSHOTS / "environment" / f"{run_id}.md", table)
     assert_snapshot(SNAPSHOTS / experiment.name / "page.md", text)
     folder = SNAPSHOTS / experiment.name
     stale = {p.name for p in folder.iterdir()} - expected_files
@@ -57,6 +84,21 @@ def test_the_page_and_each_figure_match_their_snapshots(fixture_site, experiment
             (folder / name).unlink()
     else:
         assert not stale, f"snapshots of figures the page no longer has: {sorted(stale)}"
+
+
+def test_an_environment_snapshot_is_one_runs_table_and_every_one_is_used(fixture_site):
+    """The masked tables hold what the pages showed (nothing lost by masking), and none is stale."""
+    used: dict[str, str] = {}
+    for page in fixture_site.experiments:
+        masked, tables = masked_environment(page.text)
+        assert "| what | value |" not in masked
+        for run_id, table in tables.items():
+            assert masked.count(f"@environment/{run_id}.md") >= 1
+            assert used.setdefault(run_id, table) == table, f"{run_id}: one table per run on every page"
+    assert set(used), "the fixture pages show at least one run's environment"
+    on_disk = {path.stem for path in (SNAPSHOTS / "environment").glob("*.md")}
+    assert on_disk == set(used), "an environment snapshot per shown run, none stale"
+    assert all("| Stack |" in table and "| Git commit |" in table for table in used.values())
 
 
 def test_the_home_page_matches_its_snapshot(fixture_site):

@@ -4,8 +4,11 @@ verdicts; none judges a claim on its own.
 
 When the page shows the run `make report` just measured (a quick run) and that run cannot decide a
 claim (a payload only the full profile measures), the claim is judged from the run the rule picks
-without it, and the entry says so. The judge does not know the experiments: it is given their names and
-a function that measures a claim on a run (the claims page wires it to each experiment's measures)."""
+without it, and the entry says so. Likewise when the run the rule picks does not measure what a claim
+needs (a cell a newer profile leaves out): the newest run that does, full-profile runs and the
+reference machine first, decides it, named beside the verdict. The judge does not know the experiments:
+it is given their names and a function that measures a claim on a run (the claims page wires it to each
+experiment's measures)."""
 
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ from pathlib import Path
 from phpcb.claims.ledger import Claim, LeftOut
 from phpcb.claims.results import Result, Unavailable
 from phpcb.claims.rules import Decision, Untested, decide
-from phpcb.claims.vocabulary import UNTESTABLE, VERDICTS
+from phpcb.claims.vocabulary import MISSING, UNTESTABLE, VERDICTS
 from phpcb.claims.wording import measured, published, reason
 from phpcb.data import selection
 from phpcb.data.loader import Run
@@ -109,7 +112,9 @@ class Judge:
         if shown is None:
             return checked(claim, Unavailable(f"no run has results for {name}"), None)
         result = self.measure(claim, shown.run)
-        if isinstance(result, Unavailable) and shown.focus and claim.not_testable is None:
+        if not isinstance(result, Unavailable) or claim.not_testable is not None:
+            return checked(claim, result, shown.run)
+        if shown.focus:
             published_ = selection.reference(self.runs, name, self.choice.config)
             if published_ is not None and published_.run is not shown.run:
                 fallback = self.measure(claim, published_.run)
@@ -119,7 +124,31 @@ class Judge:
                         f"the run this page shows cannot ({result.why})"
                     )
                     return checked(claim, fallback, published_.run, instead)
+        if result.kind == MISSING:
+            for run in self.measuring_first(name, shown.run):
+                fallback = self.measure(claim, run)
+                if not isinstance(fallback, Unavailable):
+                    instead = (
+                        f"decided by {run.run_id} (the newest run that measures it, full-profile runs and the "
+                        f"reference machine first): the run this page shows does not ({result.why})"
+                    )
+                    return checked(claim, fallback, run, instead)
         return checked(claim, result, shown.run)
+
+    def measuring_first(self, experiment: str, shown: Run) -> list[Run]:
+        """The other runs of `experiment` a claim may fall back to: full-profile before quick, the reference
+        machine's before others', newest first within each."""
+        reference = self.choice.config.reference_machine
+        others = [run for run in self.runs if run is not shown and run.has_results(experiment)]
+        return sorted(
+            others,
+            key=lambda run: (
+                run.manifest["profile"] == selection.FULL,
+                machine_name(run.manifest) == reference,
+                str(run.manifest["started_utc"]),
+            ),
+            reverse=True,
+        )
 
 
 def on_page(checked_: list[Checked], page: str) -> list[Checked]:

@@ -49,20 +49,23 @@ def thread_ratio(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
     analysis: Argon2Analysis = context["analysis"]
     cells = [_cell(analysis, interface, variant, memory, p, time) for p in (many, few)]
     where = f"{interface} {variant}, m={memory} MiB, t={time}"
-    if cells[0] is None or cells[1] is None:
-        return Unavailable(f"p={few} and p={many} at {where} are not both measured in this run")
     cores = analysis.run.manifest.get("cpu", {}).get("cores")
+    # What p lanes buy is what p cores computing at once buy: on fewer cores the lanes take turns, however
+    # many samples there are, and whether or not this run measured the cells.
+    too_few_cores = isinstance(cores, int) and cores < many
+    why_not = (
+        f"this machine has {cores} cores: p={many} lanes cannot run at once, so what {many} threads buy "
+        f"is not measured here (a machine with {many} cores or more can test it)"
+    )
+    if cells[0] is None or cells[1] is None:
+        if too_few_cores:
+            return Unavailable(why_not, kind="machine")
+        return Unavailable(f"p={few} and p={many} at {where} are not both measured in this run")
     if cells[0].oversubscribed:
         where += f" (p={many} on {cores} cores)"
     measured = _ratio(cells[0], cells[1], (f"p={many}", f"p={few}"), where)
-    if isinstance(cores, int) and cores < many:
-        # What p lanes buy is what p cores computing at once buy: on fewer cores the lanes take turns,
-        # however many samples there are.
-        why = (
-            f"this machine has {cores} cores: p={many} lanes cannot run at once, so what {many} threads buy "
-            f"is not measured here (a machine with {many} cores or more can test it)"
-        )
-        return Unavailable(why, wording.measured(measured), kind="machine")
+    if too_few_cores:
+        return Unavailable(why_not, wording.measured(measured), kind="machine")
     return measured
 
 
