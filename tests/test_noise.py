@@ -30,8 +30,17 @@ MACHINE = FIXTURE_MANIFEST["machine"]["name"]
 ALGORITHMS = [f"A{i:02d}" for i in range(40)]
 
 
-def run_of(index: int, run_shift: float, residuals: np.ndarray, profile: str = "quick", machine: str = MACHINE) -> Run:
-    """One run: 40 sign cases at one payload, each case's times its base × the run's shift × its residual."""
+def run_of(
+    index: int,
+    run_shift: float,
+    residuals: np.ndarray,
+    profile: str = "quick",
+    machine: str = MACHINE,
+    base: float = 1000,
+    without: str = "",
+) -> Run:
+    """One run: 40 sign cases at one payload (less `without`), each case's times its base × the run's shift
+    × its residual."""
     manifest = copy.deepcopy(FIXTURE_MANIFEST)
     run_id = f"2026010{index}T0000Z-noise-php8.2"
     manifest.update(run_id=run_id, profile=profile)
@@ -39,7 +48,9 @@ def run_of(index: int, run_shift: float, residuals: np.ndarray, profile: str = "
     manifest["experiments"] = {"jwt": {"status": "ok", "reason": None, "duration_s": 1.0, "files": ["jwt.csv"]}}
     rows = []
     for case, (alg, residual) in enumerate(zip(ALGORITHMS, residuals, strict=True)):
-        center = (1000 + 50 * case) * math.exp(run_shift + residual)
+        if alg == without:
+            continue
+        center = (base + 50 * case) * math.exp(run_shift + residual)
         for sample in range(7):
             rows.append(
                 {
@@ -85,7 +96,10 @@ def test_fewer_than_five_runs_keep_the_class_spread_only():
     ("runs", "message"),
     [
         (lambda: repeated([0.0])[:1], "at least 2 runs"),
-        (lambda: [run_of(0, 0, np.zeros(40)), run_of(1, 0, np.zeros(40), profile="full")], "profile(s)"),
+        (
+            lambda: [run_of(0, 0, np.zeros(40)), run_of(1, 0, np.zeros(40), profile="full")],
+            "profile(s) ['full', 'quick']: a noise model is of one machine and one profile",
+        ),
         (lambda: [run_of(0, 0, np.zeros(40)), run_of(1, 0, np.zeros(40), machine="other-abc123")], "machine(s)"),
     ],
     ids=["one run", "two profiles", "two machines"],
@@ -169,8 +183,8 @@ def test_pages_widen_absolute_times_by_the_spread_between_runs_where_it_is_known
 SIGNS = np.array([1.0 if case % 2 == 0 else -1.0 for case in range(len(ALGORITHMS))])
 
 
-def booted(index: int, boot: str, run_shift: float, residuals: np.ndarray) -> Run:
-    run = run_of(index, run_shift, residuals)
+def booted(index: int, boot: str, run_shift: float, residuals: np.ndarray, base: float = 1000) -> Run:
+    run = run_of(index, run_shift, residuals, base=base)
     run.manifest["boot"] = {"id": boot, "uptime_s": 60}
     return run
 
@@ -246,3 +260,89 @@ def test_the_boots_are_saved_with_the_model_and_read_back(tmp_path):
     assert loaded.classes["jwt"][label].boot_shift_log_sd == pytest.approx(
         model.classes["jwt"][label].boot_shift_log_sd, abs=1e-5
     )
+
+
+# The edges of the estimate, each with values known by construction.
+PITFALLS = next(e for e in registry.discover() if e.name == "pitfalls")
+CLASS = "operation=sign · payload_chars=100"
+
+
+def test_an_experiment_without_shift_columns_is_one_class_named_all():
+    assert PITFALLS.shift_columns == ()
+    key = tuple("x" for _ in PITFALLS.case_key(SCHEMAS))
+    assert noise.class_label(PITFALLS, SCHEMAS, key) == "all"
+
+
+def test_a_class_of_three_cases_is_its_own_shift_basis_and_of_two_borrows_every_case():
+    groups = {"a": [("1",), ("2",), ("3",)], "b": [("4",), ("5",)]}
+    assert noise.shift_basis(groups, "a") == [("1",), ("2",), ("3",)]
+    assert noise.shift_basis(groups, "b") == [("1",), ("2",), ("3",), ("4",), ("5",)]
+
+
+def test_the_robust_sd_of_nothing_is_nan_without_a_warning():
+    assert math.isnan(noise.robust_sd(np.array([])))
+    assert noise.robust_sd(np.array([0.1, -0.1, 0.2])) == pytest.approx(noise.MAD_TO_SD * 0.1)
+
+
+def test_no_experiment_in_two_runs_is_refused_and_one_without_runs_is_skipped():
+    runs = repeated([0.0, 0.1])
+    with pytest.raises(noise_model.NoiseError, match=r"^no experiment has results in two of these runs$"):
+        noise.estimate(runs, [PITFALLS], SCHEMAS)
+    _, model = noise.estimate(runs, [PITFALLS, JWT], SCHEMAS)
+    assert set(model.classes) == {"jwt"}
+
+
+@pytest.mark.parametrize("lacking", [0, 1], ids=["the first run", "the second run"])
+def test_a_case_missing_from_any_run_is_left_out(lacking):
+    runs = [run_of(i, 0.0, np.zeros(40), without="A00" if i == lacking else "") for i in range(3)]
+    classes, _ = noise.estimate_experiment(JWT, runs, SCHEMAS)
+    assert classes[CLASS].cases == 39
+
+
+def test_runs_of_one_boot_each_have_no_spread_within_a_boot_and_two_of_one_boot_have():
+    one_each = [two_boots()[0], two_boots()[3]]
+    classes, per_case = noise.estimate_experiment(JWT, one_each, SCHEMAS)
+    assert math.isnan(classes[CLASS].shift_log_sd)
+    assert math.isnan(classes[CLASS].residual_log_sd)
+    assert per_case == {}
+    two = two_boots()[:2]
+    classes, _ = noise.estimate_experiment(JWT, two, SCHEMAS)
+    assert classes[CLASS].shift_log_sd == pytest.approx(math.sqrt(2 * 0.01**2), abs=1e-4), "deviations ±0.01, 1 df"
+
+
+def test_the_residual_sd_is_unshrunk_by_the_degrees_of_freedom_the_mean_took():
+    """Two runs, cases ±r in one and ∓r in the other: every residual is ±r (MAD r); centring on the runs'
+    mean took one of two degrees of freedom, so the SD is r × 1.4826 × √2."""
+    r = 0.05
+    runs = [run_of(0, 0.0, r * SIGNS, base=1e6), run_of(1, 0.0, -r * SIGNS, base=1e6)]
+    classes, _ = noise.estimate_experiment(JWT, runs, SCHEMAS)
+    assert classes[CLASS].residual_log_sd == pytest.approx(noise.MAD_TO_SD * r * math.sqrt(2), rel=1e-3)
+
+
+def test_four_runs_keep_no_case_of_its_own_and_five_do():
+    assert noise.estimate_experiment(JWT, repeated([0.0, 0.1, -0.1, 0.05]), SCHEMAS)[1] == {}
+    assert len(noise.estimate_experiment(JWT, repeated([0.0, 0.1, -0.1, 0.05, 0.02]), SCHEMAS)[1]) == 40
+
+
+def test_the_residual_between_boots_of_unequal_runs_is_what_the_runs_within_do_not_explain():
+    """Three boots of 2, 3 and 2 runs; each case pair moves ±v (so every run's class shift is 0). Expected,
+    from the definitions: the boots' mean residuals, centred per case, have a robust SD (× √(B / (B − 1)));
+    the runs within a boot explain residual_sd² × mean(1 / runs per boot) of its square."""
+    rng = np.random.default_rng(11)
+    plan = [0, 0, 1, 1, 1, 2, 2]
+    offsets = rng.normal(0, 0.05, (3, 20))  # per boot, per case pair
+    values = np.array([offsets[b] + rng.normal(0, 0.015, 20) for b in plan])  # runs × case pairs
+    both = np.repeat(values, 2, axis=1) * np.tile([1.0, -1.0], 20)  # runs × 40 cases
+    # A base of 1 ms: rounding to the ns stays negligible beside the residuals.
+    runs = [booted(i, f"{b:08x}-0000-4000-8000-{0:012x}", 0.0, both[i], base=1e6) for i, b in enumerate(plan)]
+    deviation = both - both.mean(axis=0)
+    index = np.array(plan)
+    means = np.stack([deviation[index == b].mean(axis=0) for b in range(3)])  # boots × cases
+    within = deviation - means[index]
+    residual_sd = noise.MAD_TO_SD * np.median(np.abs(within)) * math.sqrt(7 / 4)
+    spread = noise.MAD_TO_SD * np.median(np.abs(means - means.mean(axis=0))) * math.sqrt(3 / 2)
+    explained = residual_sd**2 * np.mean([1 / 2, 1 / 3, 1 / 2])
+    assert spread**2 > 1.5 * explained, "the boots add a spread of their own"
+    classes, _ = noise.estimate_experiment(JWT, runs, SCHEMAS)
+    assert classes[CLASS].residual_log_sd == pytest.approx(residual_sd, rel=2e-3)
+    assert classes[CLASS].boot_residual_log_sd == pytest.approx(math.sqrt(spread**2 - explained), rel=2e-3)

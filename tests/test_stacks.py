@@ -23,6 +23,7 @@ from phpcb.experiments import registry
 from phpcb.experiments.contexts import Contexts, Project
 from phpcb.pages import build as site
 from phpcb.pages import versions_page
+from phpcb.presentation.render import environment
 
 from .conftest import FIXTURES, ROOT, project_with, scale_signing
 
@@ -151,6 +152,21 @@ def test_the_versions_page_names_both_stacks_and_the_libraries(tmp_path):
     assert "PHP was built with 3.5.7&#39;s header" in page or "PHP was built with 3.5.7's header" in page
     assert "cases moved beyond their class; the largest:" in page
     assert "ES256" in page.split("## What reads differently")[0]
+    assert "&#91;" not in page, "the page's own links are Markdown, not escaped text"
+
+
+@pytest.mark.parametrize("differing", [0, 1])
+def test_the_answer_links_to_the_statements_that_read_differently(tmp_path, differing):
+    root = project(tmp_path, slower_newer=1.3)
+    comparison = analyse(root)
+    change = compare_stacks.StatementChange("jwt", "jwt.fastest", "Fastest signature", "ES256", "Ed25519", 2, 2)
+    comparison = dataclasses.replace(comparison, statements=(change,) * differing)
+    config = SiteConfig.load(root / "data" / "site.yaml")
+    page = versions_page.render_page(environment(root / "templates"), [comparison.stack_set], comparison, config)
+    answer = page.split("\n\n| |")[0]
+    assert ("differently on the newer stack in every round ([below](#what-reads-differently))." in answer) == bool(
+        differing
+    ), answer
 
 
 def test_without_a_set_the_page_says_how_to_make_one(tmp_path):
