@@ -241,7 +241,7 @@ def test_from_two_boots_the_pages_spread_covers_a_run_of_another_boot():
     assert spread.boots == 2
     assert spread.log_sd == pytest.approx(found.boot_log_sd)
     assert spread.log_sd > found.run_log_sd, "wider than the spread within one boot"
-    assert spread.label == "across runs and boots of this machine (6 runs from 2 boots)"
+    assert spread.label == "across runs and boots of this machine (6 runs of PHP 8.2 from 2 boots)"
 
 
 def test_boots_of_one_run_each_cannot_say_how_runs_of_a_boot_vary():

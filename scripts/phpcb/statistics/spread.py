@@ -5,12 +5,14 @@ compare/noise.py, which estimates the model, so that the analyses and pages can 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 from phpcb.data.noise_model import NoiseModel
 from phpcb.statistics.stats import Ratio
 
 Z_95 = 1.959963984540054
+PHP_IN_RUN_ID = re.compile(r"-php(\d+\.\d+)(?:-|$)")  # a run id ends <machine>-php8.2[-<stack>]
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,11 @@ class RunSpread:
         """Which spread the intervals carry, in words a page prints."""
         if not self.known:
             return "within this one run"
-        runs = f"{len(self.runs)} runs" + (f", {self.profile} profile" if self.stand_in else "")
+        # A model of another profile or PHP stands in for the run's own: the label names whose runs it is.
+        runs = f"{len(self.runs)} {self.profile}-profile runs" if self.stand_in else f"{len(self.runs)} runs"
+        versions = sorted({found.group(1) for run in self.runs if (found := PHP_IN_RUN_ID.search(run))})
+        if versions:
+            runs += " of PHP " + " and ".join(versions)
         if self.one_boot:
             return f"across runs of this machine on one boot ({runs}; a run on another boot may fall outside)"
         return f"across runs and boots of this machine ({runs} from {self.boots} boots)"
