@@ -29,8 +29,8 @@ RUN_ID = "20260101T0000Z-tiny-php8.2"
 
 def ignore_generated(directory: str, names: list[str]) -> list[str]:
     # No data/site.yaml: the copy's only run is this host's, whatever CPU names its machine, so the
-    # repository's reference machine would have no run in it.
-    return [name for name in names if name in ("__pycache__", "runs", "site.yaml")]
+    # repository's reference machine would have no run in it; no data/stacks/: its sets name runs it has not.
+    return [name for name in names if name in ("__pycache__", "runs", "site.yaml", "stacks")]
 
 
 def fingerprint(root: Path) -> dict[str, str]:

@@ -215,7 +215,8 @@ def test_a_page_says_where_the_other_stack_answers_differently(tmp_path):
     assert compare_stacks.other_stack_caveat(comparison, "jwt", "debian13") is None, "nothing differs"
     change = compare_stacks.StatementChange("jwt", "jwt.fastest", "Fastest signature", "ES256", "Ed25519", 2, 2)
     unsteady = compare_stacks.StatementChange("jwt", "jwt.other", "Another", "A", "B", 1, 2)
-    differing = dataclasses.replace(comparison, statements=(change, unsteady))
+    offered = compare_stacks.StatementChange("jwt", "jwt.new", "A new algorithm", None, "recommended", 2, 2)
+    differing = dataclasses.replace(comparison, statements=(change, unsteady, offered))
     on_newer = compare_stacks.other_stack_caveat(differing, "jwt", "debian13")
     assert on_newer == (
         "On PHP 8.2 + OpenSSL 3.0 (stack host, measured beside this one in 2 rounds on amd-epyc-fb7fc6), "
@@ -227,3 +228,8 @@ def test_a_page_says_where_the_other_stack_answers_differently(tmp_path):
     assert on_older.endswith("Fastest signature: Ed25519")
     assert compare_stacks.other_stack_caveat(differing, "aead", "debian13") is None
     assert compare_stacks.other_stack_caveat(differing, "jwt", "debian12") is None, "a run of neither stack"
+    many = tuple(compare_stacks.StatementChange("jwt", f"jwt.s{i}", f"Statement {i}", "A", "B", 2, 2) for i in range(5))
+    capped = compare_stacks.other_stack_caveat(dataclasses.replace(comparison, statements=many), "jwt", "debian13")
+    assert capped is not None
+    assert capped.endswith("Statement 2: A; and 2 more (the PHP and OpenSSL versions page lists them)")
+    assert "Statement 3" not in capped

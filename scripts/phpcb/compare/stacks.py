@@ -185,18 +185,30 @@ def analyse(
     )
 
 
+SHOWN_IN_A_CAVEAT = 3  # statements an experiment page's caveat names; the Versions page lists them all
+
+
 def other_stack_caveat(comparison: StackComparison | None, experiment: str, shown_stack: str) -> str | None:
     """What an experiment page says where its answer reads differently on the set's other stack than on
-    the stack of the run it shows: each statement that differs in every round, on the other stack's
-    side (None when nothing differs, or the page's run is of neither stack)."""
+    the stack of the run it shows: each statement both stacks make that differs in every round, on the
+    other stack's side (None when nothing differs, or the page's run is of neither stack). A statement
+    only one stack makes (a cipher only the newer OpenSSL offers) is what that stack offers, not a
+    different answer: the Versions page lists those."""
     if comparison is None or shown_stack not in comparison.stack_set.stacks:
         return None
-    changed = [c for c in comparison.changed_statements if c.experiment == experiment]
+    changed = [
+        c
+        for c in comparison.changed_statements
+        if c.experiment == experiment and c.older is not None and c.newer is not None
+    ]
     if not changed:
         return None
     newer_shown = shown_stack == comparison.stack_set.stacks[1]
     other = comparison.older if newer_shown else comparison.newer
-    said = "; ".join(f"{c.label}: {(c.older if newer_shown else c.newer) or 'not stated'}" for c in changed)
+    said = "; ".join(f"{c.label}: {c.older if newer_shown else c.newer}" for c in changed[:SHOWN_IN_A_CAVEAT])
+    more = len(changed) - SHOWN_IN_A_CAVEAT
+    if more > 0:
+        said += f"; and {more} more (the PHP and OpenSSL versions page lists them)"
     return (
         f"On {other.release} (stack {other.name}, measured beside this one in {len(comparison.stack_set.rounds)} "
         f"rounds on {comparison.stack_set.machine}), this page's statements read differently: {said}"
