@@ -294,3 +294,22 @@ def test_a_pick_resting_on_fewer_than_six_hashes_is_stated_as_provisional(sample
     )
     assert finding is not None
     assert ("provisional" in finding.recommendation) is provisional
+
+
+def test_a_tie_is_provisional_only_for_the_cells_it_names():
+    """The full run's 250 ms pick read "m=64 MiB, t=6, p=2 or m=256 MiB, t=3, p=2 (...) (provisional:
+    m=128 MiB, t=3, p=2 rests on 5 hashes ...)": the median's pick between them, which the tie does not name."""
+    data = [
+        *rows("password_hash", "argon2id", 16, 1, 1, 40),
+        *rows("password_hash", "argon2id", 64, 1, 3, 200, samples=4),
+        *rows("password_hash", "argon2id", 256, 1, 3, 900),
+    ]
+    manifest = {"run_id": "r", "experiments": {"argon2": {"status": "ok", "files": ["argon2.csv"]}}}
+    result = analysis.analyse(Run.from_rows("r", manifest, {"argon2.csv": data}))
+    cells = {cell.key.label: cell for cell in result.cells}
+    thin, sure, possible = cells["m=64 MiB, t=3, p=1"], cells["m=16 MiB, t=1, p=1"], cells["m=256 MiB, t=3, p=1"]
+    tie = analysis.BudgetChoice(250, thin, sure=sure, possible=possible)
+    assert tie.tied
+    assert tie.provisional is None
+    assert "provisional" not in tie.statement
+    assert analysis.BudgetChoice(250, thin).provisional is thin, "a pick of its own is provisional"

@@ -98,14 +98,12 @@ class BudgetChoice:
 
     @property
     def provisional(self) -> Cell | None:
-        """A cell the pick rests on with fewer hashes than a 95 % CI of its median needs (6): its median
-        alone decides whether it fits, so the pick is provisional, and says so."""
+        """A cell the pick names with fewer hashes than a 95 % CI of its median needs (6): its median
+        alone decides whether it fits, so the pick is provisional, and says so. A tie names its two cells,
+        not the median's pick between them."""
+        named = (self.sure, self.possible) if self.tied else (self.cell,)
         return next(
-            (
-                c
-                for c in (self.cell, self.sure, self.possible)
-                if c is not None and c.wall is not None and c.wall.n < MIN_PAIRS
-            ),
+            (c for c in named if c is not None and c.wall is not None and c.wall.n < MIN_PAIRS),
             None,
         )
 
