@@ -7,6 +7,7 @@ from phpcb.data.loader import load_run, load_runs
 from phpcb.data.schema import load_schemas
 from phpcb.data.synthetic import synthesize
 from phpcb.errors import BuildError
+from phpcb.pages import build as site
 
 from .conftest import FIXTURE_RUN, ROOT
 
@@ -27,7 +28,8 @@ def test_synthetic_runs_are_valid_distinct_copies(make_project, tmp_path):
     assert len(totals) == 3, "each run scales its timings by its own factor"
     assert runs[0].frames["aead.csv"].num_rows == source.frames["aead.csv"].num_rows
     assert runs[0].frames["cipher_inventory.csv"].equals(source.frames["cipher_inventory.csv"])
-    assert (out / "templates" / "home.md.j2").is_file(), "the output is a project `make site` can build"
+    generated = site.build(out)
+    assert "experiments/aead.md" in generated.pages, "the output is a project `make site` can build"
 
 
 def test_synthesize_refuses_an_existing_directory(make_project, tmp_path):

@@ -21,7 +21,8 @@ from phpcb.data.schema import load_schemas
 from phpcb.errors import BuildError
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
-PROJECT_DIRS = (("data", "schema"), ("data", "policy"), ("data", "reference"), ("templates",))
+# What a build reads besides runs (tests/conftest.py's copy_inputs copies the same for the tests' projects).
+PROJECT_DIRS = (("data", "schema"), ("data", "policy"), ("data", "reference"), ("templates",), ("runners", "snippets"))
 
 
 def scaled(table: pa.Table, column: str, factor: float) -> pa.Table:
