@@ -114,26 +114,26 @@ class Judge:
         result = self.measure(claim, shown.run)
         if not isinstance(result, Unavailable) or claim.not_testable is not None:
             return checked(claim, result, shown.run)
-        if shown.focus:
-            published_ = selection.reference(self.runs, name, self.choice.config)
-            if published_ is not None and published_.run is not shown.run:
-                fallback = self.measure(claim, published_.run)
-                if not isinstance(fallback, Unavailable):
-                    instead = (
-                        f"decided by {published_.run.run_id} ({published_.reason}): "
-                        f"the run this page shows cannot ({result.why})"
-                    )
-                    return checked(claim, fallback, published_.run, instead)
-        if result.kind == MISSING:
-            for run in self.measuring_first(name, shown.run):
-                fallback = self.measure(claim, run)
-                if not isinstance(fallback, Unavailable):
-                    instead = (
-                        f"decided by {run.run_id} (the newest run that measures it, full-profile runs and the "
-                        f"reference machine first): the run this page shows does not ({result.why})"
-                    )
-                    return checked(claim, fallback, run, instead)
+        for run, because in self.stand_ins(name, shown, result):
+            fallback = self.measure(claim, run)
+            if not isinstance(fallback, Unavailable):
+                instead = f"decided by {run.run_id} ({because}): the run this page shows cannot ({result.why})"
+                return checked(claim, fallback, run, instead)
         return checked(claim, result, shown.run)
+
+    def stand_ins(self, experiment: str, shown: selection.Selection, result: Unavailable) -> list[tuple[Run, str]]:
+        """The runs that may decide a claim the shown run cannot, in turn, each with why it may: the run the
+        rule picks when the page shows one of its own (make report's), then, when the shown run lacks what
+        the claim needs, every other run of the experiment (measuring_first's order)."""
+        found: list[tuple[Run, str]] = []
+        if shown.focus:
+            published_ = selection.reference(self.runs, experiment, self.choice.config)
+            if published_ is not None and published_.run is not shown.run:
+                found.append((published_.run, published_.reason))
+        if result.kind == MISSING:
+            because = "the newest run that measures it, full-profile runs and the reference machine first"
+            found += [(run, because) for run in self.measuring_first(experiment, shown.run)]
+        return found
 
     def measuring_first(self, experiment: str, shown: Run) -> list[Run]:
         """The other runs of `experiment` a claim may fall back to: full-profile before quick, the reference
