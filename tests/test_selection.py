@@ -180,3 +180,19 @@ def test_a_reference_stack_without_runs_is_a_typo(tmp_path):
     path.write_text("reference_stack: [debian13]\n")
     with pytest.raises(DataError, match="reference_stack: expected a stack name"):
         SiteConfig.load(path)
+
+
+def test_a_run_is_compared_with_its_own_stack_before_a_full_run_of_another():
+    """`make report` on the host's PHP, with the site's full run on Debian 13's stack: a quick run of the
+    host's stack is the baseline, not the full run of another PHP and OpenSSL (never read as a regression)."""
+    newer_stack_full = run("m-d13-full", "m", "full", "2026-11-24T09:00:00Z", stack="debian13")
+    host_quick = run("m-host-quick", "m", "quick", "2026-11-24T08:00:00Z")
+    new = run("m-host-new", "m", "quick", "2026-11-24T10:00:00Z")
+    chosen = baseline_for(new, [newer_stack_full, host_quick, new], "aead", config())
+    assert chosen is not None
+    assert chosen.run is host_quick
+    assert chosen.reason == "the reference run of the same machine"
+    alone = baseline_for(new, [newer_stack_full, new], "aead", config())
+    assert alone is not None
+    assert alone.run is newer_stack_full
+    assert alone.reason.startswith("the reference run of the same machine, on another stack")

@@ -2,10 +2,10 @@
 PR comment (publish/preview_comment.py).
 
 Each compared run is set, experiment by experiment, beside the run selection.baseline_for picks: the
-reference run of its own machine when there is one, else the published reference. The experiments
-that share a baseline form one comparison, so one Benjamini–Hochberg family per pair of runs. A
-compared run is never another compared run's baseline: a pull request's runs are measured against
-what is already published.
+reference run of its own machine and stack when there is one (else of its machine), else the
+published reference. The experiments that share a baseline form one comparison, so one
+Benjamini–Hochberg family per pair of runs. A compared run is never another compared run's baseline:
+a pull request's runs are measured against what is already published.
 """
 
 from __future__ import annotations

@@ -143,17 +143,25 @@ def shown(runs: list[Run], experiment: str, config: SiteConfig, focus: str | Non
 
 
 def baseline_for(new: Run, runs: list[Run], experiment: str, config: SiteConfig) -> Selection | None:
-    """What `new` is compared with: the reference run of its own machine, else the published reference.
+    """What `new` is compared with: the reference run of its own machine and stack, else of its own machine,
+    else the published reference.
 
     Runs of the same machine are compared by the same rule as the site (full before quick, newest),
-    leaving `new` itself out.
+    leaving `new` itself out; a run of another stack (another PHP and OpenSSL) is a baseline only when
+    the machine has none of the run's own, since across stacks nothing reads as a regression.
     """
     others = [run for run in runs if run.run_id != new.run_id]
     same_machine = [run for run in others if machine_name(run.manifest) == machine_name(new.manifest)]
     own_stack = stack_of(new.manifest).name
-    own = reference(same_machine, experiment, SiteConfig(config.path, machine_name(new.manifest), {}, own_stack))
+    rule = SiteConfig(config.path, machine_name(new.manifest), {}, own_stack)
+    same_stack = [run for run in same_machine if on_stack(run, own_stack)]
+    own = reference(same_stack, experiment, rule)
     if own is not None:
         return Selection(own.run, "the reference run of the same machine")
+    own = reference(same_machine, experiment, rule)
+    if own is not None:
+        because = "the reference run of the same machine, on another stack (none of its own stack has this experiment)"
+        return Selection(own.run, because)
     published = reference(others, experiment, config)
     if published is None:
         return None
