@@ -11,7 +11,7 @@ from phpcb.compare import baselines
 from phpcb.compare.exporters.markdown import LIMIT
 from phpcb.data.loader import load_runs
 from phpcb.data.schema import load_schemas
-from phpcb.data.selection import COMPARE_VARIABLE, SiteConfig
+from phpcb.data.selection import SiteConfig, View
 from phpcb.errors import NoDataError
 from phpcb.experiments import contexts
 from phpcb.experiments.contexts import Contexts, Project
@@ -118,17 +118,14 @@ def test_a_small_limit_keeps_every_comparison_in_its_share(project: Path):
     assert "rows of the full tables were left out" in text
 
 
-def test_the_site_has_a_comparison_page_only_when_runs_are_named(project: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.delenv(COMPARE_VARIABLE, raising=False)
+def test_the_site_has_a_comparison_page_only_when_runs_are_named(project: Path):
     assert site.COMPARISON_PAGE not in site.build(project).pages
-    monkeypatch.setenv(COMPARE_VARIABLE, NEW_ID)
-    page = site.build(project).pages[site.COMPARISON_PAGE]
+    page = site.build(project, view=View(compare=(NEW_ID,))).pages[site.COMPARISON_PAGE]
     assert f"## 20260101T0000Z-fixture-php8.2 → {NEW_ID}\n" in page
     assert "Baseline: the reference run of the same machine." in page
     assert "| slower |" in page
-    monkeypatch.setenv(COMPARE_VARIABLE, "20990101T0000Z-nowhere-php8.2")
     with pytest.raises(NoDataError, match=r"no run 20990101T0000Z-nowhere-php8\.2"):
-        site.build(project)
+        site.build(project, view=View(compare=("20990101T0000Z-nowhere-php8.2",)))
 
 
 def test_a_build_analyses_each_run_of_each_experiment_once(project: Path, monkeypatch: pytest.MonkeyPatch):
@@ -140,14 +137,12 @@ def test_a_build_analyses_each_run_of_each_experiment_once(project: Path, monkey
         return analyse(experiment, run, *rest)
 
     monkeypatch.setattr(contexts, "run_context", counted)
-    monkeypatch.setenv(COMPARE_VARIABLE, NEW_ID)
-    site.build(project)
+    site.build(project, view=View(compare=(NEW_ID,)))
     assert ("jwt", NEW_ID) in calls, "the compared run's advice is read"
     assert len(calls) == len(set(calls))
 
 
-def test_the_runs_page_says_which_pages_show_each_run(project: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.delenv(COMPARE_VARIABLE, raising=False)
+def test_the_runs_page_says_which_pages_show_each_run(project: Path):
     page = site.build(project).pages["runs.md"]
     newer, older = page.split(f"## `{FIXTURE_RUN.name}`")
     assert newer.startswith("# Runs")

@@ -105,13 +105,12 @@ def test_a_code_span_in_text_the_project_wrote_shows_as_code_and_the_rest_stays_
     assert unpaired == "<p>a &#96; alone</p>", "a backtick without its pair is a character, not code"
 
 
-def test_the_run_make_report_measured_is_named_as_code_on_every_page_that_names_it(make_project, monkeypatch):
+def test_the_run_make_report_measured_is_named_as_code_on_every_page_that_names_it(make_project):
     import markdown
 
-    from phpcb.data.selection import SHOW_RUN_VARIABLE
+    from phpcb.data.selection import View
 
-    monkeypatch.setenv(SHOW_RUN_VARIABLE, FIXTURE_RUN.name)
-    generated = site.build(make_project(FIXTURE_RUN))
+    generated = site.build(make_project(FIXTURE_RUN), view=View(show=FIXTURE_RUN.name))
     naming = {name: text for name, text in generated.pages.items() if "just measured on this machine" in text}
     assert {"runs.md", *(f"experiments/{e}.md" for e in ("aead", "symmetric", "jwt", "argon2"))} <= set(naming)
     for name, text in naming.items():

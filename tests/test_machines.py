@@ -7,7 +7,7 @@ import math
 import subprocess
 
 from phpcb.data.machines import cpu_slug
-from phpcb.data.selection import SHOW_RUN_VARIABLE
+from phpcb.data.selection import View
 from phpcb.data.upgrade import legacy_host
 from phpcb.pages import build as site
 from phpcb.pages import machines_page
@@ -80,13 +80,12 @@ def copied_run(root, run_id: str, started: str, **changes) -> None:
     (target / "manifest.json").write_text(json.dumps(manifest))
 
 
-def test_the_run_just_measured_stands_for_its_machine(make_project, monkeypatch):
+def test_the_run_just_measured_stands_for_its_machine(make_project):
     root = make_project(FIXTURE_RUN)
     older = "20251231T0000Z-fixture-php8.2"  # the rule would show the newest run: the fixture's
     copied_run(root, older, "2025-12-31T00:00:00Z", git_commit="b" * 40)
     assert f"[`{older}`]" not in site.build(root).pages["machines.md"]
-    monkeypatch.setenv(SHOW_RUN_VARIABLE, older)
-    page = site.build(root).pages["machines.md"]
+    page = site.build(root, view=View(show=older)).pages["machines.md"]
     assert f"[`{older}`]" in page
     assert f"[`{FIXTURE_RUN.name}`]" not in page, "one row per machine × PHP: the run just measured"
 

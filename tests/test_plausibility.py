@@ -5,6 +5,7 @@ import pytest
 
 from phpcb.data.loader import Run
 from phpcb.data.policy import load_aead_policy
+from phpcb.data.schema import Measure
 from phpcb.experiments.aead import analysis as aead
 from phpcb.statistics import plausibility
 from phpcb.statistics.plausibility import Measured
@@ -101,7 +102,11 @@ def test_faults_per_operation_are_the_median_per_case_and_unknown_if_any_sample_
         {"case": "y", "iterations": 1, "minor_faults": None},
         {"case": "z", "iterations": 1},
     ]
-    assert plausibility.faults_per_op(rows, lambda row: row["case"]) == {"x": 258.0, "y": None, "z": None}
+    assert plausibility.faults_per_op(rows, lambda row: row["case"], Measure("elapsed_ns", "iterations")) == {
+        "x": 258.0,
+        "y": None,
+        "z": None,
+    }
 
 
 def test_a_case_maps_its_output_when_it_faults_about_once_per_page():

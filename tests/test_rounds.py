@@ -3,7 +3,10 @@
 import numpy as np
 import pytest
 
+from phpcb.data.schema import declared_measure
 from phpcb.statistics import rounds, stats
+
+PHP = declared_measure("aead_rounds.csv")  # a rounds table's timing, as its schema declares it
 
 
 def php_rows(case, per_round_ns, samples=7, iterations=10):
@@ -31,7 +34,7 @@ def native_rows(primitive, per_round_ns, operation="encrypt", block=16384):
 
 
 def test_a_series_has_every_sample_and_each_rounds_median():
-    series = rounds.series_by_case(php_rows("a", [100.0, 120.0, 110.0]), lambda r: r["case"])["a"]
+    series = rounds.series_by_case(php_rows("a", [100.0, 120.0, 110.0]), lambda r: r["case"], PHP)["a"]
     assert series.per_op_ns.size == 21
     assert series.rounds == [0, 1, 2]
     assert series.by_round == pytest.approx({0: 100.0, 1: 120.0, 2: 110.0}, rel=1e-3)
@@ -39,7 +42,7 @@ def test_a_series_has_every_sample_and_each_rounds_median():
 
 
 def test_php_against_native_is_paired_on_the_rounds_both_have():
-    php = rounds.series_by_case(php_rows("a", [200.0, 260.0, 220.0]), lambda r: r["case"])["a"]
+    php = rounds.series_by_case(php_rows("a", [200.0, 260.0, 220.0]), lambda r: r["case"], PHP)["a"]
     native = rounds.native_series(native_rows("aes-256-gcm", [100.0, 120.0]))[
         rounds.NativeKey("aes-256-gcm", "encrypt", 16384)
     ]
@@ -54,6 +57,7 @@ def test_compare_rounds_names_each_case_and_skips_one_without_its_native_figure(
     data += [{**row, "native": "aes-256-ocb"} for row in php_rows("ocb", [300.0, 330.0, 310.0])]
     found = rounds.compare_rounds(
         data,
+        PHP,
         native_rows("aes-256-gcm", [100.0, 110.0, 103.0]),
         lambda r: r["case"],
         lambda r: rounds.NativeKey(r["native"], "encrypt", 16384),
@@ -71,8 +75,8 @@ def test_compare_rounds_names_each_case_and_skips_one_without_its_native_figure(
 
 
 def test_a_calls_fixed_cost_is_compared_with_what_php_adds():
-    php = rounds.series_by_case(php_rows("a", [3000.0, 3000.0]), lambda r: r["case"])["a"]
-    native = rounds.series_by_case(php_rows("n", [1000.0, 1000.0], samples=1), lambda r: r["case"])["n"]
+    php = rounds.series_by_case(php_rows("a", [3000.0, 3000.0]), lambda r: r["case"], PHP)["a"]
+    native = rounds.series_by_case(php_rows("n", [1000.0, 1000.0], samples=1), lambda r: r["case"], PHP)["n"]
     comparison = rounds.VsNative("a", rounds.NativeKey("n", "encrypt", 16), php, native, rounds.versus(php, native))
     assert rounds.Breakdown(comparison, 1500.0, 16).per_call_share == pytest.approx(0.75, rel=0.02)
     assert rounds.Breakdown(comparison, None).per_call_share is None

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
-from phpcb.data.selection import SHOW_RUN_VARIABLE, SiteConfig, baseline_for, focus_run, reference, shown
+from phpcb.commands.view import from_environment
+from phpcb.data.selection import COMPARE_VARIABLE, SHOW_RUN_VARIABLE, SiteConfig, View, baseline_for, reference, shown
 from phpcb.errors import DataError
 
 from .conftest import named_run
@@ -121,11 +123,31 @@ def test_the_committed_site_yaml_names_a_machine_with_runs():
     SiteConfig.load(ROOT / "data" / "site.yaml").check(list(committed_runs()))
 
 
-def test_focus_comes_from_the_environment(monkeypatch):
-    monkeypatch.setenv(SHOW_RUN_VARIABLE, " r-full-old ")
-    assert focus_run() == "r-full-old"
-    monkeypatch.setenv(SHOW_RUN_VARIABLE, "")
-    assert focus_run() is None
+def test_the_command_layer_reads_the_view_from_the_environment():
+    environment = {SHOW_RUN_VARIABLE: " r-full-old ", COMPARE_VARIABLE: " a, ,b "}
+    assert from_environment(environment) == View("r-full-old", ("a", "b"))
+    assert from_environment({SHOW_RUN_VARIABLE: "", COMPARE_VARIABLE: ""}) == View()
+    assert from_environment({}) == View()
+
+
+# The environment the layers below the commands may read, and why: settings of the frame, not the view.
+OTHER_SETTINGS = {
+    "scripts/phpcb/pages/site_files.py": "the repository's address, in GitHub Actions",
+    "scripts/phpcb/presentation/generated_only.py": "the guard that stops a generator serving the bare frame",
+}
+
+
+def test_the_build_reads_no_environment():
+    """What the pages show reaches build() as an argument; only the command layer reads the environment."""
+    from .conftest import ROOT
+
+    readers = [
+        path.relative_to(ROOT).as_posix()
+        for layer in ("data", "statistics", "presentation", "claims", "experiments", "compare", "pages")
+        for path in sorted((ROOT / "scripts" / "phpcb" / layer).rglob("*.py"))
+        if re.search(r"os\.environ|getenv", path.read_text(encoding="utf-8"))
+    ]
+    assert sorted(readers) == sorted(OTHER_SETTINGS), readers
 
 
 # Stacks: the reference machine's runs on Debian 13's stack (PHP 8.4 + OpenSSL 3.5) and on the host's.

@@ -22,7 +22,10 @@ from phpcb.compare.comparison import (
     normal_two_sided_p,
     verdict,
 )
+from phpcb.data.schema import Measure
 from phpcb.statistics import stats
+
+TIMED = Measure("elapsed_ns", "iterations")
 
 
 def test_a_sample_of_several_operations_is_divided_by_their_count():
@@ -32,7 +35,7 @@ def test_a_sample_of_several_operations_is_divided_by_their_count():
         {"case": "a", "sample": 0, "iterations": 2, "elapsed_ns": 300},
         {"case": "b", "sample": 0, "iterations": 5, "elapsed_ns": 50},
     ]
-    found = stats.per_op_by_case(rows, lambda row: row["case"])
+    found = stats.per_op_by_case(rows, lambda row: row["case"], TIMED)
     assert found["a"].tolist() == [150.0, 100.0], "each sample over its own count, in the order taken"
     assert found["b"].tolist() == [10.0]
 
@@ -131,7 +134,7 @@ def test_bad_input_is_refused_with_its_reason(call, message):
 
 def test_samples_without_a_sample_number_keep_the_order_of_their_rows():
     rows = [{"case": "a", "iterations": 1, "elapsed_ns": value} for value in (30, 10, 20)]
-    assert stats.per_op_by_case(rows, lambda row: row["case"])["a"].tolist() == [30.0, 10.0, 20.0]
+    assert stats.per_op_by_case(rows, lambda row: row["case"], TIMED)["a"].tolist() == [30.0, 10.0, 20.0]
 
 
 GROUP_A = [np.linspace(90.0, 110.0, 21), np.linspace(190.0, 210.0, 21)]
@@ -222,3 +225,9 @@ def test_key_values_are_written_as_the_csv_writes_them():
 def test_the_within_run_spread_of_a_ratio_comes_from_its_finite_positive_interval(low, high, expected):
     case = CaseComparison(("k",), None, None, Verdict.SAME, ratio=1.0, ratio_low=low, ratio_high=high)
     assert _within_log_sd(case) == pytest.approx(expected)
+
+
+def test_the_declared_measure_decides_what_is_divided():
+    """A table that times one operation per sample (no iterations column) and names its time otherwise."""
+    rows = [{"case": "a", "wall_ns": 30, "elapsed_ns": 1, "iterations": 10}, {"case": "a", "wall_ns": 60}]
+    assert stats.per_op_by_case(rows, lambda row: row["case"], Measure("wall_ns", None))["a"].tolist() == [30.0, 60.0]

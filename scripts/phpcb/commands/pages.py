@@ -11,6 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from phpcb.commands import view
 from phpcb.errors import BuildError
 from phpcb.pages import site_files
 from phpcb.pages.build import IN_SITE
@@ -52,7 +53,8 @@ def run_files(base: str | None, only: str | None) -> RunFiles:
 def run(args: argparse.Namespace) -> int:
     out = (args.out or args.root / "build").resolve()
     try:
-        print(site_files.generate(args.root, out, run_files(args.shared_runs, args.shared_only)))
+        files = run_files(args.shared_runs, args.shared_only)
+        print(site_files.generate(args.root, out, files, view.from_environment()))
     except BuildError as error:
         if not args.error_pages:
             raise

@@ -45,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
     replace = dict.fromkeys(replace_ids, args.reason.strip())
 
     def generate(version: str) -> None:
+        # data/site.yaml's picks only: a run PHPCB_SHOW_RUN names for `make report` is never published.
         print(site_files.generate(args.root, config.parent, VERSION_RUNS))
         # The site's address: mike puts each version under it (site_url + version/), from which MkDocs
         # writes the sitemap and the 404 page's links, and the version selector finds the same page in

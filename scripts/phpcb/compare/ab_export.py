@@ -10,6 +10,7 @@ from phpcb.compare import comparison
 from phpcb.compare.ab import AbError, AbReport, Effect, ExperimentEffects, analyse
 from phpcb.data.schema import load_schemas
 from phpcb.experiments import registry
+from phpcb.presentation.render import Thresholds
 from phpcb.presentation.render import markdown_text as md_cell
 
 FORMAT_VERSION = 1
@@ -24,16 +25,17 @@ def _row(effect: Effect) -> str:
 
 
 def _experiment(e: ExperimentEffects) -> list[str]:
+    confidence = Thresholds.current().confidence
     lines = [f"### {md_cell(e.title)}", ""]
     lines += [
-        "| class | head / base (95 % CI over the rounds) | change | adjusted p | verdict |",
+        f"| class | head / base ({confidence} % CI over the rounds) | change | adjusted p | verdict |",
         "| --- | ---: | ---: | ---: | --- |",
     ]
     lines += [_row(effect) for effect in e.classes]
     flagged = sorted((c for c in e.cases if c.verdict.significant), key=lambda c: -abs(c.ratio - 1))
     lines += ["", f"{len(flagged)} of {len(e.cases)} cases changed beyond their class's shift."]
     if flagged:
-        lines += ["", "| case, beyond its class | head / base (95 % CI) | change | adjusted p | verdict |"]
+        lines += ["", f"| case, beyond its class | head / base ({confidence} % CI) | change | adjusted p | verdict |"]
         lines += ["| --- | ---: | ---: | ---: | --- |"]
         lines += [_row(effect) for effect in flagged[:LISTED_CASES]]
         if len(flagged) > LISTED_CASES:
@@ -44,12 +46,14 @@ def _experiment(e: ExperimentEffects) -> list[str]:
 def markdown(report: AbReport, sides: str = "Both checkouts' runners") -> str:
     """The report; `sides` names what took turns (two checkouts' runners, or two stacks)."""
     flagged = report.flagged
+    thresholds = Thresholds.current()
     lines = [
         f"## A/B: {md_cell(report.head)} against {md_cell(report.base)}, {len(report.rounds)} rounds on one machine",
         "",
         f"{sides} took turns (ABBA order), so what the machine did between runs moved both sides "
         "of a round alike; the effect is the mean over rounds of head/base, its CI from how far rounds disagree "
-        "(Student's t). `faster`/`slower`: Benjamini–Hochberg adjusted p < 0.05 and a change beyond 5 %.",
+        "(Student's t). `faster`/`slower`: Benjamini–Hochberg adjusted p < "
+        f"{thresholds.alpha} and a change beyond {thresholds.change} %.",
         "",
     ]
     if flagged:
@@ -60,7 +64,7 @@ def markdown(report: AbReport, sides: str = "Both checkouts' runners") -> str:
             + "."
         )
     else:
-        lines.append("**No class or case changed beyond 5 % and the noise of the rounds.**")
+        lines.append(f"**No class or case changed beyond {thresholds.change} % and the noise of the rounds.**")
     lines += ["", "Rounds (base run, head run): " + "; ".join(f"`{b}` / `{h}`" for b, h in report.rounds), ""]
     for e in report.experiments:
         lines += _experiment(e)

@@ -63,11 +63,12 @@ from phpcb.experiments import registry
 from phpcb.experiments.experiment import Experiment
 from phpcb.presentation.advice import AdviceChange
 from phpcb.statistics import stats
+from phpcb.statistics.thresholds import ALPHA
+from phpcb.statistics.thresholds import CHANGE_THRESHOLD as THRESHOLD
 
 MIN_SAMPLES = 5
-ALPHA = 0.05
-# A residual (the change beyond the machine's shift) within this of 1 is not called faster or slower.
-THRESHOLD = 0.05
+# ALPHA and THRESHOLD (statistics/thresholds.py): a residual (the change beyond the machine's shift) with
+# an adjusted p below ALPHA and more than THRESHOLD from 1 is called faster or slower.
 Z_95 = 1.959963984540054  # the two-sided 95 % normal quantile: a CI's half-width over it is its SD
 # The fewest residuals whose MAD stands for a class's spread between the pair's runs; smaller classes
 # take the experiment's pooled spread.

@@ -15,8 +15,8 @@ from phpcb.experiments.aead import native
 from phpcb.presentation.formatting import percent, size
 from phpcb.presentation.wording import share
 from phpcb.statistics.rounds import VsNative
+from phpcb.statistics.thresholds import HALF_WIDTH_GOAL
 
-HALF_WIDTH_GOAL = 0.05
 CIPHERS = ("aes-256-gcm", "aes-256-ccm")
 
 

@@ -265,3 +265,16 @@ def _load_schemas(schema_dir: Path) -> Schemas:
         manifest=Draft202012Validator(manifest_schema),
         tables=load_tables(schema_dir / TABLES_DIR, Draft202012Validator(resource_schema)),
     )
+
+
+# The project's own schema: the analyses divide the columns it declares as each table's measure.
+PROJECT_SCHEMA = Path(__file__).resolve().parents[3] / "data" / "schema"
+
+
+def declared_measure(table: str) -> Measure:
+    """Where `table` keeps its timings, as data/schema/tables/ declares it (its "measure")."""
+    schemas = load_schemas(PROJECT_SCHEMA)
+    declared = schemas.tables.get(table)
+    if declared is None or declared.measure is None:
+        raise SchemaError(PROJECT_SCHEMA / TABLES_DIR, f"{table}: expected a table that declares a measure")
+    return declared.measure

@@ -7,13 +7,12 @@ the reference stack (the software under the runner: data/stacks.py), and the rul
    a full one);
 4. else the newest quick run of the reference machine, then of any machine, the reference stack first.
 
-`make report` sets PHPCB_SHOW_RUN to the run it just measured: the pages then show that run, and the
-comparison page sets it beside the reference run the rule above would pick.
+A `View` may name a run to show instead (`make report`'s run: the command layer reads it from
+PHPCB_SHOW_RUN) and runs the Comparison page sets beside the baseline the rule picks (PHPCB_COMPARE).
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -168,13 +167,23 @@ def baseline_for(new: Run, runs: list[Run], experiment: str, config: SiteConfig)
     return Selection(published.run, f"another machine's run, the one the published pages show: {published.reason}")
 
 
-def focus_run() -> str | None:
-    value = os.environ.get(SHOW_RUN_VARIABLE, "").strip()
-    return value or None
+@dataclass(frozen=True)
+class View:
+    """What the pages show beyond data/site.yaml's rule: the run every page shows instead of the rule's
+    pick (the one `make report` just measured), and the runs the Comparison page sets beside their
+    baselines (none: there is no such page). The command layer says which; the build only reads this."""
+
+    show: str | None = None
+    compare: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, show: str | None, compare: str | None) -> View:
+        """From the two settings' text (PHPCB_SHOW_RUN, PHPCB_COMPARE's comma-separated ids), blanks ignored."""
+        ids = tuple(part.strip() for part in (compare or "").split(",") if part.strip())
+        return cls((show or "").strip() or None, ids)
 
 
-def compared_runs() -> list[str]:
-    return [part.strip() for part in os.environ.get(COMPARE_VARIABLE, "").split(",") if part.strip()]
+PICKS = View()  # data/site.yaml's picks alone: the published site
 
 
 @dataclass(frozen=True)

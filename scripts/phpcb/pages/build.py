@@ -190,8 +190,9 @@ def shown_on(pages: list[ExperimentPage]) -> dict[str, list[ExperimentPage]]:
     return shown
 
 
-def build(root: Path, run_files: RunFiles = IN_SITE) -> GeneratedSite:
-    """Every page and file of the site; `run_files` says where the runs' files are published."""
+def build(root: Path, run_files: RunFiles = IN_SITE, view: selection.View = selection.PICKS) -> GeneratedSite:
+    """Every page and file of the site; `run_files` says where the runs' files are published, `view` which
+    run the pages show instead of data/site.yaml's picks and which runs the Comparison page compares."""
     project = Project(root)
     schemas = load_schemas(project.schema)
     experiments = registry.discover()
@@ -202,7 +203,7 @@ def build(root: Path, run_files: RunFiles = IN_SITE) -> GeneratedSite:
         raise NoDataError(f"{project.runs}: no runs to build from; run `make bench` first")
     config = selection.SiteConfig.load(project.site_config)
     config.check(runs)
-    choice = selection.Choice(config, selection.focus_run())
+    choice = selection.Choice(config, view.show)
     if choice.focus is not None and choice.focus not in {run.run_id for run in runs}:
         raise NoDataError(f"{selection.SHOW_RUN_VARIABLE}={choice.focus}: no such run under {project.runs}")
     templates = environment(project.templates)
@@ -232,9 +233,8 @@ def build(root: Path, run_files: RunFiles = IN_SITE) -> GeneratedSite:
     site.contents.update(chart_data.chart_files("machines.md", machine_figures))
     site.pages[versions_page.PAGE] = versions_page.render_page(templates, stack_sets, stack_comparison, config)
     site.pages[claims_page.PAGE] = claims_page.render_page(ledger, checked, experiments, runs, templates, run_anchor)
-    compared = selection.compared_runs()
-    if compared:
-        found = baselines.comparisons(runs, compared, config, schemas, contexts)
+    if view.compare:
+        found = baselines.comparisons(runs, view.compare, config, schemas, contexts)
         site.pages[COMPARISON_PAGE] = compare_page.render_page(found, templates, COMPARISON_PAGE, run_files)
     site.pages["index.md"] = render(templates, "home.md.j2", experiments=site.experiments, runs=runs)
     site.pages[RUNS_PAGE] = render(

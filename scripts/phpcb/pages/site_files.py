@@ -34,6 +34,7 @@ from typing import Any
 import plotly
 import yaml
 
+from phpcb.data.selection import PICKS, View
 from phpcb.errors import BuildError
 from phpcb.experiments import registry
 from phpcb.experiments.contexts import Project
@@ -305,10 +306,11 @@ def assemble(
     return {CONFIG: configuration(frame_root, nav), **other_configs(frame_root)}, tree, beside
 
 
-def generate(root: Path, out: Path, run_files: RunFiles = build.IN_SITE) -> str:
+def generate(root: Path, out: Path, run_files: RunFiles = build.IN_SITE, view: View = PICKS) -> str:
     """Every page generated once, checked, and written to `out` with the site's configuration;
-    `run_files` says where the runs' files are published (default: in the site)."""
-    generated = build.build(root, run_files)
+    `run_files` says where the runs' files are published (default: in the site), `view` what the pages
+    show beyond data/site.yaml's picks (build.build)."""
+    generated = build.build(root, run_files, view)
     configs, tree, beside = assemble(root, generated)
     written = write(out, configs, tree, beside)
     pages = sum(1 for name in tree if name.endswith(".md"))

@@ -18,6 +18,7 @@ from markupsafe import Markup, escape
 from phpcb.data import snippets
 from phpcb.data.verdicts import Verdict
 from phpcb.presentation import formatting, wording
+from phpcb.statistics import stats, thresholds
 
 # Characters that give text a meaning in Markdown (as configured in mkdocs.yml: emphasis, code,
 # links and images, attribute lists, table cells, escapes) or start a new block (a line break).
@@ -100,6 +101,36 @@ def snippet_function(root: Path) -> Callable[..., Markup]:
     return snippet
 
 
+def _percent_number(fraction: float) -> str:
+    """A share as the number of percent, without the sign: 0.95 is "95", 0.025 is "2.5"."""
+    return f"{fraction * 100:g}"
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """The statistical thresholds as the templates write them, read from the code that decides by them
+    (the global `thresholds`): numbers of percent without the sign, so that each template keeps its own
+    spacing (`{{ thresholds.confidence }}% CI`, `{{ thresholds.noise }} %`), and α as a number."""
+
+    confidence: str  # stats.CONFIDENCE: "95"
+    noise: str  # stats.NOISE_THRESHOLD, the smallest difference a page claims: "2"
+    alpha: str  # thresholds.ALPHA, a comparison's adjusted p: "0.05"
+    change: str  # thresholds.CHANGE_THRESHOLD, a comparison's change beyond the shift: "5"
+    fidelity_goal: str  # thresholds.HALF_WIDTH_GOAL, `make bench-fidelity`'s CI half-width: "5"
+    overhead_goal: str  # thresholds.OVERHEAD_GOAL, what the harness may add: "5"
+
+    @classmethod
+    def current(cls) -> Thresholds:
+        return cls(
+            confidence=_percent_number(stats.CONFIDENCE),
+            noise=_percent_number(stats.NOISE_THRESHOLD),
+            alpha=f"{thresholds.ALPHA:g}",
+            change=_percent_number(thresholds.CHANGE_THRESHOLD),
+            fidelity_goal=_percent_number(thresholds.HALF_WIDTH_GOAL),
+            overhead_goal=_percent_number(thresholds.OVERHEAD_GOAL),
+        )
+
+
 # A page's context may hold `between_runs` (noise.RunSpread): its absolute times then print with an
 # interval that covers the spread between runs of the machine, not only the run's own samples.
 BETWEEN_RUNS = "between_runs"
@@ -138,7 +169,8 @@ def ci_scope(context: Any) -> str:
     """Which spread the page's time intervals carry, for a table's caption: the machine's between runs
     where it is known (widened_time), else the run's own samples."""
     spread = _spread_of(context)
-    return "95% CI across runs of this machine" if spread is not None and spread.known else "95% CI within this run"
+    scope = "across runs of this machine" if spread is not None and spread.known else "within this run"
+    return f"{_percent_number(stats.CONFIDENCE)}% CI {scope}"
 
 
 @jinja2.pass_context
@@ -249,6 +281,7 @@ def environment(template_dir: Path) -> jinja2.Environment:
         native_share=wording.native_share,
         overhead=wording.overhead,
         snippet=snippet_function(template_dir.parent),
+        thresholds=Thresholds.current(),
     )
     return env
 

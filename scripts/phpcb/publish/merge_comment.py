@@ -31,7 +31,7 @@ from phpcb.compare.exporters.markdown import html, md_text, page_view
 from phpcb.data import run_checks
 from phpcb.data.loader import MANIFEST, load_run, load_runs
 from phpcb.data.schema import load_schemas
-from phpcb.data.selection import SiteConfig
+from phpcb.data.selection import SHOW_RUN_VARIABLE, SiteConfig
 from phpcb.experiments.contexts import Contexts, Project
 from phpcb.publish.github_comment import MARKER
 from phpcb.publish.merge_effect import MergeEffect, effect, lead, publishing_note
@@ -74,7 +74,7 @@ def statements_by_own_code(tree: Path, out: Path, fallback: Path | None = None) 
     """`python -m phpcb statements` run by the tree's own code on its own data; when that code has no
     such verb (a base older than it) and `fallback` is given, this code is run on the tree instead,
     and a note says so."""
-    env = {**os.environ, "PYTHONPATH": str(tree / "scripts"), "PHPCB_SHOW_RUN": ""}
+    env = {**os.environ, "PYTHONPATH": str(tree / "scripts"), SHOW_RUN_VARIABLE: ""}
     command = [sys.executable, "-m", "phpcb", "--root", str(tree), "statements", "--out", str(out)]
     result = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True, check=False)
     if result.returncode == 0:

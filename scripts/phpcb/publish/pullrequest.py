@@ -43,6 +43,7 @@ from pathlib import Path
 from phpcb.data import run_checks
 from phpcb.data.loader import load_run
 from phpcb.data.schema import load_schemas
+from phpcb.data.selection import COMPARE_VARIABLE
 from phpcb.publish.ghpages import BRANCH, GZIP_SUFFIX, MANIFEST, PREVIEW_DIR, REF, RUNS_DIR
 from phpcb.publish.merge_comment import preview_sides, trees_comment
 from phpcb.publish.pr_runs import (
@@ -174,9 +175,9 @@ def _run(command: list[str], root: Path, env: dict[str, str], what: str) -> None
 def preview(root: Path, pr: int, base: str, out: Path) -> str:
     runs = added_runs(root, base)
     where = addresses(root, pr)
-    env = {**os.environ, "PHPCB_COMPARE": ",".join(runs), "PHPCB_PREVIEW_PR": str(pr)}
+    env = {**os.environ, COMPARE_VARIABLE: ",".join(runs), "PHPCB_PREVIEW_PR": str(pr)}
     if not runs:
-        env.pop("PHPCB_COMPARE")
+        env.pop(COMPARE_VARIABLE)
     print(f"pull request #{pr}: adds {', '.join(runs) if runs else 'no run'}; preview at {where.preview}")
 
     shared = shared_runs(root)

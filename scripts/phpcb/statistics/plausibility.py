@@ -17,7 +17,8 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from phpcb.statistics.stats import Ratio, ratio_between
+from phpcb.data.schema import Measure
+from phpcb.statistics.stats import Ratio, iterations_of, ratio_between
 
 PAGE_BYTES = 4096
 # Below this, a call's fixed cost (argument checks, a context set up) is a large part of its time,
@@ -121,12 +122,15 @@ def maps_its_output(case: Measured[Any]) -> bool:
     return case.faults_per_op is not None and pages > 0 and case.faults_per_op >= FAULTS_EXPLAIN_AT * pages
 
 
-def faults_per_op(rows: Sequence[Mapping[str, Any]], key: Callable[[Mapping[str, Any]], K]) -> dict[K, float | None]:
-    """Each case's median page faults per operation, or None where any sample has no count."""
+def faults_per_op(
+    rows: Sequence[Mapping[str, Any]], key: Callable[[Mapping[str, Any]], K], measure: Measure
+) -> dict[K, float | None]:
+    """Each case's median page faults per operation (the table's declared `measure` counts them), or
+    None where any sample has no count."""
     per_case: dict[K, list[float | None]] = {}
-    for row in rows:
+    for row, operations in zip(rows, iterations_of(rows, measure), strict=True):
         faults = row.get("minor_faults")
-        per_case.setdefault(key(row), []).append(None if faults is None else faults / row["iterations"])
+        per_case.setdefault(key(row), []).append(None if faults is None else faults / operations)
     return {
         case: None if any(v is None for v in values) else float(np.median(np.asarray(values, dtype=float)))
         for case, values in per_case.items()

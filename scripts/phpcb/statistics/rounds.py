@@ -14,6 +14,7 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
+from phpcb.data.schema import Measure
 from phpcb.statistics.stats import Ratio, Summary, paired_ratio, per_op_ns, summarize
 
 K = TypeVar("K")
@@ -39,15 +40,15 @@ class Series:
 def series_by_case(
     rows: Sequence[Mapping[str, Any]],
     key: Callable[[Mapping[str, Any]], K],
-    time: str = "elapsed_ns",
-    iterations: str | None = "iterations",
+    measure: Measure,
 ) -> dict[K, Series]:
-    """Each case's series, the case named by `key(row)`; a row's round is its `round` column."""
+    """Each case's series, the case named by `key(row)`, per operation by the table's declared `measure`;
+    a row's round is its `round` column."""
     grouped: dict[K, dict[int, tuple[list[float], list[float]]]] = {}
     for row in rows:
         elapsed, counts = grouped.setdefault(key(row), {}).setdefault(int(row["round"]), ([], []))
-        elapsed.append(float(row[time]))
-        counts.append(float(row[iterations]) if iterations is not None else 1.0)
+        elapsed.append(float(row[measure.time]))
+        counts.append(float(row[measure.iterations]) if measure.iterations is not None else 1.0)
     found: dict[K, Series] = {}
     for case, by_round in grouped.items():
         per_round = {r: per_op_ns(elapsed, counts) for r, (elapsed, counts) in sorted(by_round.items())}
@@ -67,8 +68,15 @@ class NativeKey:
     block_bytes: int
 
 
+# The native rounds' columns (data/schema/shared/native-rounds.json): a native figure is not an
+# experiment's measurement, so its table declares no measure; these are its timing columns.
+NATIVE_TIMING = Measure("elapsed_ns", "iterations")
+
+
 def native_series(rows: Sequence[Mapping[str, Any]]) -> dict[NativeKey, Series]:
-    return series_by_case(rows, lambda r: NativeKey(str(r["primitive"]), str(r["operation"]), int(r["block_bytes"])))
+    return series_by_case(
+        rows, lambda r: NativeKey(str(r["primitive"]), str(r["operation"]), int(r["block_bytes"])), NATIVE_TIMING
+    )
 
 
 def native_tool(rows: Sequence[Mapping[str, Any]]) -> str:
@@ -155,6 +163,7 @@ def against_native(
 
 def compare_rounds(
     php_rows: Sequence[Mapping[str, Any]],
+    measure: Measure,
     native_rows: Sequence[Mapping[str, Any]],
     case: Callable[[Mapping[str, Any]], K],
     native_key: Callable[[Mapping[str, Any]], NativeKey],
@@ -162,6 +171,6 @@ def compare_rounds(
 ) -> list[VsNative]:
     """Each PHP case of a rounds table (named by `case(row)`) against the native figure its rows name
     (`native_key(row)`), in the order the cases were measured."""
-    php = series_by_case(php_rows, case)
+    php = series_by_case(php_rows, case, measure)
     keys = {case(row): native_key(row) for row in php_rows}
     return against_native(php, native_series(native_rows), [(label(c), c, k) for c, k in keys.items()])

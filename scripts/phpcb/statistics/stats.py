@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeVar
 
 import numpy as np
 from scipy import special
+
+from phpcb.data.schema import Measure
 
 K = TypeVar("K")
 
@@ -56,20 +58,29 @@ class Summary:
         return bytes_per_op * 1e3 / self.ci_high_ns, bytes_per_op * 1e3 / self.ci_low_ns
 
 
+def iterations_of(rows: Sequence[Mapping[str, Any]], measure: Measure) -> Iterator[float]:
+    """Each row's operation count: its declared iterations column, or 1 (a sample times one operation)."""
+    name = measure.iterations
+    return (1.0 if name is None else float(row[name]) for row in rows)
+
+
 def per_op_ns(elapsed_ns: Sequence[int], iterations: Sequence[int]) -> np.ndarray:
     return np.asarray(elapsed_ns, dtype=float) / np.asarray(iterations, dtype=float)
 
 
-def per_op_by_case(rows: Sequence[Mapping[str, Any]], key: Callable[[Mapping[str, Any]], K]) -> dict[K, np.ndarray]:
-    """Each case's per-operation times, the case named by `key(row)`, cases in the order of their
-    first row, and each case's samples in the order they were taken (their `sample` number, where
-    rows have one): sample r of cases sampled in rotation were taken in the same round."""
+def per_op_by_case(
+    rows: Sequence[Mapping[str, Any]], key: Callable[[Mapping[str, Any]], K], measure: Measure
+) -> dict[K, np.ndarray]:
+    """Each case's per-operation times (the table's declared `measure`: its time over its iterations),
+    the case named by `key(row)`, cases in the order of their first row, and each case's samples in the
+    order they were taken (their `sample` number, where rows have one): sample r of cases sampled in
+    rotation were taken in the same round."""
     positions: dict[K, list[int]] = {}
     for position, row in enumerate(rows):
         positions.setdefault(key(row), []).append(position)
     count = len(rows)
-    elapsed = np.fromiter((row["elapsed_ns"] for row in rows), dtype=float, count=count)
-    iterations = np.fromiter((row["iterations"] for row in rows), dtype=float, count=count)
+    elapsed = np.fromiter((row[measure.time] for row in rows), dtype=float, count=count)
+    iterations = np.fromiter(iterations_of(rows, measure), dtype=float, count=count)
     taken = np.fromiter((row.get("sample", position) for position, row in enumerate(rows)), dtype=float, count=count)
     result = {}
     for case, where in positions.items():

@@ -12,6 +12,7 @@ import numpy as np
 
 from phpcb.data.loader import Run
 from phpcb.data.policy import AeadPolicy, Verdict
+from phpcb.data.schema import declared_measure
 from phpcb.experiments.aead import native
 from phpcb.experiments.aead.per_call import Overhead, PerCallModel, harness_overhead, per_call_models
 from phpcb.experiments.aead.stream import StreamComparison, stream_comparisons
@@ -22,6 +23,8 @@ from phpcb.statistics.contest import Contest, contest
 from phpcb.statistics.plausibility import Measured, Plausibility
 from phpcb.statistics.rounds import Breakdown, native_tool
 from phpcb.statistics.stats import Ratio, Summary, per_op_by_case, ratio_between, summarize
+
+CSV = "aead.csv"  # the measurements table (data/schema/tables/aead.json)
 
 # The headline's payload is the largest measured whose output PHP's allocator serves from a shared 2 MiB
 # chunk (two fit in one): a larger output is mapped afresh on some calls or all, and its time is in part
@@ -161,8 +164,10 @@ def case_statistics(rows: list[dict[str, Any]]) -> list[CaseStats]:
             nonce_bytes=int(row["nonce_bytes"]),
         )
 
-    faults = plausibility.faults_per_op(rows, key)
-    return [CaseStats(k, summarize(values), values, faults[k]) for k, values in per_op_by_case(rows, key).items()]
+    measure = declared_measure(CSV)
+    faults = plausibility.faults_per_op(rows, key, measure)
+    by_case = per_op_by_case(rows, key, measure)
+    return [CaseStats(k, summarize(values), values, faults[k]) for k, values in by_case.items()]
 
 
 def _compare(subject: CaseStats, baseline: CaseStats, pairing: Pairing) -> Comparison:
@@ -284,7 +289,7 @@ def headline_of(comparisons: list[Comparison], cases: list[CaseStats]) -> Compar
 
 
 def analyse(run: Run, policy: AeadPolicy) -> AeadAnalysis:
-    cases = case_statistics(run.tables.get("aead.csv", []))
+    cases = case_statistics(run.tables.get(CSV, []))
     verdicts = {case.key.variant: policy.verdict(case.key.algorithm, case.key.tag_bytes) for case in cases}
     pairing = Pairing.of(run, "aead", "aead.csv")
     plausible = checks(cases, pairing)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from phpcb.data.schema import declared_measure
 from phpcb.statistics.rounds import NativeKey, VsNative, compare_rounds
 
 ROUNDS_CSV = "aead_rounds.csv"
@@ -20,6 +21,7 @@ def from_tables(php_rows: Sequence[Mapping[str, Any]], native_rows: Sequence[Map
     """Each cipher's PHP encryption against its native figure, paired by round."""
     return compare_rounds(
         php_rows,
+        declared_measure(ROUNDS_CSV),
         native_rows,
         lambda r: (str(r["algorithm"]), str(r["operation"]), int(r["payload_bytes"])),
         lambda r: NativeKey(str(r["native"]), str(r["operation"]), int(r["payload_bytes"])),

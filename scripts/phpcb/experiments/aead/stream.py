@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from phpcb.data.loader import Run
+from phpcb.data.schema import declared_measure
 from phpcb.presentation.precision import Pairing
 from phpcb.statistics import plausibility
 from phpcb.statistics.stats import Ratio, Summary, per_op_by_case, ratio_between, summarize
@@ -55,8 +56,9 @@ def stream_comparisons(run: Run) -> list[StreamComparison]:
     def key(row: Mapping[str, Any]) -> Key:
         return (str(row["algorithm"]), str(row["operation"]), int(row["payload_bytes"]), int(row["chunk_bytes"]))
 
-    times = per_op_by_case(rows, key)
-    faults = plausibility.faults_per_op(rows, key)
+    measure = declared_measure(STREAM_TABLE)
+    times = per_op_by_case(rows, key, measure)
+    faults = plausibility.faults_per_op(rows, key, measure)
     pairing = Pairing.of(run, "aead", STREAM_TABLE)
     sides = {(k[0], k[1], k[2]): StreamSide(k[0], k[3], summarize(v), faults[k]) for k, v in times.items()}
     samples = {(k[0], k[1], k[2]): v for k, v in times.items()}

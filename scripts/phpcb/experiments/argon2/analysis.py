@@ -11,9 +11,12 @@ from typing import Any
 import numpy as np
 
 from phpcb.data.loader import Run
+from phpcb.data.schema import declared_measure
 from phpcb.experiments.argon2.bcrypt import BCRYPT_TABLE, BcryptCost, CostStep, bcrypt_costs, cost_steps
 from phpcb.statistics.spread import UNKNOWN, RunSpread
 from phpcb.statistics.stats import MIN_PAIRS, Ratio, Summary, ratio_between, ratio_of_medians, summarize
+
+CSV = "argon2.csv"  # the measurements table (data/schema/tables/argon2.json)
 
 BUDGETS_MS = (100, 250, 500, 1000)
 
@@ -181,11 +184,12 @@ def cells(rows: list[dict[str, Any]]) -> list[Cell]:
     grouped: dict[CellKey, list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
         grouped[CellKey(*(row[c] for c in ("interface", "variant", "memory_kib", "threads", "time_cost")))].append(row)
+    time = declared_measure(CSV).time  # one hash per row: no iterations column
     result = []
     for key, members in grouped.items():
         first = members[0]
         ok = first["status"] == "ok"
-        samples = np.asarray([r["wall_ns"] for r in members], dtype=float)
+        samples = np.asarray([r[time] for r in members], dtype=float)
         wall = summarize(samples) if ok else None
         cpu = float(np.median([r["cpu_ns"] for r in members])) if ok else None
         result.append(
@@ -237,7 +241,7 @@ def strongest_within(
 
 def analyse(run: Run, named: frozenset[tuple[int, int, int]] = frozenset()) -> Argon2Analysis:
     bcrypt = bcrypt_costs(run.tables.get(BCRYPT_TABLE, []))
-    return Argon2Analysis(run, cells(run.tables.get("argon2.csv", [])), named, bcrypt, cost_steps(bcrypt))
+    return Argon2Analysis(run, cells(run.tables.get(CSV, [])), named, bcrypt, cost_steps(bcrypt))
 
 
 def gap(first: Cell | None, second: Cell | None) -> LibraryGap | None:

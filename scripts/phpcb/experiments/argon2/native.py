@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from phpcb.data.loader import Run
+from phpcb.data.schema import declared_measure
 from phpcb.statistics.rounds import Breakdown, NativeKey, VsNative, series_by_case, versus
 
 ROUNDS_CSV = "argon2_rounds.csv"
@@ -36,7 +37,7 @@ def analyse(run: Run) -> VsCli:
         return VsCli(None, [], {})
     first = rows[0]
     parameters = Parameters(int(first["memory_kib"]), int(first["time_cost"]), int(first["threads"]))
-    wall = series_by_case(rows, lambda r: (str(r["interface"]), str(r["variant"])), time="wall_ns", iterations=None)
+    wall = series_by_case(rows, lambda r: (str(r["interface"]), str(r["variant"])), declared_measure(ROUNDS_CSV))
     cpu: dict[tuple[str, str], list[float]] = {}
     for row in rows:
         cpu.setdefault((str(row["interface"]), str(row["variant"])), []).append(float(row["cpu_ns"]))

@@ -12,6 +12,7 @@ import numpy as np
 from phpcb.data.loader import Run
 from phpcb.data.policy import KeySchemePolicy, Verdict
 from phpcb.data.reference import ReferenceData
+from phpcb.data.schema import declared_measure
 from phpcb.experiments.ec_keygen import paper
 from phpcb.presentation.precision import UNPAIRED, Pairing
 from phpcb.statistics.contest import Contest, contest
@@ -19,12 +20,15 @@ from phpcb.statistics.stats import (
     Estimate,
     Ratio,
     Summary,
+    iterations_of,
     mean_of_medians,
     per_op_by_case,
     ratio_between,
     ratio_of_mean_medians,
     summarize,
 )
+
+CSV = "ec_keygen.csv"  # the measurements table (data/schema/tables/ec_keygen.json)
 
 OPERATIONS = ("keygen", "sign", "verify", "derive")
 LEVELS = (112, 128, 192, 256)
@@ -216,11 +220,12 @@ def _scheme_of_rows() -> Callable[[Mapping[str, Any]], Scheme]:
 
 def scheme_results(rows: list[dict[str, Any]], policy: KeySchemePolicy) -> list[SchemeResult]:
     scheme = _scheme_of_rows()
-    by_case = per_op_by_case(rows, lambda row: (scheme(row), str(row["operation"])))
+    measure = declared_measure(CSV)
+    by_case = per_op_by_case(rows, lambda row: (scheme(row), str(row["operation"])), measure)
     keys: dict[Scheme, int] = defaultdict(int)
-    for row in rows:
+    for row, operations in zip(rows, iterations_of(rows, measure), strict=True):
         if row["operation"] == "keygen":
-            keys[scheme(row)] += int(row["iterations"])
+            keys[scheme(row)] += int(operations)
     grouped: dict[Scheme, dict[str, Operation]] = defaultdict(dict)
     for (scheme, operation), values in by_case.items():
         grouped[scheme][operation] = Operation(summarize(values), values)
@@ -380,10 +385,10 @@ def inventory_rows(run: Run, policy: KeySchemePolicy) -> list[CurveRow]:
 
 
 def analyse(run: Run, policy: KeySchemePolicy, reference: ReferenceData) -> EcAnalysis:
-    results = scheme_results(run.tables.get("ec_keygen.csv", []), policy)
+    results = scheme_results(run.tables.get(CSV, []), policy)
     results.sort(key=lambda r: (not r.scheme.is_curve, r.scheme.family, r.scheme.field_bits, r.scheme.curve))
     curves = [r for r in results if r.scheme.is_curve]
-    pairing = Pairing.of(run, "ec_keygen", "ec_keygen.csv")
+    pairing = Pairing.of(run, "ec_keygen", CSV)
     families = family_rows(curves, reference)
     return EcAnalysis(
         run=run,

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from phpcb.data.loader import Run
+from phpcb.data.schema import declared_measure
 from phpcb.statistics.rounds import Breakdown, NativeKey, compare_rounds
 
 ROUNDS_CSV = "ec_keygen_rounds.csv"
@@ -14,6 +15,7 @@ def breakdowns(run: Run) -> list[Breakdown]:
     """Public-key operations have no message size that would show a per-call cost: no breakdown."""
     comparisons = compare_rounds(
         run.tables.get(ROUNDS_CSV, []),
+        declared_measure(ROUNDS_CSV),
         run.tables.get(NATIVE_CSV, []),
         lambda r: (str(r["curve"]), str(r["operation"])),
         lambda r: NativeKey(str(r["native"]), str(r["operation"]), 0),

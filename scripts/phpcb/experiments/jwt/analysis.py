@@ -10,11 +10,15 @@ import numpy as np
 
 from phpcb.data.loader import Run
 from phpcb.data.policy import JwtPolicy, Verdict
+from phpcb.data.schema import declared_measure
 from phpcb.experiments.jwt import layers as jws_layers
 from phpcb.presentation.precision import UNPAIRED, Pairing
 from phpcb.statistics.contest import Contest, contest
 from phpcb.statistics.rounds import native_commands, native_tool
 from phpcb.statistics.stats import Ratio, Summary, per_op_by_case, ratio_between, ratio_of_medians, summarize
+
+CSV = "jwt.csv"  # the measurements table (data/schema/tables/jwt.json)
+KEYGEN_CSV = "ec_keygen.csv"  # the curves page's key generation, quoted for the JWT keys
 
 ALGORITHMS = (
     "ES256",
@@ -132,7 +136,7 @@ def case_rows(rows: list[dict[str, Any]]) -> list[JwtCase]:
 
     return [
         JwtCase(*identity, summary=summarize(values), per_op_ns=values)
-        for identity, values in per_op_by_case(rows, key).items()
+        for identity, values in per_op_by_case(rows, key, declared_measure(CSV)).items()
     ]
 
 
@@ -202,10 +206,10 @@ def key_scheme(key_type: str, key_bits: int) -> str | None:
 def keygen_from_the_curves_page(run: Run, cases: list[JwtCase]) -> list[JwtCase]:
     """Each algorithm's key generation from the run's ec_keygen table (its key type's `keygen` case)
     where the run has one, in place of the JWT table's own timing of the same call."""
-    rows = [row for row in run.tables.get("ec_keygen.csv", []) if row["operation"] == "keygen"]
+    rows = [row for row in run.tables.get(KEYGEN_CSV, []) if row["operation"] == "keygen"]
     if not rows:
         return cases
-    by_scheme = per_op_by_case(rows, lambda row: str(row["curve"]))
+    by_scheme = per_op_by_case(rows, lambda row: str(row["curve"]), declared_measure(KEYGEN_CSV))
     quoted = []
     for case in cases:
         scheme = key_scheme(case.key_type, case.key_bits) if case.operation == "keygen" else None
@@ -218,8 +222,8 @@ def keygen_from_the_curves_page(run: Run, cases: list[JwtCase]) -> list[JwtCase]
 
 
 def analyse(run: Run, policy: JwtPolicy) -> JwtAnalysis:
-    cases = keygen_from_the_curves_page(run, case_rows(run.tables.get("jwt.csv", [])))
-    pairing = Pairing.of(run, "jwt", "jwt.csv")
+    cases = keygen_from_the_curves_page(run, case_rows(run.tables.get(CSV, [])))
+    pairing = Pairing.of(run, "jwt", CSV)
     algorithms = []
     for alg in ALGORITHMS:
         mine = [c for c in cases if c.alg == alg]

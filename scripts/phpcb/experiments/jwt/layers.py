@@ -19,6 +19,7 @@ from typing import Any, Literal
 import numpy as np
 
 from phpcb.data.loader import Run
+from phpcb.data.schema import declared_measure
 from phpcb.presentation.precision import Pairing
 from phpcb.statistics.rounds import NativeKey, Series, inverse, native_series, series_by_case, versus
 from phpcb.statistics.stats import (
@@ -27,6 +28,7 @@ from phpcb.statistics.stats import (
     Ratio,
     Summary,
     difference_of_medians,
+    iterations_of,
     paired_median_difference,
     paired_median_ratio,
     ratio_of_medians,
@@ -88,7 +90,9 @@ def analyse(run: Run, order: tuple[str, ...]) -> list[Layers]:
     rows: list[Mapping[str, Any]] = list(run.tables.get(LAYERS_CSV, []))
     if not rows:
         return []
-    php = series_by_case(rows, lambda r: (str(r["alg"]), str(r["operation"]), str(r["layer"])))
+    php = series_by_case(
+        rows, lambda r: (str(r["alg"]), str(r["operation"]), str(r["layer"])), declared_measure(LAYERS_CSV)
+    )
     pairing = Pairing.of(run, "jwt", LAYERS_CSV)
     natives = native_series(run.tables.get(NATIVE_CSV, []))
     native_of = {(str(r["alg"]), str(r["operation"])): (str(r["native"]), int(r["payload_chars"])) for r in rows}
@@ -130,9 +134,10 @@ def _pairs(rows: list[Mapping[str, Any]], alg: str, operation: str) -> tuple[np.
     """The JWS layer's and the primitive's per-operation times, sample by sample where both have the
     sample number (taken in the same turn of a rotation); None with fewer than MIN_PAIRS pairs."""
     by_layer: dict[str, dict[int, float]] = {"jws": {}, "primitive": {}}
-    for row in rows:
+    measure = declared_measure(LAYERS_CSV)
+    for row, operations in zip(rows, iterations_of(rows, measure), strict=True):
         if row["alg"] == alg and row["operation"] == operation and row["layer"] in by_layer:
-            by_layer[str(row["layer"])][int(row["sample"])] = float(row["elapsed_ns"]) / float(row["iterations"])
+            by_layer[str(row["layer"])][int(row["sample"])] = float(row[measure.time]) / operations
     shared = sorted(by_layer["jws"].keys() & by_layer["primitive"].keys())
     if len(shared) < MIN_PAIRS:
         return None

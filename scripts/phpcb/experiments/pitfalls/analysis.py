@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from phpcb.data.loader import Run
+from phpcb.data.schema import Measure, declared_measure
 from phpcb.experiments.pitfalls.policy import PitfallEntry
 from phpcb.statistics.rounds import Series, inverse, native_series, native_tool, series_by_case, versus
-from phpcb.statistics.stats import Ratio, ratio_of_medians
+from phpcb.statistics.stats import Ratio, iterations_of, ratio_of_medians
 
 CSV = "pitfalls.csv"
 NATIVE_CSV = "pitfalls_native.csv"
@@ -62,9 +63,14 @@ class PitfallsAnalysis:
         return next((r for r in self.results if r.key == key), None)
 
 
-def _per_unit(rows: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Rows whose `operations` count units of work: iterations × units per call."""
-    return [{**row, "operations": int(row["iterations"]) * int(row["units"])} for row in rows]
+# A sample's units of work: the declared iterations × the units each call does (a column of its own).
+PER_UNIT = "operations"
+
+
+def _per_unit(rows: list[Mapping[str, Any]], measure: Measure) -> list[dict[str, Any]]:
+    """Rows whose PER_UNIT column counts units of work: iterations × units per call."""
+    counts = iterations_of(rows, measure)
+    return [{**row, PER_UNIT: int(calls) * int(row["units"])} for row, calls in zip(rows, counts, strict=True)]
 
 
 def _agreements(run: Run) -> dict[str, str]:
@@ -77,8 +83,9 @@ def _agreements(run: Run) -> dict[str, str]:
 
 
 def analyse(run: Run, policy: Mapping[str, PitfallEntry]) -> PitfallsAnalysis:
-    rows = _per_unit(list(run.tables.get(CSV, [])))
-    series = series_by_case(rows, lambda r: (str(r["pitfall"]), str(r["variant"])), iterations="operations")
+    measure = declared_measure(CSV)
+    rows = _per_unit(list(run.tables.get(CSV, [])), measure)
+    series = series_by_case(rows, lambda r: (str(r["pitfall"]), str(r["variant"])), Measure(measure.time, PER_UNIT))
     native_of = {str(r["pitfall"]): str(r["native"]) for r in rows}
     natives = native_series(run.tables.get(NATIVE_CSV, []))
     agreements = _agreements(run)

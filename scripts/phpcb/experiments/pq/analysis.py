@@ -13,6 +13,7 @@ import numpy as np
 
 from phpcb.data.loader import Run
 from phpcb.data.policy import Verdict
+from phpcb.data.schema import declared_measure
 from phpcb.experiments.pq.policy import PqPolicy
 from phpcb.presentation.precision import UNPAIRED, Pairing
 from phpcb.statistics.rounds import (
@@ -182,7 +183,9 @@ class PqAnalysis:
 
 
 def _cases(rows: list[Mapping[str, Any]]) -> dict[str, dict[tuple[str, int], Case]]:
-    grouped = per_op_by_case(rows, lambda r: (str(r["algorithm"]), str(r["operation"]), int(r["payload_chars"])))
+    grouped = per_op_by_case(
+        rows, lambda r: (str(r["algorithm"]), str(r["operation"]), int(r["payload_chars"])), declared_measure(CSV)
+    )
     found: dict[str, dict[tuple[str, int], Case]] = {}
     for (algorithm, operation, payload), values in grouped.items():
         found.setdefault(algorithm, {})[(operation, payload)] = Case(
@@ -278,6 +281,7 @@ def analyse(run: Run, policy: PqPolicy) -> PqAnalysis:
     native_rows = list(run.tables.get(NATIVE_CSV, []))
     comparisons = compare_rounds(
         run.tables.get(ROUNDS_CSV, []),
+        declared_measure(ROUNDS_CSV),
         native_rows,
         lambda r: (str(r["algorithm"]), str(r["operation"])),
         lambda r: NativeKey(str(r["native"]), str(r["operation"]), 0),

@@ -11,11 +11,14 @@ import numpy as np
 
 from phpcb.data.loader import Run
 from phpcb.data.policy import SymmetricPolicy, Verdict
+from phpcb.data.schema import declared_measure
 from phpcb.presentation.formatting import size
 from phpcb.presentation.precision import UNPAIRED, Pairing
 from phpcb.statistics import plausibility
 from phpcb.statistics.plausibility import Measured, Plausibility
 from phpcb.statistics.stats import Ratio, Summary, per_op_by_case, ratio_between, summarize
+
+CSV = "symmetric.csv"  # the measurements table (data/schema/tables/symmetric.json)
 
 RANKING_PAYLOAD = 204800
 KEY_COLUMNS = ("suite", "engine", "provider", "cipher", "mode", "key_bits", "padding", "operation", "payload_bytes")
@@ -132,8 +135,10 @@ def case_statistics(rows: list[dict[str, Any]]) -> list[SymCase]:
     def key(row: Mapping[str, Any]) -> SymKey:
         return SymKey(**{column: row[column] for column in KEY_COLUMNS})
 
-    faults = plausibility.faults_per_op(rows, key)
-    return [SymCase(k, summarize(values), values, faults[k]) for k, values in per_op_by_case(rows, key).items()]
+    measure = declared_measure(CSV)
+    faults = plausibility.faults_per_op(rows, key, measure)
+    by_case = per_op_by_case(rows, key, measure)
+    return [SymCase(k, summarize(values), values, faults[k]) for k, values in by_case.items()]
 
 
 def checks(cases: list[SymCase], pairing: Pairing) -> Plausibility[SymKey]:
@@ -234,8 +239,8 @@ def _timed(row: InventoryRow) -> SymCase:
 
 
 def analyse(run: Run, policy: SymmetricPolicy) -> SymmetricAnalysis:
-    cases = case_statistics(run.tables.get("symmetric.csv", []))
-    pairing = Pairing.of(run, "symmetric", "symmetric.csv")
+    cases = case_statistics(run.tables.get(CSV, []))
+    pairing = Pairing.of(run, "symmetric", CSV)
     plausible = checks(cases, pairing)
     # A case that breaks an invariant is shown, marked, and never a finding.
     findable = [case for case in cases if plausible.plausible(case.key)]

@@ -5,6 +5,7 @@ call's fixed cost."""
 from __future__ import annotations
 
 from phpcb.data.loader import Run
+from phpcb.data.schema import declared_measure
 from phpcb.experiments.symmetric.analysis import SymCase
 from phpcb.statistics.rounds import Breakdown, NativeKey, compare_rounds
 
@@ -15,6 +16,7 @@ NATIVE_CSV = "symmetric_native.csv"
 def breakdowns(run: Run, cases: list[SymCase]) -> list[Breakdown]:
     comparisons = compare_rounds(
         run.tables.get(ROUNDS_CSV, []),
+        declared_measure(ROUNDS_CSV),
         run.tables.get(NATIVE_CSV, []),
         lambda r: (str(r["cipher"]), str(r["operation"]), int(r["payload_bytes"])),
         lambda r: NativeKey(str(r["native"]), str(r["operation"]), int(r["payload_bytes"])),
