@@ -105,10 +105,17 @@ final class CbcEncryptThenMacTest extends SnippetTestCase
 
     public function testAValidTagOverBadPaddingIsRefusedWithTheSameMessage(): void
     {
-        // Only a holder of the authentication key can make this; the answer still says nothing more.
+        // Only a holder of the authentication key can make this; the answer still says nothing more. The
+        // plaintext's last byte is 0: never PKCS#7 padding (random ciphertext would decrypt to valid
+        // padding about once in 256 runs, and the test would fail by chance).
         $key = random_bytes(32);
-        ['authentication' => $authentication] = cbc_hmac_keys($key);
-        $ivAndCiphertext = random_bytes(self::IV + 32);
+        ['encryption' => $encryption, 'authentication' => $authentication] = cbc_hmac_keys($key);
+        $iv = random_bytes(self::IV);
+        $badlyPadded = random_bytes(31) . "\0";
+        $ciphertext = openssl_encrypt($badlyPadded, 'aes-256-cbc', $encryption, OPENSSL_RAW_DATA | OPENSSL_ZERO_PADDING, $iv);
+        self::assertIsString($ciphertext);
+        self::assertSame(32, strlen($ciphertext), 'two blocks, no padding block added');
+        $ivAndCiphertext = $iv . $ciphertext;
         $sealed = $ivAndCiphertext . cbc_hmac_tag($ivAndCiphertext, '', $authentication);
         $this->expectException(RuntimeException::class);
         $this->expectExceptionMessage(self::REFUSED);
