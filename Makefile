@@ -142,7 +142,7 @@ test-fast: venv lint
 	  test $$py_status -eq 0 -a $$php_status -eq 0
 
 lint: venv
-	@for f in $$(find runners scripts tests/fixtures -name '*.php'); do php -l "$$f" >/dev/null || exit 1; done
+	@find runners scripts tests/fixtures -name '*.php' -print0 | xargs -0 -n 1 -P 2 php -l >/dev/null
 	$(VENV)/bin/ruff check scripts tests
 	$(VENV)/bin/ruff format --check scripts tests
 
