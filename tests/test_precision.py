@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from phpcb.data.loader import Run, load_run
+from phpcb.data.sampling import UNPAIRED, Load, Pairing, Sampling, measured_tables
 from phpcb.data.schema import load_schemas
 from phpcb.pages import build as site
 from phpcb.presentation import render
@@ -17,13 +18,8 @@ from phpcb.presentation.precision import (
     OTHERS_WARNING,
     OUTLIER_WARNING,
     STEAL_WARNING,
-    UNPAIRED,
-    Load,
-    Pairing,
     Precision,
     Reached,
-    Sampling,
-    measured_tables,
     precision,
 )
 from phpcb.statistics import stats

@@ -9,8 +9,8 @@ import subprocess
 import numpy as np
 
 from phpcb.data.loader import load_run
+from phpcb.data.sampling import measured_tables
 from phpcb.data.schema import load_schemas
-from phpcb.presentation.precision import measured_tables
 from phpcb.statistics import stats
 
 from .conftest import FIXTURE_RUN, ROOT

@@ -11,9 +11,10 @@ from pathlib import Path
 import numpy as np
 
 from phpcb.data.loader import load_run
+from phpcb.data.sampling import measured_tables
 from phpcb.data.schema import load_schemas
 from phpcb.experiments.aead.per_call import harness_overhead
-from phpcb.presentation.precision import measured_tables, precision
+from phpcb.presentation.precision import precision
 from phpcb.statistics import stats
 
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from phpcb.data.loader import Run
+from phpcb.data.sampling import Load
 from phpcb.presentation.formatting import percent
-from phpcb.presentation.precision import OTHERS_WARNING, Load
+from phpcb.presentation.precision import OTHERS_WARNING
 
 # Other processes' share of all cores' time from which a run is loaded: the share at which pages already
 # say a run may be unstable (presentation/precision.py) and the runner warns as it starts.

@@ -16,7 +16,7 @@ from markupsafe import Markup
 from phpcb.claims import judge
 from phpcb.compare import baselines
 from phpcb.compare import stacks as compare_stacks
-from phpcb.data import selection
+from phpcb.data import sampling, selection
 from phpcb.data.loader import MANIFEST, Run, load_runs
 from phpcb.data.schema import Schemas, load_schemas
 from phpcb.data.selection import Selection
@@ -244,7 +244,7 @@ def build(root: Path, run_files: RunFiles = IN_SITE, view: selection.View = sele
         runs=[(run, run_anchor(run.run_id), env_rows.describe(run.manifest)) for run in reversed(runs)],
         shown_on=shown_on(site.experiments),
         reached=lambda run, name: precision.precision(run, name, schemas).reached,
-        load=precision.Load.of,
+        load=sampling.Load.of,
     )
     publish_runs(site, runs, schemas)
     return site

@@ -12,12 +12,12 @@ import numpy as np
 
 from phpcb.data.loader import Run
 from phpcb.data.policy import AeadPolicy, Verdict
+from phpcb.data.sampling import UNPAIRED, Pairing
 from phpcb.data.schema import declared_measure
 from phpcb.experiments.aead import native
 from phpcb.experiments.aead.per_call import Overhead, PerCallModel, harness_overhead, per_call_models
 from phpcb.experiments.aead.stream import StreamComparison, stream_comparisons
 from phpcb.presentation.formatting import count_range, size
-from phpcb.presentation.precision import UNPAIRED, Pairing
 from phpcb.statistics import plausibility
 from phpcb.statistics.contest import Contest, contest
 from phpcb.statistics.plausibility import Measured, Plausibility

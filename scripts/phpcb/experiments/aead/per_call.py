@@ -26,9 +26,9 @@ from typing import Any, ClassVar
 import numpy as np
 
 from phpcb.data.loader import Run
+from phpcb.data.sampling import Pairing
 from phpcb.data.schema import declared_measure
 from phpcb.presentation.formatting import duration, percent, size
-from phpcb.presentation.precision import Pairing
 from phpcb.statistics.stats import Estimate, Ratio, Summary, per_op_by_case, ratio_between, share_of_gap, summarize
 from phpcb.statistics.thresholds import OVERHEAD_GOAL
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from phpcb.data.loader import Run
+from phpcb.data.sampling import Pairing
 from phpcb.data.schema import declared_measure
-from phpcb.presentation.precision import Pairing
 from phpcb.statistics import plausibility
 from phpcb.statistics.stats import Ratio, Summary, per_op_by_case, ratio_between, summarize
 

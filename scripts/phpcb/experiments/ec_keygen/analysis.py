@@ -12,9 +12,9 @@ import numpy as np
 from phpcb.data.loader import Run
 from phpcb.data.policy import KeySchemePolicy, Verdict
 from phpcb.data.reference import ReferenceData
+from phpcb.data.sampling import UNPAIRED, Pairing
 from phpcb.data.schema import declared_measure
 from phpcb.experiments.ec_keygen import paper
-from phpcb.presentation.precision import UNPAIRED, Pairing
 from phpcb.statistics.contest import Contest, contest
 from phpcb.statistics.stats import (
     Estimate,

@@ -19,10 +19,10 @@ from phpcb.claims.results import (
     ShareResult,
     Unavailable,
 )
+from phpcb.data.sampling import Pairing
 from phpcb.experiments.ec_keygen.analysis import PAPER_FAMILIES, EcAnalysis, SchemeResult, faster_of
 from phpcb.experiments.experiment import Inputs
 from phpcb.presentation.formatting import duration
-from phpcb.presentation.precision import Pairing
 from phpcb.statistics.stats import Ratio
 
 

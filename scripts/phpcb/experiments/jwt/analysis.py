@@ -10,9 +10,9 @@ import numpy as np
 
 from phpcb.data.loader import Run
 from phpcb.data.policy import JwtPolicy, Verdict
+from phpcb.data.sampling import UNPAIRED, Pairing
 from phpcb.data.schema import declared_measure
 from phpcb.experiments.jwt import layers as jws_layers
-from phpcb.presentation.precision import UNPAIRED, Pairing
 from phpcb.statistics.contest import Contest, contest
 from phpcb.statistics.rounds import native_commands, native_tool
 from phpcb.statistics.stats import Ratio, Summary, per_op_by_case, ratio_between, ratio_of_medians, summarize

@@ -19,8 +19,8 @@ from typing import Any, Literal
 import numpy as np
 
 from phpcb.data.loader import Run
+from phpcb.data.sampling import Pairing
 from phpcb.data.schema import declared_measure
-from phpcb.presentation.precision import Pairing
 from phpcb.statistics.rounds import NativeKey, Series, inverse, native_series, series_by_case, versus
 from phpcb.statistics.stats import (
     MIN_PAIRS,

@@ -13,9 +13,9 @@ import numpy as np
 
 from phpcb.data.loader import Run
 from phpcb.data.policy import Verdict
+from phpcb.data.sampling import UNPAIRED, Pairing
 from phpcb.data.schema import declared_measure
 from phpcb.experiments.pq.policy import PqPolicy
-from phpcb.presentation.precision import UNPAIRED, Pairing
 from phpcb.statistics.rounds import (
     Breakdown,
     NativeKey,

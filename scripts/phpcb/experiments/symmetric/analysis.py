@@ -11,9 +11,9 @@ import numpy as np
 
 from phpcb.data.loader import Run
 from phpcb.data.policy import SymmetricPolicy, Verdict
+from phpcb.data.sampling import UNPAIRED, Pairing
 from phpcb.data.schema import declared_measure
 from phpcb.presentation.formatting import size
-from phpcb.presentation.precision import UNPAIRED, Pairing
 from phpcb.statistics import plausibility
 from phpcb.statistics.plausibility import Measured, Plausibility
 from phpcb.statistics.stats import Ratio, Summary, per_op_by_case, ratio_between, summarize
