@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from phpcb.data.upgrade import UPGRADERS
 from .conftest import FIXTURE_RUN, ROOT
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
+MANIFEST = json.loads((FIXTURE_RUN / "manifest.json").read_text())
 
 
 def copy_run(tmp_path: Path) -> Path:
@@ -106,12 +108,58 @@ def test_the_legacy_provider_alone_may_differ_from_the_runner():
     ]
 
 
-def test_sodium_cells_need_sodium(tmp_path):
+# Every rule the schema files declare (their "needs"), by table: what its rows are and what they need.
+DECLARED_NEEDS = {
+    ("symmetric.csv", "php.extensions.mcrypt"): "mcrypt rows",
+    ("symmetric.csv", "libraries.mcrypt"): "mcrypt rows",
+    ("symmetric.csv", "libraries.openssl_legacy_provider"): "rows through OpenSSL's legacy provider",
+    ("symmetric_rounds.csv", "libraries.openssl_legacy_provider"): "rounds through OpenSSL's legacy provider",
+    ("argon2.csv", "libraries.argon2_provider"): "measured password_hash cells",
+    ("argon2.csv", "php.extensions.sodium"): "measured sodium cells",
+    ("argon2_rounds.csv", "libraries.argon2_provider"): "password_hash rounds",
+    ("argon2_rounds.csv", "php.extensions.sodium"): "sodium rounds",
+}
+
+
+def test_the_schema_files_declare_every_rule_and_no_other():
+    declared = {(table.name, need.field): need.what for table in SCHEMAS.tables.values() for need in table.needs}
+    assert declared == DECLARED_NEEDS
+
+
+def unset(environment: dict[str, Any], field: str) -> str:
+    """`field` (php.extensions.x or libraries.x) recorded as absent (false, where the manifest's schema
+    says it is a boolean); how the refusal shows it."""
+    section, _, name = field.rpartition(".")
+    holder = environment["php"]["extensions"] if section == "php.extensions" else environment["libraries"]
+    holder[name] = False if isinstance(holder.get(name), bool) else None
+    return "False" if holder[name] is False else "absent"
+
+
+@pytest.mark.parametrize(("table", "field"), sorted(DECLARED_NEEDS))
+def test_rows_that_need_what_the_measuring_process_lacked_are_refused(tmp_path, table: str, field: str):
+    """The run and its measuring process agree that `field` is absent (so no other check speaks first);
+    the table's rows that need it are refused, named by the rule the schema declares."""
     run = copy_run(tmp_path)
-    edit_manifest(run, lambda m: m["experiments"]["argon2"]["measured_by"]["php"]["extensions"].update(sodium=None))
+    experiment = next(name for name, entry in MANIFEST["experiments"].items() if table in entry["files"])
+
+    shown = []
+
+    def lacking(manifest: dict[str, Any]) -> None:
+        for entry in manifest["experiments"].values():
+            shown.append(unset(entry["measured_by"], field))
+        unset(manifest, field)
+        files = manifest["experiments"][experiment]["files"]
+        files.insert(0, files.pop(files.index(table)))  # its rows are read first: this rule speaks first
+
+    edit_manifest(run, lacking)
     with pytest.raises(EnvironmentMismatchError) as caught:
         load_run(run, SCHEMAS)
-    assert "measured_by" in str(caught.value)  # the runner's sodium differs first
+    what = DECLARED_NEEDS[(table, field)]
+    assert re.search(
+        rf"experiments\.{experiment}: {re.escape(table)} holds [1-9][0-9,]* {re.escape(what)}, "
+        rf"but {re.escape(field)} is recorded as {shown[0]} for the process that measured",
+        str(caught.value),
+    ), str(caught.value)
 
 
 def test_the_upgrade_from_version_3_copies_the_run_and_reads_the_legacy_provider_from_the_reason():

@@ -9,19 +9,20 @@ Two checks, after a run is loaded and typed:
   versions). Not on OpenSSL's legacy provider: an experiment's declared OPENSSL_CONF changes it on
   purpose. The runner marks such an experiment failed itself; this catches runs it did not write.
 - The rows agree with `measured_by`: mcrypt rows need mcrypt loaded, legacy-provider rows the
-  legacy provider, measured Argon2 cells the interface they went through (see ROW_NEEDS).
+  legacy provider, measured Argon2 cells the interface they went through. Each table's schema
+  declares what its rows need (its "needs", data/schema/tables/); nothing here lists them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from phpcb.data.schema import Schemas
 from phpcb.errors import DataError
 
 # Fields of `libraries` an experiment's own environment may change (runners/openssl-legacy.cnf).
@@ -31,50 +32,6 @@ NOT_COMPARED = frozenset({"php.sapi"}) | DECLARED_BY_ENVIRONMENT
 
 class EnvironmentMismatchError(DataError):
     """A run whose recorded environment disagrees with the process that measured, or with its rows."""
-
-
-@dataclass(frozen=True)
-class RowNeed:
-    """Rows of `file` whose columns equal `where` need `field` of measured_by to be set (truthy)."""
-
-    file: str
-    where: tuple[tuple[str, str], ...]
-    field: str
-    what: str  # what the rows are, for the message
-
-
-ROW_NEEDS: tuple[RowNeed, ...] = (
-    RowNeed("symmetric.csv", (("engine", "mcrypt"),), "php.extensions.mcrypt", "mcrypt rows"),
-    RowNeed("symmetric.csv", (("engine", "mcrypt"),), "libraries.mcrypt", "mcrypt rows"),
-    RowNeed(
-        "symmetric.csv",
-        (("provider", "legacy"),),
-        "libraries.openssl_legacy_provider",
-        "rows through OpenSSL's legacy provider",
-    ),
-    RowNeed(
-        "symmetric_rounds.csv",
-        (("provider", "legacy"),),
-        "libraries.openssl_legacy_provider",
-        "rounds through OpenSSL's legacy provider",
-    ),
-    RowNeed(
-        "argon2.csv",
-        (("interface", "password_hash"), ("status", "ok")),
-        "libraries.argon2_provider",
-        "measured password_hash cells",
-    ),
-    RowNeed(
-        "argon2.csv", (("interface", "sodium"), ("status", "ok")), "php.extensions.sodium", "measured sodium cells"
-    ),
-    RowNeed(
-        "argon2_rounds.csv",
-        (("interface", "password_hash"),),
-        "libraries.argon2_provider",
-        "password_hash rounds",
-    ),
-    RowNeed("argon2_rounds.csv", (("interface", "sodium"),), "php.extensions.sodium", "sodium rounds"),
-)
 
 
 def flatten(environment: Mapping[str, Any]) -> dict[str, Any]:
@@ -118,7 +75,7 @@ def _matching_rows(table: pa.Table, where: tuple[tuple[str, str], ...]) -> int:
     return int(pc.sum(mask).as_py() or 0) if mask is not None else 0
 
 
-def check(path: Path, manifest: Mapping[str, Any], frames: Mapping[str, pa.Table]) -> None:
+def check(path: Path, manifest: Mapping[str, Any], frames: Mapping[str, pa.Table], schemas: Schemas) -> None:
     """Raise EnvironmentMismatchError (naming `path`, the manifest) at the first disagreement."""
     for name, entry in manifest["experiments"].items():
         measured_by = entry.get("measured_by")
@@ -132,14 +89,13 @@ def check(path: Path, manifest: Mapping[str, Any], frames: Mapping[str, pa.Table
                 f"is not the PHP this run records ({'; '.join(found)}); re-run the experiment",
             )
         fields = flatten(measured_by)
-        for need in ROW_NEEDS:
-            table = frames.get(need.file)
-            if need.file not in entry["files"] or table is None or fields.get(need.field):
-                continue
-            count = _matching_rows(table, need.where)
-            if count:
-                raise EnvironmentMismatchError(
-                    path,
-                    f"experiments.{name}: {need.file} holds {count} {need.what}, but {need.field} is recorded "
-                    f"as {_show(fields.get(need.field))} for the process that measured; re-run the experiment",
-                )
+        for file in entry["files"]:
+            table, declared = frames.get(file), schemas.tables.get(file)
+            for need in declared.needs if table is not None and declared is not None else ():
+                count = 0 if fields.get(need.field) else _matching_rows(table, need.where)
+                if count:
+                    raise EnvironmentMismatchError(
+                        path,
+                        f"experiments.{name}: {file} holds {count} {need.what}, but {need.field} is recorded "
+                        f"as {_show(fields.get(need.field))} for the process that measured; re-run the experiment",
+                    )

@@ -165,7 +165,7 @@ def load_run(directory: Path, schemas: Schemas) -> Run:
     raw = read_run(directory, schemas)
     frames = {name: typed(table, schemas.table(name, table.path)) for name, table in raw.tables.items()}
     check_measured(raw, frames, schemas)
-    consistency.check(directory / MANIFEST, raw.manifest, frames)
+    consistency.check(directory / MANIFEST, raw.manifest, frames, schemas)
     return Run(
         run_id=raw.manifest["run_id"],
         directory=directory,

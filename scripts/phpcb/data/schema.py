@@ -55,6 +55,16 @@ class Measure:
 
 
 @dataclass(frozen=True)
+class RowNeed:
+    """Rows of a table whose columns equal `where` need `field` (dotted: php.extensions.<name> or
+    libraries.<name>) of the measuring process's record to be set: its "needs" in the schema."""
+
+    where: tuple[tuple[str, str], ...]
+    field: str
+    what: str  # what the rows are, for the message
+
+
+@dataclass(frozen=True)
 class TableSchema:
     """One CSV file of a run: its columns in order, their constraints, and what identifies a row."""
 
@@ -64,6 +74,7 @@ class TableSchema:
     fields: tuple[Field, ...]
     primary_key: tuple[str, ...]
     measure: Measure | None
+    needs: tuple[RowNeed, ...] = ()
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -172,6 +183,9 @@ def _table(path: Path, experiment: str, spec: dict[str, Any]) -> TableSchema:
         fields=fields,
         primary_key=primary_key,
         measure=None if measure is None else Measure(measure["time"], measure.get("iterations")),
+        needs=tuple(
+            RowNeed(tuple(need["where"].items()), need["field"], need["what"]) for need in spec.get("needs", [])
+        ),
     )
 
 
