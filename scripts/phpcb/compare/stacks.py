@@ -28,12 +28,7 @@ from phpcb.experiments.contexts import Contexts
 from phpcb.experiments.experiment import Experiment
 from phpcb.presentation.advice import diff
 
-# What each stack offers, read from its runs: (experiment, table, the column naming an item, the ok status).
-INVENTORIES = (
-    ("symmetric", "cipher_inventory.csv", "cipher", "Ciphers PHP's OpenSSL offers"),
-    ("ec_keygen", "ec_curves.csv", "curve", "Curves PHP's OpenSSL offers"),
-)
-OK = "ok"
+OK = "ok"  # the status of an offered item (Experiment.offered)
 
 
 @dataclass(frozen=True)
@@ -133,15 +128,17 @@ def _offered(run: Run, table: str, column: str) -> set[str] | None:
     return {str(row[column]) for row in rows if row.get("status") == OK}
 
 
-def inventories(older: Run, newer: Run) -> tuple[Inventory, ...]:
+def inventories(older: Run, newer: Run, experiments: Sequence[Experiment]) -> tuple[Inventory, ...]:
+    """What one stack offers and the other does not, from each experiment that declares what it lists."""
     found = []
-    for experiment, table, column, title in INVENTORIES:
-        if not (older.has_results(experiment) and newer.has_results(experiment)):
+    for experiment in experiments:
+        offered = experiment.offered
+        if offered is None or not (older.has_results(experiment.name) and newer.has_results(experiment.name)):
             continue
-        a, b = _offered(older, table, column), _offered(newer, table, column)
+        a, b = _offered(older, offered.table, offered.column), _offered(newer, offered.table, offered.column)
         if a is None or b is None:
             continue
-        found.append(Inventory(title, tuple(sorted(a - b)), tuple(sorted(b - a)), len(a & b)))
+        found.append(Inventory(offered.title, tuple(sorted(a - b)), tuple(sorted(b - a)), len(a & b)))
     return tuple(found)
 
 
@@ -180,7 +177,7 @@ def analyse(
         newer,
         report,
         statement_changes(pairs, experiments, contexts),
-        inventories(last_older, last_newer),
+        inventories(last_older, last_newer, experiments),
         observed(last_older, last_newer),
     )
 

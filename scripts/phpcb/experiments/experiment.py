@@ -38,6 +38,16 @@ class Inputs:
 
 
 @dataclass(frozen=True)
+class Offered:
+    """A table of what a stack offers (ciphers, curves): the Versions page lists what one stack's runs
+    offer and the other's do not. Its rows name an item in `column`; those with status ok are offered."""
+
+    table: str
+    column: str
+    title: str
+
+
+@dataclass(frozen=True)
 class Finding:
     """An experiment's answer to its question, from its page's context: what to use and the number that
     decides it (escaped Markdown), the sections of the page that back it, its own caveats, and the id of
@@ -67,6 +77,8 @@ class Experiment(ABC):
     # The case-key columns whose values make a case class: cases that move together from run to run
     # (one operation at one payload, say; noise.py). Empty: the whole experiment is one class.
     shift_columns: ClassVar[tuple[str, ...]] = ()
+    # What a stack offers, as this experiment's runs list it (the Versions page compares two stacks').
+    offered: ClassVar[Offered | None] = None
     # The package's own modules the defaults below delegate to: `figures.all_figures(analysis)`;
     # `page.finding|advice|headlines|notes(context)` where the module has them; `measures.MEASURES`.
     figures_module: ClassVar[ModuleType | None] = None

@@ -8,7 +8,7 @@ from typing import Any
 from phpcb.data.loader import Run
 from phpcb.data.policy import KeySchemePolicy, load_key_scheme_policy
 from phpcb.experiments.ec_keygen import analysis, figures, measures, native, page
-from phpcb.experiments.experiment import Experiment, Inputs
+from phpcb.experiments.experiment import Experiment, Inputs, Offered
 from phpcb.statistics.rounds import native_tool
 
 
@@ -18,6 +18,7 @@ class EcKeygen(Experiment):
     question = "Which elliptic curve, and what key generation costs at equal security"
     order = 30
     shift_columns = ("interface", "operation")
+    offered = Offered("ec_curves.csv", "curve", "Curves PHP's OpenSSL offers")
     figures_module = figures
     page_module = page
     measures_module = measures

@@ -7,7 +7,7 @@ from typing import Any
 
 from phpcb.data.loader import Run
 from phpcb.data.policy import SymmetricPolicy, load_symmetric_policy
-from phpcb.experiments.experiment import Experiment, Inputs
+from phpcb.experiments.experiment import Experiment, Inputs, Offered
 from phpcb.experiments.symmetric import analysis, figures, measures, native, page
 from phpcb.statistics.rounds import native_tool
 
@@ -18,6 +18,7 @@ class Symmetric(Experiment):
     question = "mcrypt vs OpenSSL, and every cipher OpenSSL offers"
     order = 20
     shift_columns = ("suite", "payload_bytes")
+    offered = Offered("cipher_inventory.csv", "cipher", "Ciphers PHP's OpenSSL offers")
     reference_required = ("sources",)
     figures_module = figures
     page_module = page
