@@ -2,6 +2,7 @@
 templates' `thresholds`): no template writes one as a literal, and changing the owner's constant changes
 the text."""
 
+import ast
 import re
 
 import pytest
@@ -10,7 +11,7 @@ from phpcb.compare import ab_export, comparison, fidelity
 from phpcb.compare.ab import AbReport
 from phpcb.experiments.aead import per_call
 from phpcb.pages import compare_page
-from phpcb.presentation import render
+from phpcb.presentation import render, wording
 from phpcb.statistics import stats, thresholds
 
 from .conftest import ROOT
@@ -106,3 +107,31 @@ def test_the_ab_report_reads_the_constants_too():
     text = ab_export.markdown(AbReport("base", "head", [("b1", "h1")], []))
     assert "adjusted p < 0.01 and a change beyond 7 %." in text
     assert "**No class or case changed beyond 7 % and the noise of the rounds.**" in text
+
+
+def _strings_outside_docstrings(tree: ast.AST) -> list[tuple[int, str]]:
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+    ]
+
+
+def test_no_build_code_writes_the_confidence_level_as_text():
+    """The wording says "95% CI" through wording.CI (from stats.CONFIDENCE), never as a literal."""
+    found = [
+        f"{path.relative_to(ROOT)}:{line}: {text!r}"
+        for path in sorted((ROOT / "scripts" / "phpcb").rglob("*.py"))
+        for line, text in _strings_outside_docstrings(ast.parse(path.read_text(encoding="utf-8")))
+        if re.search(r"\b95 ?% CI", text)
+    ]
+    assert not found
+    assert wording.CI == f"{stats.CONFIDENCE * 100:g}% CI" == "95% CI"

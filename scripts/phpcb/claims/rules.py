@@ -42,6 +42,7 @@ from phpcb.claims.vocabulary import (
     SIMILAR_TOLERANCE,
     UNTESTABLE,
 )
+from phpcb.presentation.wording import CI
 from phpcb.statistics.stats import Ratio
 
 
@@ -367,12 +368,12 @@ def _all_conditions(kind: str, verdicts: tuple[str, ...]) -> str:
 def _too_few(result: RatioResult) -> Untested | None:
     if min(result.samples) < MIN_SAMPLES:
         return Untested(
-            f"too few samples for a 95% CI: {result.samples[0]} and {result.samples[1]} "
+            f"too few samples for a {CI}: {result.samples[0]} and {result.samples[1]} "
             f"(a median's needs {MIN_SAMPLES}; {result.where})",
             "samples",
         )
     if not (math.isfinite(result.ratio.low) and math.isfinite(result.ratio.high)):
-        return Untested(f"no finite 95% CI ({result.where})", "samples")
+        return Untested(f"no finite {CI} ({result.where})", "samples")
     return None
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from phpcb.presentation.wording import CI
 from phpcb.statistics.stats import MIN_PAIRS, NOISE_THRESHOLD
 
 REPRODUCED = "reproduced"
@@ -93,7 +94,7 @@ DEFAULT_CHANGED_AT = 0.5  # top_set, share: below this fraction, refuted
 MISSING = "missing"
 UNTESTABLE_KINDS = {
     MISSING: "the run lacks what it needs",
-    "samples": "too few samples for a 95% CI",
+    "samples": f"too few samples for a {CI}",
     "machine": "this machine cannot run what the claim speaks of",
     "unmeasurable": "no run records what it needs",
     "environment": "an observation of an environment that cannot be re-run",

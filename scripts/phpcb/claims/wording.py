@@ -38,7 +38,7 @@ from phpcb.claims.vocabulary import (
     UNTESTABLE_KINDS,
     Tolerance,
 )
-from phpcb.presentation.wording import estimate
+from phpcb.presentation.wording import CI, estimate
 
 # Kinds whose `why` already says all (the run lacks a payload, a side has 5 samples): no label before it.
 SELF_EXPLAINED = {MISSING, "samples"}
@@ -231,7 +231,7 @@ def _number(value: float) -> str:
 
 
 def ranked_text(item: Ranked, unit: str) -> str:
-    return f"{item.name} {_number(item.value)}{unit} (95% CI {_number(item.low)}–{_number(item.high)})"
+    return f"{item.name} {_number(item.value)}{unit} ({CI} {_number(item.low)}–{_number(item.high)})"
 
 
 def _ratio_measured(result: RatioResult) -> str:

@@ -15,6 +15,7 @@ from phpcb.data.sampling import measured_tables
 from phpcb.data.schema import load_schemas
 from phpcb.experiments.aead.per_call import harness_overhead
 from phpcb.presentation.precision import precision
+from phpcb.presentation.wording import CI
 from phpcb.statistics import stats
 
 
@@ -57,7 +58,7 @@ def report(root: Path, run_dir: Path) -> str:
         r = overhead.ratio
         lines.append(
             f"harness overhead, {overhead.algorithm} {overhead.payload_bytes} B: harness/bare {r.value:.3f}"
-            f" (95% CI {r.low:.3f}-{r.high:.3f}){' paired' if overhead.paired else ''}"
+            f" ({CI} {r.low:.3f}-{r.high:.3f}){' paired' if overhead.paired else ''}"
         )
     return "\n".join(lines)
 

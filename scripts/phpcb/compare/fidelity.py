@@ -13,7 +13,7 @@ from phpcb.data.table_reader import read_table
 from phpcb.errors import DataError
 from phpcb.experiments.aead import native
 from phpcb.presentation.formatting import percent, size
-from phpcb.presentation.wording import share
+from phpcb.presentation.wording import CI, share
 from phpcb.statistics.rounds import VsNative
 from phpcb.statistics.thresholds import HALF_WIDTH_GOAL
 
@@ -47,7 +47,7 @@ def check(root: Path, directories: list[Path]) -> FidelityCheck:
     runs = [(directory, {c.what: c for c in read_directory(root, directory)}) for directory in directories]
     lines = [
         "PHP's encryption speed as a fraction of openssl speed's, interleaved rounds; "
-        f"goal: 95 % CI within ±{percent(HALF_WIDTH_GOAL)}, and the CIs of the {len(runs)} runs overlapping"
+        f"goal: {CI} within ±{percent(HALF_WIDTH_GOAL)}, and the CIs of the {len(runs)} runs overlapping"
     ]
     met = True
     for index, (directory, found) in enumerate(runs, start=1):

@@ -14,7 +14,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from phpcb.presentation import formatting
+from phpcb.presentation import formatting, wording
 from phpcb.presentation.precision import Precision
 from phpcb.presentation.render import markdown_text, widened_time
 from phpcb.statistics.spread import RunSpread
@@ -68,8 +68,8 @@ class Answer:
 def spread_words(spread: RunSpread) -> str:
     """Which spread the answer's interval carries: the machine's between runs, or the run's own samples."""
     if spread.known:
-        return f"95% CIs {spread.label}"
-    return "95% CIs within this one run (no repeated runs of this machine)"
+        return f"{wording.CI}s {spread.label}"
+    return f"{wording.CI}s within this one run (no repeated runs of this machine)"
 
 
 def shared_caveats(precision: Precision | None, profile: str) -> tuple[Markup, ...]:
@@ -104,4 +104,4 @@ def time_with_ci(context: Mapping[str, Any], summary: Any) -> Markup:
     if not (math.isfinite(shown.ci_low_ns) and math.isfinite(shown.ci_high_ns)):
         return markdown_text(f"{median} (n = {shown.n}, too few for a CI)")
     interval = formatting.duration_interval(shown.ci_low_ns, shown.ci_high_ns, shown.median_ns)
-    return markdown_text(f"{median} (95% CI {interval})")
+    return markdown_text(f"{median} ({wording.CI} {interval})")

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import math
 
-from phpcb.statistics.stats import Ratio
+from phpcb.statistics.stats import CONFIDENCE, Ratio
+
+# How a page names an interval: the confidence level stats.CONFIDENCE holds, "95% CI".
+CI = f"{CONFIDENCE * 100:g}% CI"
 
 
 def times(value: float) -> str:
@@ -30,12 +33,12 @@ def estimate(value: float, low: float, high: float) -> str:
     """'3.1× (95% CI 2.9–3.3×)', to the precision the CI supports; '≈' where that rounds whole digits."""
     places = _places(value, low, high)
     approx = "≈ " if places < 0 else ""
-    return f"{approx}{_number(value, places)}× (95% CI {_number(low, places)}–{_number(high, places)}×)"
+    return f"{approx}{_number(value, places)}× ({CI} {_number(low, places)}–{_number(high, places)}×)"
 
 
 def interval(low: float, high: float) -> str:
     places = _places(math.sqrt(low * high) if low > 0 and high > 0 else high, low, high)
-    return f"95% CI {_number(low, places)}–{_number(high, places)}×"
+    return f"{CI} {_number(low, places)}–{_number(high, places)}×"
 
 
 def speedup(subject: str, baseline: str, ratio: Ratio) -> str:
@@ -43,7 +46,7 @@ def speedup(subject: str, baseline: str, ratio: Ratio) -> str:
     if not ratio.significant:
         return (
             f"no measurable difference between {subject} and {baseline} "
-            f"(ratio {ratio.value:.2f}, 95% CI {ratio.low:.2f}–{ratio.high:.2f})"
+            f"(ratio {ratio.value:.2f}, {CI} {ratio.low:.2f}–{ratio.high:.2f})"
         )
     if ratio.value >= 1:
         estimate_ = (ratio.value, ratio.low, ratio.high)
@@ -72,7 +75,7 @@ def _faster(value: float, low: float, high: float) -> str:
 
 def _ci(value: float, low: float, high: float) -> str:
     places = _places(value, low, high)
-    return f" (95% CI {_number(low, places)}–{_number(high, places)}×)"
+    return f" ({CI} {_number(low, places)}–{_number(high, places)}×)"
 
 
 def relative(ratio: Ratio) -> str:
@@ -114,12 +117,12 @@ def share(ratio: Ratio) -> str:
     if not math.isfinite(ratio.high):
         return f"{_percent(ratio.value, 1)} (no CI: too few rounds)"
     if ratio.low < 0:
-        return "the model does not fit: its 95% CI reaches below zero"
+        return f"the model does not fit: its {CI} reaches below zero"
     if ratio.low > 1:
         measured = estimate(ratio.value, ratio.low, ratio.high)
-        return f"the model does not fit: its whole 95% CI lies above 100 % (a ratio of {measured})"
+        return f"the model does not fit: its whole {CI} lies above 100 % (a ratio of {measured})"
     places = max(0, _places(ratio.value * 100, ratio.low * 100, ratio.high * 100))
-    return f"{_percent(ratio.value, places)} (95% CI {_percent(ratio.low, places)}–{_percent(ratio.high, places)})"
+    return f"{_percent(ratio.value, places)} ({CI} {_percent(ratio.low, places)}–{_percent(ratio.high, places)})"
 
 
 def native_share(ratio: Ratio) -> str:
@@ -145,4 +148,4 @@ def overhead(ratio: Ratio) -> str:
     def signed(x: float) -> str:
         return f"{x:+.{places}f}".replace("-", "−")
 
-    return f"{signed(value)} % (95% CI {signed(low)} to {signed(high)} %)"
+    return f"{signed(value)} % ({CI} {signed(low)} to {signed(high)} %)"

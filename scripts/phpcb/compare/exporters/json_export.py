@@ -20,6 +20,7 @@ from phpcb.compare.comparison import (
     Comparison,
     Side,
 )
+from phpcb.presentation.wording import CI
 from phpcb.statistics.stats import CONFIDENCE
 
 # 2: p_value is the residual's (the change beyond the class's shift) against the between-run spread,
@@ -92,7 +93,7 @@ def to_dict(comparison: Comparison) -> dict[str, Any]:
         "method": {
             "measure": "median time per operation, ns",
             "shift": "per experiment and case class: the median of the cases' ratios new/base, with the "
-            "order-statistic 95 % CI of that median",
+            f"order-statistic {CI} of that median",
             "residual": "a case's ratio divided by its class's shift",
             "test": "two-sided normal test of log(residual) against the between-run spread (the machine's noise "
             "model, or the pair's MAD) with the within-run spread added in quadrature",

@@ -33,6 +33,7 @@ from phpcb.compare.comparison import (
 from phpcb.compare.environment_diff import PROFILE
 from phpcb.presentation import formatting, render
 from phpcb.presentation.advice import AdviceChange
+from phpcb.presentation.wording import CI
 
 # GitHub refuses comments over 65,536 characters; the rest is headroom for a workflow's own lines.
 LIMIT = 60_000
@@ -158,8 +159,8 @@ def method_text(comparison: Comparison) -> str:
     else:
         spread = "the pair's own spread (the MAD of its class's residuals: no noise model applies)"
     return (
-        f"{len(comparison.cases):,} cases. Median time per operation ± its within-run 95 % CI; delta = new/base − 1 "
-        "with the within-run 95 % CI of the ratio (Hodges–Lehmann). Runs differ as a whole far more than "
+        f"{len(comparison.cases):,} cases. Median time per operation ± its within-run {CI}; delta = new/base − 1 "
+        f"with the within-run {CI} of the ratio (Hodges–Lehmann). Runs differ as a whole far more than "
         "within, so each case is judged beyond its class's shift (the median delta of the class): the change "
         f"beyond it, ± two between-run SDs from {spread}, with its two-sided p, Benjamini–Hochberg-adjusted "
         f"across the {comparison.tested:,} tested cases (new, missing, too-few-samples and identical cases are not "

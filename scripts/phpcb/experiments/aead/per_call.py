@@ -29,6 +29,7 @@ from phpcb.data.loader import Run
 from phpcb.data.sampling import Pairing
 from phpcb.data.schema import declared_measure
 from phpcb.presentation.formatting import duration, percent, size
+from phpcb.presentation.wording import CI
 from phpcb.statistics.stats import Estimate, Ratio, Summary, per_op_by_case, ratio_between, share_of_gap, summarize
 from phpcb.statistics.thresholds import OVERHEAD_GOAL
 
@@ -112,7 +113,7 @@ class PerCallModel:
         if self.explained.low < 0:
             return (
                 f"the model does not fit: the gap ({duration(self.gap_ns)}) is within the noise of PHP's time at "
-                f"{size(LARGE_PAYLOAD)} (its share's 95% CI reaches below zero)"
+                f"{size(LARGE_PAYLOAD)} (its share's {CI} reaches below zero)"
             )
         return (
             f"the model does not fit: one call at {size(SMALL_PAYLOAD)} ({duration(self.per_call.median_ns)}) "

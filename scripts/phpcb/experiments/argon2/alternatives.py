@@ -14,6 +14,7 @@ from typing import Any
 from phpcb.data.policy import Argon2Policy
 from phpcb.experiments.argon2.analysis import BUDGETS_MS, NONE_FITS, Argon2Analysis, budget_choices, interval_end
 from phpcb.experiments.argon2.bcrypt import BcryptCost
+from phpcb.presentation.wording import CI
 from phpcb.statistics.spread import UNKNOWN, RunSpread
 from phpcb.statistics.stats import MIN_PAIRS, Summary
 
@@ -58,7 +59,7 @@ class BcryptChoice:
         thin = self.provisional
         if thin is not None:
             said += (
-                f" (provisional: {thin.label} rests on {thin.wall.n} hashes, fewer than the {MIN_PAIRS} a 95% CI needs)"
+                f" (provisional: {thin.label} rests on {thin.wall.n} hashes, fewer than the {MIN_PAIRS} a {CI} needs)"
             )
         return said
 

@@ -13,6 +13,7 @@ import numpy as np
 from phpcb.data.loader import Run
 from phpcb.data.schema import declared_measure
 from phpcb.experiments.argon2.bcrypt import BCRYPT_TABLE, BcryptCost, CostStep, bcrypt_costs, cost_steps
+from phpcb.presentation.wording import CI
 from phpcb.statistics.spread import UNKNOWN, RunSpread
 from phpcb.statistics.stats import MIN_PAIRS, Ratio, Summary, ratio_between, ratio_of_medians, summarize
 
@@ -119,7 +120,7 @@ class BudgetChoice:
             said = self.cell.key.label if self.cell is not None else NONE_FITS
         thin = self.provisional
         if thin is not None and thin.wall is not None:
-            needs = f"fewer than the {MIN_PAIRS} a 95% CI needs"
+            needs = f"fewer than the {MIN_PAIRS} a {CI} needs"
             said += f" (provisional: {thin.key.label} rests on {thin.wall.n} hashes, {needs})"
         return said
 

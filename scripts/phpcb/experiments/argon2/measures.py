@@ -10,6 +10,7 @@ from phpcb.claims.results import Args, ChoiceResult, FactResult, Measure, RatioR
 from phpcb.experiments.argon2.analysis import Argon2Analysis, Cell
 from phpcb.experiments.experiment import Inputs
 from phpcb.presentation.formatting import duration
+from phpcb.presentation.wording import CI
 from phpcb.statistics.stats import ratio_of_medians
 
 
@@ -94,7 +95,7 @@ def cycles_per_byte(context: dict[str, Any], inputs: Inputs, args: Args) -> Resu
     per_gib = 2**30 / processed
     measured = (
         f"{_label(interface, variant, memory, threads, time)}: {duration(w.median_ns * per_gib)} per GiB of memory "
-        f"filled (95% CI {duration(w.ci_low_ns * per_gib)}–{duration(w.ci_high_ns * per_gib)}, n = {w.n})"
+        f"filled ({CI} {duration(w.ci_low_ns * per_gib)}–{duration(w.ci_high_ns * per_gib)}, n = {w.n})"
     )
     return Unavailable(why, measured)
 

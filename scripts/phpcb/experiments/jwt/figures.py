@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 
 from phpcb.experiments.jwt.analysis import JwtAnalysis, JwtCase, headline_payload
 from phpcb.presentation.plotting import MEDIAN_IN_RUN, interval_error_bars, ms, plain, significant, time_error_bars
+from phpcb.presentation.wording import CI
 
 
 def _bars(cases: list[JwtCase]) -> dict[str, Any]:
@@ -70,7 +71,7 @@ def asymmetry(analysis: JwtAnalysis, payload: int) -> dict[str, Any]:
     )
     figure.add_hline(y=1, line_dash="dot")
     figure.update_layout(
-        title="Sign/verify asymmetry: above 1, verifying is cheaper than signing (95% CI)",
+        title=f"Sign/verify asymmetry: above 1, verifying is cheaper than signing ({CI})",
         xaxis={"title": "algorithm", "type": "category"},
         yaxis={"title": "sign ÷ verify (log)", "type": "log"},
         showlegend=False,
