@@ -2,7 +2,9 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-PYTHON ?= python3
+# Debian's python3, the one `make setup` installs python3-venv for: another python3 first on PATH (pyenv's,
+# say) may be newer than a fresh Debian 12's 3.11.2 and hide a pinned package that needs more.
+PYTHON ?= $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 PROFILE ?= quick
