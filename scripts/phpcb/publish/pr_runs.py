@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import subprocess
 import tarfile
@@ -85,7 +86,29 @@ def extract(root: Path, commit: str, into: Path, *paths: str) -> None:
     if archive.returncode != 0:
         raise PullRequestError(f"git archive {commit}: {archive.stderr.decode(errors='replace').strip()}")
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-        tar.extractall(into, filter="data")
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(into, filter="data")
+        else:
+            tar.extractall(into, members=_data_members(tar, into))
+
+
+def _data_members(tar: tarfile.TarFile, into: Path) -> list[tarfile.TarInfo]:
+    """What tarfile's data filter lets through, for a Python without it (it came with 3.11.4; Debian 12
+    has 3.11.2): files, directories and links, none reaching outside `into`; anything else refused."""
+    base = into.resolve()
+    members = []
+    for member in tar.getmembers():
+        target = (base / member.name).resolve()
+        if os.path.isabs(member.name) or not target.is_relative_to(base):
+            raise PullRequestError(f"git archive: {member.name!r} would be written outside {into}")
+        if member.issym() or member.islnk():
+            pointed = (target.parent / member.linkname) if member.issym() else (base / member.linkname)
+            if os.path.isabs(member.linkname) or not pointed.resolve().is_relative_to(base):
+                raise PullRequestError(f"git archive: the link {member.name!r} points outside {into}")
+        elif not (member.isfile() or member.isdir()):
+            raise PullRequestError(f"git archive: {member.name!r} is neither a file, a directory nor a link")
+        members.append(member)
+    return members
 
 
 def _entry(root: Path, head: str, path: str) -> tuple[str, str] | None:
