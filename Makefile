@@ -44,8 +44,9 @@ help:
 	@echo "make zizmor          audit .github/workflows/ for security problems with zizmor, offline"
 	@echo "make mutation [MODULES=...]   mutation testing of the modules that decide verdicts, numbers, token validity"
 
-# The pages show the run just measured (PHPCB_SHOW_RUN) and the Comparison page sets it beside the
-# published reference run (PHPCB_COMPARE); `make site` alone shows the published selection.
+# The pages show the run just measured (PHPCB_SHOW_RUN) and the Comparison page sets it beside its
+# baseline (PHPCB_COMPARE; data/selection.py baseline_for: this machine's reference run on the same stack,
+# else on another stack, else the published one); `make site` alone shows the published selection.
 report: setup
 	@run=$$(php runners/bench.php run --profile $(PROFILE) $(if $(ONLY),--only $(ONLY),)) || exit 1; \
 	  id=$$(basename "$$run"); \

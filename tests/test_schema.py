@@ -61,7 +61,12 @@ def test_the_descriptor_round_trips_to_the_schema_file():
             "Additional properties",
         ),
         (lambda d: d["resources"][0]["schema"]["fields"][0].update(type="date"), "'date' is not one of"),
-        (lambda d: d["resources"][0]["schema"].update(primaryKey=["nope"]), "['nope'] named as key or measure"),
+        (lambda d: d["resources"][0]["schema"].update(primaryKey=["nope"]), "['nope'] named as key, measure or need"),
+        # A rule on a column the table does not have would match no row: refused, not silently off.
+        (
+            lambda d: d["resources"][0].update(needs=[{"where": {"engin": "x"}, "field": "libraries.x", "what": "x"}]),
+            "['engin'] named as key, measure or need",
+        ),
         (lambda d: d.update(experiment="other"), "expected experiment 'aead' (the file name)"),
         (
             lambda d: d["resources"][0]["schema"]["fields"][1]["constraints"].update(pattern="[a-"),

@@ -10,7 +10,8 @@ Two checks, after a run is loaded and typed:
   purpose. The runner marks such an experiment failed itself; this catches runs it did not write.
 - The rows agree with `measured_by`: mcrypt rows need mcrypt loaded, legacy-provider rows the
   legacy provider, measured Argon2 cells the interface they went through. Each table's schema
-  declares what its rows need (its "needs", data/schema/tables/); nothing here lists them.
+  declares what its rows need (its "needs", data/schema/tables/); nothing here lists them. Tables are
+  checked in the order the experiment's `files` lists them: the first disagreement is the one named.
 """
 
 from __future__ import annotations

@@ -174,8 +174,12 @@ def _table(path: Path, experiment: str, spec: dict[str, Any]) -> TableSchema:
     measure = spec.get("measure")
     if measure is not None:
         unknown += [column for column in measure.values() if column not in names]
+    # A rule whose column does not exist would match no row: the rule would be off without a word.
+    unknown += [column for need in spec.get("needs", []) for column in need["where"] if column not in names]
     if unknown:
-        raise SchemaError(path, f"{spec['path']}: {unknown} named as key or measure but not among the fields {names}")
+        raise SchemaError(
+            path, f"{spec['path']}: {unknown} named as key, measure or need but not among the fields {names}"
+        )
     return TableSchema(
         name=spec["path"],
         experiment=experiment,
@@ -286,7 +290,9 @@ PROJECT_SCHEMA = Path(__file__).resolve().parents[3] / "data" / "schema"
 
 
 def declared_measure(table: str) -> Measure:
-    """Where `table` keeps its timings, as data/schema/tables/ declares it (its "measure")."""
+    """Where `table` keeps its timings, as data/schema/tables/ declares it (its "measure"): the schema of
+    this checkout, the one the analysis code was written with, also for a build of another root's data
+    (`--root`); a run is still read and checked by its own root's schema."""
     schemas = load_schemas(PROJECT_SCHEMA)
     declared = schemas.tables.get(table)
     if declared is None or declared.measure is None:

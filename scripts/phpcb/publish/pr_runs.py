@@ -89,26 +89,31 @@ def extract(root: Path, commit: str, into: Path, *paths: str) -> None:
         if hasattr(tarfile, "data_filter"):
             tar.extractall(into, filter="data")
         else:
-            tar.extractall(into, members=_data_members(tar, into))
+            extract_checked(tar, into)
 
 
-def _data_members(tar: tarfile.TarFile, into: Path) -> list[tarfile.TarInfo]:
-    """What tarfile's data filter lets through, for a Python without it (it came with 3.11.4; Debian 12
-    has 3.11.2): files, directories and links, none reaching outside `into`; anything else refused."""
-    base = into.resolve()
-    members = []
+def extract_checked(tar: tarfile.TarFile, into: Path) -> None:
+    """What tarfile's data filter does, for a Python without it (it came with 3.11.4; Debian 12 has
+    3.11.2): each member checked just before it is written, against what is on disk by then (a link an
+    earlier member made is followed), and refused when it would land or point outside `into`, or is
+    neither a file, a directory nor a link."""
+    base = os.path.realpath(into)
     for member in tar.getmembers():
-        target = (base / member.name).resolve()
-        if os.path.isabs(member.name) or not target.is_relative_to(base):
+        landing = os.path.realpath(os.path.join(base, member.name))
+        if os.path.isabs(member.name) or not _inside(landing, base):
             raise PullRequestError(f"git archive: {member.name!r} would be written outside {into}")
         if member.issym() or member.islnk():
-            pointed = (target.parent / member.linkname) if member.issym() else (base / member.linkname)
-            if os.path.isabs(member.linkname) or not pointed.resolve().is_relative_to(base):
+            start = os.path.dirname(landing) if member.issym() else base
+            pointed = os.path.realpath(os.path.join(start, member.linkname))
+            if os.path.isabs(member.linkname) or not _inside(pointed, base):
                 raise PullRequestError(f"git archive: the link {member.name!r} points outside {into}")
         elif not (member.isfile() or member.isdir()):
             raise PullRequestError(f"git archive: {member.name!r} is neither a file, a directory nor a link")
-        members.append(member)
-    return members
+        tar.extract(member, base)
+
+
+def _inside(path: str, base: str) -> bool:
+    return path == base or path.startswith(base + os.sep)
 
 
 def _entry(root: Path, head: str, path: str) -> tuple[str, str] | None:
