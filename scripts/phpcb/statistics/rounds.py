@@ -15,7 +15,7 @@ from typing import Any, ClassVar, TypeVar
 import numpy as np
 
 from phpcb.data.schema import Measure
-from phpcb.statistics.stats import Ratio, Summary, paired_ratio, per_op_ns, summarize
+from phpcb.statistics.stats import Ratio, Summary, iterations_of, paired_ratio, per_op_ns, summarize
 
 K = TypeVar("K")
 
@@ -45,10 +45,10 @@ def series_by_case(
     """Each case's series, the case named by `key(row)`, per operation by the table's declared `measure`;
     a row's round is its `round` column."""
     grouped: dict[K, dict[int, tuple[list[float], list[float]]]] = {}
-    for row in rows:
+    for row, operations in zip(rows, iterations_of(rows, measure), strict=True):
         elapsed, counts = grouped.setdefault(key(row), {}).setdefault(int(row["round"]), ([], []))
         elapsed.append(float(row[measure.time]))
-        counts.append(float(row[measure.iterations]) if measure.iterations is not None else 1.0)
+        counts.append(operations)
     found: dict[K, Series] = {}
     for case, by_round in grouped.items():
         per_round = {r: per_op_ns(elapsed, counts) for r, (elapsed, counts) in sorted(by_round.items())}

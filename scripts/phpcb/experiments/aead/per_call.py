@@ -58,10 +58,13 @@ class Overhead:
         return self.ratio.high <= 1 + OVERHEAD_GOAL
 
 
+def _overhead_case(row: Mapping[str, Any]) -> tuple[str, int, str]:
+    return str(row["algorithm"]), int(row["payload_bytes"]), str(row["loop"])
+
+
 def harness_overhead(run: Run) -> list[Overhead]:
     rows = run.tables.get(OVERHEAD_TABLE, [])
-    key = lambda row: (str(row["algorithm"]), int(row["payload_bytes"]), str(row["loop"]))  # noqa: E731
-    by_case = per_op_by_case(rows, key, declared_measure(OVERHEAD_TABLE))
+    by_case = per_op_by_case(rows, _overhead_case, declared_measure(OVERHEAD_TABLE))
     pairing = Pairing.of(run, "aead", OVERHEAD_TABLE)
     found = []
     for (algorithm, payload, loop), harness in by_case.items():
