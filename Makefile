@@ -34,7 +34,7 @@ help:
 	@echo "make noise REPEATED='data/runs/A data/runs/B ...'   the spread between repeated runs, into data/noise/"
 	@echo "make bench-replication REPEATED='A B C D'   A/A, advice and power of compare on held-out pairs of repeated runs"
 	@echo "make ab BASE=origin/main [ROUNDS=3] [ONLY=jwt]   a runner change measured A/B: base and head take turns, compared round by round (ab/report.md)"
-	@echo "make upgrade-runs    rewrite runs under data/runs/ written under an older schema version"
+	@echo "make upgrade-runs [RUN=data/runs/<id>]   rewrite that run (or every run under data/runs/) written under an older schema version"
 	@echo "make seal RUN=data/runs/<id> REASON='...'   re-seal a run changed on purpose (refused when its rows disagree with its manifest)"
 	@echo "make compare BASE=data/runs/X NEW=data/runs/Y [FORMAT=json] [OUT=file]   one run against another (Markdown)"
 	@echo "make publish VERSION=x.y|auto [FORCE=1] [REPLACE_RUNS=<id> REASON=...]   deploy the site with mike to gh-pages (alias latest; pushed when origin exists)"
@@ -211,8 +211,10 @@ coverage: venv
 	@test -n "$(REPEATED)" || { echo "error: REPEATED is required: run directories of one machine and profile from two boots or more" >&2; exit 2; }
 	$(PY) -m phpcb coverage $(REPEATED)
 
+# RUN=data/runs/<id> upgrades that run alone (a pull request's added run); without it, every run under data/runs/
+# (a current run is left as it is).
 upgrade-runs: venv
-	$(PY) -m phpcb upgrade data/runs/*/
+	$(PY) -m phpcb upgrade $(if $(RUN),$(RUN),data/runs/*/)
 
 # A run whose files were changed on purpose, re-sealed with the reason recorded; refused when its rows
 # disagree with its manifest (a cut file), which is then left as it was.

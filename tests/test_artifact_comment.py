@@ -19,7 +19,7 @@ from phpcb.publish.github_comment import MARKER
 from phpcb.publish.merge_effect import LEAD_HEADING
 from phpcb.publish.pr_runs import PullRequestError
 
-from .conftest import FIXTURE_RUN, project_with, reseal, scale_signing
+from .conftest import FIXTURE_RUN, project_with, reseal, scale_signing, write_manifest
 
 NEW_ID = "20260102T0000Z-fixture-php8.2"
 PREVIEW = "https://octo.github.io/phpcrypto-bench/pr-preview/pr-7/"
@@ -38,7 +38,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The default branch's checkout: the fixture run published; a branch `pr` to change."""
     monkeypatch.setenv("PREVIEW_URL", PREVIEW)
     root = project_with(tmp_path, FIXTURE_RUN)
-    (root / "data" / "site.yaml").write_text("reference_machine: intel-xeon-fixture\npinned: {}\n")
+    (root / "data" / "site.yaml").write_text("reference_machine: intel-xeon-unknown-2c-2e892e\npinned: {}\n")
     git(root, "init", "-q", "-b", "main")
     git(root, "add", "-A")
     git(root, "commit", "-qm", "published")
@@ -70,7 +70,7 @@ def add_run(root: Path, run_id: str = NEW_ID) -> Path:
     shutil.copytree(FIXTURE_RUN, target)
     manifest = json.loads((target / "manifest.json").read_text())
     manifest.update({"run_id": run_id, "started_utc": "2026-01-02T00:00:00Z"})
-    (target / "manifest.json").write_text(json.dumps(manifest))
+    write_manifest(target, manifest)
     reseal(target)
     return target
 
@@ -102,7 +102,7 @@ def test_a_rewritten_run_is_found_in_the_files_and_is_a_publishing_event(project
     scale_signing(run, "ES512", 1 / 40)
     manifest = json.loads((run / "manifest.json").read_text())
     manifest["seal"]["resealed"].append({"utc": "2026-11-26T00:00:00Z", "reason": "ES512 signing re-measured"})
-    (run / "manifest.json").write_text(json.dumps(manifest))
+    write_manifest(run, manifest)
     head = pull_request(project)
     out = tmp_path / "comment.md"
     artifact_comment(project, artifact(tmp_path), out, head)
@@ -133,7 +133,7 @@ def test_an_added_run_must_agree_with_itself(project: Path, tmp_path: Path):
     run = add_run(project)
     manifest = json.loads((run / "manifest.json").read_text())
     manifest["profile"] = "full"
-    (run / "manifest.json").write_text(json.dumps(manifest))
+    write_manifest(run, manifest)
     head = pull_request(project)
     with pytest.raises(Exception, match=r"is not how the 'full' profile samples"):
         artifact_comment(project, artifact(tmp_path), tmp_path / "comment.md", head)

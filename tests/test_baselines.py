@@ -20,7 +20,7 @@ from phpcb.publish import preview_comment as preview_comments
 from phpcb.publish.github_comment import MARKER
 from phpcb.publish.preview_comment import preview_comment
 
-from .conftest import FIXTURE_RUN, named_run, scale_signing
+from .conftest import FIXTURE_RUN, named_run, scale_signing, write_manifest
 
 CONFIG = SiteConfig(Path("data/site.yaml"), "ref", {})
 
@@ -84,7 +84,7 @@ def slower_copy(root: Path) -> None:
     manifest = json.loads((target / "manifest.json").read_text())
     manifest["run_id"] = NEW_ID
     manifest["started_utc"] = "2026-01-02T00:00:00Z"
-    (target / "manifest.json").write_text(json.dumps(manifest))
+    write_manifest(target, manifest)
     scale_signing(target, "ES256", 1.5)
 
 

@@ -26,7 +26,7 @@ from phpcb.pages import compare_page
 from phpcb.presentation import render
 from phpcb.presentation.advice import AdviceChange
 
-from .conftest import FIXTURE_RUN, ROOT, SNAPSHOTS, assert_snapshot, reseal
+from .conftest import FIXTURE_RUN, ROOT, SNAPSHOTS, assert_snapshot, on_another_machine, reseal, write_manifest
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
 EXPERIMENTS = {e.name: e for e in registry.discover()}
@@ -194,7 +194,7 @@ def test_the_uncut_comment_would_be_longer_than_the_limit(fixture_comparison):
     assert len(MarkdownExporter(10**9).serialize(fixture_comparison)) > LIMIT
 
 
-def hostile_comparison(**changes):
+def hostile_comparison(elsewhere: bool = False, **changes):
     base, new = load_run(FIXTURE_RUN, SCHEMAS), None
     tables = {name: [dict(row) for row in base.tables[name]] for name in base.frames}
     rows = [{**r, "alg": HOSTILE} for r in tables["jwt.csv"] if r["alg"] == "HS256"]
@@ -206,6 +206,8 @@ def hostile_comparison(**changes):
     for path, value in changes.items():
         section, field = path.split("__")
         manifest[section][field] = value
+    if elsewhere:
+        on_another_machine(manifest)
     slower = [{**r, "elapsed_ns": r["elapsed_ns"] * 2} for r in rows]
     new = Run.from_rows(NEW_ID, manifest, {**tables, "jwt.csv": tables["jwt.csv"] + slower})
     advice = [AdviceChange("jwt", "jwt.x", f"Pick {HOSTILE}", HOSTILE, "<b>bold</b>")]
@@ -234,19 +236,25 @@ def test_hostile_values_are_escaped_in_the_comment_and_the_page():
 
 
 def test_across_machines_the_comment_labels_it_and_never_says_regression():
-    result = hostile_comparison(cpu__model="AMD EPYC 7B13")
+    """Issue 45: a pair of two machine identities is across machines (a CPU string alone is not), and no case
+    is judged: the runs' 2x slower HS256 cases are shown, not called slower."""
+    same_string = hostile_comparison(cpu__model="AMD EPYC 7B13")
+    assert not same_string.across_machines, "another CPU string on one identity is one machine"
+    result = hostile_comparison(elsewhere=True)
     assert result.across_machines
+    assert result.environment.across_machines_because == ["Machine"]
     text = exporter("markdown").serialize(result)
     first = text.splitlines()[0]
     assert first.endswith("(across machines)")
-    assert "slower (across machines)" in text
+    assert "not judged: across machines" in text
     assert "across machines: this compares two machines, it is not a regression test" in text
-    assert "Across machines: the CPU model differs between the two runs" in text
+    assert "Across machines: the machine (intel-xeon-unknown-2c-2e892e → amd-epyc-zen3-2c-" in text
     assert all("not a regression" in line for line in text.splitlines() if "regression" in line)
-    assert "| slower |" not in text, "a bare 'slower' would read as a regression"
+    assert "| slower |" not in text, "no case is called slower across machines"
+    assert "slower (across machines)" not in text
     page = compare_page.render_page([result], render.environment(ROOT / "templates"))
     assert '!!! warning "Across machines"' in page
-    assert "slower (across machines)" in page
+    assert "not judged: across machines" in page
     assert json.loads(exporter("json").serialize(result))["across_machines"] is True
 
 
@@ -329,7 +337,7 @@ def only(experiment, directory):
                 "files": [],
                 "measured_by": None,
             }
-    (target / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    write_manifest(target, manifest)
     reseal(target)
     return target
 

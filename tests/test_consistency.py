@@ -19,7 +19,7 @@ from phpcb.data.loader import load_run
 from phpcb.data.schema import load_schemas
 from phpcb.data.upgrade import UPGRADERS
 
-from .conftest import FIXTURE_RUN, ROOT
+from .conftest import FIXTURE_RUN, ROOT, committed_run_dirs, write_manifest
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
 MANIFEST = json.loads((FIXTURE_RUN / "manifest.json").read_text())
@@ -33,7 +33,7 @@ def edit_manifest(run: Path, edit: Any) -> None:
     path = run / "manifest.json"
     manifest = json.loads(path.read_text())
     edit(manifest)
-    path.write_text(json.dumps(manifest, indent=4))
+    write_manifest(path.parent, manifest)
 
 
 def without_fault_counts(run: Path) -> None:
@@ -217,7 +217,7 @@ def test_the_cli_prints_the_mismatch_as_one_line(make_project):
 def test_no_committed_run_publishes_a_path_of_the_checkout_that_measured_it():
     """The site publishes every manifest: an OPENSSL_CONF of /tmp/<checkout>/runners/... leaks a local
     path (the runner records paths inside the repository relative to it since schema version 5)."""
-    for manifest in sorted((ROOT / "data" / "runs").glob("*/manifest.json")):
+    for manifest in (directory / "manifest.json" for directory in committed_run_dirs()):
         for name, entry in json.loads(manifest.read_text())["experiments"].items():
             environment = (entry.get("settings") or {}).get("environment") or {}
             absolute = {k: v for k, v in environment.items() if v.startswith("/")}

@@ -18,7 +18,7 @@ from phpcb.data.schema import load_schemas
 from phpcb.experiments import registry
 from phpcb.experiments.contexts import Project
 
-from .conftest import FIXTURE_RUN, ROOT, reseal
+from .conftest import FIXTURE_RUN, ROOT, reseal, write_manifest
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
 JWT = [e for e in registry.discover() if e.name == "jwt"]
@@ -46,7 +46,7 @@ def runs_of_two_boots(tmp_path: Path, slower: float | None = None) -> list:
         manifest = json.loads((target / "manifest.json").read_text())
         manifest["run_id"] = run_id
         manifest["boot"] = {"id": BOOTS[index // 2], "uptime_s": 60}
-        (target / "manifest.json").write_text(json.dumps(manifest))
+        write_manifest(target, manifest)
         if slower is not None and index >= 2:
             slow_verification(target, "ES256", slower)
         loaded.append(load_run(target, SCHEMAS))

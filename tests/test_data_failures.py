@@ -14,7 +14,7 @@ from phpcb.errors import DataError
 from phpcb.experiments import registry
 from phpcb.pages import build as site
 
-from .conftest import FIXTURE_RUN, ROOT, fixture_run_of, reseal
+from .conftest import FIXTURE_RUN, ROOT, fixture_run_of, reseal, write_manifest
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
 
@@ -56,7 +56,7 @@ def set_os(root, text):
     path = root / "data" / "runs" / RUN / "manifest.json"
     manifest = json.loads(path.read_text(encoding="utf-8"))
     manifest["os"] = text
-    path.write_text(json.dumps(manifest), encoding="utf-8")
+    write_manifest(path.parent, manifest)
 
 
 @pytest.mark.parametrize(
@@ -83,7 +83,7 @@ def test_verification_sources_are_code_that_shows_the_text_as_written(make_proje
     path = root / "data" / "runs" / RUN / "manifest.json"
     manifest = json.loads(path.read_text(encoding="utf-8"))
     manifest["experiments"]["aead"]["verification"]["vectors"][0]["source"] = "a<b>*c*"
-    path.write_text(json.dumps(manifest), encoding="utf-8")
+    write_manifest(path.parent, manifest)
     page = site.build(root).pages["experiments/aead.md"]
     assert "<code>a&lt;b&gt;&#42;c&#42;</code>" in page
 

@@ -4,7 +4,7 @@ import json
 
 from phpcb.pages import build as site
 
-from .conftest import FIXTURE_RUN, reseal
+from .conftest import FIXTURE_RUN, reseal, write_manifest
 
 HOSTILE = '<img src=x onerror="alert(1)"> | x'
 
@@ -16,7 +16,7 @@ def hostile_project(make_project):
     manifest["cpu"]["model"] = HOSTILE
     manifest["os"] = "<script>alert(2)</script>"
     manifest["experiments"]["aead"]["verification"]["vectors"][0]["skip_reasons"] = {"<b>bold</b>": 1}
-    manifest_path.write_text(json.dumps(manifest))
+    write_manifest(manifest_path.parent, manifest)
     reseal(manifest_path.parent)
     return root
 
@@ -44,7 +44,7 @@ def test_a_run_without_aead_results_gives_a_page_that_says_so(make_project):
         "verification": None,
         "measured_by": None,
     }
-    manifest_path.write_text(json.dumps(manifest))
+    write_manifest(manifest_path.parent, manifest)
     reseal(manifest_path.parent)
     generated = site.build(root)
     assert (
@@ -69,7 +69,7 @@ def test_a_run_without_ec_keygen_results_gives_a_page_that_says_so(make_project)
     manifest_path = root / "data" / "runs" / FIXTURE_RUN.name / "manifest.json"
     manifest = json.loads(manifest_path.read_text())
     del manifest["experiments"]["ec_keygen"]
-    manifest_path.write_text(json.dumps(manifest))
+    write_manifest(manifest_path.parent, manifest)
     reseal(manifest_path.parent)
     for name in ("ec_keygen.csv", "ec_curves.csv"):
         (root / "data" / "runs" / FIXTURE_RUN.name / name).unlink()

@@ -11,7 +11,7 @@ from phpcb.data.policy import load_jwt_policy
 from phpcb.data.schema import load_schemas
 from phpcb.experiments.jwt import analysis
 
-from .conftest import FIXTURE_RUN, ROOT
+from .conftest import FIXTURE_RUN, ROOT, write_manifest
 
 POLICY = load_jwt_policy(ROOT / "data" / "policy" / "jwt.yaml")
 
@@ -251,7 +251,7 @@ def test_the_page_says_who_padded_ps_signatures_in_the_run_it_shows(tmp_path):
     shutil.copytree(FIXTURE_RUN, older)
     manifest = json.loads((older / "manifest.json").read_text())
     del manifest["experiments"]["jwt"]["verification"]["pss_padding"]
-    (older / "manifest.json").write_text(json.dumps(manifest))
+    write_manifest(older, manifest)
 
     pages = {}
     for name, run in (("current", FIXTURE_RUN), ("older", older)):

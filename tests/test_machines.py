@@ -13,7 +13,7 @@ from phpcb.pages import build as site
 from phpcb.pages import machines_page
 from phpcb.presentation.headlines import SECONDS, Headline
 
-from .conftest import FIXTURE_RUN, ROOT
+from .conftest import FIXTURE_RUN, ROOT, on_another_machine, write_manifest
 
 MODELS = [
     "Intel(R) Xeon(R) Processor @ 2.50GHz",
@@ -53,23 +53,23 @@ def test_the_machines_page_sets_every_machine_beside_the_others(make_project):
     manifest = json.loads((other / "manifest.json").read_text())
     manifest["run_id"] = other.name
     manifest["started_utc"] = "2026-01-02T00:00:00Z"
-    manifest["machine"] = {"name": "amd-epyc-7b13-64-core-abcdef", "host_hash": "abcdef"}
-    manifest["php"]["version"] = "8.3.1"
+    zen3 = on_another_machine(manifest)
+    manifest["php"]["version"] = manifest["stack"]["php"] = "8.3.1"
     for entry in manifest["experiments"].values():  # the processes that measured were that PHP too
         entry["measured_by"]["php"]["version"] = "8.3.1"
-    (other / "manifest.json").write_text(json.dumps(manifest))
+    write_manifest(other, manifest)
 
     page = site.build(root).pages["machines.md"]
     fixture_machine = json.loads((FIXTURE_RUN / "manifest.json").read_text())["machine"]["name"]
     assert f"| {fixture_machine} · PHP 8.2 + OpenSSL 3.0 |" in page
-    assert "| amd-epyc-7b13-64-core-abcdef · PHP 8.3 + OpenSSL 3.0 |" in page
+    assert f"| {zen3} · PHP 8.3 + OpenSSL 3.0 |" in page
     assert "## P-256 (prime256v1) key generation" in page
     assert "## ES256 verification" in page
     assert page.count('class="pcb-chart"') == page.count("\n## ") - 1, "one chart per question"
     assert f"(runs.md#run-{other.name.lower().replace('.', '-')})" in page
 
 
-def copied_run(root, run_id: str, started: str, **changes) -> None:
+def copied_run(root, run_id: str, started: str, elsewhere: bool = False, **changes) -> None:
     """The fixture run again under another id, its manifest changed as given."""
     target = root / "data" / "runs" / run_id
     target.mkdir()
@@ -77,7 +77,9 @@ def copied_run(root, run_id: str, started: str, **changes) -> None:
         (target / path.name).write_bytes(path.read_bytes())
     manifest = json.loads((target / "manifest.json").read_text())
     manifest.update(run_id=run_id, started_utc=started, **changes)
-    (target / "manifest.json").write_text(json.dumps(manifest))
+    if elsewhere:
+        on_another_machine(manifest)
+    write_manifest(target, manifest)
 
 
 def test_the_run_just_measured_stands_for_its_machine(make_project):
@@ -93,8 +95,7 @@ def test_the_run_just_measured_stands_for_its_machine(make_project):
 def test_rows_from_different_runner_commits_are_named_as_such(make_project):
     root = make_project(FIXTURE_RUN)
     assert "Not one harness" not in site.build(root).pages["machines.md"], "one run, one commit"
-    machine = {"name": "amd-epyc-7b13-64-core-abcdef", "host_hash": "abcdef"}
-    copied_run(root, "20260102T0000Z-other-php8.2", "2026-01-02T00:00:00Z", git_commit="b" * 40, machine=machine)
+    copied_run(root, "20260102T0000Z-other-php8.2", "2026-01-02T00:00:00Z", elsewhere=True, git_commit="b" * 40)
     page = site.build(root).pages["machines.md"]
     assert "| `bbbbbbb` |" in page
     assert "| `cc2c47d` |" in page

@@ -15,11 +15,11 @@ import pytest
 from phpcb.publish.merge_effect import CHANGED, INTERVAL, LEAD_HEADING, MergeEffect, PageEffect, RunRef, effect, lead
 from phpcb.publish.statements import Snapshot, collect
 
-from .conftest import FIXTURE_RUN, ROOT, project_with, reseal, scale_signing
+from .conftest import FIXTURE_RUN, ROOT, project_with, reseal, scale_signing, write_manifest
 
 FIXTURE_ID = FIXTURE_RUN.name
 NEW_ID = "20260102T0000Z-fixture-php8.2"
-MACHINE = "intel-xeon-fixture"
+MACHINE = "intel-xeon-unknown-2c-2e892e"
 SHOWN_RUN = ROOT / "data" / "runs" / "20261125T0812Z-intel-xeon-fb7fc6-php8.2"  # full: what the pages show
 
 
@@ -35,7 +35,7 @@ def copy_run(runs: Path, run_id: str, **manifest_changes: object) -> Path:
     shutil.copytree(FIXTURE_RUN, target)
     manifest = json.loads((target / "manifest.json").read_text())
     manifest.update({"run_id": run_id, "started_utc": "2026-01-02T00:00:00Z", **manifest_changes})
-    (target / "manifest.json").write_text(json.dumps(manifest))
+    write_manifest(target, manifest)
     reseal(target)
     return target
 
@@ -72,8 +72,8 @@ def test_a_rewritten_run_changes_a_claim_and_a_number_and_only_its_jwt_file_is_n
     """Issue 36: a PR slowed ES256 verification in jwt.csv of the run the pages show by 1.3x and re-sealed
     it: a claim went from reproduced to refuted and the JWT page's number moved, yet the comment said
     nothing changes and marked all 6 pages rewritten though one CSV changed."""
-    before = collect(project(tmp_path / "a", SHOWN_RUN, reference="intel-xeon-fb7fc6"))
-    after_root = project(tmp_path / "b", SHOWN_RUN, reference="intel-xeon-fb7fc6")
+    before = collect(project(tmp_path / "a", SHOWN_RUN, reference="intel-xeon-unknown-2c-2e892e"))
+    after_root = project(tmp_path / "b", SHOWN_RUN, reference="intel-xeon-unknown-2c-2e892e")
     rows = scale(after_root / "data" / "runs" / SHOWN_RUN.name, "ES256", "verify", 1.3, payloads=(10, 100))
     assert rows >= 20
     found = effect(before, collect(after_root))
@@ -96,7 +96,7 @@ def test_a_pull_request_that_only_changes_the_reference_machine_is_judged_by_eac
     """Issue 36: with only reference_machine changed, "Shows now" was computed with the PR's site.yaml and
     named runs the published pages do not show, and the comment said nothing changes."""
     epyc = ROOT / "data" / "runs" / "20261125T1525Z-amd-epyc-fb7fc6-php8.2"
-    before = collect(project(tmp_path / "a", FIXTURE_RUN, epyc, reference="amd-epyc-fb7fc6"))
+    before = collect(project(tmp_path / "a", FIXTURE_RUN, epyc, reference="amd-epyc-zen5-2c-5330ed"))
     after = collect(project(tmp_path / "b", FIXTURE_RUN, epyc, reference=MACHINE))
     found = effect(before, after)
     shown_before = {p.experiment: p.before.run_id for p in found.pages if p.before}
@@ -104,7 +104,7 @@ def test_a_pull_request_that_only_changes_the_reference_machine_is_judged_by_eac
     assert set(shown_before.values()) == {epyc.name}, "the published pages show the base's reference machine"
     assert set(shown_after.values()) == {FIXTURE_ID}
     assert found.statements, "another machine's run on every page changes what they say"
-    assert f"| AEAD (GCM vs CCM) | `{epyc.name}` (quick, amd-epyc-fb7fc6) | **`{FIXTURE_ID}`" in lead(found)
+    assert f"| AEAD (GCM vs CCM) | `{epyc.name}` (quick, amd-epyc-zen5-2c-5330ed) | **`{FIXTURE_ID}`" in lead(found)
 
 
 def test_a_newer_run_of_the_reference_machine_takes_over_every_page_it_has(tmp_path: Path, fixture_before):

@@ -16,7 +16,7 @@ from phpcb.experiments.pq import EXPERIMENT, analysis, figures, page
 from phpcb.experiments.pq.policy import load_pq_policy
 from phpcb.pages import build as site
 
-from .conftest import FIXTURE_RUN, FIXTURE_RUNS, ROOT, project_with, reseal
+from .conftest import FIXTURE_RUN, FIXTURE_RUNS, ROOT, project_with, reseal, write_manifest
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
 POLICY = load_pq_policy(ROOT / "data" / "policy" / "pq.yaml")
@@ -251,7 +251,7 @@ def test_a_check_that_no_longer_holds_is_flagged_and_text_from_the_run_is_escape
     verification["observed"]["pkey_new_makes_ml_dsa"] = True
     verification["vectors"][0]["skip_reasons"] = {"<b>why</b> | **not**": 7}
     verification["refused"][0] = "<script>alert(1)</script>"
-    (run / "manifest.json").write_text(json.dumps(manifest, indent=4) + "\n")
+    write_manifest(run, manifest)
     reseal(run)
     text = site.build(root).pages["experiments/pq.md"]
     assert "**This run saw otherwise** (<code>pkey_new_makes_ml_dsa</code> = <code>true</code>)" in text
@@ -265,7 +265,7 @@ def test_a_run_that_recorded_no_verification_still_builds_and_checks_nothing(tmp
     run = root / "data" / "runs" / PQ_RUN.name
     manifest = json.loads((run / "manifest.json").read_text())
     manifest["experiments"]["pq"]["verification"] = None
-    (run / "manifest.json").write_text(json.dumps(manifest, indent=4) + "\n")
+    write_manifest(run, manifest)
     reseal(run)
     text = site.build(root).pages["experiments/pq.md"]
     assert "Checked here" not in text, "nothing observed, nothing claimed as checked"

@@ -25,7 +25,7 @@ from phpcb.presentation.precision import (
 from phpcb.statistics import stats
 from phpcb.statistics.sample_counts import SampleCounts
 
-from .conftest import FIXTURE_RUN, ROOT, V4_RUN
+from .conftest import FIXTURE_RUN, ROOT, V4_RUN, write_manifest
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
 
@@ -165,7 +165,7 @@ def unstable_project(make_project) -> Path:
     path = root / "data" / "runs" / FIXTURE_RUN.name / "manifest.json"
     manifest = json.loads(path.read_text(encoding="utf-8"))
     manifest["experiments"]["aead"]["system"] = {"before": reading(1000, 500, 0), "after": reading(2000, 900, 120)}
-    path.write_text(json.dumps(manifest, indent=4), encoding="utf-8")
+    write_manifest(path.parent, manifest)
     return root
 
 

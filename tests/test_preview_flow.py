@@ -35,6 +35,7 @@ from .conftest import (
     copy_repository,
     reseal,
     run_file_links,
+    write_manifest,
 )
 
 GIT_IDENTITY = {
@@ -95,7 +96,7 @@ def add_run(runs: Path) -> None:
     manifest["run_id"] = NEW_RUN
     for key in ("started_utc", "finished_utc"):
         manifest[key] = manifest[key].replace("2026-11-22", "2026-11-23")
-    (target / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    write_manifest(target, manifest)
     with (target / "jwt.csv").open(newline="", encoding="utf-8") as handle:
         rows = list(csv.reader(handle))
     operation, elapsed, alg = rows[0].index("operation"), rows[0].index("elapsed_ns"), rows[0].index("alg")

@@ -11,20 +11,23 @@ import json
 import os
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from phpcb.data import run_checks, upgrade
+from phpcb.data import machines, run_checks, upgrade
 from phpcb.data.loader import load_run
 from phpcb.data.rewrite import upgrade_on_disk
 from phpcb.data.schema import load_schemas
 from phpcb.errors import DataError
 
-from .conftest import FIXTURE_RUN, ROOT, V4_RUN, committed_runs, reseal
+from .conftest import FIXTURE_RUN, ROOT, SLIM_RUNS, V4_RUN, committed_run_dirs, committed_runs, reseal
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
 EPYC_ID = "20260101T0000Z-amd-epyc-fb7fc6-php8.2"
+ZEN5 = "amd-epyc-zen5-2c-5330ed"
+FIXTURE_MACHINE = json.loads((FIXTURE_RUN / "manifest.json").read_text(encoding="utf-8"))["machine"]["name"]
 
 
 def copied(tmp_path: Path, source: Path = FIXTURE_RUN, name: str | None = None) -> Path:
@@ -33,18 +36,27 @@ def copied(tmp_path: Path, source: Path = FIXTURE_RUN, name: str | None = None) 
     return target
 
 
-def edit_manifest(run: Path, change) -> None:
+def edit_manifest(run: Path, change, sealed: bool = True) -> None:
+    """The run's manifest changed, and re-sealed (the seal covers it: these tests probe the checks behind it)."""
     path = run / "manifest.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     change(data)
     path.write_text(json.dumps(data, indent=4) + "\n", encoding="utf-8")
+    if sealed:
+        reseal(run)
 
 
-def as_version_8(run: Path, **stack: object) -> None:
-    """The fixture's manifest as the version-8 runner writes it: the loaded OpenSSL library recorded."""
+def as_written_by_the_runner(data: dict) -> None:
+    """A manifest as the version-9 runner writes it: no upgrade on disk in its history, so its run id
+    must carry the name its identity gives."""
+    data["seal"]["resealed"] = [e for e in data["seal"].get("resealed", []) if "upgraded on disk" not in e["reason"]]
+
+
+def with_openssl_recorded(run: Path, **stack: object) -> None:
+    """The fixture's manifest as the version-8 runner and later write it: the loaded OpenSSL library recorded."""
 
     def change(data: dict) -> None:
-        data.update(upgrade.UPGRADERS[7].manifest(data))
+        data.update({**upgrade.UPGRADERS[7].manifest(data), "schema_version": data["schema_version"]})
         library = "OpenSSL 3.0.22 25 Aug 2026"
         data["libraries"]["openssl_library"] = library
         for entry in data["experiments"].values():  # every process that measured loaded the same library
@@ -59,34 +71,92 @@ def strict(run: Path) -> None:
     run_checks.check_added(load_run(run, SCHEMAS), SCHEMAS)
 
 
-def test_every_committed_run_and_the_fixture_pass_the_checks_of_an_added_run():
-    for run in (*committed_runs(), load_run(FIXTURE_RUN, SCHEMAS)):
+def git(*arguments: str) -> str:
+    return subprocess.run(["git", *arguments], check=True, capture_output=True, text=True).stdout
+
+
+def check_committed_runs(root: Path = ROOT) -> None:
+    """The checks of an added run on every run git tracks under `root`/data/runs/, and on the fixture."""
+    for run in (*committed_runs(root), load_run(FIXTURE_RUN, SCHEMAS)):
         run_checks.check_added(run, SCHEMAS)
+
+
+def test_every_committed_run_and_the_fixture_pass_the_checks_of_an_added_run():
+    check_committed_runs()
+
+
+def test_a_run_git_does_not_track_is_no_committed_run(tmp_path: Path):
+    """Issue 48: `make test` tests the project, not the user's measurements. A run `make report` left in a
+    clone, with the id the runner gave before one clock reading named both (the minute read before the load
+    window, the start after it), fails the checks of an added run, and the committed-run checks leave it out."""
+    clone = tmp_path / "clone"
+    git("clone", "--quiet", "--sparse", str(ROOT), str(clone))  # the top level's files only, and then one run
+    committed = SLIM_RUNS[0]
+    git("-C", str(clone), "sparse-checkout", "add", f"data/runs/{committed}")
+    # As this checkout has it (a run upgraded on disk and not yet committed is checked as it is here).
+    shutil.copytree(ROOT / "data" / "runs" / committed, clone / "data" / "runs" / committed, dirs_exist_ok=True)
+    mine = copied(clone / "data" / "runs", FIXTURE_RUN)
+    edit_manifest(mine, lambda m: m.update(started_utc="2026-01-01T00:01:01Z"))
+    untracked = git("-C", str(clone), "ls-files", "--others", "--directory", "--", "data/runs")
+    assert untracked == f"data/runs/{mine.name}/\n"
+
+    with pytest.raises(DataError, match=rf"run_id '{mine.name}' disagrees .+ which make '20260101T0001Z-"):
+        strict(mine)
+    assert committed_run_dirs(clone) == (clone / "data" / "runs" / committed,)
+    check_committed_runs(clone)
 
 
 def test_an_intel_quick_run_cannot_claim_another_machine(tmp_path: Path):
     """Issue 36: a manifest claiming machine.name amd-epyc-fb7fc6 for an Intel quick run was accepted and
-    took over all 6 pages."""
+    took over all 6 pages. Issue 45: the name is the one the identity gives, whatever the run id says."""
     run = copied(tmp_path, name=EPYC_ID)
-    edit_manifest(run, lambda m: m.update(run_id=EPYC_ID, machine={"name": "amd-epyc-fb7fc6", "host_hash": "fb7fc6"}))
+    edit_manifest(run, lambda m: m.update(run_id=EPYC_ID) or m["machine"].update(name=ZEN5))
     with pytest.raises(DataError) as caught:
         strict(run)
     assert str(caught.value) == (
-        f"{run / 'manifest.json'}: machine.name 'amd-epyc-fb7fc6' disagrees with cpu.model "
-        "'Intel(R) Xeon(R) Processor' and machine.host_hash 'fb7fc6': the runner names it intel-xeon-fb7fc6"
+        f"{run / 'manifest.json'}: machine.name '{ZEN5}' is not the name its identity gives, "
+        f"'{FIXTURE_MACHINE}' (vendor=intel;family=?;model=?;stepping=?;cores=2;"
+        "features=aes,vaes,pclmulqdq,vpclmulqdq,avx2,avx512f,sha_ni;virtual=?)"
     )
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "recorded"),
+    [
+        ("family", 26, None),
+        ("cores", 64, 2),
+        ("features", ["aes", "avx2"], ("aes", "vaes", "pclmulqdq", "vpclmulqdq", "avx2", "avx512f", "sha_ni")),
+        ("vendor", "amd", "intel"),
+    ],
+)
+def test_an_identity_that_disagrees_with_the_cpu_the_run_recorded_is_refused(tmp_path: Path, field, value, recorded):
+    """Issue 47: the machine name against the CPU identity it records. A run cannot claim a family, cores or
+    features its CPU fields do not show, even with the name that claim would give."""
+    run = copied(tmp_path)
+
+    def claim(m: dict) -> None:
+        m["machine"]["identity"][field] = value
+        m["machine"]["name"] = machines.derived_name(m, machines.identity_in(m))
+
+    edit_manifest(run, claim)
+    with pytest.raises(
+        DataError, match=rf"machine\.identity\.{field} .+ disagrees with what the run recorded"
+    ) as caught:
+        strict(run)
+    assert repr(recorded) in str(caught.value)
 
 
 def test_a_machine_name_must_be_the_one_in_the_run_id(tmp_path: Path):
-    run = copied(tmp_path, name="20260101T0000Z-intel-xeon-fb7fc6-php8.2")
-    edit_manifest(
-        run,
-        lambda m: m.update(
-            run_id="20260101T0000Z-intel-xeon-fb7fc6-php8.2",
-            machine={"name": "intel-xeon-abcdef", "host_hash": "abcdef"},
-        ),
-    )
-    with pytest.raises(DataError, match=r"run_id '20260101T0000Z-intel-xeon-fb7fc6-php8.2' disagrees .+ which make "):
+    """A run the version-9 runner wrote carries its machine's name in its id (a run upgraded on disk from an
+    older version keeps the id its runner gave it)."""
+    wrong = "20260101T0000Z-intel-xeon-fb7fc6-php8.2"
+    run = copied(tmp_path, name=wrong)
+    edit_manifest(run, lambda m: m.update(run_id=wrong))
+    strict(run)  # upgraded on disk from version 7: its id is the old runner's
+    edit_manifest(run, as_written_by_the_runner)
+    with pytest.raises(
+        DataError, match=rf"run_id '{wrong}' disagrees .+ which make '20260101T0000Z-{FIXTURE_MACHINE}-"
+    ):
         strict(run)
 
 
@@ -138,7 +208,10 @@ def test_an_unsealed_old_run_is_refused_until_the_projects_tools_upgrade_and_sea
     assert upgrade_on_disk(run, SCHEMAS) == 4
     strict(run)
     recorded = json.loads((run / "manifest.json").read_text(encoding="utf-8"))["seal"]["resealed"]
-    assert recorded[-1]["reason"] == f"upgraded on disk from schema version 4 to {SCHEMAS.version}"
+    assert recorded[-1]["reason"] == (
+        f"upgraded on disk from schema version 4 to {SCHEMAS.version}; machine named by its identity (unknown): "
+        f"{FIXTURE_MACHINE}"
+    )
 
 
 @pytest.mark.parametrize(
@@ -180,7 +253,7 @@ def test_a_file_the_manifest_does_not_list_is_refused(tmp_path: Path):
 
 def test_a_version_8_run_passes_and_its_stack_must_agree_with_php_and_openssl(tmp_path: Path):
     run = copied(tmp_path)
-    as_version_8(run)
+    with_openssl_recorded(run)
     strict(run)
 
     edit_manifest(run, lambda m: m["stack"].update(php="8.4.16"))
@@ -194,14 +267,14 @@ def test_a_version_8_run_passes_and_its_stack_must_agree_with_php_and_openssl(tm
 
 def test_a_run_in_another_stack_carries_its_name_in_its_id(tmp_path: Path):
     run = copied(tmp_path)
-    as_version_8(run, name="debian13")
-    with pytest.raises(DataError, match=r"which make '20260101T0000Z-fixture-php8\.2-debian13'"):
+    with_openssl_recorded(run, name="debian13")
+    with pytest.raises(DataError, match=r"which make '20260101T0000Z-<machine>-php8\.2-debian13'"):
         strict(run)
 
 
 def test_the_openssl_command_recorded_is_the_one_that_measured(tmp_path: Path):
     run = copied(tmp_path)
-    as_version_8(run, openssl_cli="3.5.9")
+    with_openssl_recorded(run, openssl_cli="3.5.9")
     strict(run)  # the fake clock records no openssl version line: nothing to hold it against
     rows = list(csv.reader(io.StringIO((run / "jwt_native.csv").read_text(encoding="utf-8"))))
     for row in rows[1:]:

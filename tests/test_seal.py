@@ -4,6 +4,7 @@ build refuses it when a file no longer matches, in one line naming the file; onl
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -19,7 +20,7 @@ from phpcb.data.rewrite import reseal_on_disk, upgrade_on_disk
 from phpcb.data.schema import load_schemas
 from phpcb.errors import DataError
 
-from .conftest import FIXTURE_RUN, ROOT, V4_RUN
+from .conftest import FIXTURE_RUN, ROOT, V4_RUN, committed_run_dirs, reseal
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
 
@@ -40,6 +41,7 @@ def sealed_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     data = manifest(out)
     data["run_id"] = run_checks.expected_run_id(data)
     (out / "manifest.json").write_text(json.dumps(data, indent=4) + "\n", encoding="utf-8")
+    reseal(out)  # the id is the manifest's: sealed with it, as the runner seals a run in its own directory
     return out.rename(out.with_name(data["run_id"]))
 
 
@@ -174,14 +176,66 @@ def test_an_old_run_is_read_unsealed_and_sealed_by_its_upgrade_on_disk(tmp_path)
     assert version == 4
     upgraded = manifest(old)
     assert upgraded["schema_version"] == SCHEMAS.version
-    assert upgraded["seal"]["resealed"][0]["reason"] == f"upgraded on disk from schema version 4 to {SCHEMAS.version}"
+    assert upgraded["seal"]["resealed"][0]["reason"] == (
+        f"upgraded on disk from schema version 4 to {SCHEMAS.version}; machine named by its identity "
+        f"({upgraded['machine']['identity_source']}): {upgraded['machine']['name']}"
+    )
     assert load_run(old, SCHEMAS).sealed
 
 
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda m: m["machine"].update(name="amd-epyc-zen3-2c-000000"),
+        lambda m: m["stack"].update(name="debian13"),
+        lambda m: m.update(run_id=m["run_id"]),  # rewritten with another layout, same values: bytes differ
+        lambda m: m["cpu"].update(mhz=2450.0),
+        lambda m: m.update(git_commit="0" * 40),
+    ],
+    ids=["machine name", "stack", "layout", "cpu clock", "runner commit"],
+)
+def test_a_manifest_edited_without_a_re_seal_does_not_build(run, edit):
+    """Issue 47: the seal covers the manifest, every field but the seal itself (its re-seal history): a committed
+    run's hardware, stack and run id fields were edited without re-sealing, and nothing said so."""
+    data = manifest(run)
+    edit(data)
+    (run / "manifest.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    with pytest.raises(
+        DataError, match="the manifest does not match its seal: a field was edited \\(or the file rewritten\\)"
+    ) as caught:
+        load_run(run, SCHEMAS)
+    assert caught.value.path == run / "manifest.json"
+
+
+def test_a_re_seal_covers_the_manifest_again_and_records_why(run):
+    data = manifest(run)
+    data["cpu"]["mhz"] = 2450.0
+    (run / "manifest.json").write_text(json.dumps(data, indent=4) + "\n", encoding="utf-8")
+    with pytest.raises(DataError, match="does not match its seal"):
+        load_run(run, SCHEMAS)
+    reseal_on_disk(run, SCHEMAS, "cpu.mhz corrected: the test's own copy")
+    resealed = manifest(run)
+    assert resealed["seal"]["resealed"][-1]["reason"] == "cpu.mhz corrected: the test's own copy"
+    assert load_run(run, SCHEMAS).manifest["cpu"]["mhz"] == 2450.0
+    # the history is the one part of the manifest the seal leaves out: it records the re-seal itself
+    resealed["seal"]["resealed"].append({"utc": "2026-01-01T00:00:00Z", "reason": "another note"})
+    (run / "manifest.json").write_text(json.dumps(resealed, indent=4) + "\n", encoding="utf-8")
+    load_run(run, SCHEMAS)
+
+
+def test_the_runner_and_the_build_seal_the_manifest_alike(sealed_run):
+    """The runner's digest (RunSeal::manifestDigest, over PHP's JSON) is the one the build computes over the
+    bytes before the seal; a manifest the build rewrites (json.dumps) is sealed the same way."""
+    text = (sealed_run / "manifest.json").read_bytes()
+    before_seal = text[: text.rfind(seal.SEAL_MEMBER)]
+    assert manifest(sealed_run)["seal"]["manifest_sha256"] == hashlib.sha256(before_seal).hexdigest()
+    assert before_seal.endswith(b"}")
+    assert b'"seal"' not in before_seal[-200:]
+
+
 def test_the_fixture_and_every_committed_run_load_with_their_seal_checked():
-    for directory in [FIXTURE_RUN, *sorted((ROOT / "data" / "runs").iterdir())]:
-        if directory.is_dir():
-            assert load_run(directory, SCHEMAS).sealed, f"{directory.name}: run make upgrade-runs"
+    for directory in [FIXTURE_RUN, *committed_run_dirs()]:
+        assert load_run(directory, SCHEMAS).sealed, f"{directory.name}: run make upgrade-runs"
 
 
 def test_the_command_line_prints_one_line_for_an_edited_run(run, tmp_path):

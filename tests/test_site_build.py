@@ -7,7 +7,7 @@ import pytest
 
 from phpcb.experiments import registry
 
-from .conftest import MALFORMED, ROOT, site_build
+from .conftest import MALFORMED, committed_run_dirs, site_build
 
 EXPERIMENTS = registry.discover()
 
@@ -52,7 +52,7 @@ def test_each_experiment_page_has_its_charts_and_links_its_csv(built_site, repos
 
 
 def test_each_published_run_has_a_data_package_naming_its_files(built_site):
-    for run in (ROOT / "data" / "runs").iterdir():
+    for run in committed_run_dirs():
         package = json.loads((built_site / "runs" / run.name / "datapackage.json").read_text(encoding="utf-8"))
         manifest = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
         files = [name for entry in manifest["experiments"].values() for name in entry["files"]]

@@ -147,7 +147,7 @@ def test_es256_signing_a_third_slower_on_the_newer_stack_is_found_in_its_cases_a
 def test_the_versions_page_names_both_stacks_and_the_libraries(tmp_path):
     root = project(tmp_path, slower_newer=1.3)
     page = site.build(root).pages[versions_page.PAGE]
-    assert "From **PHP 8.2 + OpenSSL 3.0** to **PHP 8.4 + OpenSSL 3.5** on `amd-epyc-fb7fc6`" in page
+    assert "From **PHP 8.2 + OpenSSL 3.0** to **PHP 8.4 + OpenSSL 3.5** on `amd-epyc-zen5-2c-5330ed`" in page
     assert "| PHP | 8.2.36 | 8.4.27 |" in page
     assert "PHP was built with 3.5.7&#39;s header" in page or "PHP was built with 3.5.7's header" in page
     assert "cases moved beyond their class; the largest:" in page
@@ -177,7 +177,7 @@ def test_without_a_set_the_page_says_how_to_make_one(tmp_path):
 
 
 def test_the_reference_stack_is_declared_and_shown_first(tmp_path):
-    config = SiteConfig(Path("site.yaml"), "amd-epyc-fb7fc6", {}, "debian13")
+    config = SiteConfig(Path("site.yaml"), "amd-epyc-zen5-2c-5330ed", {}, "debian13")
     runs = list(loaded(project(tmp_path)).values())
     assert versions_page.chosen_set([], config) is None
     found = stacks.load_sets(project(tmp_path / "again"), runs)
@@ -194,7 +194,7 @@ def test_the_command_records_a_set_from_runs_in_the_order_they_ran(tmp_path, cap
     written = json.loads((root / "data" / "stacks" / SET_FILE.name).read_text())
     assert written == json.loads(SET_FILE.read_text())
     out = capsys.readouterr().out
-    assert "2 rounds of host and debian13 on amd-epyc-fb7fc6" in out
+    assert "2 rounds of host and debian13 on amd-epyc-zen5-2c-5330ed" in out
     assert "## A/B: PHP 8.4 + OpenSSL 3.5 against PHP 8.2 + OpenSSL 3.0, 2 rounds on one machine" in out
 
 
@@ -219,7 +219,7 @@ def test_a_page_says_where_the_other_stack_answers_differently(tmp_path):
     differing = dataclasses.replace(comparison, statements=(change, unsteady, offered))
     on_newer = compare_stacks.other_stack_caveat(differing, "jwt", "debian13")
     assert on_newer == (
-        "On PHP 8.2 + OpenSSL 3.0 (stack host, measured beside this one in 2 rounds on amd-epyc-fb7fc6), "
+        "On PHP 8.2 + OpenSSL 3.0 (stack host, measured beside this one in 2 rounds on amd-epyc-zen5-2c-5330ed), "
         "this page's statements read differently: Fastest signature: ES256"
     ), "only what differs in every round, on the other stack's side"
     on_older = compare_stacks.other_stack_caveat(differing, "jwt", "host")

@@ -3,11 +3,12 @@
 import csv
 import json
 import shutil
+import subprocess
 
 import pytest
 
 from phpcb.commands.main import main
-from phpcb.data import upgrade
+from phpcb.data import machines, seal, upgrade
 from phpcb.data.loader import load_run
 from phpcb.data.rewrite import csv_field, upgrade_on_disk
 from phpcb.data.schema import load_schemas
@@ -55,7 +56,8 @@ def test_upgrading_on_disk_changes_only_what_the_upgrader_names(tmp_path):
     assert [row[:-1] for row in rows(V1_RUN / "cipher_inventory.csv")] == rows(run / "cipher_inventory.csv")
     assert_gained_an_empty_fault_count(V1_RUN, run)
     before, after = json.loads((V1_RUN / "manifest.json").read_text()), json.loads((run / "manifest.json").read_text())
-    machine = {"name": "intel-xeon-2-50ghz-fixture", "host_hash": "legacy"}
+    machine = machines.machine_fields(before, machines.recorded_identity(before))
+    assert machine["identity_source"] == "unknown", "a version 1 run recorded no family and model"
     copied = {"process": "upgraded", "php": before["php"], "libraries": before["libraries"]}
     not_recorded = {"sampling": None, "system": None}
     experiments = {
@@ -83,7 +85,10 @@ def test_upgrading_on_disk_changes_only_what_the_upgrader_names(tmp_path):
     }
     sealed = after.pop("seal")
     assert after == expected
-    assert sealed["resealed"][0]["reason"] == f"upgraded on disk from schema version 1 to {SCHEMAS.version}"
+    assert sealed["resealed"][0]["reason"] == (
+        f"upgraded on disk from schema version 1 to {SCHEMAS.version}; machine named by its identity (unknown): "
+        f"{machine['name']}"
+    )
     assert set(sealed["files"]) == {name for entry in experiments.values() for name in entry["files"]}, (
         "rewriting a run is an explicit re-seal of every file it lists"
     )
@@ -112,10 +117,11 @@ def test_a_version_4_run_gains_precision_and_load_records_that_say_not_recorded(
         assert (entry["sampling"], entry["system"]) == (None, None)
         assert {k: v for k, v in entry.items() if k not in ("sampling", "system")} == old
         assert list(entry).index("sampling") == list(entry).index("verification") + 1, "where the runner writes it"
-    upgraded_fields = ("system", "schema_version", "experiments", "seal", "stack", "boot")
+    upgraded_fields = ("system", "schema_version", "experiments", "seal", "stack", "boot", "machine")
     assert {k: v for k, v in after.items() if k not in upgraded_fields} == {
-        k: v for k, v in before.items() if k not in ("schema_version", "experiments")
+        k: v for k, v in before.items() if k not in upgraded_fields
     }
+    assert after["machine"] == machines.machine_fields(before, machines.recorded_identity(before))
 
 
 def test_the_upgraded_inventory_is_what_the_current_runner_writes(tmp_path):
@@ -177,12 +183,23 @@ def test_fields_are_quoted_as_the_runners_fputcsv_quotes_them(text, written):
     assert csv_field(text) == written
 
 
-def test_a_version_7_run_is_of_the_host_stack_with_its_openssl_library_not_recorded():
+SEVEN = "87ff0d0"  # the last commit before the committed runs were relabelled by identity (version 9)
+
+
+def git_show(spec: str) -> bytes:
+    return subprocess.run(["git", "show", spec], cwd=ROOT, capture_output=True, check=True).stdout
+
+
+def test_a_version_7_run_is_of_the_host_stack_with_its_openssl_library_not_recorded(tmp_path):
     """Version 7 recorded OPENSSL_VERSION_TEXT, the header PHP was compiled against; the library PHP
     loaded may be another release, so the upgrade never passes the header's number off as the library's."""
-    run = ROOT / "data" / "runs" / "20261125T1446Z-amd-epyc-fb7fc6-php8.2"
+    run = tmp_path / "20261125T1446Z-amd-epyc-fb7fc6-php8.2"
+    run.mkdir()
+    (run / "manifest.json").write_bytes(git_show(f"{SEVEN}:data/runs/{run.name}/manifest.json"))
     before = json.loads((run / "manifest.json").read_text())
-    assert before["schema_version"] == 7, "the committed run is really version 7"
+    for name in seal.listed_files(before):  # the run as it was committed, before issue 45 relabelled it
+        (run / name).write_bytes(git_show(f"{SEVEN}:data/runs/{run.name}/{name}"))
+    assert before["schema_version"] == 7, "the committed run was really version 7"
     loaded = load_run(run, SCHEMAS)
     assert loaded.manifest["stack"] == {
         "name": "host",

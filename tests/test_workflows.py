@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import yaml
 
-from .conftest import FIXTURE_RUN, MALFORMED, ROOT
+from .conftest import FIXTURE_RUN, MALFORMED, ROOT, write_manifest
 
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 ACTIONLINT = ROOT / ".tools" / "actionlint"
@@ -364,7 +364,7 @@ def renamed_run(parent: Path, source: Path, run_id: str) -> Path:
     manifest["run_id"] = run_id
     stamp = run_id.split("-")[0]  # the run's start, which its id carries (run_checks.py checks it)
     manifest["started_utc"] = f"{stamp[:4]}-{stamp[4:6]}-{stamp[6:8]}T{stamp[9:11]}:{stamp[11:13]}:00Z"
-    (target / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    write_manifest(target, manifest)
     return target
 
 

@@ -173,10 +173,11 @@ final class Application
         $profile = self::profile($options);
         $runner = $this->runner($options, $profile);
         $experiments = $this->registry()->select($options->only);
-        $directory = $options->out ?? $runner->defaultDirectory();
+        // Without --out the runner names the directory, from the same clock reading as started_utc.
         $manifest = $options->resume
-            ? $runner->resume($experiments, $directory)
-            : $runner->start($profile, $experiments, $directory);
+            ? $runner->resume($experiments, $options->out ?? throw UsageError::resumeWithoutOut())
+            : $runner->start($profile, $experiments, $options->out);
+        $directory = $options->out ?? $runner->defaultDirectory($manifest->runId());
         fwrite($this->stdout, $directory . PHP_EOL);
         $failed = array_keys(array_filter(
             $manifest->toArray()['experiments'],

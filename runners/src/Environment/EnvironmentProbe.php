@@ -174,7 +174,7 @@ final class EnvironmentProbe
         ];
     }
 
-    /** @return array{model: string, cores: int, flags: array<string, bool>} */
+    /** @return array{model: string, cores: int, flags: array<string, bool>, mhz: float|null, identity: array{vendor_id: string|null, family: int|null, model: int|null, stepping: int|null, microcode: string|null, cache: string|null, bogomips: float|null, flags_sha256: string}} */
     public function cpu(): array
     {
         $cpuinfo = (string) @file_get_contents($this->cpuinfoPath);
@@ -196,7 +196,7 @@ final class EnvironmentProbe
      * (bogomips) and a digest of every flag, from the first CPU's block.
      *
      * @param list<string> $flags
-     * @return array{family: int|null, model: int|null, stepping: int|null, microcode: string|null, cache: string|null, bogomips: float|null, flags_sha256: string}
+     * @return array{vendor_id: string|null, family: int|null, model: int|null, stepping: int|null, microcode: string|null, cache: string|null, bogomips: float|null, flags_sha256: string}
      */
     private static function cpuIdentity(string $cpuinfo, array $flags): array
     {
@@ -205,6 +205,7 @@ final class EnvironmentProbe
         $sorted = $flags;
         sort($sorted);
         return [
+            'vendor_id' => $field('vendor_id'),
             'family' => $integer($field('cpu family')),
             'model' => $integer($field('model')),
             'stepping' => $integer($field('stepping')),
@@ -265,10 +266,20 @@ final class EnvironmentProbe
 
     public function machine(): MachineName
     {
-        return MachineName::of($this->cpu()['model'], $this->hostIdentity());
+        $cpu = $this->cpu();
+        $identity = $cpu['identity'];
+        $cpuinfo = (string) @file_get_contents($this->cpuinfoPath);
+        $present = preg_match('/^flags\s*:\s*(.+)$/m', $cpuinfo, $f) === 1 ? preg_split('/\s+/', trim($f[1])) : [];
+        $flags = array_fill_keys(array_intersect(MachineIdentity::watchedFeatures(), (array) $present), true);
+        return MachineName::of(
+            MachineIdentity::of((string) $identity['vendor_id'], $cpu['model'], $identity['family'], $identity['model'], $identity['stepping'], $cpu['cores'], $flags, $this->isVirtual()),
+            $this->hostIdentity(),
+            $cpu['model'],
+            $cpu['mhz'],
+        );
     }
 
-    /** What tells this host from another with the same CPU: see MachineName. */
+    /** The host, a level inside the machine (MachineName): not part of the machine's name. */
     private function hostIdentity(): string
     {
         $override = getenv('PHPCB_HOST_ID');

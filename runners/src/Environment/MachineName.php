@@ -5,13 +5,13 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Environment;
 
 /**
- * The name a run gives the machine that measured it: a slug of the CPU model plus a short hash of
- * the host's identity (e.g. intel-xeon-2-50ghz-3f9a1c), so that runs group by machine and two
- * machines with the same CPU never share a name.
+ * The machine a run records: its name, derived from the CPU's identity alone (MachineIdentity: runs
+ * group by what sets the speed), and the host it ran on as a level inside the machine, like a boot.
  *
- * The host identity is /etc/machine-id (systemd: unique per installation), else the hostname;
- * PHPCB_HOST_ID overrides it where neither is stable, e.g. one name per CI runner image. Only the
- * hash is recorded: the identity itself stays on the machine.
+ * The host is /etc/machine-id (systemd: unique per installation), else the hostname; PHPCB_HOST_ID
+ * overrides it where neither is stable, e.g. one per CI runner image. Only its hash is recorded: the
+ * id itself stays on the machine. On a VM pool every host may share one machine-id, and one
+ * machine-id may land on CPUs of several generations: that is why it names no machine.
  */
 final class MachineName
 {
@@ -20,14 +20,17 @@ final class MachineName
     /** Words that name no particular CPU; dropped so the slug keeps what tells two CPUs apart. */
     private const NOISE = ['(r)', '(tm)', 'processor', 'cpu', 'with', 'radeon', 'graphics'];
 
-    private function __construct(public readonly string $name, public readonly string $hostHash)
-    {
+    private function __construct(
+        public readonly string $name,
+        public readonly string $hostHash,
+        public readonly MachineIdentity $identity,
+    ) {
     }
 
-    public static function of(string $cpuModel, string $hostIdentity): self
+    /** $cpuModel and $mhz name a CPU that reports no family and model (MachineIdentity::name). */
+    public static function of(MachineIdentity $identity, string $hostIdentity, string $cpuModel = '', ?float $mhz = null): self
     {
-        $hash = substr(hash('sha256', $hostIdentity), 0, self::HASH_CHARS);
-        return new self(self::cpuSlug($cpuModel) . '-' . $hash, $hash);
+        return new self($identity->name($cpuModel, $mhz), substr(hash('sha256', $hostIdentity), 0, self::HASH_CHARS), $identity);
     }
 
     public static function cpuSlug(string $cpuModel): string
@@ -38,9 +41,11 @@ final class MachineName
         return $slug === '' ? 'cpu' : $slug;
     }
 
-    /** @return array{name: string, host_hash: string} */
+    /** @return array{name: string, host_hash: string, identity: array<string, mixed>, identity_source: string} */
     public function toManifest(): array
     {
-        return ['name' => $this->name, 'host_hash' => $this->hostHash];
+        // A CPU that reports no family and model (an ARM host) has no identity beyond its features: unknown.
+        $source = $this->identity->family !== null && $this->identity->model !== null ? 'recorded' : 'unknown';
+        return ['name' => $this->name, 'host_hash' => $this->hostHash, 'identity' => $this->identity->toManifest(), 'identity_source' => $source];
     }
 }

@@ -12,7 +12,7 @@ use PhpCryptoBench\Io\JsonFile;
 final class Manifest
 {
     /** The data contract's version; data/schema/manifest.schema.json declares the same (a test checks). */
-    public const SCHEMA_VERSION = 8;
+    public const SCHEMA_VERSION = 9;
     public const FILE = 'manifest.json';
 
     /** @param array<string, mixed> $data */
@@ -90,14 +90,16 @@ final class Manifest
     }
 
     /**
-     * The run's seal (RunSeal): each file's row count and SHA-256, recorded once the run is finished,
-     * so that the build refuses a run whose files changed afterwards.
+     * The run's seal (RunSeal): each file's row count and SHA-256, and the SHA-256 of the manifest's own
+     * bytes before its last member, the seal (RunSeal::manifestDigest), recorded once the run is
+     * finished, so that the build refuses a run whose files or manifest changed afterwards.
      *
      * @param array<string, array{rows: int, sha256: string}> $files
      */
     public function seal(array $files): void
     {
-        $this->data['seal'] = ['files' => (object) $files];
+        unset($this->data['seal']);
+        $this->data['seal'] = ['files' => (object) $files, 'manifest_sha256' => RunSeal::manifestDigest($this->json($this->data))];
     }
 
     /** @return array<string, mixed> */
@@ -108,10 +110,14 @@ final class Manifest
 
     public function save(string $directory): void
     {
-        $data = $this->data;
+        AtomicFile::write($directory . '/' . self::FILE, $this->json($this->data) . "\n");
+    }
+
+    /** @param array<string, mixed> $data */
+    private function json(array $data): string
+    {
         // An object even when empty: the schema declares a map of experiments.
         $data['experiments'] = (object) $data['experiments'];
-        $json = json_encode($data, JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES | JSON_THROW_ON_ERROR | JSON_PRESERVE_ZERO_FRACTION);
-        AtomicFile::write($directory . '/' . self::FILE, $json . "\n");
+        return json_encode($data, JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES | JSON_THROW_ON_ERROR | JSON_PRESERVE_ZERO_FRACTION);
     }
 }

@@ -31,6 +31,16 @@ final class RunSeal
         return $seal;
     }
 
+    /**
+     * What seals the manifest itself: the SHA-256 of its text before the seal, its last member. Given the
+     * manifest's JSON without a seal ("{...\n}"), that is the text up to its closing "\n}": once the seal is
+     * added, the file reads the same bytes, then ",\n    \"seal\": ...". scripts/phpcb/data/seal.py checks it.
+     */
+    public static function manifestDigest(string $jsonWithoutSeal): string
+    {
+        return hash('sha256', substr($jsonWithoutSeal, 0, -2));
+    }
+
     /** CSV records after the header, quoted line breaks included in their record. */
     public static function rows(string $path): int
     {

@@ -38,21 +38,28 @@ final class Runner
     ) {
     }
 
-    /** The directory a new run would get, under data/runs/ unless told otherwise. */
-    public function defaultDirectory(): string
+    /** The directory a run of this id gets unless --out names another: data/runs/<run id>. */
+    public function defaultDirectory(string $runId): string
     {
-        $id = RunId::make($this->clock->now(), $this->probe->machine()->name, PHP_VERSION, Stack::nameFromEnvironment());
-        return $this->repository . '/data/runs/' . $id;
+        return $this->repository . '/data/runs/' . $runId;
     }
 
-    /** @param list<Experiment> $experiments */
-    public function start(Profile $profile, array $experiments, string $directory): Manifest
+    /**
+     * Starts a run in $directory (--out: its name is the run id), or, given none, in the default
+     * directory of the id this run gets. One clock reading, taken before the load window, is both the
+     * id's minute and started_utc: two readings, either side of that 2-second window, once named a run
+     * 20261128T2047Z-… and recorded its start as 20:48:01, an id its own checks refuse.
+     *
+     * @param list<Experiment> $experiments
+     */
+    public function start(Profile $profile, array $experiments, ?string $directory = null): Manifest
     {
+        $started = $this->clock->now();
+        $directory ??= $this->defaultDirectory(RunId::make($started, $this->probe->machine()->name, PHP_VERSION, Stack::nameFromEnvironment()));
         if (is_file($directory . '/' . Manifest::FILE)) {
             throw IoError::runDirectoryNotEmpty($directory);
         }
         $atStart = $this->loadAtStart();
-        $started = $this->clock->now();
         $manifest = Manifest::start([
             'run_id' => basename($directory),
             'profile' => $profile->name,

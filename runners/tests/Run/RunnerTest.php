@@ -4,8 +4,11 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Tests\Run;
 
+use DateTimeImmutable;
+use DateTimeZone;
 use PhpCryptoBench\Environment\EnvironmentProbe;
 use PhpCryptoBench\Environment\ModelledSystemLoad;
+use PhpCryptoBench\Environment\Stack;
 use PhpCryptoBench\Exception\IoError;
 use PhpCryptoBench\Harness\FakeTimer;
 use PhpCryptoBench\Harness\FakeWallClock;
@@ -13,6 +16,7 @@ use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Harness\Progress;
 use PhpCryptoBench\Native\FixedNativeSpeed;
 use PhpCryptoBench\Run\Manifest;
+use PhpCryptoBench\Run\RunId;
 use PhpCryptoBench\Run\Runner;
 use PhpCryptoBench\Tests\Support\StubExperiment;
 use PHPUnit\Framework\TestCase;
@@ -62,16 +66,67 @@ final class RunnerTest extends TestCase
         self::assertNotNull($manifest['finished_utc']);
     }
 
+    public function testOneClockReadingNamesTheDirectoryAndIsTheStartTimeAcrossAMinuteBoundary(): void
+    {
+        // A repository of its own: the default directory is <repository>/data/runs/<run id>.
+        $repository = dirname($this->directory) . '/repository';
+        $probe = EnvironmentProbe::forFakeClock();
+        // One second a reading from 20:47:59: any second reading (the start after the 2-second load
+        // window, as the runner used to take it) is in the next minute.
+        $clock = new FakeWallClock('2026-11-28T20:47:59');
+        $runner = new Runner(new FakeTimer(), $clock, new FixedNativeSpeed(), $probe, new Progress(fopen('php://memory', 'w')), $repository, null, new ModelledSystemLoad());
+        try {
+            $manifest = $runner->start(Profile::named('quick'), [new StubExperiment()]);
+            $directory = $runner->defaultDirectory($manifest->runId());
+            $written = json_decode((string) file_get_contents($directory . '/manifest.json'), true, 64, JSON_THROW_ON_ERROR);
+            $finished = (string) $written['finished_utc'];
+
+            $runner->resume([new StubExperiment('later')], $directory);
+            $resumed = json_decode((string) file_get_contents($directory . '/manifest.json'), true, 64, JSON_THROW_ON_ERROR);
+        } finally {
+            foreach (glob($repository . '/data/runs/*/*') ?: [] as $file) {
+                unlink($file);
+            }
+            foreach (glob($repository . '/data/runs/*') ?: [] as $run) {
+                rmdir($run);
+            }
+            @rmdir($repository . '/data/runs');
+            @rmdir($repository . '/data');
+            @rmdir($repository);
+        }
+
+        $id = RunId::make(new DateTimeImmutable('2026-11-28T20:47:59', new DateTimeZone('UTC')), $probe->machine()->name, PHP_VERSION, Stack::nameFromEnvironment());
+        self::assertSame($id, $manifest->runId());
+        self::assertStringStartsWith('20261128T2047Z-', $id);
+        self::assertSame($repository . '/data/runs/' . $id, $directory);
+        self::assertSame($id, $written['run_id'], 'the directory\'s name is the manifest\'s run id');
+        self::assertSame('2026-11-28T20:47:59Z', $written['started_utc'], 'the reading that named the directory');
+        self::assertSame(
+            $id,
+            RunId::make(new DateTimeImmutable($written['started_utc']), $written['machine']['name'], $written['php']['version'], $written['stack']['name']),
+            'the id the manifest\'s start, machine, PHP and stack make (run_checks.py: expected_run_id)',
+        );
+        self::assertGreaterThanOrEqual('2026-11-28T20:48:00Z', $finished, 'the clock did step over the minute during the run');
+        self::assertSame([$id, '2026-11-28T20:47:59Z'], [$resumed['run_id'], $resumed['started_utc']], 'a resumed run keeps both');
+        self::assertSame(['stub', 'later'], array_keys($resumed['experiments']));
+    }
+
     public function testAFinishedRunIsSealedWithEachFilesRowsAndHash(): void
     {
         $this->runner()->start(Profile::named('quick'), [new StubExperiment()], $this->directory);
         $seal = $this->manifest()['seal'];
 
-        self::assertSame(['files'], array_keys($seal));
+        self::assertSame(['files', 'manifest_sha256'], array_keys($seal));
         self::assertSame(['stub.csv'], array_keys($seal['files']));
+        // The seal covers the manifest too: its bytes before the seal, the last member (seal.py checks it).
+        $text = (string) file_get_contents($this->directory . '/manifest.json');
+        $before = substr($text, 0, (int) strrpos($text, ",\n    \"seal\": "));
+        self::assertSame(hash('sha256', $before), $seal['manifest_sha256']);
+        self::assertSame('seal', array_key_last($this->manifest()));
         self::assertSame(7, $seal['files']['stub.csv']['rows'], 'the samples, not the header');
         self::assertSame(hash_file('sha256', $this->directory . '/stub.csv'), $seal['files']['stub.csv']['sha256']);
         self::assertIsBool($this->manifest()['machine']['virtual']);
+        self::assertSame('recorded', $this->manifest()['machine']['identity_source']);
         self::assertIsString($this->manifest()['kernel_build']);
     }
 

@@ -96,6 +96,7 @@ class Verdict(StrEnum):
     IDENTICAL = "identical samples"
     ZERO = "zero time"
     LOADED = "not judged: loaded"
+    ACROSS = "not judged: across machines"
 
     @property
     def significant(self) -> bool:
@@ -105,7 +106,15 @@ class Verdict(StrEnum):
 # The order of the counts in a summary line.
 VERDICT_ORDER = tuple(Verdict)
 # The verdicts of cases that are not tested: no p-value, not in the Benjamini–Hochberg family.
-UNTESTED = (Verdict.NEW, Verdict.MISSING, Verdict.TOO_FEW, Verdict.IDENTICAL, Verdict.ZERO, Verdict.LOADED)
+UNTESTED = (
+    Verdict.NEW,
+    Verdict.MISSING,
+    Verdict.TOO_FEW,
+    Verdict.IDENTICAL,
+    Verdict.ZERO,
+    Verdict.LOADED,
+    Verdict.ACROSS,
+)
 
 
 @dataclass(frozen=True)
@@ -285,7 +294,7 @@ def _judgeable(case: CaseComparison) -> bool:
 def _has_ratio(case: CaseComparison) -> bool:
     """A ratio its class's shift can be taken over: a judgeable case, or one withheld as loaded (a loaded
     run's shift is shown, as what the load did)."""
-    usable = case.verdict in (Verdict.SAME, Verdict.LOADED)
+    usable = case.verdict in (Verdict.SAME, Verdict.LOADED, Verdict.ACROSS)
     return usable and case.ratio is not None and case.ratio > 0 and math.isfinite(case.ratio)
 
 
@@ -420,6 +429,10 @@ def compare(
             # Load is a confounder: the experiment's cases are withheld, not judged against quiet runs' noise.
             busy.extend(loaded)
             cases = [replace(c, verdict=Verdict.LOADED) if c.verdict is Verdict.SAME else c for c in cases]
+        if environment.across_machines:
+            # Two machines differ by class and by case (1.5-3x here, unevenly): the class shifts are shown as
+            # what the machines differ by, and no case is judged against one machine's noise.
+            cases = [replace(c, verdict=Verdict.ACROSS) if c.verdict is Verdict.SAME else c for c in cases]
         judged, found = judge(experiment, schemas, cases, profile_model, across_boots)
         drafts.append(judged)
         shifts.append(found)
@@ -464,7 +477,7 @@ def compare(
 
 def applicable_model(model: noise.NoiseModel | None, base: Run, new: Run) -> noise.ProfileNoise | None:
     """The model's profile section, when both runs are of its machine and of that profile (compare() also
-    refuses it for a pair across machines: one machine name with two PHP versions, say)."""
+    refuses it for a pair across machines: one machine with two PHP versions, say)."""
     if model is None:
         return None
     machines = {machine_name(base.manifest), machine_name(new.manifest)}

@@ -1,8 +1,9 @@
 """What differs between the environments of two runs, shown before any timing: a faster number means
 little when the CPU, the PHP build or a library changed under it.
 
-A different CPU model or PHP version makes the comparison one "across machines": it is still shown,
-but it measures the machines, not a change, so it is never read as a regression test.
+A different machine (its identity: machines.py, never the CPU model string, which one VM pool shares
+across CPU generations) or PHP version makes the comparison one "across machines": it is still shown, but
+it measures the machines, not a change, so no case is judged and it is never read as a regression test.
 """
 
 from __future__ import annotations
@@ -11,18 +12,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from phpcb.data.machines import Machine
+
 ABSENT = "—"
 # The rows that decide whether two runs measured the same machine and PHP (and are always shown).
+MACHINE = "Machine"
+IDENTITY = "Machine identity"
 CPU_MODEL = "CPU model"
 PHP_VERSION = "PHP version"
-ACROSS_MACHINES_ROWS = (CPU_MODEL, PHP_VERSION)
+ACROSS_MACHINES_ROWS = (MACHINE, PHP_VERSION)
 # Rows that, when they differ, change what the numbers measure without being a finding: another
 # profile samples and sizes differently, another runner measures with other code.
 PROFILE = "Profile"
 RUNNER = "Runner (git commit)"
 SCHEMA = "Schema version"
 CONFOUNDER_ROWS = (PROFILE, RUNNER, SCHEMA)
-ALWAYS_SHOWN = (CPU_MODEL, "CPU cores", PHP_VERSION, PROFILE, RUNNER, SCHEMA)
+ALWAYS_SHOWN = (MACHINE, CPU_MODEL, "CPU cores", PHP_VERSION, PROFILE, RUNNER, SCHEMA)
 
 _LIBRARIES = (
     ("openssl", "OpenSSL (the header PHP was built with)"),
@@ -64,7 +69,7 @@ class EnvironmentDiff:
 
     @property
     def across_machines_because(self) -> list[str]:
-        """The rows that make this a comparison across machines (empty: same CPU model and PHP version)."""
+        """The rows that make this a comparison across machines (empty: same machine and PHP version)."""
         return [row.label for row in self.rows if row.label in ACROSS_MACHINES_ROWS and row.differs]
 
     @property
@@ -102,8 +107,10 @@ def describe(manifest: Mapping[str, Any], source_version: int | None = None) -> 
     stack = _section(manifest, "stack")
     identity = _section(cpu, "identity")
     commit = manifest.get("git_commit")
+    known = machine.get("name") is not None and manifest.get("cpu") is not None
     rows: dict[str, str] = {
-        "Machine": _text(machine.get("name")),
+        MACHINE: _text(machine.get("name")),
+        IDENTITY: Machine.of(manifest).identity.label if known else ABSENT,
         "Virtual machine": _virtual(machine.get("virtual")),
         "Boot": _boot(manifest.get("boot")),
         "Stack": _text(stack.get("name")),

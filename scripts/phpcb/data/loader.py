@@ -136,6 +136,8 @@ def read_run(directory: Path, schemas: Schemas) -> RawRun:
         raise DataError(path, f"expected run_id {directory.name!r} (the directory name), got {manifest['run_id']!r}")
     if source_version >= seal.SEALED_FROM_VERSION:
         seal.verify(directory, manifest, path)
+    if source_version >= seal.MANIFEST_SEALED_FROM_VERSION:
+        seal.verify_manifest(manifest, path)
     tables: dict[str, RawTable] = {}
     for entry in manifest["experiments"].values():
         for file_name in entry["files"]:

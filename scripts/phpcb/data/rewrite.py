@@ -16,7 +16,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from phpcb.data import run_checks, seal
+from phpcb.data import machines, run_checks, seal
 from phpcb.data.loader import MANIFEST, load_run, read_run
 from phpcb.data.schema import Schemas
 from phpcb.data.table_reader import read_raw, typed
@@ -45,11 +45,15 @@ def manifest_text(manifest: dict[str, Any]) -> str:
     return json.dumps(manifest, indent=4) + "\n"
 
 
-def upgrade_on_disk(directory: Path, schemas: Schemas) -> int | None:
-    """Rewrites the run under the current schema; returns the version it had, or None if it was current."""
+def upgrade_on_disk(directory: Path, schemas: Schemas, identity: machines.Identity | None = None) -> int | None:
+    """Rewrites the run under the current schema; returns the version it had, or None if it was current.
+    `identity`: the machine identity inferred for a run that recorded none (machines.infer), instead of
+    the unknown one the upgrade gives it alone. The run keeps its id (the name its runner gave it)."""
     raw = read_run(directory, schemas)
     if not raw.steps:
         return None
+    if identity is not None:
+        raw.manifest["machine"] = machines.machine_fields(raw.manifest, identity)
     for name, table in raw.tables.items():
         typed(table, schemas.table(name, table.path))  # never write a run the build would refuse
     work = directory.parent / f".{directory.name}.upgrading"
@@ -66,7 +70,11 @@ def upgrade_on_disk(directory: Path, schemas: Schemas) -> int | None:
                 if not again.equals(table.table):
                     raise DataError(work / name, "the rewritten file does not read back as the upgraded table")
         reason = f"upgraded on disk from schema version {raw.source_version} to {schemas.version}"
-        (work / MANIFEST).write_text(manifest_text(seal.resealed(raw.manifest, work, reason)), encoding="utf-8")
+        if raw.source_version < machines.NAMED_BY_IDENTITY_FROM:
+            machine = machines.Machine.of(raw.manifest)
+            reason += f"; machine named by its identity ({machine.identity.source}): {machine.name}"
+        fresh = seal.resealed(raw.manifest, work, reason, text=manifest_text)
+        (work / MANIFEST).write_text(manifest_text(fresh), encoding="utf-8")
     except BaseException:
         shutil.rmtree(work)
         raise
@@ -85,7 +93,7 @@ def reseal_on_disk(directory: Path, schemas: Schemas, reason: str) -> str:
             path,
             f"schema_version {manifest.get('schema_version')!r}: upgrade it first (make upgrade-runs), which seals it",
         )
-    fresh = seal.resealed(manifest, directory, reason)
+    fresh = seal.resealed(manifest, directory, reason, text=manifest_text)
     before = path.read_bytes()
     temporary = directory.parent / f".{directory.name}.{MANIFEST}.resealing"  # beside: a run holds no hidden file
     temporary.write_text(manifest_text(fresh), encoding="utf-8")

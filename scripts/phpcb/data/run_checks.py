@@ -11,9 +11,11 @@ to agree with its own files.
 - Profile against the sampling parameters: a quick run cannot say `profile: full`, since its
   precision target and minimum samples are the quick profile's (PROFILE_SAMPLING, as the runner's
   Profile.php and CellSampling.php set them; a test reads them there).
-- Machine name against the run id and the CPU and host fields: the name is the CPU model's slug and
-  the host's hash (machines.py), and the run id is the start minute, the name, the PHP minor and the
-  stack (runners/src/Run/RunId.php).
+- Machine name against the identity and the CPU fields: the identity agrees with what the run recorded
+  (vendor, family/model/stepping, cores, features, virtual: an inferred identity with what it recorded of
+  those), and the name is the one the identity gives (machines.py); the run id is the start minute, the
+  name, the PHP minor and the stack (runners/src/Run/RunId.php). A run upgraded on disk from before
+  version 9 keeps the id its runner gave it, named the old way: its middle part is not checked.
 - Stack against the PHP and OpenSSL fields: stack.php is php.version, stack.openssl the version in
   libraries.openssl_library, stack.openssl_cli the library of every `openssl speed` line recorded
   (runs upgraded from version 7 record neither library: null, not checked).
@@ -80,12 +82,11 @@ def upgraded_from(manifest: Mapping[str, Any]) -> int | None:
 
 
 def expected_run_id(manifest: Mapping[str, Any]) -> str:
-    """The id the runner gives a run with this manifest; a legacy machine (host_hash "legacy", named by
-    NameTheMachine from a version-2 run id) keeps the hostname it was named after."""
-    machine = manifest["machine"]
-    name = str(machine["name"])
-    if machine["host_hash"] == machines.LEGACY_HOST_HASH:
-        name = name.removeprefix(machines.cpu_slug(str(manifest["cpu"]["model"])) + "-")
+    """The id the runner gives a run with this manifest (RunId.php)."""
+    return _run_id(manifest, str(manifest["machine"]["name"]))
+
+
+def _run_id(manifest: Mapping[str, Any], name: str) -> str:
     major_minor = ".".join(str(manifest["php"]["version"]).split(".")[:2])
     stack = str(manifest["stack"]["name"])
     suffix = "" if stack == HOST_STACK else f"-{stack}"
@@ -102,21 +103,51 @@ def _check_seal(run: Run, path: Path) -> None:
         )
 
 
-def _check_machine(manifest: Mapping[str, Any], path: Path, run_id: str) -> None:
-    machine = manifest["machine"]
-    name, host_hash = str(machine["name"]), str(machine["host_hash"])
-    slug = machines.cpu_slug(str(manifest["cpu"]["model"]))
-    if host_hash == machines.LEGACY_HOST_HASH:
-        if not name.startswith(f"{slug}-"):
+def _renamed_before_identity(manifest: Mapping[str, Any]) -> bool:
+    """Upgraded on disk from a version whose runner named the machine another way (its id keeps that name)."""
+    old = upgraded_from(manifest)
+    return old is not None and old < machines.NAMED_BY_IDENTITY_FROM
+
+
+def _check_identity(manifest: Mapping[str, Any], path: Path) -> None:
+    machine = machines.Machine.of(manifest)
+    own = machines.recorded_identity(manifest)
+    stored = machine.identity
+    compared = ("vendor", "cores", "features", "virtual")
+    if stored.source == machines.RECORDED:
+        compared += ("family", "model", "stepping", "microarchitecture", "line")
+    elif stored.source == machines.UNKNOWN:
+        compared += ("family", "model", "stepping", "line")
+    elif own.known:
+        raise DataError(path, "machine.identity_source is 'inferred', but the run records its CPU family and model")
+    for field in compared:
+        if getattr(stored, field) != getattr(own, field):
             raise DataError(
-                path, f"machine.name {name!r} is not named after cpu.model {manifest['cpu']['model']!r} ({slug}-…)"
+                path,
+                f"machine.identity.{field} {getattr(stored, field)!r} disagrees with what the run recorded of its "
+                f"CPU ({getattr(own, field)!r}): it is read from cpu and machine.virtual, not written by hand",
             )
-    elif name != f"{slug}-{host_hash}":
+    if stored.source == machines.RECORDED and not own.known:
+        raise DataError(path, "machine.identity_source is 'recorded', but the run records no CPU family and model")
+    expected = machines.derived_name(manifest, stored)
+    if machine.name != expected:
         raise DataError(
             path,
-            f"machine.name {name!r} disagrees with cpu.model {manifest['cpu']['model']!r} and machine.host_hash "
-            f"{host_hash!r}: the runner names it {slug}-{host_hash}",
+            f"machine.name {machine.name!r} is not the name its identity gives, {expected!r} ({stored.canonical()})",
         )
+
+
+def _check_machine(manifest: Mapping[str, Any], path: Path, run_id: str) -> None:
+    _check_identity(manifest, path)
+    if _renamed_before_identity(manifest):
+        stamp, tail = _run_id(manifest, "\0").split("\0")
+        if re.fullmatch(re.escape(stamp) + r"[a-z0-9]+(?:-[a-z0-9]+)*" + re.escape(tail), run_id) is None:
+            raise DataError(
+                path,
+                f"run_id {run_id!r} disagrees with the manifest's start time, PHP and stack, which make "
+                f"{_run_id(manifest, '<machine>')!r}",
+            )
+        return
     expected = expected_run_id(manifest)
     if run_id != expected:
         raise DataError(
@@ -199,6 +230,12 @@ def check_added(run: Run, schemas: Schemas) -> None:
     """Every check above, on a run as loaded (the loader's own checks passed: schema, seal, rows)."""
     path = run.directory / MANIFEST
     _check_seal(run, path)
+    if run.source_version < schemas.version:
+        raise DataError(
+            path,
+            f"schema version {run.source_version}: a run a pull request adds is of the current version "
+            f"({schemas.version}); upgrade it on disk alone with make upgrade-runs RUN={run.directory} and commit that",
+        )
     names = run_files.check_directory(run.directory)
     extra = run_files.unlisted(names, seal.listed_files(run.manifest))
     if extra:

@@ -3,6 +3,11 @@
 cannot change (scaled, cut, edited) without the build refusing it; a change meant to be made (an
 upgrade on disk, a documented correction) is an explicit re-seal, recorded in `seal.resealed`.
 
+From schema version 9 the seal covers the manifest too: `seal.manifest_sha256` is the SHA-256 of
+manifest.json's bytes before its last member, the seal itself (runners/src/Run/RunSeal.php). Every field
+but the seal (its files' entries, which the files themselves check, and the re-seal history) is covered:
+an edited machine, stack, run id or verdict without a re-seal does not build.
+
 Runs written before schema version 6 carry no seal: they are read as they are, and said to be
 unsealed, until `make upgrade-runs` re-seals them.
 """
@@ -11,7 +16,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -19,6 +24,9 @@ from typing import Any
 from phpcb.errors import DataError
 
 SEALED_FROM_VERSION = 6
+MANIFEST_SEALED_FROM_VERSION = 9
+# Where the seal starts in a manifest as the runner (JSON_PRETTY_PRINT) and rewrite.manifest_text write it.
+SEAL_MEMBER = b',\n    "seal": '
 _CHUNK = 1 << 20
 
 
@@ -43,6 +51,38 @@ def compute(directory: Path, files: Iterable[str]) -> dict[str, dict[str, Any]]:
 
 def listed_files(manifest: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(name for entry in manifest["experiments"].values() for name in entry["files"]))
+
+
+def manifest_digest(text_before_seal: bytes) -> str:
+    return hashlib.sha256(text_before_seal).hexdigest()
+
+
+def digest_of_unsealed(text: str) -> str:
+    """The digest a manifest written as `text` without a seal ("{...\n}\n") gets once the seal is added."""
+    body = text.rstrip("\n")
+    if not body.endswith("\n}"):
+        raise ValueError("a manifest's JSON text ends with a line holding only '}'")
+    return manifest_digest(body[:-2].encode("utf-8"))
+
+
+def verify_manifest(manifest: dict[str, Any], manifest_path: Path) -> None:
+    """The manifest's bytes before its seal, against `seal.manifest_sha256`."""
+    recorded = (manifest.get("seal") or {}).get("manifest_sha256")
+    if recorded is None:
+        raise DataError(
+            manifest_path,
+            f"the seal does not cover the manifest (no seal.manifest_sha256; schema version "
+            f"{MANIFEST_SEALED_FROM_VERSION} on records it): re-measure the run, or restore manifest.json from git",
+        )
+    text = manifest_path.read_bytes()
+    at = text.rfind(SEAL_MEMBER)
+    if at < 0 or list(manifest)[-1] != "seal" or manifest_digest(text[:at]) != recorded:
+        raise DataError(
+            manifest_path,
+            "the manifest does not match its seal: a field was edited (or the file rewritten) after the run was "
+            "sealed. Restore it from git (git checkout -- FILE); a correction made on purpose is re-sealed with "
+            "make seal RUN=<dir> REASON=..., which records why",
+        )
 
 
 def verify(directory: Path, manifest: dict[str, Any], manifest_path: Path) -> None:
@@ -99,11 +139,34 @@ def mismatch(path: Path, found_rows: int, found_hash: str, expected: dict[str, A
     )
 
 
-def resealed(manifest: dict[str, Any], directory: Path, reason: str, now: datetime | None = None) -> dict[str, Any]:
-    """The manifest with a fresh seal of the run's files and the re-seal recorded (when and why)."""
+def resealed(
+    manifest: dict[str, Any],
+    directory: Path,
+    reason: str,
+    now: datetime | None = None,
+    text: Callable[[dict[str, Any]], str] | None = None,
+) -> dict[str, Any]:
+    """The manifest with a fresh seal of the run's files and of itself (`text` writes it as it will be on
+    disk: rewrite.manifest_text), and the re-seal recorded (when and why)."""
     if not reason.strip():
         raise DataError(directory, "a re-seal needs a reason (what changed in the run, and why)")
     history = list((manifest.get("seal") or {}).get("resealed", []))
     stamp = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
     history.append({"utc": stamp, "reason": reason.strip()})
-    return {**manifest, "seal": {"files": compute(directory, listed_files(manifest)), "resealed": history}}
+    return sealed(manifest, directory, text, history)
+
+
+def sealed(
+    manifest: dict[str, Any],
+    directory: Path,
+    text: Callable[[dict[str, Any]], str] | None,
+    history: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The manifest with a seal of the run's files and (schema 9 on, given how it is written) of itself."""
+    unsealed = {key: value for key, value in manifest.items() if key != "seal"}
+    fresh: dict[str, Any] = {"files": compute(directory, listed_files(manifest))}
+    if text is not None and int(manifest.get("schema_version", 0)) >= MANIFEST_SEALED_FROM_VERSION:
+        fresh["manifest_sha256"] = digest_of_unsealed(text(unsealed))
+    if history:
+        fresh["resealed"] = history
+    return {**unsealed, "seal": fresh}

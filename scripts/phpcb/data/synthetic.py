@@ -58,8 +58,8 @@ def synthesize(root: Path, count: int, out: Path) -> str:
             "run_id": run_id,
             "started_utc": f"{started:%Y-%m-%dT%H:%M:%SZ}",
             "finished_utc": f"{started + timedelta(seconds=50):%Y-%m-%dT%H:%M:%SZ}",
-            # Sealed as the runner seals a run it finishes: these are new runs, not edits of one.
-            "seal": {"files": seal.compute(directory, seal.listed_files(source.manifest))},
         }
+        # Sealed as the runner seals a run it finishes (files and manifest): new runs, not edits of one.
+        manifest = seal.sealed(manifest, directory, manifest_text)
         (directory / MANIFEST).write_text(manifest_text(manifest), encoding="utf-8")
     return f"{count} synthetic runs in {out / 'data' / 'runs'}"

@@ -213,6 +213,22 @@ class RecordStackAndBoot(Upgrader):
         return {**upgraded, "schema_version": self.source_version + 1}
 
 
+@dataclass(frozen=True)
+class NameTheMachineByIdentity(Upgrader):
+    """Version 8 → 9: a machine is what sets the speed (issue 45). `machine` gains the identity the run
+    recorded (CPU vendor, family/model/stepping, microarchitecture, cores, dispatch features; virtual stays
+    where it was) and its source, and is named from it (machines.py), no longer from the CPU model string
+    and /etc/machine-id, which one VM pool shares across CPU generations. A run that recorded no family
+    and model gets an unknown identity here; the relabelling of committed runs (`python -m phpcb upgrade`
+    of several runs) infers one where what it recorded matches one recorded identity. The run id, named
+    after the old name, changes only when the run is upgraded on disk (its directory is renamed)."""
+
+    def manifest(self, manifest: dict[str, Any]) -> dict[str, Any]:
+        upgraded = dict(manifest)
+        upgraded["machine"] = machines.machine_fields(manifest, machines.recorded_identity(manifest))
+        return {**upgraded, "schema_version": self.source_version + 1}
+
+
 def legacy_host(run_id: str) -> str:
     """The hostname slug a version-2 run id carries: YYYYMMDDTHHMMZ-<host>-phpX.Y."""
     parts = run_id.split("-")
@@ -231,6 +247,9 @@ UPGRADERS: dict[int, Upgrader] = {
     5: RecordEnvironmentAndSeal(5, "manifest.json: version 6 (seal, machine.virtual, cpu.mhz, kernel_build: absent)"),
     6: RecordMinorFaults(6, "aead.csv, symmetric.csv: add `minor_faults`, empty (not counted before version 7)"),
     7: RecordStackAndBoot(7, "manifest.json: add `stack` (host; OpenSSL libraries not recorded) and `boot` (null)"),
+    8: NameTheMachineByIdentity(
+        8, "manifest.json: machine named by its CPU identity (machine.identity, identity_source), not machine-id"
+    ),
 }
 
 

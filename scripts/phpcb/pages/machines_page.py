@@ -19,7 +19,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from phpcb.data.loader import Run
-from phpcb.data.machines import machine_name
+from phpcb.data.machines import Machine, machine_name
 from phpcb.data.selection import SiteConfig, reference
 from phpcb.data.stacks import stack_of
 from phpcb.experiments.experiment import Experiment
@@ -83,7 +83,10 @@ class Question:
 class MachineSummary:
     name: str
     cpu: str
+    identity: str  # machines.Identity.label: what sets the speed
+    source: str  # recorded, inferred (with why) or unknown
     cores: int
+    boots: int
     os: str
     stacks: list[str]  # each stack's short label (data/stacks.py)
     runs: list[str]
@@ -178,11 +181,16 @@ def summaries(runs: list[Run]) -> list[MachineSummary]:
     result = []
     for name, members in sorted(by_machine.items()):
         newest = members[-1].manifest
+        machine = Machine.of(newest)
+        sources = sorted({Machine.of(r.manifest).identity.source for r in members})
         result.append(
             MachineSummary(
                 name=name,
                 cpu=str(newest["cpu"]["model"]),
-                cores=int(newest["cpu"]["cores"]),
+                identity=machine.identity.label,
+                source=" and ".join(sources),
+                cores=machine.identity.cores,
+                boots=len({Machine.of(r.manifest).boot for r in members}),
                 os=str(newest["stack"]["host_os"]),
                 stacks=sorted({stack_of(r.manifest).short_label for r in members}),
                 runs=[r.run_id for r in members],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from phpcb.data.machines import Machine
 from phpcb.data.stacks import Stack, stack_of
 from phpcb.presentation.formatting import memory
 
@@ -24,6 +25,7 @@ def describe(manifest: dict[str, Any], measured_by: dict[str, Any] | None = None
         ("Run", manifest["run_id"]),
         ("Profile", f"{manifest['profile']} (timer: {manifest['timer']})"),
         ("Measured", f"{manifest['started_utc']} → {manifest['finished_utc']}"),
+        ("Machine", _machine(Machine.of(manifest))),
         ("CPU", f"{cpu['model']}, {cpu['cores']} cores"),
         ("CPU flags", flags),
         ("Memory", memory(manifest["memory_bytes"]) if manifest["memory_bytes"] else "unknown"),
@@ -40,6 +42,15 @@ def describe(manifest: dict[str, Any], measured_by: dict[str, Any] | None = None
         ("Argon2 provider", libraries["argon2_provider"] or "none"),
         ("Git commit", manifest["git_commit"] or "unknown"),
     ]
+
+
+def _machine(machine: Machine) -> str:
+    source = {
+        "recorded": "",
+        "inferred": f"; identity inferred: {machine.identity.inferred_from}",
+        "unknown": "",  # the label says "family and model not recorded"
+    }[machine.identity.source]
+    return f"{machine.name}: {machine.identity.label}{source}"
 
 
 def _openssl(libraries: dict[str, Any]) -> str:

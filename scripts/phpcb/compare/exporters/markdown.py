@@ -170,10 +170,13 @@ def method_text(comparison: Comparison) -> str:
 
 def across_text(comparison: Comparison) -> str:
     because = comparison.environment.across_machines_because
+    rows = {row.label: row for row in comparison.environment.rows}
+    named = " and ".join(f"{label.lower()} ({rows[label].base} → {rows[label].new})" for label in because)
     verb = "differs" if len(because) == 1 else "differ"
     return (
-        f"Across machines: the {' and '.join(because)} {verb} between the two runs, so every difference "
-        "below mixes the machines with any change of the code. Shown for information: this is not a regression test."
+        f"Across machines: the {named} {verb} between the two runs, so every difference below mixes the "
+        "machines with any change of the code. No case is judged (one machine's noise says nothing of two); "
+        "the class shifts show what the machines differ by. Shown for information: this is not a regression test."
     )
 
 
