@@ -3,16 +3,27 @@
 declare(strict_types=1);
 
 /*
- * What CompactJws::verify costs over a raw openssl_verify on the same key object (RS256, ES256), in
- * one process, the sides taking turns in rounds whose order rotates, so that a slower minute of the
- * machine falls on every side alike. The overhead is paired round by round: the median of the
- * per-round differences (and ratios) with its order-statistic 95 % CI (MedianInterval).
+ * What a caller of CompactJws::verify pays over the raw call it stands for (RS256, ES256):
+ * openssl_verify($input, $der, $key, OPENSSL_ALGO_SHA256) on the same key object, the token's
+ * signature made DER once before timing (as the JWT experiment's PrimitiveCase does). One process;
+ * the sides take turns in rounds whose order rotates, and the overhead is paired round by round:
+ * the median of the per-round differences (and ratios) with its order-statistic 95 % CI
+ * (MedianInterval).
  *
  *   php scripts/jws-verify-overhead.php [--rounds 30] [--batch-ms 4] [--before GIT-REF]
  *
+ * Every batch is timed by two clocks: the wall clock (hrtime) and this process's CPU time (getrusage,
+ * user + system). The overhead is the CPU time's. On a shared machine (2 cores, other people's
+ * tests) a batch holds whole time slices of other processes whenever it outlasts what the scheduler
+ * gives this one; how many is a small whole number that grows with the batch's own length, so a
+ * wall-clock median of a few batches jumps by a whole slice over the batch's operations (a 4 ms
+ * slice in a batch of 400: 10 µs a verification) and reads as JWS overhead, though none of that time
+ * is spent verifying. The wall clock's overhead is printed beside the CPU time's, with how many
+ * batches were preempted (getrusage's involuntary context switches): where the two overheads differ,
+ * the machine was shared.
+ *
  * --before also loads runners/src/Jws/ as it is at GIT-REF, renamed into its own namespace, and
- * times its verify in the same rounds: a change measured before/after in one process. The raw side
- * converts the token's R‖S to DER once, as the JWT experiment's PrimitiveCase does.
+ * times its verify in the same rounds: a change measured before/after in one process.
  */
 
 require dirname(__DIR__) . '/runners/bootstrap.php';
@@ -68,8 +79,9 @@ function sides(string $alg, ?string $before): array
     $raw = Base64Url::decode($signature);
     $der = $alg === 'ES256' ? EcdsaSignature::rawToDer($raw, 32, $alg) : $raw;
     $sides = [
-        'raw openssl_verify' => static fn (): bool => openssl_verify($input, $der, $public, 'sha256') === 1,
-        'CompactJws::verify' => static fn (): bool => CompactJws::verify($token, $key)->payload === $payload || true,
+        // The constant, as a caller writes it: given 'sha256', ext-openssl looks the name up on every call.
+        'raw openssl_verify' => static fn (): bool => openssl_verify($input, $der, $public, OPENSSL_ALGO_SHA256) === 1,
+        'CompactJws::verify' => static fn (): bool => CompactJws::verify($token, $key)->payload !== '',
     ];
     if ($before !== null) {
         $old = Before\Jws\Key::forVerification(Before\Jws\Algorithms::named($alg), $public);
@@ -83,14 +95,28 @@ function sides(string $alg, ?string $before): array
     return $sides;
 }
 
-/** Per-operation ns of one batch. */
-function batch(Closure $side, int $iterations): float
+/** This process's CPU time (user + system) in ns; getrusage() counts microseconds. */
+function cpuNs(): int
 {
+    $usage = getrusage();
+    return 1000 * (1_000_000 * ($usage['ru_utime.tv_sec'] + $usage['ru_stime.tv_sec']) + $usage['ru_utime.tv_usec'] + $usage['ru_stime.tv_usec']);
+}
+
+/**
+ * @return array{wall: float, cpu: float, preempted: bool} per-operation ns of one batch, by the wall
+ * clock and by CPU time, and whether another process ran in it (an involuntary context switch)
+ */
+function batch(Closure $side, int $iterations): array
+{
+    $switches = getrusage()['ru_nivcsw'];
+    $cpu = cpuNs();
     $start = hrtime(true);
     for ($i = 0; $i < $iterations; $i++) {
         $side();
     }
-    return (hrtime(true) - $start) / $iterations;
+    $wall = hrtime(true) - $start;
+    $cpu = cpuNs() - $cpu;
+    return ['wall' => $wall / $iterations, 'cpu' => $cpu / $iterations, 'preempted' => getrusage()['ru_nivcsw'] > $switches];
 }
 
 function interval(array $values, string $format): string
@@ -99,32 +125,52 @@ function interval(array $values, string $format): string
     return sprintf($format, $m->median) . ' (95 % CI ' . sprintf($format, $m->low) . ' to ' . sprintf($format, $m->high) . ')';
 }
 
+printf("host: %s, PHP %s, %s; load average %s\n", cpuModel(), PHP_VERSION, OPENSSL_VERSION_TEXT, implode(' ', array_map(static fn (float $l): string => sprintf('%.2f', $l), sys_getloadavg() ?: [])));
 foreach (['RS256', 'ES256'] as $alg) {
     $sides = sides($alg, is_string($before) ? $before : null);
     $names = array_keys($sides);
     // Calibrate on the raw side: a batch lasts about --batch-ms.
-    $perOp = batch($sides[$names[0]], 200);
+    $perOp = batch($sides[$names[0]], 200)['cpu'];
     $iterations = max(10, (int) ($batchNs / max($perOp, 1.0)));
-    $times = array_fill_keys($names, []);
+    $times = ['cpu' => array_fill_keys($names, []), 'wall' => array_fill_keys($names, [])];
+    $preempted = 0;
     for ($round = 0; $round < $rounds; $round++) {
         // Rotate the order: each side runs first, second, ... equally often.
         $order = array_merge(array_slice($names, $round % count($names)), array_slice($names, 0, $round % count($names)));
         foreach ($order as $name) {
-            $times[$name][] = batch($sides[$name], $iterations);
+            $batch = batch($sides[$name], $iterations);
+            $times['cpu'][$name][] = $batch['cpu'];
+            $times['wall'][$name][] = $batch['wall'];
+            $preempted += (int) $batch['preempted'];
         }
     }
-    printf("%s: %d rounds of %d verifications a side\n", $alg, $rounds, $iterations);
-    $raw = $times[$names[0]];
+    printf("%s: %d rounds of %d verifications a side; %d of %d batches preempted by other processes\n", $alg, $rounds, $iterations, $preempted, $rounds * count($names));
     foreach ($names as $name) {
-        printf("  %-34s %s\n", $name, interval(array_map(static fn (float $ns): float => $ns / 1000, $times[$name]), '%.2f µs'));
+        printf("  %-34s %s CPU, %s wall\n", $name, interval(micro($times['cpu'][$name]), '%.2f µs'), sprintf('%.2f µs', MedianInterval::of(micro($times['wall'][$name]))->median));
     }
     $pairs = array_map(static fn (string $name): array => [$name, $names[0]], array_slice($names, 1));
     if (count($names) === 3) {
         $pairs[] = [$names[1], $names[2]];
     }
     foreach ($pairs as [$name, $against]) {
-        $differences = array_map(static fn (float $a, float $b): float => ($a - $b) / 1000, $times[$name], $times[$against]);
-        $ratios = array_map(static fn (float $a, float $b): float => 100 * ($a / $b - 1), $times[$name], $times[$against]);
-        printf("  %s over %s: %s, %s\n", $name, $against, interval($differences, '%+.2f µs'), interval($ratios, '%+.1f %%'));
+        foreach (['cpu' => 'CPU time', 'wall' => 'wall clock'] as $clock => $label) {
+            $differences = array_map(static fn (float $a, float $b): float => ($a - $b) / 1000, $times[$clock][$name], $times[$clock][$against]);
+            $ratios = array_map(static fn (float $a, float $b): float => 100 * ($a / $b - 1), $times[$clock][$name], $times[$clock][$against]);
+            printf("  %s over %s, %s: %s, %s\n", $name, $against, $label, interval($differences, '%+.2f µs'), interval($ratios, '%+.1f %%'));
+        }
     }
+}
+
+/** @param list<float> $ns @return list<float> */
+function micro(array $ns): array
+{
+    return array_map(static fn (float $value): float => $value / 1000, $ns);
+}
+
+function cpuModel(): string
+{
+    $info = is_readable('/proc/cpuinfo') ? (string) file_get_contents('/proc/cpuinfo') : '';
+    $model = preg_match('/^model name\s*:\s*(.+)$/m', $info, $m) === 1 ? trim($m[1]) : php_uname('m');
+    $family = preg_match('/^cpu family\s*:\s*(\d+)$/m', $info, $f) === 1 ? ", family {$f[1]}" : '';
+    return $model . $family . ', ' . (substr_count($info, "\nprocessor") + (str_starts_with($info, 'processor') ? 1 : 0)) . ' CPUs';
 }

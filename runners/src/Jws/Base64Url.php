@@ -26,13 +26,13 @@ final class Base64Url
     {
         $length = strlen($text);
         $tail = $length % 4;
-        // Strict base64_decode() refuses characters outside both alphabets but skips white space and
-        // takes '=' padding: a skipped character leaves fewer bytes than the length promises (3 per 4
-        // characters; one skipped after a full group leaves a tail of 1), and the standard alphabet's
-        // '+' and '/' are looked for. No regex: it cost 15 instructions a character, a sixth of the
-        // JWS layer's cost over openssl_verify for an RS256 token.
-        $bytes = $tail === 1 ? false : base64_decode(strtr($text, '-_', '+/'), true);
-        if ($bytes === false || strlen($bytes) !== intdiv(3 * $length, 4) || str_contains($text, '+') || str_contains($text, '/')) {
+        // One translation to the standard alphabet, in which the standard alphabet's own '+' and '/'
+        // become '*', a character strict base64_decode() refuses like any outside both alphabets. It
+        // skips white space and takes '=' padding: a skipped character leaves fewer bytes than the
+        // length promises (3 per 4 characters; one skipped after a full group leaves a tail of 1).
+        // No regex (15 instructions a character) and no search for '+' and '/' after the translation.
+        $bytes = $tail === 1 ? false : base64_decode(strtr($text, '-_+/', '+/**'), true);
+        if ($bytes === false || strlen($bytes) !== intdiv(3 * $length, 4)) {
             throw MalformedToken::notBase64Url($part);
         }
         if ($tail > 1 && !str_contains(self::CANONICAL_LAST[$tail], $text[$length - 1])) {

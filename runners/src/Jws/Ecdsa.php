@@ -15,22 +15,23 @@ final class Ecdsa implements Algorithm
         private readonly string $curve,
         private readonly string $hash,
         public readonly int $coordinateBytes,
+        private readonly int $digest,
     ) {
     }
 
     public static function es256(): self
     {
-        return new self('ES256', 'prime256v1', 'sha256', 32);
+        return new self('ES256', 'prime256v1', 'sha256', 32, OPENSSL_ALGO_SHA256);
     }
 
     public static function es384(): self
     {
-        return new self('ES384', 'secp384r1', 'sha384', 48);
+        return new self('ES384', 'secp384r1', 'sha384', 48, OPENSSL_ALGO_SHA384);
     }
 
     public static function es512(): self
     {
-        return new self('ES512', 'secp521r1', 'sha512', 66);
+        return new self('ES512', 'secp521r1', 'sha512', 66, OPENSSL_ALGO_SHA512);
     }
 
     public function name(): string
@@ -46,6 +47,12 @@ final class Ecdsa implements Algorithm
     public function hash(): string
     {
         return $this->hash;
+    }
+
+    /** The hash as ext-openssl's OPENSSL_ALGO_* constant (see Rsa::DIGESTS), what openssl_sign() and openssl_verify() are given. */
+    public function digest(): int
+    {
+        return $this->digest;
     }
 
     public function facts(mixed $material, bool $forSigning, KeyDetails $details): KeyFacts
@@ -64,7 +71,7 @@ final class Ecdsa implements Algorithm
     public function sign(Key $key, string $input): string
     {
         $der = '';
-        if (!openssl_sign($input, $der, $key->material, $this->hash)) {
+        if (!openssl_sign($input, $der, $key->material, $this->digest)) {
             throw SignatureRejected::signingFailed($this->name, implode('; ', OpensslErrors::drain()));
         }
         return EcdsaSignature::derToRaw($der, $this->coordinateBytes);
@@ -73,7 +80,7 @@ final class Ecdsa implements Algorithm
     public function verify(Key $key, string $input, string $signature): bool
     {
         $der = EcdsaSignature::rawToDer($signature, $this->coordinateBytes, $this->name);
-        $valid = openssl_verify($input, $der, $key->material, $this->hash) === 1;
+        $valid = openssl_verify($input, $der, $key->material, $this->digest) === 1;
         if (!$valid) {
             OpensslErrors::drain();
         }

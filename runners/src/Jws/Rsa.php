@@ -16,19 +16,27 @@ use PhpCryptoBench\Exception\WeakKey;
 final class Rsa implements Algorithm
 {
     public const MINIMUM_BITS = 2048;
+    /**
+     * The hash as ext-openssl's constant, by the name's digits: openssl_sign()/openssl_verify() given
+     * the constant take EVP_sha256() and the like directly; given the name, they look it up in
+     * OpenSSL's name table on every call (the same EVP_MD either way).
+     */
+    private const DIGESTS = ['256' => OPENSSL_ALGO_SHA256, '384' => OPENSSL_ALGO_SHA384, '512' => OPENSSL_ALGO_SHA512];
 
     private function __construct(
         private readonly string $name,
         private readonly string $hash,
         private readonly bool $pss,
         private readonly int $hashBytes,
+        private readonly int $digest,
     ) {
     }
 
     public static function named(string $name): self
     {
-        $hash = 'sha' . substr($name, 2);
-        return new self($name, $hash, str_starts_with($name, 'PS'), strlen(hash($hash, '', true)));
+        $bits = substr($name, 2);
+        $hash = 'sha' . $bits;
+        return new self($name, $hash, str_starts_with($name, 'PS'), strlen(hash($hash, '', true)), self::DIGESTS[$bits]);
     }
 
     public function name(): string
@@ -51,7 +59,7 @@ final class Rsa implements Algorithm
     public function sign(Key $key, string $input): string
     {
         $signature = '';
-        if (!openssl_sign($input, $signature, $this->pss ? $key->facts->pssForm : $key->material, $this->hash)) {
+        if (!openssl_sign($input, $signature, $this->pss ? $key->facts->pssForm : $key->material, $this->digest)) {
             throw SignatureRejected::signingFailed($this->name, implode('; ', OpensslErrors::drain()));
         }
         return $signature;
@@ -64,7 +72,7 @@ final class Rsa implements Algorithm
         if (strlen($signature) !== $bytes) {
             throw SignatureRejected::length($this->name, $bytes, strlen($signature));
         }
-        $valid = openssl_verify($input, $signature, $this->pss ? $key->facts->pssForm : $key->material, $this->hash) === 1;
+        $valid = openssl_verify($input, $signature, $this->pss ? $key->facts->pssForm : $key->material, $this->digest) === 1;
         if (!$valid) {
             OpensslErrors::drain();
         }
@@ -74,6 +82,12 @@ final class Rsa implements Algorithm
     public function hash(): string
     {
         return $this->hash;
+    }
+
+    /** The hash as ext-openssl's OPENSSL_ALGO_* constant, what openssl_sign() and openssl_verify() are given. */
+    public function digest(): int
+    {
+        return $this->digest;
     }
 
     public function isPss(): bool

@@ -58,6 +58,18 @@ final class JwtCase implements BenchCase
         return $this->token;
     }
 
+    /** The key this case signs with: the raw primitive is timed on this very object (PrimitiveCase). */
+    public function signingKey(): Key
+    {
+        return $this->signingKey;
+    }
+
+    /** The key this case verifies with, imported from the public JWK: the raw primitive is timed on this very object. */
+    public function verificationKey(): Key
+    {
+        return $this->verificationKey;
+    }
+
     public function key(): array
     {
         return [

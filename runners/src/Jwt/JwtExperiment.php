@@ -151,13 +151,15 @@ final class JwtExperiment implements Experiment
             }
             $scheme = JwtScheme::named($alg);
             $jws = [JwtCase::SIGN => new JwtCase($scheme, JwtCase::SIGN, self::LAYER_PAYLOAD_CHARS, $private), JwtCase::VERIFY => new JwtCase($scheme, JwtCase::VERIFY, self::LAYER_PAYLOAD_CHARS, $private)];
-            $signing = $scheme->signingKey($private);
-            $verification = $scheme->verificationKey($private);
-            $primitive = new PrimitiveCase($scheme, JwtCase::SIGN, $signing, $verification, $jws[JwtCase::VERIFY]->token());
-            $speed = $scheme->nativePrimitive(strlen($primitive->signingInput()));
+            // Each operation's raw primitive on the key objects its JWS case uses, and the token that case verifies.
+            $primitives = [];
+            foreach ($jws as $operation => $case) {
+                $primitives[$operation] = new PrimitiveCase($scheme, $operation, $case->signingKey(), $case->verificationKey(), $jws[JwtCase::VERIFY]->token());
+            }
+            $speed = $scheme->nativePrimitive(strlen($primitives[JwtCase::SIGN]->signingInput()));
             $groups[$speed->name] ??= [new NativeStep($context->nativeSpeed, $speed, $native)];
             foreach ([JwtCase::SIGN, JwtCase::VERIFY] as $operation) {
-                $raw = $operation === JwtCase::SIGN ? $primitive : new PrimitiveCase($scheme, JwtCase::VERIFY, $signing, $verification, $jws[JwtCase::VERIFY]->token());
+                $raw = $primitives[$operation];
                 $columns = static fn (BenchCase $case): array => ['alg' => $alg, 'operation' => $operation, 'layer' => $case instanceof PrimitiveCase ? PrimitiveCase::LAYER : self::JWS_LAYER, 'native' => $speed->name, 'payload_chars' => self::LAYER_PAYLOAD_CHARS, 'verified' => true];
                 // The primitive and the JWS layer in rotation: the overhead is paired sample by sample.
                 $groups[$speed->name][] = SampledStep::rotated($context->sampler, $context->profile, [$raw, $jws[$operation]], $layers, new Interleaving(self::LAYERS_CSV, self::LAYERS_PAIRED_BY), $columns);

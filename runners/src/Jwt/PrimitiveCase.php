@@ -16,9 +16,10 @@ use PhpCryptoBench\Jws\Rsa;
 
 /**
  * The raw primitive under a JWS signature, on a token's signing input (header.payload): what PHP
- * itself costs, without this project's JWS code. RS, PS and ES: openssl_sign/openssl_verify (PS with
- * the key's RSASSA-PSS form, the very key object the JWS layer uses); EdDSA: sodium; HS: hash_hmac
- * and hash_equals.
+ * itself costs, without this project's JWS code. RS, PS and ES: openssl_sign/openssl_verify with the
+ * hash as its OPENSSL_ALGO_* constant, as a caller writes it (PS with the key's RSASSA-PSS form), on
+ * the very key objects the JWS layer's case uses (JwtCase::signingKey(), verificationKey()); EdDSA:
+ * sodium; HS: hash_hmac and hash_equals.
  * Before timing, its result is checked against the JWS layer's token: the same signature where the
  * algorithm is deterministic, a signature that verifies where it is not. Every timed run is checked.
  */
@@ -100,7 +101,7 @@ final class PrimitiveCase implements BenchCase
         $signature = '';
         $ok = match (true) {
             $algorithm instanceof Hmac => ($signature = hash_hmac($algorithm->hash(), $this->input, (string) $this->private, true)) !== '',
-            $algorithm instanceof Rsa, $algorithm instanceof Ecdsa => $this->private instanceof OpenSSLAsymmetricKey && openssl_sign($this->input, $signature, $this->private, $algorithm->hash()),
+            $algorithm instanceof Rsa, $algorithm instanceof Ecdsa => $this->private instanceof OpenSSLAsymmetricKey && openssl_sign($this->input, $signature, $this->private, $algorithm->digest()),
             default => ($signature = sodium_crypto_sign_detached($this->input, (string) $this->private)) !== '',
         };
         return $ok ? $signature : '';
@@ -111,7 +112,7 @@ final class PrimitiveCase implements BenchCase
         $algorithm = $this->scheme->algorithm;
         return match (true) {
             $algorithm instanceof Hmac => hash_equals(hash_hmac($algorithm->hash(), $this->input, (string) $this->private, true), $signature),
-            $algorithm instanceof Rsa, $algorithm instanceof Ecdsa => $this->public instanceof OpenSSLAsymmetricKey && openssl_verify($this->input, $signature, $this->public, $algorithm->hash()) === 1,
+            $algorithm instanceof Rsa, $algorithm instanceof Ecdsa => $this->public instanceof OpenSSLAsymmetricKey && openssl_verify($this->input, $signature, $this->public, $algorithm->digest()) === 1,
             default => sodium_crypto_sign_verify_detached($signature, $this->input, (string) $this->public),
         };
     }

@@ -57,6 +57,10 @@ final class AlgorithmsTest extends TestCase
         if ($algorithm instanceof Rsa || $algorithm instanceof Ecdsa || $algorithm instanceof Hmac) {
             self::assertSame($hash, $algorithm->hash());
         }
+        if ($algorithm instanceof Rsa || $algorithm instanceof Ecdsa) {
+            // What openssl_sign() and openssl_verify() are given: the constant, not the name.
+            self::assertSame(['sha256' => OPENSSL_ALGO_SHA256, 'sha384' => OPENSSL_ALGO_SHA384, 'sha512' => OPENSSL_ALGO_SHA512][$hash], $algorithm->digest());
+        }
         if ($algorithm instanceof Rsa) {
             self::assertSame(str_starts_with($name, 'PS'), $algorithm->isPss());
         }

@@ -5,6 +5,8 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Tests\Jwt;
 
 use PhpCryptoBench\Jws\Base64Url;
+use PhpCryptoBench\Jws\CompactJws;
+use PhpCryptoBench\Jws\Jwk;
 use PhpCryptoBench\Jwt\JwtCase;
 use PhpCryptoBench\Jwt\JwtScheme;
 use PHPUnit\Framework\TestCase;
@@ -34,6 +36,18 @@ final class JwtCaseTest extends TestCase
             $case->verifyLastRun();
             self::assertSame($operation === JwtCase::KEYGEN ? 0 : strlen($case->token()), $case->key()['token_bytes']);
         }
+    }
+
+    public function testItsKeysAreTheOnesItSignsAndVerifiesWith(): void
+    {
+        $scheme = JwtScheme::named('ES256');
+        $private = $scheme->generate();
+        $case = new JwtCase($scheme, JwtCase::VERIFY, 100, $private);
+        self::assertSame($private, $case->signingKey()->material, 'the private key object itself');
+        self::assertTrue($case->signingKey()->signs);
+        self::assertFalse($case->verificationKey()->signs);
+        self::assertSame(Jwk::publicOf($private), Jwk::publicOf($case->verificationKey()->material), 'imported from the published public JWK');
+        self::assertSame(Base64Url::decode(explode('.', $case->token())[1]), CompactJws::verify($case->token(), $case->verificationKey())->payload, 'its token verifies with it');
     }
 
     public function testTheTokenCarriesTheSeedsDataClaimOfTheAskedLength(): void
