@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 
 from phpcb.commands.view import from_environment
+from phpcb.data import selection
 from phpcb.data.selection import COMPARE_VARIABLE, SHOW_RUN_VARIABLE, SiteConfig, View, baseline_for, reference, shown
 from phpcb.errors import DataError
 
-from .conftest import named_run
+from .conftest import ROOT, committed_runs, named_run
 
 CONFIG = Path("data/site.yaml")
 
@@ -218,3 +219,42 @@ def test_a_run_is_compared_with_its_own_stack_before_a_full_run_of_another():
     assert alone is not None
     assert alone.run is newer_stack_full
     assert alone.reason.startswith("the reference run of the same machine, on another stack")
+
+
+def known(run, boot: str, source: str = "recorded"):
+    """The run as the runner records a known identity (the selection reads only its source) on `boot`."""
+    identity = {"vendor": "amd", "line": "epyc", "family": 26, "model": 2, "stepping": 1}
+    identity |= {"microarchitecture": "zen5", "cores": 2, "features": ["aes"]}
+    run.manifest["machine"] |= {"identity": identity, "identity_source": source}
+    run.manifest["boot"] = {"id": boot, "uptime_s": 1}
+    return run
+
+
+def test_the_reference_machine_by_most_boots_is_the_known_identity_seen_on_the_most_boots():
+    """Issue 45.7: the data grows by boots and machines; the reference machine is the known identity with the
+    most boots (an unknown identity never, however many runs it has)."""
+    runs = [
+        known(named_run("20260101T0000Z-a-php8.2", "a", "quick", "2026-01-01T00:00:00Z"), "boot-1"),
+        known(named_run("20260101T0100Z-a-php8.2", "a", "quick", "2026-01-01T01:00:00Z"), "boot-1"),
+        known(named_run("20260102T0000Z-b-php8.2", "b", "quick", "2026-01-02T00:00:00Z"), "boot-2"),
+        known(named_run("20260103T0000Z-b-php8.2", "b", "quick", "2026-01-03T00:00:00Z"), "boot-3"),
+        known(named_run("20260104T0000Z-c-php8.2", "c", "quick", "2026-01-04T00:00:00Z"), "boot-4", "unknown"),
+        known(named_run("20260105T0000Z-c-php8.2", "c", "quick", "2026-01-05T00:00:00Z"), "boot-5", "unknown"),
+        known(named_run("20260106T0000Z-c-php8.2", "c", "quick", "2026-01-06T00:00:00Z"), "boot-6", "unknown"),
+    ]
+    assert selection.machine_with_most_boots(runs) == "b"
+    assert selection.machine_with_most_boots(runs[:2]) == "a"
+    assert selection.machine_with_most_boots(runs[4:]) is None
+    config = selection.SiteConfig(Path("site.yaml"), selection.MOST_BOOTS, {})
+    config.check(runs)
+    assert config.reference_machine == "b"
+    picked = selection.reference(runs, "aead", selection.SiteConfig(Path("site.yaml"), selection.MOST_BOOTS, {}))
+    assert picked is not None
+    assert picked.run.run_id == "20260103T0000Z-b-php8.2"
+
+
+def test_the_committed_site_follows_the_machine_with_most_boots():
+    config = selection.SiteConfig.load(ROOT / "data" / "site.yaml")
+    assert config.reference_machine == selection.MOST_BOOTS
+    config.check(committed_runs())
+    assert config.reference_machine == "amd-epyc-zen5-2c-5330ed"

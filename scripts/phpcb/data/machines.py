@@ -280,11 +280,23 @@ def _mhz(manifest: Mapping[str, Any]) -> float | None:
     return float(mhz) if isinstance(mhz, int | float) and not isinstance(mhz, bool) else None
 
 
+def _ambiguous(identity: Identity) -> bool:
+    """Whether another microarchitecture of the table has the same vendor and features: then what a run
+    recorded without family and model (features, clock) cannot tell which CPU it ran on (Zen 4 and Zen 5
+    share all seven watched features; this pool's runs of 2026-11-25 ran 35 % slower than family 26's)."""
+    alike = {
+        str(entry["name"])
+        for entry in table()["microarchitectures"]
+        if entry["vendor"] == identity.vendor and tuple(entry.get("features", ())) == identity.features
+    }
+    return len(alike - {identity.microarchitecture}) > 0
+
+
 def infer(manifests: Iterable[Mapping[str, Any]]) -> dict[str, Identity]:
     """For each run (by run_id) whose identity is unknown: the one recorded identity among `manifests`
     whose runs recorded the same vendor, CPU string, cores, features, virtual flag and clock (within
-    MHZ_TOLERANCE), marked inferred with the reason. A run that matches none, or several, keeps its
-    unknown identity (it is not in the result)."""
+    MHZ_TOLERANCE), marked inferred with the reason, where no other microarchitecture has those features.
+    A run that matches none, or several, or an ambiguous one, keeps its unknown identity (not in the result)."""
     listed = list(manifests)
     recorded = [
         (_fingerprint(m, identity), _mhz(m), identity)
@@ -303,7 +315,7 @@ def infer(manifests: Iterable[Mapping[str, Any]]) -> dict[str, Identity]:
             for key, clock, found in recorded
             if key == fingerprint and clock is not None and abs(clock - mhz) < MHZ_TOLERANCE
         }
-        if len(candidates) == 1:
+        if len(candidates) == 1 and not _ambiguous(next(iter(candidates.values()))):
             (match,) = candidates.values()
             reason = (
                 f"family and model not recorded; its CPU string, {identity.cores} cores, features, virtual flag "

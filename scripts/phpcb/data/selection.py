@@ -1,5 +1,6 @@
-"""Which run each experiment page shows, and why: data/site.yaml declares the reference machine and
-the reference stack (the software under the runner: data/stacks.py), and the rule picks, per experiment,
+"""Which run each experiment page shows, and why: data/site.yaml declares the reference machine (a name, or
+`most-boots`: the known identity seen on the most boots) and the reference stack (the software under the
+runner: data/stacks.py), and the rule picks, per experiment,
 
 1. the run pinned for it in data/site.yaml, if any;
 2. else the newest full-profile run of the reference machine, on the reference stack before any other;
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from phpcb.data.datafile import YamlFile
 from phpcb.data.loader import Run
-from phpcb.data.machines import machine_name
+from phpcb.data.machines import UNKNOWN, Machine, machine_name
 from phpcb.data.stacks import on_stack, stack_of
 from phpcb.errors import DataError
 
@@ -28,6 +29,27 @@ FULL = "full"
 
 
 ENTRIES = ("reference_machine", "reference_stack", "pinned")
+# data/site.yaml's reference_machine may name a machine, or say this: the machine whose identity is known
+# (recorded or inferred, never unknown) with runs from the most boots (then the most runs, then the newest).
+MOST_BOOTS = "most-boots"
+
+
+def machine_with_most_boots(runs: list[Run]) -> str | None:
+    """The reference machine by MOST_BOOTS: the data grows by boots and machines, and the machine seen on
+    the most boots is the one whose spread across boots is best known."""
+    boots: dict[str, set[str]] = {}
+    count: dict[str, int] = {}
+    newest: dict[str, str] = {}
+    for run in runs:
+        machine = Machine.of(run.manifest)
+        if machine.identity.source == UNKNOWN:
+            continue
+        boots.setdefault(machine.name, set()).add(machine.boot)
+        count[machine.name] = count.get(machine.name, 0) + 1
+        newest[machine.name] = max(newest.get(machine.name, ""), str(run.manifest["started_utc"]))
+    if not boots:
+        return None
+    return max(boots, key=lambda name: (len(boots[name]), count[name], newest[name], name))
 
 
 @dataclass(frozen=True)
@@ -62,7 +84,9 @@ class SiteConfig:
 
     def check(self, runs: list[Run]) -> None:
         """A reference machine or stack, or a pinned run, that no run under data/runs/ matches is a typo,
-        not a rule."""
+        not a rule. The MOST_BOOTS rule is resolved here, against the runs (every build checks first)."""
+        if self.reference_machine == MOST_BOOTS:
+            object.__setattr__(self, "reference_machine", machine_with_most_boots(runs))
         machines = sorted({machine_name(run.manifest) for run in runs})
         if self.reference_machine is not None and self.reference_machine not in machines:
             raise DataError(
@@ -106,6 +130,8 @@ def reference(runs: list[Run], experiment: str, config: SiteConfig) -> Selection
             raise DataError(config.path, f"pinned.{experiment}: run {pinned!r} has no {experiment} results")
         return Selection(run, "pinned for this experiment in data/site.yaml")
     machine = config.reference_machine
+    if machine == MOST_BOOTS:
+        machine = machine_with_most_boots(runs)
     on_reference = [run for run in having if machine_name(run.manifest) == machine]
     full = [run for run in having if run.manifest["profile"] == FULL]
     steps: list[tuple[list[Run], str]] = [
