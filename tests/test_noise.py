@@ -12,14 +12,14 @@ import shutil
 import numpy as np
 import pytest
 
-from phpcb.compare import noise
+from phpcb.compare import comparison, noise
 from phpcb.data import noise_model
 from phpcb.data.loader import Run
 from phpcb.data.schema import load_schemas
 from phpcb.errors import DataError
 from phpcb.experiments import registry
 from phpcb.pages import build as site
-from phpcb.statistics.spread import UNKNOWN, run_spread
+from phpcb.statistics.spread import ONE_BOOT_ALLOWANCE_LOG_SD, UNKNOWN, run_spread
 
 from .conftest import FIXTURE_RUN, ROOT, project_with
 
@@ -155,7 +155,8 @@ def test_a_run_of_another_profile_borrows_the_model_and_says_so():
     model = noise_model.NoiseModel(MACHINE, {"quick": noise_model.ProfileNoise("quick", ("a", "b", "c"), classes)})
     spread = run_spread(model, MACHINE, "full", "jwt")
     assert spread.stand_in
-    assert spread.log_sd == pytest.approx(math.hypot(0.1, 0.02))
+    # one boot: the run-level SD and the stated allowance for another boot, in quadrature
+    assert spread.log_sd == pytest.approx(math.hypot(0.1, 0.02, ONE_BOOT_ALLOWANCE_LOG_SD))
     assert run_spread(model, "another-machine", "quick", "jwt") == UNKNOWN
     assert run_spread(model, MACHINE, "quick", "aead") == UNKNOWN, "no class of that experiment"
     low, high = spread.widen(100.0, 99.0, 101.0)
@@ -171,8 +172,9 @@ def test_pages_widen_absolute_times_by_the_spread_between_runs_where_it_is_known
     classes = {"jwt": {"all": noise_model.ClassNoise(39, 0.2, 0.05)}}
     noise_model.save(root, MACHINE, noise_model.ProfileNoise("quick", ("r1", "r2", "r3"), classes))
     after = site.build(root).pages["experiments/jwt.md"]
-    assert "95 % **across runs of this machine on one boot (3 runs; a run on another boot may fall outside)**" in after
-    assert "by a factor of up to ×/÷ 1.50" in after, "e^(1.96·√(0.2² + 0.05²)) of a run's times"
+    label = "across runs of this machine on one boot (3 runs), widened by a stated allowance of ±10% for another boot"
+    assert f"95 % **{label}, not yet measured**" in after
+    assert "by a factor of up to ×/÷ 1.52" in after, "e^(1.96·√(0.2² + 0.05² + 0.05²)): the run's, and the allowance"
     assert "±50 %" not in after, "a widened interval is ×/÷, asymmetric: never written as ±"
     assert after != before
     shutil.rmtree(root / "data" / "noise")
@@ -346,3 +348,117 @@ def test_the_residual_between_boots_of_unequal_runs_is_what_the_runs_within_do_n
     classes, _ = noise.estimate_experiment(JWT, runs, SCHEMAS)
     assert classes[CLASS].residual_log_sd == pytest.approx(residual_sd, rel=2e-3)
     assert classes[CLASS].boot_residual_log_sd == pytest.approx(math.sqrt(spread**2 - explained), rel=2e-3)
+
+
+# The per-case and per-class SDs on a fixture small enough to work out by hand (issue 44): three cases of
+# one class, five runs of one boot (five: the fewest that keep each case's own SD, MIN_RUNS_PER_CASE).
+# Each case's log median is its base + the run's shift + its residual; every case's residuals sum to 0 and
+# B's is the middle one in every run, so the class's shift in a run is s + B's residual, and A's and C's
+# residuals around it are theirs less B's.
+HAND_SHIFTS = [0.0, 0.1, -0.1, 0.05, -0.05]
+HAND_RESIDUALS = {
+    "A": [0.04, -0.02, 0.02, -0.04, 0.0],
+    "B": [0.0, 0.01, -0.01, 0.02, -0.02],
+    "C": [-0.02, 0.03, -0.03, 0.04, -0.02],
+}
+
+
+def hand_runs() -> list[Run]:
+    """Constant samples (their median is exact), a million operations each (rounding to the ns is 1e-12)."""
+    runs = []
+    for index, shift in enumerate(HAND_SHIFTS):
+        manifest = copy.deepcopy(FIXTURE_MANIFEST)
+        run_id = f"2026020{index}T0000Z-hand-php8.2"
+        manifest.update(run_id=run_id, profile="quick")
+        manifest["experiments"] = {"jwt": {"status": "ok", "reason": None, "duration_s": 1.0, "files": ["jwt.csv"]}}
+        rows = [
+            {
+                "alg": alg,
+                "payload_chars": 100,
+                "operation": "sign",
+                "sample": sample,
+                "iterations": 1_000_000,
+                "elapsed_ns": round(base * math.exp(shift + residuals[index]) * 1_000_000),
+            }
+            for base, (alg, residuals) in zip((1000, 2000, 3000), HAND_RESIDUALS.items(), strict=True)
+            for sample in range(7)
+        ]
+        runs.append(Run.from_rows(run_id, manifest, {"jwt.csv": rows}))
+    return runs
+
+
+def test_each_cases_own_sd_and_its_classs_worked_out_by_hand():
+    classes, per_case = noise.estimate_experiment(JWT, hand_runs(), SCHEMAS)
+    # Residuals around the class's shift (A's and C's less B's, run by run):
+    #   A: .04, -.03, .03, -.06, .02    C: -.02, .02, -.02, .02, 0    B: 0 in every run
+    # A case's own SD: √(Σ residual² / (5 runs − 1 boot)):
+    #   A: √((.0016 + .0009 + .0009 + .0036 + .0004) / 4) = √.00185 = .0430116
+    #   C: √(4 × .0004 / 4) = .02;  B: 0
+    assert per_case == {
+        "A · 100 · sign": pytest.approx(0.0430116263, abs=1e-9),
+        "B · 100 · sign": pytest.approx(0.0, abs=1e-9),
+        "C · 100 · sign": pytest.approx(0.02, abs=1e-9),
+    }
+    found = classes[CLASS]
+    assert found.cases == 3
+    # The class's shift per run: s + B's residual = 0, .11, -.11, .07, -.07 (mean 0):
+    #   √((2 × .0121 + 2 × .0049) / 4) = √.0085 = .0921954
+    assert found.shift_log_sd == pytest.approx(0.0921954446, abs=1e-9)
+    # Pooled residual SD: the 15 |residuals| are six 0s, five .02s, .03, .03, .04, .06; the 8th is .02:
+    #   1.4826 × .02 × √(5 / 4) (centring took one of five degrees of freedom) = .0331519
+    assert found.residual_log_sd == pytest.approx(0.0331519438, abs=1e-9)
+    assert found.run_log_sd == pytest.approx(0.0979747, abs=1e-6), "√(.0085 + .0331519²) = √.0095991"
+    assert (found.boot_shift_log_sd, found.boot_residual_log_sd) == (None, None), "one boot"
+
+
+def test_the_hand_models_sds_are_saved_rounded_and_read_back(tmp_path):
+    machine, model = noise.estimate(hand_runs(), [JWT], SCHEMAS)
+    noise_model.save(tmp_path, machine, model)
+    document = json.loads(noise_model.path_for(tmp_path, machine).read_text(encoding="utf-8"))
+    section = document["profiles"]["quick"]
+    assert section["cases"] == {"jwt": {"A · 100 · sign": 0.04301, "B · 100 · sign": 0.0, "C · 100 · sign": 0.02}}
+    assert section["classes"]["jwt"][CLASS] == {
+        "cases": 3,
+        "shift_log_sd": 0.0922,
+        "residual_log_sd": 0.03315,
+        "boot_shift_log_sd": None,
+        "boot_residual_log_sd": None,
+    }
+    loaded = noise_model.load(tmp_path, machine).profiles["quick"]
+    # A case's own SD comes before its class's; a case the model has no SD of takes the class's.
+    assert loaded.residual("jwt", CLASS, "A · 100 · sign") == 0.04301
+    assert loaded.residual("jwt", CLASS, "C · 100 · sign") == 0.02
+    assert loaded.residual("jwt", CLASS, "D · 100 · sign") == 0.03315
+    assert loaded.residual("jwt", "operation=verify · payload_chars=100", "A · 100 · verify") is None
+
+
+def test_a_comparison_judges_each_case_by_the_hand_models_own_sd():
+    """The first hand run against the second, with the model of all five. Log ratios new/base: the shift
+    .1 plus each case's residual change: A .04, B .11, C .15; the class's shift is their median .11, so the
+    residuals are A -.07, B 0, C .04. Each is judged against √2 × its own SD (constant samples: no
+    within-run spread): A z = .07 / (√2 × .0430116) = 1.150793, p = erfc(z / √2) = .2498174;
+    C z = .04 / (√2 × .02) = √2, p = erfc(1) = .1572992; B 0 / 0: z 0, p 1."""
+    runs = hand_runs()
+    machine, model = noise.estimate(runs, [JWT], SCHEMAS)
+    result = comparison.compare(
+        runs[0], runs[1], SCHEMAS, [JWT], model=noise_model.NoiseModel(machine, {"quick": model})
+    )
+    cases = {case.key[0]: case for case in result.experiments[0].cases}
+    assert {name: case.spread_source for name, case in cases.items()} == dict.fromkeys("ABC", comparison.MODEL)
+    assert cases["A"].spread_log == pytest.approx(math.sqrt(2) * 0.0430116263, abs=1e-9)
+    assert cases["C"].spread_log == pytest.approx(math.sqrt(2) * 0.02, abs=1e-9)
+    assert cases["B"].spread_log == pytest.approx(0.0, abs=1e-9)
+    assert cases["A"].residual == pytest.approx(math.exp(-0.07), rel=1e-9)
+    assert cases["C"].residual == pytest.approx(math.exp(0.04), rel=1e-9)
+    assert cases["A"].p_value == pytest.approx(0.2498174, rel=1e-6)
+    assert cases["C"].p_value == pytest.approx(0.1572992, rel=1e-6)
+    assert cases["B"].p_value == pytest.approx(1.0)
+    # Benjamini–Hochberg over the three: C (rank 1) min(3 × .1572992, 3/2 × .2498174, 1) = .3747261; A (rank 2)
+    # min(3/2 × .2498174, 1) = .3747261; B (rank 3) 1.
+    adjusted = {name: case.p_adjusted for name, case in cases.items()}
+    assert adjusted == {
+        "A": pytest.approx(0.3747261, rel=1e-6),
+        "B": pytest.approx(1.0),
+        "C": pytest.approx(0.3747261, rel=1e-6),
+    }
+    assert {case.verdict for case in cases.values()} == {comparison.Verdict.SAME}
