@@ -5,8 +5,10 @@ declare(strict_types=1);
 /*
  * Internal: measures one Argon2 cell in this (child) process, so that peak memory belongs to it:
  *   php runners/argon2-cell.php INTERFACE VARIANT MEMORY_KIB THREADS TIME_COST SAMPLES BUDGET_MS fake|real [MAX_SAMPLES TARGET]
- * Prints one JSON object (see CellMeasurement::measure): per-sample wall and CPU nanoseconds, peak
- * RSS in KiB, the hashes, and whether a second implementation verified them (null: none exists).
+ * Prints one JSON object (see CellMeasurement::measure): per-sample wall and CPU nanoseconds, the
+ * resident memory one hash takes in KiB (max_rss_kib: RusageClock, its peak over what was resident
+ * before it, not the process's ru_maxrss, which starts at the size of the process that forked it),
+ * the hashes, and whether a second implementation verified them (null: none exists).
  * With MAX_SAMPLES above SAMPLES, it goes on until the median's 95% CI is within ±TARGET (e.g. 0.03).
  * "fake" models the timings (ModelledClock, ModelledCellCost) so tests of the whole pipeline are
  * deterministic; the cell's first hash is still made and verified.

@@ -17,7 +17,7 @@ use PhpCryptoBench\Native\InterleavedRounds;
 
 /**
  * Argon2 over memory × threads × time cost (seed 003, part 2), through password_hash, sodium and
- * the reference CLI. Each cell runs in a child process (wall, CPU, peak RSS); a cell that fails
+ * the reference CLI. Each cell runs in a child process (wall, CPU, the memory one hash takes); a cell that fails
  * (memory it cannot allocate, parameters an interface refuses) is recorded and the grid goes on.
  * bcrypt at costs 10 to 13 is timed beside it (BcryptCosts), for the page's latency budgets.
  */
@@ -51,6 +51,8 @@ final class Argon2Experiment implements Experiment
      * [memory MiB, threads, time cost]; PHP's own defaults are added from its constants (namedCells).
      */
     public const OWASP_MINIMUM = [19, 1, 2];
+    /** The self-tests' memory: small, and still what every hash must hold resident (memoryPerHash). */
+    public const SELF_TEST_MEMORY_KIB = 1024;
     /**
      * Tests only, and only under the fake clock: PHPCB_TEST_ARGON2_MAX_MIB=16 keeps the cells of at most
      * that much memory. A kill-and-resume test needs a grid with a cell to kill, not the whole grid's
@@ -102,13 +104,15 @@ final class Argon2Experiment implements Experiment
         }
         $runner = new CellRunner($this->repository . '/runners/argon2-cell.php');
         $checked = [];
+        $memory = null;
         foreach (self::VARIANTS as [$interface, $variant]) {
-            $cell = Argon2Cell::of($interface, $variant, 1024, 1, 3);
+            $cell = Argon2Cell::of($interface, $variant, self::SELF_TEST_MEMORY_KIB, 1, 3);
             $result = $runner->measure($cell, 1, 0);
             if ($result['status'] !== 'ok' || $result['verified'] === false) {
                 throw VerificationFailed::operationFailed("$interface $variant self-test", $result['detail'] ?: 'its hash did not verify');
             }
             $checked[] = "$interface $variant: " . ($result['verified'] === true ? 'password_verify accepts its hash' : 'hashes (no second Argon2d implementation in PHP; argon2-cffi checks it in the test suite)');
+            $memory ??= self::memoryPerHash($cell, $result['max_rss_kib']);
         }
         // bcrypt, timed beside the grid (BcryptCosts): checked here first.
         $bcrypt = BcryptCosts::verify();
@@ -116,7 +120,23 @@ final class Argon2Experiment implements Experiment
             'known_answers' => ['phc-winner-argon2 README: $argon2i$v=19$m=65536,t=2,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG verifies for "password", not for "passwore"', $bcrypt['known_answer']],
             'self_tests' => [...$checked, $bcrypt['self_test']],
             'provider' => Argon2Cell::provider(),
-        ];
+        ] + ($memory === null ? [] : ['memory_per_hash' => $memory]);
+    }
+
+    /**
+     * What argon2.csv's max_rss_kib means in this run (the manifest's verification.memory_per_hash),
+     * from a self-test of an in-process interface: the memory one hash takes (RusageClock), when that
+     * self-test's hash took at least its Argon2 memory (every block is written), as it must; null for
+     * the CLI (a process of its own, measured as one) and when the count is short (then the page does
+     * not read the column as memory per hash).
+     */
+    public static function memoryPerHash(Argon2Cell $cell, int $measuredKib): ?string
+    {
+        if ($cell->interface === 'cli' || $measuredKib < $cell->memoryKib) {
+            return null;
+        }
+        // No measured number in the text: a fake-clock run's manifest stays the same on every host.
+        return sprintf('%s %s self-test at m=%d KiB: its hash\'s peak resident memory over what the cell process held just before it covers the Argon2 memory, as it must; max_rss_kib is that count, the memory one hash takes, in every cell but the CLI\'s', $cell->interface, $cell->variant, $cell->memoryKib);
     }
 
     /** @return list<Argon2Cell> */

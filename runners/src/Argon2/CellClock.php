@@ -17,8 +17,8 @@ interface CellClock
     public function time(Argon2Cell $cell, int $sample, callable $hash): array;
 
     /**
-     * Runs $hash (a hash and its verification) untimed before the first sample: the process's first
-     * hash maps its memory afresh. A modelled clock has nothing to warm and may skip it.
+     * Runs $hash (one hash; its verification follows outside) untimed before the first sample: the
+     * process's first hash maps its memory afresh. A modelled clock has nothing to warm and may skip it.
      *
      * @param callable(): void $hash
      */
@@ -27,6 +27,11 @@ interface CellClock
     /** Nanoseconds on a monotonic clock: what the per-cell budget is counted in. */
     public function now(): int;
 
-    /** Peak resident memory of whatever did the hashing, in KiB. */
-    public function peakMemoryKib(Argon2Cell $cell): int;
+    /**
+     * The resident memory one hash of the cell takes, in KiB: of the hashes run through time() and
+     * warmUp(), the largest peak during a hash over what was resident just before it (for the CLI, which
+     * hashes in a process of its own, that process's peak). Not the process's running maximum: what
+     * it held before a hash, or took to verify one, is not counted.
+     */
+    public function hashMemoryKib(Argon2Cell $cell): int;
 }

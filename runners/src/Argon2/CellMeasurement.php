@@ -14,7 +14,8 @@ use Throwable;
  * target goes on until the 95% CI of its median wall time is within ±target (MedianInterval). A
  * slow cell stops once its budget is spent, but never before min(samples, 3) samples. A hash that
  * fails (memory it cannot allocate, parameters an implementation refuses) makes the cell `failed`,
- * with the reason: a result, not a crash.
+ * with the reason: a result, not a crash. Its max_rss_kib is the memory one hash takes, as the clock
+ * counts it (CellClock::hashMemoryKib).
  */
 final class CellMeasurement
 {
@@ -48,9 +49,15 @@ final class CellMeasurement
         $adaptive = $maxSamples > $samples && $target > 0.0;
         try {
             for ($warmUp = 0; $warmUp < self::WARM_UP_HASHES; $warmUp++) {
-                $this->clock->warmUp($cell, function () use ($cell, &$result): void {
-                    $result['verified'] = self::combine($result['verified'], $this->hasher->verify($cell, $this->hasher->hash($cell)));
+                $hash = null;
+                // The hash alone inside the clock's call, its verification after: the clock counts the
+                // hash's memory (CellClock::hashMemoryKib), not the verification's.
+                $this->clock->warmUp($cell, function () use ($cell, &$hash): void {
+                    $hash = $this->hasher->hash($cell);
                 });
+                if ($hash !== null) {
+                    $result['verified'] = self::combine($result['verified'], $this->hasher->verify($cell, $hash));
+                }
             }
             for ($index = 0; $index < ($adaptive ? $maxSamples : $samples); $index++) {
                 ParentWatch::exitIfParentGone(); // a cell whose runner is gone stops between hashes
@@ -72,7 +79,7 @@ final class CellMeasurement
         } catch (Throwable $e) {
             $result = ['samples' => [], 'hashes' => [], 'verified' => null, 'status' => 'failed', 'detail' => $e::class . ': ' . $e->getMessage()];
         }
-        return $result + ['max_rss_kib' => $this->clock->peakMemoryKib($cell), 'elapsed_ns' => $this->clock->now() - $started];
+        return $result + ['max_rss_kib' => $this->clock->hashMemoryKib($cell), 'elapsed_ns' => $this->clock->now() - $started];
     }
 
     /** @param list<array{wall_ns: int, cpu_ns: int}> $samples */

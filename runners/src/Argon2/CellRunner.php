@@ -7,9 +7,9 @@ namespace PhpCryptoBench\Argon2;
 use PhpCryptoBench\Run\ChildPhp;
 
 /**
- * Measures a cell in a child PHP process (runners/argon2-cell.php), so that the peak resident
- * memory (ru_maxrss) is the cell's alone and an allocation failure kills only that child. The
- * child is this PHP with this ini state (ChildPhp) and dies with this process (ParentWatch).
+ * Measures a cell in a child PHP process (runners/argon2-cell.php), so that the memory a hash takes
+ * is counted apart from this process's (RusageClock) and an allocation failure kills only that child.
+ * The child is this PHP with this ini state (ChildPhp) and dies with this process (ParentWatch).
  */
 final class CellRunner
 {

@@ -37,8 +37,8 @@ final class ModelledClock implements CellClock
         return $this->now;
     }
 
-    public function peakMemoryKib(Argon2Cell $cell): int
+    public function hashMemoryKib(Argon2Cell $cell): int
     {
-        return $this->cost->peakMemoryKib($cell);
+        return $this->cost->hashMemoryKib($cell);
     }
 }

@@ -32,7 +32,7 @@ final class Application
 
     private const USAGE = <<<'TXT'
         Usage:
-          php runners/bench.php run [--profile quick|full] [--only LIST] [--out DIR] [--resume] [--fake-clock]
+          php runners/bench.php run [--profile quick|full] [--budget-seconds S] [--only LIST] [--out DIR] [--resume] [--fake-clock]
           php runners/bench.php list
           php runners/bench.php --help
 
@@ -40,14 +40,17 @@ final class Application
                    prints that directory on stdout, progress and ETA on stderr
           --profile  quick (default: at least 7 samples per case, more until the median's 95% CI is
                      within ±3 %) or full (at least 20, until ±1 %); see docs/methodology.md
+          --budget-seconds  the experiments' time in all (quick: 210, full: 5400): each experiment
+                     takes its cases' share of what is left, its sampling goes where the noise is, and
+                     the run says what it took and how many cases reached their target
           --only     comma-separated experiment names (see list)
           --out      the run directory to write
           --resume   finish the experiments a killed run in --out did not record
           --fake-clock  deterministic timings and timestamps, for tests (also PHPCB_FAKE_CLOCK=1)
         list       the experiments, one per line
-        child NAME --profile P --out DIR [--fake-clock]
-                   internal: run one experiment of a parent run (in the environment it needs) and
-                   print its manifest entry as JSON
+        child NAME --profile P --out DIR [--budget-seconds S] [--fake-clock]
+                   internal: run one experiment of a parent run (in the environment it needs, in the
+                   budget the parent gives it) and print its manifest entry as JSON
         TXT;
 
     private ?ExperimentRegistry $registry = null;
@@ -114,6 +117,7 @@ final class Application
     private static function profile(RunOptions $options): Profile
     {
         $profile = Profile::named($options->profile);
+        $profile = $options->budgetNs === null ? $profile : $profile->withBudgetNs($options->budgetNs);
         return $options->fakeClock ? $profile->forFakeClock() : $profile;
     }
 
@@ -175,7 +179,7 @@ final class Application
         $experiments = $this->registry()->select($options->only);
         // Without --out the runner names the directory, from the same clock reading as started_utc.
         $manifest = $options->resume
-            ? $runner->resume($experiments, $options->out ?? throw UsageError::resumeWithoutOut())
+            ? $runner->resume($experiments, $options->out ?? throw UsageError::resumeWithoutOut(), $options->budgetNs)
             : $runner->start($profile, $experiments, $options->out);
         $directory = $options->out ?? $runner->defaultDirectory($manifest->runId());
         fwrite($this->stdout, $directory . PHP_EOL);

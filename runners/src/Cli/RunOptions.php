@@ -16,6 +16,8 @@ final class RunOptions
         public readonly ?string $out,
         public readonly bool $resume,
         public readonly bool $fakeClock,
+        /** --budget-seconds in nanoseconds; null: the profile's budget */
+        public readonly ?int $budgetNs = null,
     ) {
     }
 
@@ -30,6 +32,7 @@ final class RunOptions
         $out = null;
         $resume = false;
         $fakeClock = $fakeClockFromEnvironment;
+        $budgetNs = null;
         while ($arguments !== []) {
             $argument = array_shift($arguments);
             [$name, $inline] = str_contains($argument, '=') && str_starts_with($argument, '--')
@@ -48,6 +51,7 @@ final class RunOptions
                 '--out' => $out = $value(),
                 '--resume' => $resume = true,
                 '--fake-clock' => $fakeClock = true,
+                '--budget-seconds' => $budgetNs = self::budgetNs($value()),
                 default => throw UsageError::unknownOption($argument),
             };
         }
@@ -57,7 +61,16 @@ final class RunOptions
         if ($resume && $out === null) {
             throw UsageError::resumeWithoutOut();
         }
-        return new self($profile, $only, $out, $resume, $fakeClock);
+        return new self($profile, $only, $out, $resume, $fakeClock, $budgetNs);
+    }
+
+    /** Seconds, whole or decimal ("210", "54.321"), 0 or more, as nanoseconds. */
+    private static function budgetNs(string $seconds): int
+    {
+        if (preg_match('/^[0-9]{1,7}(\.[0-9]{1,9})?$/', $seconds) !== 1) {
+            throw UsageError::invalidBudget($seconds);
+        }
+        return (int) round((float) $seconds * 1e9);
     }
 
     /**

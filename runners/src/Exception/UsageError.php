@@ -34,6 +34,11 @@ final class UsageError extends InvalidArgumentException implements BenchExceptio
         return new self(sprintf('unknown experiment "%s"; expected one of: %s', $given, implode(', ', $known)));
     }
 
+    public static function invalidBudget(string $given): self
+    {
+        return new self(sprintf('--budget-seconds expects a number of seconds, 0 or more; got "%s"', $given));
+    }
+
     public static function resumeWithoutOut(): self
     {
         return new self('--resume needs --out DIR naming the run to finish');

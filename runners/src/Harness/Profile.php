@@ -7,10 +7,12 @@ namespace PhpCryptoBench\Harness;
 use PhpCryptoBench\Exception\UsageError;
 
 /**
- * How hard to measure. A case takes at least $minSamples samples (as many as fit in $caseCeilingNs
- * when fewer do, never under FEWEST_SAMPLES: Sampler::leastSamples), then more until the 95% CI of
- * its median is within ±$targetHalfWidth (MedianInterval), its group's time runs out (TimeBudget:
- * $caseAllowanceNs per case on average, never more than $caseCeilingNs) or it has $maxSamples.
+ * How hard to measure, and in how much time. A case takes at least $minSamples samples (as many as
+ * fit in $caseCeilingNs when fewer do, never under FEWEST_SAMPLES: Sampler::leastSamples), then more
+ * until the 95% CI of its median is within ±$targetHalfWidth (MedianInterval), its group's share of
+ * the experiment's budget runs out (ExperimentBudget, GroupRounds), it has spent $caseCeilingNs, or it
+ * has $maxSamples. The run's $budgetNs is split among its experiments (RunBudget): a fixed time on any
+ * host, not a fixed amount of work.
  */
 final class Profile
 {
@@ -19,6 +21,12 @@ final class Profile
      * range (6 is the fewest with a finite 95% CI at all).
      */
     public const FEWEST_SAMPLES = 7;
+
+    /** The experiments' time of a quick run unless --budget-seconds says otherwise: 3.5 minutes. */
+    public const QUICK_BUDGET_S = 210;
+
+    /** The experiments' time of a full run unless --budget-seconds says otherwise: 90 minutes. */
+    public const FULL_BUDGET_S = 5_400;
 
     private function __construct(
         public readonly string $name,
@@ -29,19 +37,26 @@ final class Profile
         public readonly int $minSampleNs,
         public readonly int $maxIterations,
         public readonly int $nativeSeconds,
-        /** What a case may spend on average (warm-up and calibration included); what quiet cases leave, noisy ones use. */
+        /** What a case takes on average on the 2-core VM of this project: the unit of progress estimates. */
         public readonly int $caseAllowanceNs,
-        /** The most one case may take, savings or not. */
+        /** The most one case may take, whatever the budget has left. */
         public readonly int $caseCeilingNs,
+        /**
+         * What every case may spend on samples past its minimum whatever its group has left: reserved
+         * from the budget before the experiments share the rest (RunBudget), so that on a loaded or
+         * slow host, where the minimum samples of some cases and the experiments' fixed work take more
+         * than their share, the cheap cases still get past a preempted sample or two (GroupRounds).
+         */
+        public readonly int $caseSliceNs,
+        /**
+         * The experiments' time in all, on the timer's clock (warm-up, calibration, samples, and what
+         * the experiments do besides sampling: verification, `openssl speed` rounds, Argon2's cells).
+         */
+        public readonly int $budgetNs,
     ) {
     }
 
-    public function timeBudget(): TimeBudget
-    {
-        return new TimeBudget($this->caseAllowanceNs, $this->caseCeilingNs);
-    }
-
-    /** About how long $cases cases take: each spends its allowance, some less, some the others' savings. */
+    /** About how long $cases cases take (progress estimates). */
     public function estimatedSeconds(int $cases): float
     {
         return $cases * $this->caseAllowanceNs / 1e9;
@@ -53,7 +68,16 @@ final class Profile
      */
     public function forFakeClock(): self
     {
-        return new self($this->name, $this->minSamples, $this->maxSamples, $this->targetHalfWidth, 1, $this->maxIterations, $this->nativeSeconds, $this->caseAllowanceNs, $this->caseCeilingNs);
+        return new self($this->name, $this->minSamples, $this->maxSamples, $this->targetHalfWidth, 1, $this->maxIterations, $this->nativeSeconds, $this->caseAllowanceNs, $this->caseCeilingNs, $this->caseSliceNs, $this->budgetNs);
+    }
+
+    /** This profile with another budget (`--budget-seconds`): the same rules, another total time. */
+    public function withBudgetNs(int $budgetNs): self
+    {
+        if ($budgetNs < 0) {
+            throw UsageError::invalidBudget((string) ($budgetNs / 1e9));
+        }
+        return new self($this->name, $this->minSamples, $this->maxSamples, $this->targetHalfWidth, $this->minSampleNs, $this->maxIterations, $this->nativeSeconds, $this->caseAllowanceNs, $this->caseCeilingNs, $this->caseSliceNs, $budgetNs);
     }
 
     public static function named(string $name): self
@@ -62,11 +86,12 @@ final class Profile
             // At least FEWEST_SAMPLES (7) in quick and 20 in full (fewer, never under 7, when 20 would
             // not fit in a case's ceiling: Sampler::leastSamples). Samples of 0.5 ms (1 ms): on a shared VM
             // the speed changes in phases of 10 ms and more, and many short samples put the median in
-            // the common phase (docs/methodology.md#precision-and-noise). 150 ms (0.8 s) a case keeps
-            // every experiment's quick profile under 5 minutes, and the full one under 90 (Argon2
-            // included), on the 2-core VM.
-            'quick' => new self('quick', self::FEWEST_SAMPLES, 200, 0.03, 500_000, 1_000_000, 1, 150_000_000, 2_000_000_000),
-            'full' => new self('full', 20, 1_000, 0.01, 1_000_000, 10_000_000, 3, 800_000_000, 60_000_000_000),
+            // the common phase (docs/methodology.md#precision-and-noise). The budget: `make report`
+            // (the quick profile) within 6 minutes on the slowest host of the 2-core VM pool, its
+            // setup (1:30) and site (0:36) included; the full profile within 90 minutes. Of it, each case is
+            // sure of 10 ms (50 ms) past its minimum samples: 20 (50) more of the cheap cases' samples.
+            'quick' => new self('quick', self::FEWEST_SAMPLES, 200, 0.03, 500_000, 1_000_000, 1, 150_000_000, 2_000_000_000, 10_000_000, self::QUICK_BUDGET_S * 1_000_000_000),
+            'full' => new self('full', 20, 1_000, 0.01, 1_000_000, 10_000_000, 3, 800_000_000, 60_000_000_000, 50_000_000, self::FULL_BUDGET_S * 1_000_000_000),
             default => throw UsageError::invalidProfile($name),
         };
     }

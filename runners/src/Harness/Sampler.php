@@ -11,15 +11,18 @@ use PhpCryptoBench\Exception\InvalidInterleaving;
  *
  * Sampling is adaptive: after the profile's minimum, a case takes more samples until the 95% CI of
  * its median is within the profile's target (MedianInterval, as the build computes it), or its
- * share of the time is spent (TimeBudget), or it has the profile's maximum. Cases a page compares
+ * group's share of the experiment's time is spent (ExperimentBudget; GroupRounds keeps the cases it
+ * can bring within target), or its ceiling, or it has the profile's maximum. Cases a page compares
  * are measured as one group, in rotation: round r takes one sample of each case still going,
  * starting one case further each round, so that a drift of the machine moves both sides of a ratio
  * alike, and sample r of one case can be paired with sample r of another.
  */
 final class Sampler
 {
-    private readonly TimeBudget $budget;
     private SamplingTally $tally;
+    private ExperimentBudget $budget;
+    /** false while measuring a later round of cases already counted */
+    private bool $counting = true;
 
     public function __construct(
         private readonly Timer $timer,
@@ -27,19 +30,33 @@ final class Sampler
         /** Told after each round of a group, to say a long one is still going; none in most tests. */
         private readonly ?Progress $progress = null,
     ) {
-        $this->budget = $profile->timeBudget();
         $this->tally = $this->newTally();
+        $this->budget = ExperimentBudget::unlimited($timer->now(), $profile->caseCeilingNs);
     }
 
-    /** A fresh tally: what measure() calls from now on count towards (one experiment's). */
-    public function beginExperiment(): void
+    /**
+     * A fresh tally: what measure() calls from now on count towards (one experiment's), and the time
+     * they share: $budgetNs from $startedNs (now if null) among the $expectedCases the experiment says
+     * it measures. Without a budget each case may take its ceiling.
+     */
+    public function beginExperiment(?int $budgetNs = null, int $expectedCases = 0, ?int $startedNs = null): void
     {
         $this->tally = $this->newTally();
+        $started = $startedNs ?? $this->timer->now();
+        $this->budget = $budgetNs === null
+            ? ExperimentBudget::unlimited($started, $this->profile->caseCeilingNs)
+            : ExperimentBudget::of($budgetNs, $started, $expectedCases, $this->profile->caseCeilingNs);
     }
 
     public function tally(): SamplingTally
     {
         return $this->tally;
+    }
+
+    /** The experiment's time: what it may spend, and what is left of it (for work besides sampling, e.g. Argon2's cells). */
+    public function budget(): ExperimentBudget
+    {
+        return $this->budget;
     }
 
     /**
@@ -74,15 +91,14 @@ final class Sampler
      */
     private function countedIf(bool $counted, \Closure $measure): mixed
     {
-        if ($counted) {
+        if ($counted || !$this->counting) {
             return $measure();
         }
-        $tally = $this->tally;
-        $this->tally = $this->newTally();
+        $this->counting = false;
         try {
             return $measure();
         } finally {
-            $this->tally = $tally;
+            $this->counting = true;
         }
     }
 
@@ -153,7 +169,7 @@ final class Sampler
         $by = $interleaving?->by ?? [];
         $this->checkGroup($cases, $by);
         $started = $this->timer->now();
-        $budget = $this->budget->forCases(count($cases));
+        $budget = $this->budget->forGroup($started, count($cases), $this->tally->cases(), $this->counting);
         $group = $this->prepared($cases, $minimumOperations, $minimumSamples);
         $time = function (BenchCase $case, int $iterations): array {
             $before = $this->timer->now();
@@ -163,15 +179,19 @@ final class Sampler
             $case->verifyLastRun();
             return [$elapsed, $this->timer->now() - $before, $faults];
         };
+        $halfWidth = static fn (array $values): float => MedianInterval::of($values)->relativeHalfWidth();
         for ($round = 0; $round < $this->profile->maxSamples && $group->anyOpen(); $round++) {
             $group->round($round, $time);
-            self::announce($measured, $cases, $group->stopThoseDone($budget, $this->withinTarget(...)));
+            self::announce($measured, $cases, $group->stopThoseDone($budget, $this->profile->caseCeilingNs, $this->profile->targetHalfWidth, $this->profile->maxSamples, $halfWidth, $this->profile->caseSliceNs));
             $this->progress?->stillSampling(count($group->stillOpen()), count($cases), $round + 1);
         }
         self::announce($measured, $cases, $group->stillOpen());
-        $this->budget->spent(count($cases), $this->timer->now() - $started);
-        foreach ($group->perOperation as $values) {
-            $this->tally->caseMeasured($this->withinTarget($values));
+        $this->tally->spent($this->timer->now() - $started, $group->beyondLeastNs());
+        if (!$this->counting) {
+            return $group->samples;
+        }
+        foreach ($group->perOperation as $i => $values) {
+            $this->tally->caseMeasured($this->withinTarget($values), $group->ranOutOfTime($i));
         }
         if ($interleaving !== null) {
             $this->tally->groupInterleaved($interleaving, array_intersect_key($cases[0]->key(), array_flip($by)));

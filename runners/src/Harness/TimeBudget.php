@@ -5,10 +5,12 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Harness;
 
 /**
- * Time where the noise is: every case is allowed the same time on average; a group of cases that
- * reaches its precision target early leaves the rest as savings, and a noisy group later may
- * draw on them, up to BORROW_FACTOR times its own allowance, never past the per-case ceiling.
- * So a profile's total stays about cases × allowance however the noise falls.
+ * An allowance per case with savings, for work timed outside the Sampler (Argon2's cells,
+ * CellSampling): every case is allowed the same time on average; one that reaches its precision
+ * target early leaves the rest as savings, and a noisy one later may draw on them, up to
+ * BORROW_FACTOR times its own allowance, never past the per-case ceiling. The Sampler's cases share
+ * their experiment's budget instead (ExperimentBudget), which such work may read too
+ * (Sampler::budget()->leftNs()).
  */
 final class TimeBudget
 {

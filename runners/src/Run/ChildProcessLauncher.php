@@ -23,9 +23,9 @@ final class ChildProcessLauncher implements ExperimentLauncher
     {
     }
 
-    public function launch(string $experiment, string $profile, string $directory, bool $fakeClock, array $environment): array
+    public function launch(string $experiment, string $profile, string $directory, bool $fakeClock, array $environment, int $budgetNs): array
     {
-        $arguments = [$this->benchScript, 'child', $experiment, '--profile', $profile, '--out', $directory];
+        $arguments = [$this->benchScript, 'child', $experiment, '--profile', $profile, '--out', $directory, '--budget-seconds', sprintf('%.3f', $budgetNs / 1e9)];
         if ($fakeClock) {
             $arguments[] = '--fake-clock';
         }

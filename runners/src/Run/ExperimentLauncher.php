@@ -9,7 +9,8 @@ interface ExperimentLauncher
 {
     /**
      * @param array<string, string> $environment
+     * @param int $budgetNs what the experiment may spend (its share of the run's budget)
      * @return array<string, mixed> the experiment's manifest entry
      */
-    public function launch(string $experiment, string $profile, string $directory, bool $fakeClock, array $environment): array;
+    public function launch(string $experiment, string $profile, string $directory, bool $fakeClock, array $environment, int $budgetNs): array;
 }

@@ -15,6 +15,7 @@ use PhpCryptoBench\Experiment\Experiment;
 use PhpCryptoBench\Experiment\ExperimentContext;
 use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Harness\Progress;
+use PhpCryptoBench\Harness\RunBudget;
 use PhpCryptoBench\Harness\Sampler;
 use PhpCryptoBench\Harness\Timer;
 use PhpCryptoBench\Harness\WallClock;
@@ -23,6 +24,11 @@ use PhpCryptoBench\Native\NativeSpeed;
 /**
  * Runs experiments into one run directory. The manifest is rewritten (atomically) after each
  * experiment, so a killed run can be resumed: experiments it does not list are run again.
+ *
+ * The experiments share the profile's time budget (RunBudget): each gets its cases' share of what is
+ * left when it starts, its sampling spends it where the noise is (ExperimentBudget, GroupRounds), and
+ * the runner says on stderr what each took of its share and how many cases reached the target, and at
+ * the end what the run took of its budget and the precision it reached.
  */
 final class Runner
 {
@@ -102,37 +108,132 @@ final class Runner
         return $reading;
     }
 
-    /** @param list<Experiment> $experiments */
-    public function resume(array $experiments, string $directory): Manifest
+    /**
+     * @param list<Experiment> $experiments
+     * @param int|null $budgetNs the run's budget (--budget-seconds); null: the profile's. What the
+     *                           experiments already recorded took (their duration_s) is spent.
+     */
+    public function resume(array $experiments, string $directory, ?int $budgetNs = null): Manifest
     {
         $manifest = Manifest::load($directory);
         $profile = Profile::named($manifest->profile());
+        $profile = $budgetNs === null ? $profile : $profile->withBudgetNs($budgetNs);
         // As when the run started: under the fake clock, calibrating to real sample lengths
         // against modelled time would run slow cases millions of times.
         $profile = $this->timer->name() === 'fake' ? $profile->forFakeClock() : $profile;
         $missing = array_values(array_filter($experiments, static fn (Experiment $e): bool => !$manifest->hasExperiment($e->name())));
         $this->progress->message(sprintf('resuming %s: %d experiment(s) left', $manifest->runId(), count($missing)));
-        return $this->finishRun($manifest, $profile, $missing, $directory);
+        // Under the fake clock the budget is modelled time, the recorded durations real: none is spent,
+        // so that a resumed fake run samples as a whole one does.
+        $spentNs = $this->timer->name() === 'fake' ? 0 : (int) round(1e9 * array_sum(array_map(
+            static fn (array $entry): float => (float) ($entry['duration_s'] ?? 0),
+            $manifest->toArray()['experiments'],
+        )));
+        return $this->finishRun($manifest, $profile, $missing, $directory, $spentNs);
     }
 
     /** @param list<Experiment> $experiments */
-    private function finishRun(Manifest $manifest, Profile $profile, array $experiments, string $directory): Manifest
+    private function finishRun(Manifest $manifest, Profile $profile, array $experiments, string $directory, int $spentNs = 0): Manifest
     {
         $manifest->save($directory);
         $context = $this->context($profile, $directory, $manifest->cores());
+        $budget = new RunBudget($profile->budgetNs, self::weights($experiments, $profile), $spentNs, $profile->caseSliceNs);
+        $this->progress->message(sprintf(
+            'budget %s for the experiments (--budget-seconds %s)%s: each takes its cases\' share of what is left',
+            Progress::clock($budget->totalNs / 1e9),
+            self::seconds($budget->totalNs),
+            $spentNs > 0 ? sprintf(', %s of it spent before', Progress::clock($spentNs / 1e9)) : '',
+        ));
         foreach ($experiments as $experiment) {
-            $entry = self::checkMeasuredBy($this->runOne($experiment, $context), $manifest);
+            $share = $budget->forExperiment($experiment->name());
+            $started = $this->timer->now();
+            $entry = self::checkMeasuredBy($this->runOne($experiment, $context, $share), $manifest);
+            $took = $this->timer->now() - $started;
+            $budget->spent($experiment->name(), $took);
+            $this->progress->message(self::experimentLine($experiment->name(), $entry, $share, $took));
             $manifest->recordExperiment($experiment->name(), $entry);
             $manifest->save($directory);
         }
         $manifest->finish($this->clock->now()->format('Y-m-d\TH:i:s\Z'), $this->load->snapshot());
         $manifest->seal(RunSeal::of($directory, $manifest->files()));
         $manifest->save($directory);
+        $this->progress->message(self::runLine($manifest->toArray()['experiments'], $budget));
         return $manifest;
     }
 
-    /** @return array<string, mixed> the experiment's manifest entry */
-    private function runOne(Experiment $experiment, ExperimentContext $context): array
+    /**
+     * Each experiment's weight in the budget: the cases it says it measures; none for one that
+     * cannot run here.
+     *
+     * @param list<Experiment> $experiments
+     * @return array<string, int>
+     */
+    private static function weights(array $experiments, Profile $profile): array
+    {
+        $weights = [];
+        foreach ($experiments as $experiment) {
+            $weights[$experiment->name()] = $experiment->unavailableReason() === null ? max(1, $experiment->caseCount($profile)) : 0;
+        }
+        return $weights;
+    }
+
+    private static function seconds(int $ns): string
+    {
+        return rtrim(rtrim(sprintf('%.3f', $ns / 1e9), '0'), '.');
+    }
+
+    /**
+     * "[aead] took 0:44 of its 0:55; 261 of 262 cases within ±3 %".
+     *
+     * @param array<string, mixed> $entry
+     */
+    private static function experimentLine(string $name, array $entry, int $shareNs, int $tookNs): string
+    {
+        $sampling = $entry['sampling'] ?? null;
+        $sampling = $sampling instanceof \stdClass ? get_object_vars($sampling) : $sampling;
+        $reached = is_array($sampling)
+            ? sprintf('; %s of %s cases within ±%s %%', number_format((int) $sampling['within_target']), number_format((int) $sampling['cases']), self::percent((float) $sampling['target']))
+            : '';
+        return sprintf('[%s] took %s of its %s%s', $name, Progress::clock($tookNs / 1e9), Progress::clock($shareNs / 1e9), $reached);
+    }
+
+    /**
+     * "experiments took 3:28 of the 3:30 budget; 1,012 of 1,030 cases (98.3 %) within their target".
+     *
+     * @param array<string, array<string, mixed>> $entries every entry of the run, resumed ones included
+     */
+    private static function runLine(array $entries, RunBudget $budget): string
+    {
+        $cases = 0;
+        $within = 0;
+        foreach ($entries as $entry) {
+            $sampling = $entry['sampling'] ?? null;
+            $sampling = $sampling instanceof \stdClass ? get_object_vars($sampling) : $sampling;
+            if (is_array($sampling)) {
+                $cases += (int) $sampling['cases'];
+                $within += (int) $sampling['within_target'];
+            }
+        }
+        return sprintf(
+            'experiments took %s of the %s budget; %s of %s cases (%s %%) within their target',
+            Progress::clock($budget->spentNs() / 1e9),
+            Progress::clock($budget->totalNs / 1e9),
+            number_format($within),
+            number_format($cases),
+            $cases === 0 ? '-' : sprintf('%.1f', 100 * $within / $cases),
+        );
+    }
+
+    private static function percent(float $fraction): string
+    {
+        return rtrim(rtrim(sprintf('%.2f', 100 * $fraction), '0'), '.');
+    }
+
+    /**
+     * @param int $budgetNs what the experiment may spend (RunBudget::forExperiment)
+     * @return array<string, mixed> the experiment's manifest entry
+     */
+    private function runOne(Experiment $experiment, ExperimentContext $context, int $budgetNs): array
     {
         $environment = $experiment->processEnvironment();
         if ($environment !== [] && !self::hasEnvironment($environment) && $this->launcher !== null) {
@@ -143,9 +244,10 @@ final class Runner
                 $context->outputDirectory,
                 $this->timer->name() === 'fake',
                 $environment,
+                $budgetNs,
             );
         }
-        return $this->runHere($experiment, $context);
+        return $this->runHere($experiment, $context, 'runner', $budgetNs);
     }
 
     /**
@@ -197,8 +299,9 @@ final class Runner
         if ($this->timer->name() === 'fake') {
             TestHold::holdIfAsked(TestHold::CHILD_VARIABLE, $experiment->name());
         }
-        // The parent saved the run's manifest before starting this child: its core count is the run's.
-        return $this->runHere($experiment, $this->context($profile, $directory, Manifest::load($directory)->cores()), 'child');
+        // The parent saved the run's manifest before starting this child: its core count is the run's;
+        // its budget (--budget-seconds) is the experiment's share of the run's.
+        return $this->runHere($experiment, $this->context($profile, $directory, Manifest::load($directory)->cores()), 'child', $profile->budgetNs);
     }
 
     private function context(Profile $profile, string $directory, int $cores): ExperimentContext
@@ -208,11 +311,12 @@ final class Runner
 
     /**
      * @param 'runner'|'child' $process which process this is
+     * @param int $budgetNs what the experiment may spend, verification included
      * @return array<string, mixed>
      */
-    private function runHere(Experiment $experiment, ExperimentContext $context, string $process = 'runner'): array
+    private function runHere(Experiment $experiment, ExperimentContext $context, string $process, int $budgetNs): array
     {
-        $entry = $this->verifyAndMeasure($experiment, $context);
+        $entry = $this->verifyAndMeasure($experiment, $context, $budgetNs);
         $environment = $experiment->processEnvironment();
         if ($environment !== []) {
             $entry['settings'] = ['environment' => self::inRepository($environment, $this->repository)];
@@ -223,9 +327,10 @@ final class Runner
     }
 
     /** @return array<string, mixed> */
-    private function verifyAndMeasure(Experiment $experiment, ExperimentContext $context): array
+    private function verifyAndMeasure(Experiment $experiment, ExperimentContext $context, int $budgetNs): array
     {
         $startNs = hrtime(true);
+        $startedOnTimer = $this->timer->now();
         $before = $this->load->snapshot();
         $outcome = fn (string $status, ?string $reason, array $files = [], array $verification = [], ?array $sampling = null): array => [
             'status' => $status,
@@ -249,7 +354,7 @@ final class Runner
             return $outcome('failed', 'verification failed: ' . $e->getMessage());
         }
         try {
-            $context->sampler->beginExperiment();
+            $context->sampler->beginExperiment($budgetNs, $experiment->caseCount($context->profile), $startedOnTimer);
             $result = $experiment->measure($context);
         } catch (BenchException $e) {
             $this->progress->message(sprintf('[%s] FAILED: %s', $experiment->name(), $e->getMessage()));
@@ -257,6 +362,9 @@ final class Runner
         }
         $status = $result->gaps === [] ? 'ok' : 'partial';
         $this->progress->message(sprintf('[%s] %s', $experiment->name(), $status));
+        if ($result->sampling === null) {
+            $this->progress->message(sprintf('[%s] %s', $experiment->name(), $context->sampler->tally()->summary()));
+        }
         $sampling = $result->sampling ?? $context->sampler->tally()->toManifest();
         $entry = $outcome($status, $result->gaps === [] ? null : implode('; ', $result->gaps), $result->files, $verification, $sampling);
         return $result->measuredBy === null ? $entry : $entry + ['measured_by' => $result->measuredBy];

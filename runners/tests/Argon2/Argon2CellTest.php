@@ -72,8 +72,23 @@ final class Argon2CellTest extends TestCase
         self::assertGreaterThan(0, $result['samples'][0]['wall_ns']);
         self::assertGreaterThan(0, $result['samples'][0]['cpu_ns']);
         self::assertGreaterThan(8192, $result['max_rss_kib'], 'the 8 MiB of Argon2 memory shows in the peak');
+        if ($cell->interface !== 'cli') {
+            self::assertLessThan(8192 + 4096, $result['max_rss_kib'], 'one hash\'s memory, not the cell process\'s');
+        }
         self::assertSame($verified, $result['verified']);
         self::assertStringStartsWith('$' . $cell->variant . '$v=19$m=8192,t=' . $cell->timeCost, $result['hashes'][0]);
+    }
+
+    public function testACellStartedByALargeProcessRecordsItsHashNotWhatItWasForkedFrom(): void
+    {
+        // A fork starts with its parent's resident size as its ru_maxrss, and exec keeps it: a cell
+        // started by a runner of 420 MiB reported 420.9 MiB for a 64 MiB hash (issue 46).
+        $large = str_repeat('x', 256 * 1024 * 1024);
+        $result = (new CellRunner(REPOSITORY . '/runners/argon2-cell.php'))->measure(Argon2Cell::of('password_hash', 'argon2id', 8192, 1, 1), 1, 0);
+        self::assertSame(256 * 1024 * 1024, strlen($large));
+        self::assertSame('ok', $result['status'], $result['detail']);
+        self::assertGreaterThanOrEqual(8192, $result['max_rss_kib']);
+        self::assertLessThan(8192 + 4096, $result['max_rss_kib'], 'not the 256 MiB of the process that started the cell');
     }
 
     public function testAFailingCellIsRecordedAndTheCallerCarriesOn(): void
@@ -95,7 +110,7 @@ final class Argon2CellTest extends TestCase
         self::assertSame(array_map(static fn (int $i): array => ['wall_ns' => $cost->wallNs($cell, $i), 'cpu_ns' => $cost->cpuNs($cell, $i)], [0, 1, 2]), $result['samples']);
         self::assertCount(1, $result['hashes']);
         self::assertTrue($result['verified']);
-        self::assertSame(8192 + ModelledCellCost::PROCESS_KIB, $result['max_rss_kib']);
+        self::assertSame(8192 + ModelledCellCost::HASH_OVERHEAD_KIB, $result['max_rss_kib']);
     }
 
     public function testACellTheScriptCannotParseIsAFailedCellWithTheReason(): void

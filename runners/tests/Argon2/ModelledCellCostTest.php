@@ -23,7 +23,7 @@ final class ModelledCellCostTest extends TestCase
             array_map(static fn (int $sample): int => $cost->wallNs($cell, $sample), range(0, 6)),
         );
         self::assertSame(2 * 25_165_824, $cost->cpuNs($cell, 1), 'CPU time: the wall time on each of the 2 threads at work');
-        self::assertSame(16384 + 20_000, $cost->peakMemoryKib($cell));
+        self::assertSame(16384 + 300, $cost->hashMemoryKib($cell), 'one hash\'s memory: the cell\'s and a little more');
     }
 
     public function testOneThreadSpendsItsWallTimeOnTheCpu(): void
@@ -33,7 +33,7 @@ final class ModelledCellCostTest extends TestCase
         self::assertSame(65_536_000, $cost->modelNs($cell));
         self::assertSame([65_536_000, 67_108_864], [$cost->wallNs($cell, 0), $cost->wallNs($cell, 1)]);
         self::assertSame($cost->wallNs($cell, 4), $cost->cpuNs($cell, 4));
-        self::assertSame(65536 + 20_000, $cost->peakMemoryKib($cell));
+        self::assertSame(65536 + 300, $cost->hashMemoryKib($cell));
     }
 
     public function testEverySampleStaysWithinTheCyclesBoundAndSevenSamplesCentreOnTheModel(): void

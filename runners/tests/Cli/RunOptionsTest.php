@@ -21,16 +21,20 @@ final class RunOptionsTest extends TestCase
         self::assertNull($options->out);
         self::assertFalse($options->resume);
         self::assertFalse($options->fakeClock);
+        self::assertNull($options->budgetNs, 'the profile\'s budget');
     }
 
     public function testEveryOptionInBothSpellings(): void
     {
-        $options = RunOptions::parse(['--profile=full', '--only', 'jwt,aead,jwt', '--out', '/tmp/x', '--resume', '--fake-clock'], self::KNOWN, false);
+        $options = RunOptions::parse(['--profile=full', '--only', 'jwt,aead,jwt', '--out', '/tmp/x', '--resume', '--fake-clock', '--budget-seconds', '240'], self::KNOWN, false);
         self::assertSame('full', $options->profile);
         self::assertSame(['jwt', 'aead'], $options->only);
         self::assertSame('/tmp/x', $options->out);
         self::assertTrue($options->resume);
         self::assertTrue($options->fakeClock);
+        self::assertSame(240_000_000_000, $options->budgetNs);
+        self::assertSame(54_321_000_000, RunOptions::parse(['--budget-seconds=54.321'], self::KNOWN, false)->budgetNs, 'a child\'s share, in milliseconds');
+        self::assertSame(0, RunOptions::parse(['--budget-seconds', '0'], self::KNOWN, false)->budgetNs, 'nothing left: the minimum samples only');
     }
 
     public function testTheEnvironmentCanTurnOnTheFakeClock(): void
@@ -47,6 +51,8 @@ final class RunOptionsTest extends TestCase
         yield 'option as value' => [['--profile', '--resume'], 'option --profile expects a value, none given'];
         yield 'bad profile' => [['--profile', 'slow'], 'unknown profile "slow"; expected quick or full'];
         yield 'resume without out' => [['--resume'], '--resume needs --out DIR naming the run to finish'];
+        yield 'budget not a number' => [['--budget-seconds', '3m'], '--budget-seconds expects a number of seconds, 0 or more; got "3m"'];
+        yield 'negative budget' => [['--budget-seconds=-5'], '--budget-seconds expects a number of seconds, 0 or more; got "-5"'];
     }
 
     /**

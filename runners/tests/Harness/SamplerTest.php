@@ -200,41 +200,134 @@ final class SamplerTest extends TestCase
         self::assertSame(1, $noisy->tally()->withinTarget());
     }
 
-    public function testACaseTooNoisyForItsTimeStopsWhenTheBudgetIsSpent(): void
+    public function testACaseThatCannotReachItsTargetInItsTimeStopsAtOnceAndIsCountedOutOfTime(): void
     {
         $profile = Profile::named('quick');
-        // 2 ms per iteration: one iteration a sample, 70 or so in its time, well under the profile's 200.
+        // 2 ms a sample, ±30 %: ±3 % would take some 700 samples, 1.4 s, more than the 300 ms it has.
         $timer = new NoisyTimer(['wild' => 2_000_000], 0.3);
         $sampler = new Sampler($timer, $profile);
+        $sampler->beginExperiment(300_000_000, 1);
         $samples = $sampler->measure(new CountingCase(0, null, 'wild'));
 
-        self::assertGreaterThan(7, count($samples));
-        self::assertLessThan($profile->maxSamples, count($samples));
+        self::assertSame(10_000_000, $profile->caseSliceNs);
+        self::assertCount(Profile::FEWEST_SAMPLES + 4, $samples, 'its minimum, its slice (four more of its 2 ms samples), then no sample it cannot use');
         self::assertGreaterThan(self::QUICK_TARGET, self::halfWidth($samples));
-        $lastSample = end($samples)->elapsedNs;
-        self::assertGreaterThanOrEqual($profile->caseAllowanceNs, $timer->now());
-        self::assertLessThanOrEqual($profile->caseAllowanceNs + $lastSample, $timer->now(), 'it stops at the first sample past its time');
-        self::assertSame([1, 0], [$sampler->tally()->cases(), $sampler->tally()->withinTarget()]);
+        self::assertSame([1, 0, 1], [$sampler->tally()->cases(), $sampler->tally()->withinTarget(), $sampler->tally()->outOfTime()]);
+        self::assertSame($timer->now(), $sampler->tally()->spentNs(), 'the tally knows what the sampling took');
+        $slice = array_sum(array_map(static fn (Sample $s): int => $s->elapsedNs, array_slice($samples, Profile::FEWEST_SAMPLES)));
+        self::assertSame($slice, $sampler->tally()->beyondLeastNs(), 'the rest the floor');
+        self::assertLessThanOrEqual(10_000_000, $slice);
+        self::assertSame('sampled 1 case in 0:00 (0:00 of it past their least samples): 0 within ±3 %, 1 stopped short when their time ran out', $sampler->tally()->summary());
     }
 
-    public function testTimeAQuietCaseLeavesGoesToANoisyOneLater(): void
+    public function testACaseThatCanReachItsTargetTakesTheSamplesItNeedsWithinItsBudget(): void
     {
         $profile = Profile::named('quick');
-        $model = ['quiet' => 5_000, 'wild' => 2_000_000];
-        $sigma = ['quiet' => 0.001, 'wild' => 0.3];
-        $alone = new NoisyTimer($model, $sigma);
-        (new Sampler($alone, $profile))->measure(new CountingCase(0, null, 'wild'));
+        // 2 ms a sample, ±8 %: some 60 samples, 120 ms, within its 300 ms.
+        $timer = new NoisyTimer(['noisy' => 2_000_000], 0.08);
+        $sampler = new Sampler($timer, $profile);
+        $sampler->beginExperiment(300_000_000, 1);
+        $samples = $sampler->measure(new CountingCase(0, null, 'noisy'));
 
+        self::assertGreaterThan(30, count($samples));
+        self::assertLessThanOrEqual(self::QUICK_TARGET, self::halfWidth($samples));
+        self::assertLessThanOrEqual(300_000_000, $timer->now());
+        self::assertSame([1, 1, 0], [$sampler->tally()->cases(), $sampler->tally()->withinTarget(), $sampler->tally()->outOfTime()]);
+        $elapsed = static fn (array $some): int => array_sum(array_map(static fn (Sample $s): int => $s->elapsedNs, $some));
+        self::assertSame($elapsed(array_slice($samples, Profile::FEWEST_SAMPLES)), $sampler->tally()->beyondLeastNs(), 'what the samples past the seventh took (this clock: verifying takes no time)');
+        self::assertGreaterThan($elapsed(array_slice($samples, 0, Profile::FEWEST_SAMPLES)), $sampler->tally()->beyondLeastNs(), 'more than the floor');
+        self::assertSame('sampled 1 case in 0:00 (0:00 of it past their least samples): 1 within ±3 %', $sampler->tally()->summary());
+    }
+
+    public function testACheapCaseTakesItsSliceEvenWhenItsGroupHasNothingLeft(): void
+    {
+        // An experiment whose budget went to others (0 left): a 20 µs case at ±3 %, its 7 samples (of
+        // about 1 ms) not within ±3 %, still takes up to 10 ms more, and that is enough.
+        $timer = new NoisyTimer(['cheap' => 20_000], 0.03);
+        $sampler = new Sampler($timer, Profile::named('quick'));
+        $sampler->beginExperiment(0, 1);
+        $samples = $sampler->measure(new CountingCase(0, null, 'cheap'));
+
+        self::assertGreaterThan(Profile::FEWEST_SAMPLES, count($samples));
+        self::assertLessThanOrEqual(self::QUICK_TARGET, self::halfWidth($samples));
+        self::assertLessThanOrEqual(10_000_000 + end($samples)->elapsedNs, $sampler->tally()->beyondLeastNs(), 'no more than its slice');
+    }
+
+    public function testTimeQuietCasesLeaveGoesToANoisyOneLater(): void
+    {
+        $profile = Profile::named('quick');
+        $model = ['quiet' => 5_000, 'noisy' => 2_000_000];
+        $sigma = ['quiet' => 0.001, 'noisy' => 0.08];
+        // Five cases share 300 ms. The noisy one alone, with the fifth that is its share: not enough.
+        $alone = new Sampler(new NoisyTimer($model, $sigma), $profile);
+        $alone->beginExperiment(60_000_000, 1);
+        $alone->measure(new CountingCase(0, null, 'noisy'));
+        self::assertSame([0, 1], [$alone->tally()->withinTarget(), $alone->tally()->outOfTime()]);
+
+        // After four quiet cases that took a few milliseconds of their 240: the noisy one has the rest.
         $timer = new NoisyTimer($model, $sigma);
         $sampler = new Sampler($timer, $profile);
-        $sampler->measure(new CountingCase(0, null, 'quiet'));
+        $sampler->beginExperiment(300_000_000, 5);
+        for ($i = 0; $i < 4; $i++) {
+            $sampler->measure(new CountingCase($i, null, 'quiet'));
+        }
         $quietSpent = $timer->now();
-        $wild = $sampler->measure(new CountingCase(0, null, 'wild'));
-        $wildSpent = $timer->now() - $quietSpent;
+        self::assertSame(300_000_000 - $quietSpent, $sampler->budget()->forGroup($quietSpent, 1, 4), 'all that is left');
+        $sampler->measure(new CountingCase(0, null, 'noisy'));
 
-        self::assertLessThan($profile->caseAllowanceNs / 2, $quietSpent, 'the quiet case left time');
-        self::assertGreaterThan($alone->now() + $profile->caseAllowanceNs / 4, $wildSpent, 'the wild case used it');
-        self::assertLessThanOrEqual(2 * $profile->caseAllowanceNs - $quietSpent + end($wild)->elapsedNs, $wildSpent, 'and no more than was left');
+        self::assertLessThan(20_000_000, $quietSpent, 'the quiet cases left time');
+        self::assertSame([5, 5], [$sampler->tally()->cases(), $sampler->tally()->withinTarget()], 'the noisy case used it');
+        self::assertLessThanOrEqual(300_000_000, $timer->now(), 'and no more than there was');
+    }
+
+    public function testWhenAGroupCannotAffordEveryCaseTheCheapOnesGoOnAndTheSlowNoisyOneStops(): void
+    {
+        $profile = Profile::named('quick');
+        // A 100 ms key generation at ±30 % beside three cheap cases at ±8 %: what would bring the
+        // key generation within ±3 % (minutes) would have taken the others' time.
+        $model = ['keygen' => 100_000_000, 'a' => 20_000, 'b' => 20_000, 'c' => 20_000];
+        $sigma = ['keygen' => 0.3, 'a' => 0.08, 'b' => 0.08, 'c' => 0.08];
+        $timer = new NoisyTimer($model, $sigma);
+        $sampler = new Sampler($timer, $profile);
+        $sampler->beginExperiment(2_000_000_000, 4);
+        $samples = $sampler->measureInterleaved(
+            array_map(static fn (string $a): CountingCase => new CountingCase(64, null, $a), array_keys($model)),
+            new Interleaving('t.csv', ['payload_bytes']),
+        );
+
+        self::assertCount(Profile::FEWEST_SAMPLES, $samples[0], 'the key generation: its minimum');
+        foreach ([1, 2, 3] as $cheap) {
+            self::assertLessThanOrEqual(self::QUICK_TARGET, self::halfWidth($samples[$cheap]));
+        }
+        self::assertSame([4, 3, 1], [$sampler->tally()->cases(), $sampler->tally()->withinTarget(), $sampler->tally()->outOfTime()]);
+        self::assertLessThanOrEqual(2_000_000_000, $timer->now());
+    }
+
+    public function testNoCaseTakesMoreThanTheProfilesCeilingWhateverTheBudgetLeaves(): void
+    {
+        $profile = Profile::named('quick');
+        // 100 ms a sample, ±6 %: some 30 samples, 3 s, past the 2 s ceiling however long the budget.
+        $timer = new NoisyTimer(['slow' => 100_000_000], 0.06);
+        $sampler = new Sampler($timer, $profile);
+        $sampler->beginExperiment(600_000_000_000, 1);
+        $samples = $sampler->measure(new CountingCase(0, null, 'slow'));
+
+        self::assertLessThanOrEqual($profile->caseCeilingNs + end($samples)->elapsedNs, $timer->now());
+        self::assertSame(1, $sampler->tally()->outOfTime());
+    }
+
+    public function testAGroupTakesItsShareOfWhatIsLeftAmongTheCasesStillToCome(): void
+    {
+        $profile = Profile::named('quick');
+        // 10 cases expected in 1 s; the first group of 2 may take 200 ms, not the whole second.
+        $timer = new NoisyTimer(['x' => 1_000_000, 'y' => 1_000_000], 0.3);
+        $sampler = new Sampler($timer, $profile);
+        $sampler->beginExperiment(1_000_000_000, 10);
+        self::assertSame(200_000_000, $sampler->budget()->forGroup($timer->now(), 2, 0));
+        $sampler->measureInterleaved([new CountingCase(64, null, 'x'), new CountingCase(64, null, 'y')], new Interleaving('t.csv', ['payload_bytes']));
+
+        self::assertLessThanOrEqual(200_000_000, $timer->now());
+        self::assertSame(1_000_000_000 - $timer->now(), $sampler->budget()->leftNs($timer->now()));
     }
 
     public function testInterleavingRemovesADriftOfTheMachineFromARatio(): void

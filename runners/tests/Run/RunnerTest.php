@@ -12,12 +12,16 @@ use PhpCryptoBench\Environment\Stack;
 use PhpCryptoBench\Exception\IoError;
 use PhpCryptoBench\Harness\FakeTimer;
 use PhpCryptoBench\Harness\FakeWallClock;
+use PhpCryptoBench\Harness\HrTimer;
 use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Harness\Progress;
 use PhpCryptoBench\Native\FixedNativeSpeed;
+use PhpCryptoBench\Run\ExperimentLauncher;
 use PhpCryptoBench\Run\Manifest;
 use PhpCryptoBench\Run\RunId;
 use PhpCryptoBench\Run\Runner;
+use PhpCryptoBench\Tests\Support\ModelledWorkload;
+use PhpCryptoBench\Tests\Support\NoisyTimer;
 use PhpCryptoBench\Tests\Support\StubExperiment;
 use PHPUnit\Framework\TestCase;
 
@@ -162,6 +166,104 @@ final class RunnerTest extends TestCase
         self::assertSame(['window_s' => 2.0, 'others_share' => 0.1, 'steal_share' => 0.005, 'busy' => false], $manifest['system']['at_start']);
     }
 
+    /**
+     * A quick run of modelled cases, as the real experiments have them (µs operations sampled 0.5 ms
+     * at a time, milliseconds ones, slow ones, a noisy key generation no budget brings within ±3 %),
+     * on a host as the model says and on one three times slower, each in the same budget.
+     *
+     * @return array{0: int, 1: array<string, mixed>, 2: string} the experiments' time on the
+     *         modelled clock, the manifest, the runner's lines on stderr
+     */
+    private function modelledRun(float $slowdown, int $budgetNs): array
+    {
+        $kinds = ['fast' => [2_000, 0.05], 'ms' => [1_500_000, 0.06], 'slow' => [5_000_000, 0.04], 'keygen' => [10_000_000, 0.35]];
+        $model = [];
+        $sigma = [];
+        // A group: so many cases of each kind at one payload, each its own algorithm ("ms-2").
+        $group = static function (int $payload, array $counts) use ($kinds, &$model, &$sigma): array {
+            $cases = [];
+            foreach ($counts as $kind => $count) {
+                for ($i = 0; $i < $count; $i++) {
+                    [$model["$kind-$i"], $sigma["$kind-$i"]] = $kinds[$kind];
+                    $cases[] = ["$kind-$i", $payload];
+                }
+            }
+            return $cases;
+        };
+        $light = array_merge(...array_map(static fn (int $p): array => $group($p, ['fast' => 7, 'ms' => 3]), [16, 64, 256, 1024]));
+        $heavy = array_merge(...array_map(static fn (int $p): array => $group($p, ['ms' => 5, 'slow' => 3, 'keygen' => 2]), [0, 1]));
+        $timer = new NoisyTimer($model, $sigma, 0.0, 16, $slowdown);
+        $experiments = [new ModelledWorkload('light', $light), new ModelledWorkload('heavy', $heavy)];
+        $stream = fopen('php://memory', 'w+b');
+        $runner = new Runner($timer, new FakeWallClock(), new FixedNativeSpeed(), EnvironmentProbe::forFakeClock(), new Progress($stream, $timer->now(...)), REPOSITORY, null, new ModelledSystemLoad());
+        $runner->start(Profile::named('quick')->withBudgetNs($budgetNs), $experiments, $this->directory);
+        rewind($stream);
+        $manifest = $this->manifest();
+        foreach (glob($this->directory . '/*') ?: [] as $file) {
+            unlink($file);
+        }
+        return [$timer->now(), $manifest, (string) stream_get_contents($stream)];
+    }
+
+    public function testAHostThreeTimesSlowerStaysWithinTheBudgetAndSaysWhatPrecisionItReached(): void
+    {
+        $budget = 4_500_000_000;
+        [$fastTook, $fast, $fastLines] = $this->modelledRun(1.0, $budget);
+        [$slowTook, $slow, $slowLines] = $this->modelledRun(3.0, $budget);
+        $within = static fn (array $manifest): int => array_sum(array_map(static fn (array $e): int => $e['sampling']['within_target'], $manifest['experiments']));
+
+        self::assertLessThanOrEqual($budget, $fastTook);
+        self::assertLessThanOrEqual($budget, $slowTook, 'three times slower, and still within the budget');
+        self::assertGreaterThan($budget * 0.9, $slowTook, 'having used it');
+        self::assertSame([40, 20], [$fast['experiments']['light']['sampling']['cases'], $fast['experiments']['heavy']['sampling']['cases']]);
+        self::assertSame([40, 20], [$slow['experiments']['light']['sampling']['cases'], $slow['experiments']['heavy']['sampling']['cases']], 'every case measured');
+        self::assertSame(56, $within($fast), 'all but the four key generations within ±3 %');
+        self::assertLessThan($within($fast), $within($slow), 'the slow host reaches less');
+        self::assertGreaterThanOrEqual(40, $within($slow));
+        self::assertMatchesRegularExpression('/^budget 0:05 for the experiments \(--budget-seconds 4\.5\): each takes/m', $slowLines);
+        self::assertMatchesRegularExpression('/^\[light\] took 0:0\d of its 0:03; \d+ of 40 cases within ±3 %$/m', $slowLines);
+        self::assertStringContainsString(sprintf('of the 0:05 budget; %d of 60 cases (%.1f %%) within their target', $within($slow), 100 * $within($slow) / 60), $slowLines);
+        self::assertStringContainsString(sprintf('%d of 60 cases (%.1f %%) within their target', $within($fast), 100 * $within($fast) / 60), $fastLines);
+    }
+
+    public function testWhatAnExperimentLeavesGoesToTheExperimentsAfterIt(): void
+    {
+        $stream = fopen('php://memory', 'w+b');
+        $runner = new Runner(new FakeTimer(), new FakeWallClock(), new FixedNativeSpeed(), EnvironmentProbe::forFakeClock(), new Progress($stream), REPOSITORY, null, new ModelledSystemLoad());
+        // Three experiments of one case each share 90 s: 30 s each, and what the first two leave
+        // (their fake cases take microseconds) goes to the last.
+        $runner->start(Profile::named('quick')->withBudgetNs(90_000_000_000), [new StubExperiment('a'), new StubExperiment('b'), new StubExperiment('c', false, 'not here')], $this->directory);
+        rewind($stream);
+        $lines = (string) stream_get_contents($stream);
+
+        self::assertStringContainsString('[a] took 0:00 of its 0:45', $lines, 'c cannot run: a and b share it all');
+        self::assertStringContainsString('[b] took 0:00 of its 1:30', $lines, 'b has what a left');
+        self::assertStringContainsString('[c] took 0:00 of its 0:00', $lines);
+        self::assertStringContainsString('experiments took 0:00 of the 1:30 budget; 2 of 2 cases (100.0 %) within their target', $lines);
+    }
+
+    public function testAnExperimentInAChildProcessIsGivenItsShareOfTheBudget(): void
+    {
+        $launcher = new class () implements ExperimentLauncher {
+            /** @var array<string, int> */
+            public array $budgets = [];
+
+            public function launch(string $experiment, string $profile, string $directory, bool $fakeClock, array $environment, int $budgetNs): array
+            {
+                $this->budgets[$experiment] = $budgetNs;
+                return ['status' => 'unavailable', 'reason' => 'a spy', 'duration_s' => 0.0, 'files' => [], 'verification' => null, 'measured_by' => null];
+            }
+        };
+        $timer = new FakeTimer();
+        $runner = new Runner($timer, new FakeWallClock(), new FixedNativeSpeed(), EnvironmentProbe::forFakeClock(), new Progress(fopen('php://memory', 'w')), REPOSITORY, $launcher, new ModelledSystemLoad());
+        $child = new StubExperiment('child', false, null, null, ['PHPCB_TEST_CHILD_VARIABLE' => 'set']);
+        $runner->start(Profile::named('quick')->withBudgetNs(60_000_000_000), [new StubExperiment('here'), $child], $this->directory);
+
+        self::assertGreaterThan(0, $timer->now(), 'the experiment measured here took some of the minute');
+        self::assertSame(['child' => 60_000_000_000 - $timer->now()], $launcher->budgets, 'the child: the rest, as the last to run');
+        self::assertSame('a spy', $this->manifest()['experiments']['child']['reason']);
+    }
+
     public function testAFailedVerificationTimesNothingAndRecordsWhy(): void
     {
         $stub = new StubExperiment('stub', true);
@@ -224,6 +326,25 @@ final class RunnerTest extends TestCase
         self::assertSame(1, $missing->measured);
         self::assertSame(['done', 'missing'], array_keys($this->manifest()['experiments']));
         self::assertNotNull($this->manifest()['finished_utc']);
+    }
+
+    public function testAResumedRunHasWhatItsRecordedExperimentsLeftOfItsBudget(): void
+    {
+        $this->runner()->start(Profile::named('quick')->forFakeClock(), [new StubExperiment('done')], $this->directory);
+        $manifest = $this->manifest();
+        $manifest['experiments']['done']['duration_s'] = 100.0;
+        file_put_contents($this->directory . '/manifest.json', json_encode($manifest));
+
+        $stream = fopen('php://memory', 'w+b');
+        (new Runner(new HrTimer(), new FakeWallClock(), new FixedNativeSpeed(), EnvironmentProbe::forFakeClock(), new Progress($stream), REPOSITORY, null, new ModelledSystemLoad()))
+            ->resume([new StubExperiment('missing')], $this->directory, 150_000_000_000);
+        rewind($stream);
+        $lines = (string) stream_get_contents($stream);
+
+        self::assertStringContainsString('budget 2:30 for the experiments (--budget-seconds 150), 1:40 of it spent before', $lines);
+        // The real clock times a case that does nothing: how precise it gets is the machine's say.
+        self::assertMatchesRegularExpression('/^\[missing\] took 0:0\d of its 0:50; [01] of 1 cases within ±3 %$/m', $lines);
+        self::assertMatchesRegularExpression('/^experiments took 1:4\d of the 2:30 budget; [12] of 2 cases \(\S+ %\) within their target$/m', $lines, 'the run\'s precision: every experiment, the recorded one too');
     }
 
     public function testAResumedFakeClockRunKeepsTheFakeClocksOneIterationSamples(): void

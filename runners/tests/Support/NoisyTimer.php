@@ -11,7 +11,8 @@ use PhpCryptoBench\Harness\Timer;
  * A fake clock that behaves like a noisy machine, reproducibly: each timing is the case's model
  * (ns per iteration, by its `algorithm` key) times a log-normal noise drawn from a seeded stream,
  * times a drift that grows with the time spent so far (the machine slowing down, e.g. a neighbour
- * warming up). The work still runs; time is only what this clock says.
+ * warming up), times a slowdown (a slower host of the pool). The work still runs; time is only what
+ * this clock says.
  */
 final class NoisyTimer implements Timer
 {
@@ -29,6 +30,8 @@ final class NoisyTimer implements Timer
         /** How much slower the machine gets per second of this clock: 0.5 is +50 % after one second. */
         private readonly float $driftPerSecond = 0.0,
         private readonly int $seed = 16,
+        /** How much slower this machine is than the model: 3.0 is a host that takes three times as long. */
+        private readonly float $slowdown = 1.0,
     ) {
     }
 
@@ -36,7 +39,7 @@ final class NoisyTimer implements Timer
     {
         $case->run($iterations);
         $algorithm = (string) $case->key()['algorithm'];
-        $model = $iterations * $this->nsPerIteration[$algorithm];
+        $model = $iterations * $this->nsPerIteration[$algorithm] * $this->slowdown;
         $sigma = is_array($this->sigma) ? $this->sigma[$algorithm] : $this->sigma;
         $drift = 1.0 + $this->driftPerSecond * $this->nowNs / 1e9;
         $elapsed = max(1, (int) round($model * $drift * exp($sigma * $this->gaussian())));
@@ -54,9 +57,10 @@ final class NoisyTimer implements Timer
         return 0;
     }
 
+    /** A modelled clock, as FakeTimer's: a run on it records `fake` and sleeps through no load window. */
     public function name(): string
     {
-        return 'noisy-fake';
+        return 'fake';
     }
 
     /** A standard normal draw (Box–Muller) from two uniforms of the seeded stream. */

@@ -36,7 +36,7 @@ final class ScriptedCellClock implements CellClock
         return $this->now;
     }
 
-    public function peakMemoryKib(Argon2Cell $cell): int
+    public function hashMemoryKib(Argon2Cell $cell): int
     {
         return 1;
     }

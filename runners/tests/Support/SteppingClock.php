@@ -33,7 +33,7 @@ final class SteppingClock implements CellClock
         return $this->now;
     }
 
-    public function peakMemoryKib(Argon2Cell $cell): int
+    public function hashMemoryKib(Argon2Cell $cell): int
     {
         return 4242;
     }

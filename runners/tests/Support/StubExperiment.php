@@ -24,6 +24,8 @@ final class StubExperiment implements Experiment
         private readonly ?string $unavailable = null,
         /** @var array<string, mixed>|null what the processes it measured in report of themselves */
         private readonly ?array $measuredBy = null,
+        /** @var array<string, string> what processEnvironment() declares (a child process's) */
+        private readonly array $environment = [],
     ) {
     }
 
@@ -57,7 +59,7 @@ final class StubExperiment implements Experiment
 
     public function processEnvironment(): array
     {
-        return [];
+        return $this->environment;
     }
 
     public function caseCount(Profile $profile): int
