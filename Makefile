@@ -9,6 +9,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PROFILE ?= quick
 ONLY ?=
+# The experiments' time in all, in seconds (runners/bench.php --budget-seconds); empty: the profile's (quick 210, full 5400).
+BUDGET ?=
 VERSION ?=
 RUNS ?= 10 50 200
 export PYTHONPATH := $(CURDIR)/scripts
@@ -19,7 +21,7 @@ export NO_MKDOCS_2_WARNING := 1
         stack stack-test test-stack clean-stacks bench-stacks seal phpcb-path coverage
 
 help:
-	@echo "make report          install what is missing, run the quick benchmark, build the site showing your run"
+	@echo "make report [BUDGET=seconds]   install what is missing, run the quick benchmark in its time budget, build the site showing your run, print the precision reached"
 	@echo "make test            every check: php -l, ruff, PHPUnit (PHP 8.2, and 8.4 in Debian 13's stack), pytest (incl. mkdocs --strict, browser)"
 	@echo "make test-fast       the edit loop: lint and every test but the runner end to end and the browser"
 	@echo "make site [GENERATOR=zensical]    pages into build/, then site/ from it (no benchmarking)"
@@ -48,13 +50,15 @@ help:
 # baseline (PHPCB_COMPARE; data/selection.py baseline_for: this machine's reference run on the same stack,
 # else on another stack, else the published one); `make site` alone shows the published selection.
 report: setup
-	@run=$$(php runners/bench.php run --profile $(PROFILE) $(if $(ONLY),--only $(ONLY),)) || exit 1; \
+	@run=$$(php runners/bench.php run --profile $(PROFILE) $(if $(BUDGET),--budget-seconds $(BUDGET),) $(if $(ONLY),--only $(ONLY),)) || exit 1; \
 	  id=$$(basename "$$run"); \
 	  PHPCB_SHOW_RUN="$$id" PHPCB_COMPARE="$$id" $(MAKE) --no-print-directory site && \
 	  echo "" && \
 	  echo "Measured $$run." && \
 	  echo "Site built in $(CURDIR)/site/: your run on every page, and beside its baseline run (case by case, with significance) on site/compare/index.html" && \
-	  echo "(open site/index.html, or run 'make serve' and browse http://127.0.0.1:8000/)"
+	  echo "(open site/index.html, or run 'make serve' and browse http://127.0.0.1:8000/)" && \
+	  echo "" && \
+	  $(PY) -m phpcb precision "$$run"
 
 # `make report` installs only what measuring and the site need (PHP and its extensions, argon2, openssl,
 # python3-venv and the pinned Python packages); `make test` adds PHPUnit, Chromium and actionlint (setup-dev).
@@ -86,7 +90,7 @@ phpcb-path:
 STACK ?= host
 RUNNER = $(if $(filter host,$(STACK)),php,scripts/stack.sh run $(STACK) php)
 bench: $(if $(filter host,$(STACK)),report-packages,stack)
-	@run=$$($(RUNNER) runners/bench.php run --profile $(PROFILE) $(if $(ONLY),--only $(ONLY),)) || exit 1; \
+	@run=$$($(RUNNER) runners/bench.php run --profile $(PROFILE) $(if $(BUDGET),--budget-seconds $(BUDGET),) $(if $(ONLY),--only $(ONLY),)) || exit 1; \
 	  run=$$(scripts/stack.sh path "$$run"); \
 	  echo "$$run"; \
 	  if [ -n "$$COPY_TO" ]; then mkdir -p "$$COPY_TO" && cp -r "$$run" "$$COPY_TO/"; fi
@@ -150,12 +154,12 @@ lint: venv
 	$(VENV)/bin/ruff format --check scripts tests
 
 # Mutation testing of what decides a verdict, a number or a token's validity (scripts/mutation.sh):
-# mutmut on statistics/stats.py, compare/comparison.py, compare/noise.py and claims/rules.py, a PHP pass
-# with Infection's kinds of mutants (scripts/php-mutation.php) on every file of runners/src/Jws/,
-# runners/jws.php and Harness/MedianInterval.php. Fails under 95 % of the non-equivalent mutants
-# killed in a JWS file, 90 % elsewhere (scripts/mutation-equivalent.txt lists the equivalent ones,
-# with why). MODULES=... runs some of them; JOBS=2 runs two PHP mutants at a time. Outside make test:
-# it runs the tests once per mutant.
+# mutmut on statistics/stats.py, compare/comparison.py, compare/noise.py, compare/load.py, claims/rules.py and
+# publish/pr_runs.py; a PHP pass with Infection's kinds of mutants (scripts/php-mutation.php) on every file of
+# runners/src/Jws/, runners/jws.php, Harness/MedianInterval.php and every recipe of runners/snippets/. Fails
+# under 95 % of the non-equivalent mutants killed in a security-critical module (mutation.sh's STRICT list),
+# 90 % elsewhere (scripts/mutation-equivalent.txt lists the equivalent ones, with why). MODULES=... runs some
+# of them; JOBS=2 runs two PHP mutants at a time. Outside make test: it runs the tests once per mutant.
 mutation: venv
 	VENV=$(VENV) JOBS=$(or $(JOBS),1) scripts/mutation.sh $(MODULES)
 

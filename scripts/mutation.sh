@@ -2,23 +2,34 @@
 # Mutation testing of the modules that decide a verdict, a number or a token's validity (make mutation):
 # mutmut for the Python ones, scripts/php-mutation.php for the PHP ones (its mutators are modelled on
 # Infection's). Per module, the share of mutants the tests kill and the ones they let live; exit 1 when
-# a share is under its goal: 95 % for the JWS code (every file of runners/src/Jws/ and runners/jws.php),
-# 90 % for the rest. mutmut looks for its sources under src/, so each Python module runs on a copy where
-# scripts/ is src/. PHP mutants run JOBS at a time (default 1: the machine may be measuring).
-# Usage: scripts/mutation.sh [MODULE...]   (MODULE: a path under scripts/phpcb/ or runners/src/, or jws.php)
+# a share is under its goal: 95 % for the security-critical modules (STRICT below: the JWS code, the
+# snippets, a pull request's tree, the comparison's verdicts), 90 % for the rest. mutmut looks for its sources under src/, so each Python module
+# runs on a copy where scripts/ is src/. PHP mutants run JOBS at a time (default 1: the machine may be
+# measuring).
+# Usage: scripts/mutation.sh [MODULE...]   (MODULE: a path under scripts/phpcb/ or runners/src/, jws.php, or snippets/NAME.php)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GOAL=90
-JWS_GOAL=95
+STRICT_GOAL=95
+# The security-critical modules, whose goal is STRICT_GOAL: patterns, as in `case`, matched against the
+# module's name. The one list of them: a module or a family of modules is made strict here.
+STRICT=(
+  'Jws/*' jws.php    # the JWS code: every file of runners/src/Jws/, and runners/jws.php
+  'snippets/*'       # the recipes readers paste: a weakened check is copied by every reader
+  publish/pr_runs.py # a pull request's tree, read with git: nothing of it may leave its directory
+  compare/load.py compare/comparison.py compare/noise.py  # what a comparison calls changed, loaded or not
+)
 venv=${VENV:-.venv}
 mutmut="$PWD/$venv/bin/mutmut"
 
 # module -> the tests that judge it
 declare -A TESTS=(
   [statistics/stats.py]="tests/test_stats.py tests/test_stats_precision.py tests/test_stats_boundaries.py tests/test_compare_stats.py tests/test_rounds.py tests/test_precision.py"
-  [compare/comparison.py]="tests/test_comparison.py tests/test_comparison_values.py tests/test_compare_stats.py tests/test_stats_boundaries.py tests/test_compare_exporters.py tests/test_noise.py"
+  [compare/comparison.py]="tests/test_comparison.py tests/test_comparison_values.py tests/test_compare_stats.py tests/test_stats_boundaries.py tests/test_compare_exporters.py tests/test_noise.py tests/test_load.py tests/test_comparison_edges.py"
+  [compare/load.py]="tests/test_load.py"
   [claims/rules.py]="tests/test_claim_rules.py tests/test_claims.py"
   [compare/noise.py]="tests/test_noise.py tests/test_coverage.py tests/test_comparison_values.py"
+  [publish/pr_runs.py]="tests/test_pr_runs_extract.py"
   [Harness/MedianInterval.php]="runners/tests/Harness/MedianIntervalTest.php"
   [jws.php]="runners/tests/Jws"
 )
@@ -28,9 +39,17 @@ for file in runners/src/Jws/*.php; do
   jws_modules+=("Jws/${file##*/}")
   TESTS["Jws/${file##*/}"]="runners/tests/Jws"
 done
+# Every recipe of runners/snippets/ (module snippets/NAME.php) is judged by its test class (aes-256-gcm.php:
+# Aes256GcmTest) and by the scan for MACs, tags, signatures and hashes compared in variable time.
+snippet_modules=()
+for file in runners/snippets/*.php; do
+  name=${file##*/}
+  snippet_modules+=("snippets/$name")
+  TESTS["snippets/$name"]="runners/tests/Snippets/$(echo "${name%.php}" | sed -E 's/(^|-)(.)/\U\2/g')Test.php runners/tests/ConstantTime"
+done
 modules=("$@")
-[ ${#modules[@]} -gt 0 ] || modules=(statistics/stats.py compare/comparison.py compare/noise.py claims/rules.py \
-  "${jws_modules[@]}" jws.php Harness/MedianInterval.php)
+[ ${#modules[@]} -gt 0 ] || modules=(statistics/stats.py compare/comparison.py compare/noise.py compare/load.py claims/rules.py publish/pr_runs.py \
+  "${jws_modules[@]}" jws.php Harness/MedianInterval.php "${snippet_modules[@]}")
 
 python_module() {
   local module=$1 work
@@ -55,6 +74,7 @@ python_module() {
 
 php_module() {
   local module=$1 out source=runners/src/$1
+  # snippets/NAME.php and jws.php are under runners/ itself
   [ -f "$source" ] || source=runners/$1
   out=$(php scripts/php-mutation.php --jobs "${JOBS:-1}" "$source" ${TESTS[$module]})
   report "$module" "$(echo "$out" | grep -c '^killed' || true)" "$(echo "$out" | grep '^survived' | sed 's/^survived //' || true)"
@@ -75,7 +95,11 @@ report() {
   printf '%-34s %4d of %4d non-equivalent mutants killed (%3d %%); %d equivalent\n' \
     "$module" "$killed" "$total" "$share" "$equivalents"
   [ -z "$lived" ] || printf '%s\n' "$lived" | sed 's/^/    lived: /'
-  case "$module" in Jws/* | jws.php) goal=$JWS_GOAL ;; *) goal=$GOAL ;; esac
+  goal=$GOAL
+  for pattern in "${STRICT[@]}"; do
+    # shellcheck disable=SC2254 # the pattern is matched as a pattern
+    case "$module" in $pattern) goal=$STRICT_GOAL ;; esac
+  done
   [ "$share" -ge "$goal" ] || status=1
 }
 

@@ -5,7 +5,7 @@ declare(strict_types=1);
 /*
  * A mutation pass for one PHP source file (Infection needs Packagist, which this project does not
  * use). Its mutators are modelled on Infection's list: boundaries and negated comparisons, strict
- * comparisons made loose (=== to ==, hash_equals to ===, strcmp to strcasecmp), lengths checked one
+ * comparisons made loose (=== to ==, hash_equals to === or ==, strcmp to strcasecmp), lengths checked one
  * way only, && and || swapped, a condition or one operand of && / || removed, an if negated, ! removed,
  * arithmetic and integer and boolean constants changed, casts and calls removed, `throw` removed,
  * isset / empty / array_key_exists swapped, the order of an array union or array_merge swapped,
@@ -13,15 +13,17 @@ declare(strict_types=1);
  * character class made `.`), an array item or match arm removed, `instanceof` made true or false.
  *
  * Each mutant is written, one at a time, into a copy of the repository (runners/, data/schema/, vectors/),
- * and the named tests run against it (PHPUnit, stop on the first failure, stopped after 10 times the
- * suite's own time or 60 s, whichever is longer, which counts as killed: a mutant that loops). A
- * mutant is killed when they fail; one that is not valid PHP is no mutant. Prints one line per mutant:
+ * and the named tests (one or more files or directories, made one suite) run against it (PHPUnit, stop
+ * on the first failure, stopped after 10 times the suite's own time or 60 s, whichever is longer, which
+ * counts as killed: a mutant that loops). A mutant is killed when they fail; one that is not valid PHP
+ * is no mutant. Prints one line per mutant:
  *     killed <line>: <Mutator> '<from>' -> '<to>'  by <the first failing test>
  *     survived <line>: <Mutator> '<from>' -> '<to>'
  * A description that would repeat within the file gets " #2", " #3", ... in source order.
  *
- * Usage: php scripts/php-mutation.php [--list] [--jobs N] SOURCE TEST
+ * Usage: php scripts/php-mutation.php [--list] [--jobs N] SOURCE TEST...
  *   e.g. php scripts/php-mutation.php runners/src/Jws/CompactJws.php runners/tests/Jws
+ *        php scripts/php-mutation.php runners/snippets/aes-256-gcm.php runners/tests/Snippets/Aes256GcmTest.php runners/tests/ConstantTime
  *   --list prints the mutants ("mutant <description>") without running anything.
  */
 
@@ -394,8 +396,11 @@ function mutateCall(Source $s, int $i): void
         $s->add($i, $i, LOOSER_FUNCTIONS[$name], 'LooseComparison');
     }
     if ($name === 'hash_equals' && count($arguments) === 2) {
-        $s->add($i, $close, '(' . $argument(0) . ') === (' . $argument(1) . ')', 'LooseComparison');
-        $s->add($i, $close, 'strncmp(' . $argument(0) . ', ' . $argument(1) . ', 16) === 0', 'LooseComparison');
+        // In brackets: !hash_equals($a, $b) becomes !(($a) === ($b)), i.e. $a !== $b, not (!$a) === $b (always false).
+        foreach (['===', '=='] as $operator) {
+            $s->add($i, $close, '((' . $argument(0) . ") {$operator} (" . $argument(1) . '))', 'LooseComparison');
+        }
+        $s->add($i, $close, '(strncmp(' . $argument(0) . ', ' . $argument(1) . ', 16) === 0)', 'LooseComparison');
     }
     if ($name === 'array_merge' && count($arguments) === 2) {
         $s->add($i, $close, 'array_merge(' . $argument(1) . ', ' . $argument(0) . ')', 'MergeOrder');
@@ -514,16 +519,37 @@ function copyTree(string $from, string $to): void
 }
 
 /**
+ * The copy's PHPUnit configuration, its suite made of the named tests (PHPUnit 9 runs one path given on
+ * its command line; a suite holds several): runners/phpunit.xml with <testsuites> replaced.
+ *
+ * @param list<string> $tests files or directories, relative to the repository
+ */
+function writeConfiguration(string $work, array $tests): string
+{
+    $entries = array_map(
+        static fn (string $test): string => sprintf('<%1$s>%2$s</%1$s>', is_dir("{$work}/{$test}") ? 'directory' : 'file', htmlspecialchars("{$work}/{$test}", ENT_XML1)),
+        $tests,
+    );
+    $suite = "<testsuites>\n        <testsuite name=\"mutation\">\n            " . implode("\n            ", $entries) . "\n        </testsuite>\n    </testsuites>";
+    $configuration = preg_replace('~<testsuites>.*</testsuites>~s', $suite, (string) file_get_contents("{$work}/runners/phpunit.xml"), 1, $count);
+    if ($count !== 1) {
+        fail('runners/phpunit.xml has no <testsuites> to replace');
+    }
+    file_put_contents("{$work}/runners/phpunit-mutation.xml", $configuration);
+    return "{$work}/runners/phpunit-mutation.xml";
+}
+
+/**
  * PHPUnit on the copy at $work, started. Like Infection, the tests that failed last (on the previous
  * mutant, often of the same line) run first, then the quickest: a mutant is killed in a fraction of
  * the suite's time. The order cannot change a verdict: a mutant survives only when every test passes.
  *
  * @return array{0: resource, 1: array<int, resource>}
  */
-function startTests(string $work, string $test, int $timeout = 600): array
+function startTests(string $work, int $timeout = 600): array
 {
-    $command = ['timeout', (string) $timeout, 'phpunit', '-c', "{$work}/runners/phpunit.xml", '--stop-on-failure',
-        '--cache-result', "--cache-result-file={$work}/.phpunit.result.cache", '--order-by=defects,duration', "{$work}/{$test}"];
+    $command = ['timeout', (string) $timeout, 'phpunit', '-c', "{$work}/runners/phpunit-mutation.xml", '--stop-on-failure',
+        '--cache-result', "--cache-result-file={$work}/.phpunit.result.cache", '--order-by=defects,duration'];
     $process = proc_open($command, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes);
     if (!is_resource($process)) {
         fail('could not start phpunit');
@@ -555,13 +581,18 @@ if (($at = array_search('--jobs', $arguments, true)) !== false) {
     $jobs = max(1, (int) ($arguments[$at + 1] ?? 1));
     array_splice($arguments, $at, 2);
 }
-if (count($arguments) !== 2) {
-    fail('usage: php scripts/php-mutation.php [--list] [--jobs N] SOURCE TEST (a test file or directory: PHPUnit 9 runs one)');
+if (count($arguments) < 2) {
+    fail('usage: php scripts/php-mutation.php [--list] [--jobs N] SOURCE TEST... (test files or directories)');
 }
 $repository = dirname(__DIR__);
-[$file, $test] = $arguments;
+[$file, $tests] = [$arguments[0], array_slice($arguments, 1)];
 if (!is_file("{$repository}/{$file}")) {
     fail("{$file}: no such file under {$repository}");
+}
+foreach ($tests as $test) {
+    if (!file_exists("{$repository}/{$test}")) {
+        fail("{$test}: no such test file or directory under {$repository}");
+    }
 }
 $original = (string) file_get_contents("{$repository}/{$file}");
 $mutants = mutations($original);
@@ -578,6 +609,7 @@ for ($job = 0; $job < $jobs; $job++) {
     foreach (['runners', 'data/schema', 'vectors'] as $directory) {
         copyTree("{$repository}/{$directory}", "{$works[$job]}/{$directory}");
     }
+    writeConfiguration($works[$job], $tests);
 }
 // A killed pass (Ctrl-C, kill) leaves no copy behind.
 register_shutdown_function(static function () use ($works): void {
@@ -595,7 +627,7 @@ $timeout = 60;
 foreach ($works as $work) {
     // Each copy learns the suite's durations once, for the order above.
     $start = hrtime(true);
-    if (finishTests(startTests($work, $test)) !== null) {
+    if (finishTests(startTests($work)) !== null) {
         fail('the tests fail before any mutation');
     }
     $timeout = max($timeout, (int) ceil(TIMEOUT_FACTOR * (hrtime(true) - $start) / 1e9));
@@ -611,7 +643,7 @@ while ($queue !== [] || $running !== []) {
             if ($invalid !== 0) {
                 continue; // not valid PHP: no mutant
             }
-            $running[$job] = [$description, startTests($work, $test, $timeout)];
+            $running[$job] = [$description, startTests($work, $timeout)];
             break;
         }
     }

@@ -23,8 +23,9 @@ EXPECTED = [
     "15: LogicalOperator '||' -> '&&'",
     "15: LogicalNot '!' -> ''",
     "15: ConditionRemoved '!hash_equals($known, $tag)' -> 'false'",
-    "15: LooseComparison 'hash_equals($known, $tag)' -> '($known) === ($tag)'",
-    "15: LooseComparison 'hash_equals($known, $tag)' -> 'strncmp($known, $tag, 16) === 0'",
+    "15: LooseComparison 'hash_equals($known, $tag)' -> '(($known) === ($tag))'",
+    "15: LooseComparison 'hash_equals($known, $tag)' -> '(($known) == ($tag))'",
+    "15: LooseComparison 'hash_equals($known, $tag)' -> '(strncmp($known, $tag, 16) === 0)'",
     "16: ThrowRemoved 'throw' -> ''",
     "18: MergeOrder '['alg' => 'HS256'] + $header' -> '$header + ['alg' => 'HS256']'",
     "18: ArrayItemRemoved ''alg' => 'HS256'' -> ''",
@@ -131,3 +132,33 @@ def test_a_file_that_is_not_there_is_refused():
     )
     assert done.returncode == 2
     assert done.stderr.startswith("error: no/such.php: no such file under ")
+
+
+def test_hash_equals_under_a_not_becomes_a_whole_comparison():
+    """!hash_equals($a, $b) made !(($a) === ($b)): $a !== $b (issue 44, the audit's survivor in
+    cbc-encrypt-then-mac.php), not (!$a) === $b, which is always false and killed by any tamper test."""
+    made = [line for line in EXPECTED if "hash_equals" in line.split(" -> ")[0] and "LooseComparison" in line]
+    assert [line.split(" -> ")[1] for line in made] == [
+        "'(($known) === ($tag))'",
+        "'(($known) == ($tag))'",
+        "'(strncmp($known, $tag, 16) === 0)'",
+    ]
+
+
+def test_a_test_path_that_is_not_there_is_refused():
+    done = subprocess.run(
+        [
+            "php",
+            str(ROOT / "scripts" / "php-mutation.php"),
+            "--list",
+            SAMPLE,
+            "runners/tests/Snippets",
+            "runners/tests/NoSuch",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: runners/tests/NoSuch: no such test file or directory under ")

@@ -104,9 +104,10 @@ function jwt_check_claims(array $claims, string $issuer, string $audience, int $
     if (($claims['iss'] ?? null) !== $issuer) {
         throw new RuntimeException(sprintf('iss: expected "%s", got %s', $issuer, json_encode($claims['iss'] ?? null, JSON_UNESCAPED_SLASHES)));
     }
-    // aud is one string or a list of them; this verifier must be among them.
+    // aud is one string or a list of strings (anything else is a malformed token); this verifier must be among them, exactly.
     $aud = $claims['aud'] ?? null;
-    if (!(is_string($aud) ? $aud === $audience : is_array($aud) && array_is_list($aud) && in_array($audience, $aud, true))) {
+    $audiences = is_string($aud) ? [$aud] : $aud;
+    if (!is_array($audiences) || !array_is_list($audiences) || array_filter($audiences, 'is_string') !== $audiences || !in_array($audience, $audiences, true)) {
         throw new RuntimeException(sprintf('aud: expected "%s" among the audiences, got %s', $audience, json_encode($aud, JSON_UNESCAPED_SLASHES)));
     }
     // A token without an end is valid forever: exp is required here. NumericDates in whole seconds.

@@ -108,6 +108,52 @@ final class AeadKeyRotationTest extends SnippetTestCase
         rotating_open($sealed, 'users.email:42', $keys);
     }
 
+    /**
+     * Resealing opens first: a changed message is refused, never handed back (as it is, under the current
+     * key) nor sealed anew (which would authenticate the change).
+     *
+     * @dataProvider tamperings
+     * @param callable(string): string $tamper
+     */
+     #[DataProvider('tamperings')]
+    public function testAChangedMessageIsRefusedByReseal(callable $tamper, string $refusal): void
+    {
+        $keys = self::ring(1, 2);
+        $sealed = $tamper(rotating_seal('attack at dawn', 'users.email:42', $keys, 1));
+        foreach ([1, 2] as $currentKeyId) {
+            try {
+                rotating_reseal($sealed, 'users.email:42', $keys, $currentKeyId);
+                self::fail("expected reseal under key {$currentKeyId} to refuse the changed message");
+            } catch (RuntimeException $e) {
+                self::assertSame($refusal, $e->getMessage());
+            }
+        }
+    }
+
+    public function testResealRefusesOtherAssociatedDataUnderEitherKey(): void
+    {
+        $keys = self::ring(1, 2);
+        $sealed = rotating_seal('attack at dawn', 'users.email:42', $keys, 1);
+        foreach ([1, 2] as $currentKeyId) {
+            try {
+                rotating_reseal($sealed, 'users.email:43', $keys, $currentKeyId);
+                self::fail("expected reseal under key {$currentKeyId} to refuse other associated data");
+            } catch (RuntimeException $e) {
+                self::assertSame(self::REFUSED, $e->getMessage());
+            }
+        }
+    }
+
+    public function testResealKeepsTheAssociatedData(): void
+    {
+        $keys = self::ring(1, 2);
+        $resealed = rotating_reseal(rotating_seal('attack at dawn', 'users.email:42', $keys, 1), 'users.email:42', $keys, 2);
+        self::assertSame('attack at dawn', rotating_open($resealed, 'users.email:42', $keys));
+        $this->expectException(RuntimeException::class);
+        $this->expectExceptionMessage(self::REFUSED);
+        rotating_open($resealed, '', $keys);
+    }
+
     public function testTheHeaderIsAuthenticatedEvenWhereAnotherIdNamesTheSameKey(): void
     {
         // Only the tag can tell these apart: the header is part of the associated data.
@@ -157,6 +203,49 @@ final class AeadKeyRotationTest extends SnippetTestCase
         $this->expectException(InvalidArgumentException::class);
         $this->expectExceptionMessage(sprintf('expected a key id from 0 to 4294967295, got %d', $keyId));
         rotating_seal('x', '', [$keyId => sodium_crypto_aead_xchacha20poly1305_ietf_keygen()], $keyId);
+    }
+
+    public function testTheHeaderAloneNamesItsKey(): void
+    {
+        // Five bytes are a header: the key id is read from it (the message is proven only once it opens).
+        self::assertSame(7, rotating_key_id("\x01" . pack('N', 7)));
+        self::assertSame(0xFFFFFFFF, rotating_key_id("\x01\xFF\xFF\xFF\xFF" . str_repeat("\0", 40)));
+    }
+
+    public function testFourBytesAreNoHeader(): void
+    {
+        $this->expectException(RuntimeException::class);
+        $this->expectExceptionMessage(self::REFUSED);
+        rotating_key_id("\x01\0\0\0");
+    }
+
+    /** @return iterable<string, array{string}> a key that is in the ring, though no key */
+    public static function emptyishKeys(): iterable
+    {
+        yield 'empty' => [''];
+        yield '"0"' => ['0'];
+    }
+
+    /**
+     * A key id in the ring with a key of another length is a broken ring, said as such: not "not in the
+     * key ring", neither to seal nor to open.
+     *
+     * @dataProvider emptyishKeys
+     */
+    #[DataProvider('emptyishKeys')]
+    public function testAnEmptyKeyInTheRingIsRefusedForItsLength(string $key): void
+    {
+        foreach ([
+            static fn () => rotating_seal('x', '', [1 => $key], 1),
+            static fn () => rotating_open(rotating_seal('x', '', self::ring(1), 1), '', [1 => $key]),
+        ] as $call) {
+            try {
+                $call();
+                self::fail('expected the key to be refused');
+            } catch (InvalidArgumentException $e) {
+                self::assertSame(sprintf('expected a 32-byte key, got %d bytes', strlen($key)), $e->getMessage());
+            }
+        }
     }
 
     public function testAKeyOfAnotherLengthInTheRingIsRefused(): void

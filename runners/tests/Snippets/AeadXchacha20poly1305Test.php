@@ -58,6 +58,8 @@ final class AeadXchacha20poly1305Test extends SnippetTestCase
         yield 'tag cut to 4 bytes' => [static fn (string $s): string => substr($s, 0, -12)];
         yield 'a byte appended' => [static fn (string $s): string => $s . "\0"];
         yield 'only the nonce' => [static fn (string $s): string => substr($s, 0, self::NONCE)];
+        yield 'cut inside the nonce' => [static fn (string $s): string => substr($s, 0, self::NONCE - 1)];
+        yield 'a nonce and a tag less one byte' => [static fn (string $s): string => substr($s, 0, self::NONCE + 15)];
         yield 'empty' => [static fn (string $s): string => ''];
     }
 

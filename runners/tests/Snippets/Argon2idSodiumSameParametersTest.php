@@ -29,6 +29,7 @@ final class Argon2idSodiumSameParametersTest extends SnippetTestCase
         yield 'memory only' => [['memory_cost' => 12288], 12288, PASSWORD_ARGON2_DEFAULT_TIME_COST];
         yield 'time only' => [['time_cost' => 3], PASSWORD_ARGON2_DEFAULT_MEMORY_COST, 3];
         yield 'small, odd values' => [['memory_cost' => 8200, 'time_cost' => 1, 'threads' => 1], 8200, 1];
+        yield "Argon2's lower bounds: 8 KiB, one pass" => [['memory_cost' => 8, 'time_cost' => 1, 'threads' => 1], 8, 1];
     }
 
     /**

@@ -49,6 +49,8 @@ final class BcryptCostAndRehashTest extends SnippetTestCase
         yield 'login at cost 4' => [static fn () => bcrypt_login(self::PASSWORD, '$2y$04$' . str_repeat('a', 53), 4), "expected a bcrypt cost from 10 (OWASP's floor) to 31, got 4"];
         yield 'the loop from cost 8' => [static fn () => bcrypt_highest_cost(100.0, 8, 12), "expected a bcrypt cost from 10 (OWASP's floor) to 31, got 8"];
         yield 'the loop backwards' => [static fn () => bcrypt_highest_cost(100.0, 12, 11), 'expected the lowest cost first, got 12 to 11'];
+        // A budget no cost fits: the loop would stop at once, so only the check can refuse.
+        yield 'the loop up to cost 32' => [static fn () => bcrypt_highest_cost(0.001, 10, 32), "expected a bcrypt cost from 10 (OWASP's floor) to 31, got 32"];
     }
 
     /**
@@ -99,6 +101,60 @@ final class BcryptCostAndRehashTest extends SnippetTestCase
         $long = str_repeat('long passphrase ', 6);
         $stored = password_hash($long, PASSWORD_ARGON2ID, ['memory_cost' => 8192, 'time_cost' => 1, 'threads' => 1]);
         self::assertSame($stored, bcrypt_login($long, $stored, 10));
+    }
+
+    public function testCosts10To31AreBcryptsAndOwasps(): void
+    {
+        // Each end, where no hash is made: cost 31 would take days.
+        self::assertNull(bcrypt_highest_cost(0.001, 10, 31), 'cost 31 is a cost; a budget no cost fits');
+        bcrypt_check_cost(10);
+        bcrypt_check_cost(31);
+        $this->expectException(InvalidArgumentException::class);
+        $this->expectExceptionMessage("expected a bcrypt cost from 10 (OWASP's floor) to 31, got 9");
+        bcrypt_check_cost(9);
+    }
+
+    public function testALoginWithA72BytePasswordIsRehashedAndA73ByteOneKeepsItsHash(): void
+    {
+        // 72 bytes are what bcrypt reads: such a password can have its bcrypt hash at the new cost.
+        $password = str_repeat('a', 72);
+        $kept = bcrypt_login($password, bcrypt_hash($password, 10), 11);
+        self::assertStringStartsWith('$2y$11$', (string) $kept);
+        self::assertTrue(password_verify($password, (string) $kept));
+        // One byte more: bcrypt_hash() would refuse it, and the Argon2id hash it has stays.
+        $longer = str_repeat('a', 73);
+        $stored = password_hash($longer, PASSWORD_ARGON2ID, ['memory_cost' => 8192, 'time_cost' => 1, 'threads' => 1]);
+        self::assertSame($stored, bcrypt_login($longer, $stored, 10));
+    }
+
+    public function testWithoutARangeTheLoopRunsFromCost10To16(): void
+    {
+        // What the comment promises when no range is given: OWASP's floor, up to a cost of seconds.
+        $parameters = (new \ReflectionFunction('bcrypt_highest_cost'))->getParameters();
+        self::assertSame(['budgetMs', 'lowest', 'highest'], array_map(static fn (\ReflectionParameter $p): string => $p->getName(), $parameters));
+        self::assertSame(10, $parameters[1]->getDefaultValue());
+        self::assertSame(16, $parameters[2]->getDefaultValue());
+        self::assertNull(bcrypt_highest_cost(0.001), 'a budget no cost fits');
+    }
+
+    public function testARangeOfOneCostIsTimed(): void
+    {
+        self::assertSame(10, bcrypt_highest_cost(1e6, 10, 10));
+    }
+
+    public function testEachCostIsTimedAtThatCost(): void
+    {
+        // A budget of 2.5 hashes at cost 10: cost 14 takes 16 times as long and cannot fit, whatever the
+        // machine's speed or load (a loop that timed cost 10 every time would reach 14). Where it stops
+        // below is the machine's business: a busy one may let cost 12 or 13 pass.
+        $times = [];
+        for ($i = 0; $i < 3; $i++) {
+            $start = hrtime(true);
+            password_hash('a password to time', PASSWORD_BCRYPT, ['cost' => 10]);
+            $times[] = (hrtime(true) - $start) / 1e6;
+        }
+        sort($times);
+        self::assertNotSame(14, bcrypt_highest_cost(2.5 * $times[1], 10, 14));
     }
 
     public function testTheLoopReturnsTheHighestCostWithinTheBudgetOrNone(): void

@@ -122,6 +122,39 @@ final class CbcEncryptThenMacTest extends SnippetTestCase
         cbc_hmac_open($sealed, '', $key);
     }
 
+    /** @return iterable<string, array{int}> lengths of IV ‖ ciphertext that are not an IV and whole blocks */
+    public static function malformedBodies(): iterable
+    {
+        yield 'nothing' => [0];
+        yield 'part of an IV' => [10];
+        yield 'an IV, no block' => [self::IV];
+        yield 'an IV and a byte' => [self::IV + 1];
+        yield 'an IV and a block less one' => [self::IV + 15];
+        yield 'an IV and a block and a byte' => [self::IV + 17];
+        yield 'an IV and two blocks less one' => [self::IV + 31];
+    }
+
+    /**
+     * Only a holder of the authentication key can tag these; the length is refused all the same, before
+     * openssl_decrypt() sees them (no IV shorter than 16 bytes, nothing for it to fail on).
+     *
+     * @dataProvider malformedBodies
+     */
+    #[DataProvider('malformedBodies')]
+    public function testAValidTagOverWhatIsNotAnIvAndWholeBlocksIsRefusedBeforeDecryption(int $bytes): void
+    {
+        $key = random_bytes(32);
+        $body = $bytes > 0 ? random_bytes($bytes) : '';
+        $sealed = $body . cbc_hmac_tag($body, 'users.email:42', cbc_hmac_keys($key)['authentication']);
+        try {
+            cbc_hmac_open($sealed, 'users.email:42', $key);
+            self::fail('expected the message to be refused');
+        } catch (RuntimeException $e) {
+            self::assertSame(self::REFUSED, $e->getMessage());
+        }
+        self::assertFalse(openssl_error_string(), 'nothing was decrypted');
+    }
+
     public function testOtherAssociatedDataIsRefused(): void
     {
         $key = random_bytes(32);

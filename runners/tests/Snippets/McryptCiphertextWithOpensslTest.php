@@ -62,7 +62,10 @@ final class McryptCiphertextWithOpensslTest extends SnippetTestCase
     {
         yield '1 byte: AES-128' => [1, 'aes-128-cbc'];
         yield '10 bytes: AES-128' => [10, 'aes-128-cbc'];
+        yield '16 bytes: AES-128, unpadded' => [16, 'aes-128-cbc'];
+        yield '17 bytes: AES-192' => [17, 'aes-192-cbc'];
         yield "20 bytes (seed 001's SALT): AES-192" => [20, 'aes-192-cbc'];
+        yield '24 bytes: AES-192, unpadded' => [24, 'aes-192-cbc'];
         yield '25 bytes: AES-256' => [25, 'aes-256-cbc'];
         yield '31 bytes: AES-256' => [31, 'aes-256-cbc'];
     }
@@ -187,10 +190,12 @@ final class McryptCiphertextWithOpensslTest extends SnippetTestCase
     {
         $block = str_repeat("\x11", 16);
         yield 'an IV of 8 bytes for AES' => [$block, str_repeat('k', 16), str_repeat('i', 8), 'rijndael-128', 'expected a 16-byte IV for rijndael-128, got 8 bytes'];
+        yield 'an IV of 17 bytes for AES' => [$block, str_repeat('k', 16), $block . 'i', 'rijndael-128', 'expected a 16-byte IV for rijndael-128, got 17 bytes'];
         yield 'no ciphertext' => ['', str_repeat('k', 16), $block, 'rijndael-128', 'expected whole 16-byte blocks, got 0 bytes'];
         yield 'a block cut short' => [substr($block . $block, 0, 31), str_repeat('k', 16), $block, 'rijndael-128', 'expected whole 16-byte blocks, got 31 bytes'];
         yield 'an empty key' => [$block, '', $block, 'rijndael-128', 'expected a key of 1 to 32 bytes for rijndael-128, got 0 bytes'];
         yield 'a 33-byte key (mcrypt refused it too)' => [$block, str_repeat('k', 33), $block, 'rijndael-128', 'expected a key of 1 to 32 bytes for rijndael-128, got 33 bytes'];
+        yield 'an empty Blowfish key' => [$block, '', substr($block, 0, 8), 'blowfish', 'expected a key of 1 to 56 bytes for blowfish, got 0 bytes'];
         yield 'a 57-byte Blowfish key' => [$block, str_repeat('k', 57), $block, 'blowfish', 'expected a key of 1 to 56 bytes for blowfish, got 57 bytes'];
         yield 'rijndael-256, which is not AES' => [$block . $block, str_repeat('k', 32), $block . $block, 'rijndael-256', "expected 'rijndael-128' (MCRYPT_RIJNDAEL_128) or 'blowfish' (MCRYPT_BLOWFISH), got 'rijndael-256'"];
     }
@@ -254,6 +259,26 @@ final class McryptCiphertextWithOpensslTest extends SnippetTestCase
         $this->expectException(InvalidArgumentException::class);
         $this->expectExceptionMessage('expected a new key, got the mcrypt key again');
         mcrypt_cbc_reseal($ciphertext, $key, $iv, 'rijndael-128', '', $key);
+    }
+
+    /** @return iterable<string, array{string, string}> an mcrypt key => a new key that differs from it */
+    public static function otherNewKeys(): iterable
+    {
+        $key = random_bytes(32);
+        yield 'the same first 16 bytes' => [$key, substr($key, 0, 16) . random_bytes(16)];
+        yield 'the same last byte only' => [$key, random_bytes(31) . $key[31]];
+        // Numeric strings PHP's == would call equal (1e31): the keys are compared byte for byte.
+        yield 'equal as numbers' => [str_pad('1', 32, '0'), str_pad('1e31', 32, ' ')];
+    }
+
+    /** @dataProvider otherNewKeys */
+    #[DataProvider('otherNewKeys')]
+    public function testANewKeyThatDiffersInAnyByteIsTaken(string $oldKey, string $newKey): void
+    {
+        $iv = random_bytes(16);
+        $ciphertext = mcrypt_encrypt(MCRYPT_RIJNDAEL_128, $oldKey, 'card', MCRYPT_MODE_CBC, $iv);
+        $sealed = mcrypt_cbc_reseal($ciphertext, $oldKey, $iv, 'rijndael-128', 'payments.card:7', $newKey);
+        self::assertSame('card', xchacha20poly1305_open($sealed, 'payments.card:7', $newKey));
     }
 
     public function testANewKeyOfAnotherLengthIsRefused(): void

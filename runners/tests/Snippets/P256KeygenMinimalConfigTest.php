@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Tests\Snippets;
 
 use InvalidArgumentException;
+use PhpCryptoBench\Run\ChildPhp;
 use RuntimeException;
 use PHPUnit\Framework\Attributes\DataProvider;
 
@@ -54,6 +55,44 @@ final class P256KeygenMinimalConfigTest extends SnippetTestCase
         $this->expectException(InvalidArgumentException::class);
         $this->expectExceptionMessage(sprintf('expected a readable OpenSSL configuration file at %s, found none', $path));
         p256_new_private_key($path);
+    }
+
+    public function testAnUnreadableConfigurationIsNamed(): void
+    {
+        // root reads every file whatever its mode: the call runs in a child PHP that, when it is root,
+        // first becomes nobody (uid 65534), for whom a file of mode 0000 is unreadable.
+        $unreadable = tempnam(sys_get_temp_dir(), 'pcb-cnf-');
+        self::assertIsString($unreadable);
+        try {
+            self::assertTrue(copy(self::MINIMAL_CONFIG, $unreadable));
+            self::assertTrue(chmod($unreadable, 0));
+            $child = <<<'PHP'
+                if (posix_geteuid() === 0 && !posix_setuid(65534)) {
+                    exit(3);
+                }
+                require $argv[1];
+                try {
+                    p256_new_private_key($argv[2]);
+                    exit(2);
+                } catch (InvalidArgumentException $e) {
+                    echo $e->getMessage();
+                } catch (Throwable $e) {
+                    echo get_class($e), ': ', $e->getMessage();
+                    exit(1);
+                }
+                PHP;
+            $command = [PHP_BINARY, ...ChildPhp::iniArguments(), '-r', $child, self::DIRECTORY . '/' . self::snippet(), $unreadable];
+            $process = proc_open($command, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+            self::assertIsResource($process);
+            $output = (string) stream_get_contents($pipes[1]);
+            $errors = (string) stream_get_contents($pipes[2]);
+            fclose($pipes[1]);
+            fclose($pipes[2]);
+            self::assertSame(0, proc_close($process), $output . $errors);
+            self::assertSame(sprintf('expected a readable OpenSSL configuration file at %s, found none', $unreadable), $output);
+        } finally {
+            unlink($unreadable);
+        }
     }
 
     public function testTheFileNamedIsTheOneOpensslReads(): void

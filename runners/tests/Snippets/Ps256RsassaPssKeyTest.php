@@ -139,6 +139,10 @@ final class Ps256RsassaPssKeyTest extends SnippetTestCase
             return (string) openssl_pkey_get_details(RsaPssKey::of(['n' => $small['n'], 'e' => $small['e']], 'PS256', 'sha256', 32))['key'];
         }, 'expected a key of at least 2048 bits, got 1024'];
         yield 'not PEM' => [static fn (): string => 'not a key', 'expected a PEM public key, OpenSSL refused it'];
+        // Moduli made up for their size (no private key needed): the bit count is read from the key.
+        yield 'RSASSA-PSS, 2047 bits' => [static fn (): string => self::pssPublicPemOfModulus("\x7f" . substr(self::$rsa['n'], 1)), 'expected a key of at least 2048 bits, got 2047'];
+        // So small that its DER length fits one byte (30 77 ...): the AlgorithmIdentifier is still found, and the size refused.
+        yield 'RSASSA-PSS, 319 bits' => [static fn (): string => self::pssPublicPemOfModulus("\x41" . str_repeat("\x5a", 38) . "\x01"), 'expected a key of at least 2048 bits, got 319'];
     }
 
     /**
@@ -151,6 +155,29 @@ final class Ps256RsassaPssKeyTest extends SnippetTestCase
         $this->expectException(InvalidArgumentException::class);
         $this->expectExceptionMessage($reason);
         ps256_public_key($pem());
+    }
+
+    /** @return iterable<string, array{string, int}> a modulus => the length of its signatures in bytes */
+    public static function moduli(): iterable
+    {
+        yield '2048 bits: 256 bytes' => ["\xc1" . str_repeat("\x5a", 254) . "\x01", 256];
+        yield '2049 bits: 257 bytes' => ["\x01" . str_repeat("\x5a", 255) . "\x01", 257];
+        yield '2055 bits: 257 bytes' => ["\x7f" . str_repeat("\x5a", 255) . "\x01", 257];
+        yield '3072 bits: 384 bytes' => ["\xc1" . str_repeat("\x5a", 382) . "\x01", 384];
+    }
+
+    /** @dataProvider moduli */
+    #[DataProvider('moduli')]
+    public function testTheSignatureLengthIsTheModulusInWholeBytes(string $modulus, int $bytes): void
+    {
+        [, $signatureBytes] = ps256_public_key(self::pssPublicPemOfModulus($modulus));
+        self::assertSame($bytes, $signatureBytes);
+    }
+
+    /** An id-RSASSA-PSS PEM (PS256's parameters) of this modulus and e = 65537. */
+    private static function pssPublicPemOfModulus(string $modulus): string
+    {
+        return (string) openssl_pkey_get_details(RsaPssKey::of(['n' => $modulus, 'e' => "\x01\x00\x01"], 'PS256', 'sha256', 32))['key'];
     }
 
     /** The same RSA key's public half as an id-RSASSA-PSS PEM with these parameters. */

@@ -6,6 +6,7 @@ namespace PhpCryptoBench\Tests\Snippets;
 
 use InvalidArgumentException;
 use OpenSSLAsymmetricKey;
+use PhpCryptoBench\Jws\Der;
 use PHPUnit\Framework\Attributes\DataProvider;
 
 /**
@@ -65,9 +66,32 @@ final class PublicKeyObjectTest extends SnippetTestCase
         self::assertFalse(public_key_verify(['publicKey' => $verifier['publicKey'], 'modulusBytes' => 255], self::DATA, $signature), 'the size read once is what decides');
     }
 
+    /** @return iterable<string, array{string, int}> a modulus => the length of its signatures in bytes */
+    public static function moduli(): iterable
+    {
+        yield '2048 bits: 256 bytes' => ["\xc1" . str_repeat("\x5a", 254) . "\x01", 256];
+        yield '2049 bits: 257 bytes' => ["\x01" . str_repeat("\x5a", 255) . "\x01", 257];
+        yield '2055 bits: 257 bytes' => ["\x7f" . str_repeat("\x5a", 255) . "\x01", 257];
+    }
+
+    /** @dataProvider moduli */
+    #[DataProvider('moduli')]
+    public function testTheSignatureLengthIsTheModulusInWholeBytes(string $modulus, int $bytes): void
+    {
+        self::assertSame($bytes, public_key_verifier(self::rsaPublicPem($modulus))['modulusBytes']);
+    }
+
+    /** An RSA public key (rsaEncryption) as PEM, of a modulus made up for its size and e = 65537: no private key needed. */
+    private static function rsaPublicPem(string $modulus): string
+    {
+        $rsaEncryption = Der::sequence(Der::oid("\x2a\x86\x48\x86\xf7\x0d\x01\x01\x01"), Der::nullValue());
+        return Der::pem('PUBLIC KEY', Der::sequence($rsaEncryption, Der::bitString(Der::sequence(Der::unsignedInteger($modulus), Der::unsignedInteger("\x01\x00\x01")))));
+    }
+
     /** @return iterable<string, array{callable(): string, string}> */
     public static function refusedKeys(): iterable
     {
+        yield 'RSA, 2047 bits' => [static fn (): string => self::rsaPublicPem("\x7f" . str_repeat("\x5a", 254) . "\x01"), 'expected an RSA key of at least 2048 bits, got 2047'];
         yield 'RSA-1024' => [static fn (): string => self::keyPair(['private_key_type' => OPENSSL_KEYTYPE_RSA, 'private_key_bits' => 1024])[1], 'expected an RSA key of at least 2048 bits, got 1024'];
         yield 'P-384' => [static fn (): string => self::keyPair(['private_key_type' => OPENSSL_KEYTYPE_EC, 'curve_name' => 'secp384r1'])[1], 'expected an RSA or a P-256 public key, got another kind of key'];
         yield 'not PEM' => [static fn (): string => 'not a key', 'expected a PEM public key, OpenSSL refused it'];

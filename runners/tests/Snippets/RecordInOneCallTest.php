@@ -208,6 +208,17 @@ final class RecordInOneCallTest extends SnippetTestCase
         record_open_field_by_field($sealed, 'users:43', $key);
     }
 
+    public function testTheSlowWayNumbersFieldsByTheirOrderNotTheirKeys(): void
+    {
+        // Keys are not part of the record: the fields' order is, on both sides.
+        $key = random_bytes(32);
+        $sealed = record_seal_field_by_field([3 => 'alice', 7 => 'bob'], self::PLACE, $key);
+        self::assertSame([0, 1], array_keys($sealed));
+        self::assertSame(['alice', 'bob'], record_open_field_by_field($sealed, self::PLACE, $key));
+        self::assertSame(['alice', 'bob'], record_open_field_by_field(['first' => $sealed[0], 'second' => $sealed[1]], self::PLACE, $key));
+        self::assertSame(['alice', 'bob'], record_open_field_by_field(record_seal_field_by_field(['alice', 'bob'], self::PLACE, $key), self::PLACE, $key));
+    }
+
     public function testTheSlowWayTakesStringsOnly(): void
     {
         $this->expectException(TypeError::class);

@@ -6,6 +6,7 @@ namespace PhpCryptoBench\Tests\Snippets;
 
 use InvalidArgumentException;
 use RuntimeException;
+use SodiumException;
 use PHPUnit\Framework\Attributes\DataProvider;
 
 /**
@@ -68,15 +69,39 @@ final class X25519SharedKeyTest extends SnippetTestCase
     #[DataProvider('smallOrderPoints')]
     public function testAPublicKeyGivingAnAllZeroSecretIsRefused(string $publicKeyHex): void
     {
-        $this->expectException(RuntimeException::class);
-        $this->expectExceptionMessage('refused: the public key gives an all-zero shared secret');
-        x25519_shared_key(x25519_key_pair()['secretKey'], (string) hex2bin($publicKeyHex), self::CONTEXT);
+        try {
+            x25519_shared_key(x25519_key_pair()['secretKey'], (string) hex2bin($publicKeyHex), self::CONTEXT);
+            self::fail('expected the public key to be refused');
+        } catch (RuntimeException $e) {
+            self::assertSame('refused: the public key gives an all-zero shared secret', $e->getMessage());
+            self::assertSame(0, $e->getCode());
+            self::assertInstanceOf(SodiumException::class, $e->getPrevious(), "libsodium's refusal, kept");
+        }
+    }
+
+    public function testThePublicKeysAreOrderedByTheirBytesNotAsText(): void
+    {
+        // Two public keys whose order changes when letters are compared without case (strcasecmp()):
+        // both sides must put the same key first, by its bytes.
+        for ($attempt = 0; $attempt < 100000; $attempt++) {
+            [$alice, $bob] = [x25519_key_pair(), x25519_key_pair()];
+            if ((strcmp($alice['publicKey'], $bob['publicKey']) < 0) !== (strcasecmp($alice['publicKey'], $bob['publicKey']) < 0)) {
+                break;
+            }
+        }
+        self::assertNotSame(strcmp($alice['publicKey'], $bob['publicKey']) < 0, strcasecmp($alice['publicKey'], $bob['publicKey']) < 0, 'no such pair of 100000');
+        [$first, $second] = strcmp($alice['publicKey'], $bob['publicKey']) < 0 ? [$alice['publicKey'], $bob['publicKey']] : [$bob['publicKey'], $alice['publicKey']];
+        $raw = sodium_crypto_scalarmult($alice['secretKey'], $bob['publicKey']);
+        self::assertSame(hash_hkdf('sha256', $raw, 32, $first . $second . self::CONTEXT), x25519_shared_key($alice['secretKey'], $bob['publicKey'], self::CONTEXT));
+        self::assertSame(hash_hkdf('sha256', $raw, 32, $first . $second . self::CONTEXT), x25519_shared_key($bob['secretKey'], $alice['publicKey'], self::CONTEXT));
     }
 
     /** @return iterable<string, array{int, int, string, string}> */
     public static function wrongInputs(): iterable
     {
         yield 'a short secret key' => [31, 32, self::CONTEXT, 'expected a 32-byte secret key and a 32-byte public key, got 31 and 32 bytes'];
+        yield 'a long secret key' => [33, 32, self::CONTEXT, 'expected a 32-byte secret key and a 32-byte public key, got 33 and 32 bytes'];
+        yield 'a short public key' => [32, 31, self::CONTEXT, 'expected a 32-byte secret key and a 32-byte public key, got 32 and 31 bytes'];
         yield 'a long public key' => [32, 33, self::CONTEXT, 'expected a 32-byte secret key and a 32-byte public key, got 32 and 33 bytes'];
         yield 'a hex public key' => [32, 64, self::CONTEXT, 'expected a 32-byte secret key and a 32-byte public key, got 32 and 64 bytes'];
         yield 'no context' => [32, 32, '', 'expected a context naming the protocol and purpose, got an empty one'];
