@@ -4,22 +4,32 @@ comment.md, its runs.json), and never by running the pull request's code."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
+import re
 import shutil
 import subprocess
+from html.parser import HTMLParser
 from pathlib import Path
 
+import markdown
 import pytest
 
 from phpcb.commands.main import main
+from phpcb.compare.load import LOADED_SHARE, LoadedExperiment, loaded
+from phpcb.data.loader import load_run
+from phpcb.data.schema import load_schemas
+from phpcb.errors import DataError
+from phpcb.presentation.formatting import percent
 from phpcb.publish import merge_comment
 from phpcb.publish.artifact_comment import artifact_comment
 from phpcb.publish.github_comment import MARKER
 from phpcb.publish.merge_effect import LEAD_HEADING
 from phpcb.publish.pr_runs import PullRequestError
 
-from .conftest import FIXTURE_RUN, project_with, reseal, scale_signing, write_manifest
+from .conftest import FIXTURE_RUN, ROOT, project_with, reseal, scale_signing, write_manifest
 
 NEW_ID = "20260102T0000Z-fixture-php8.2"
 PREVIEW = "https://octo.github.io/phpcrypto-bench/pr-preview/pr-7/"
@@ -66,13 +76,26 @@ def artifact(tmp_path: Path, listed: dict[str, object] | None = None) -> Path:
 
 
 def add_run(root: Path, run_id: str = NEW_ID) -> Path:
+    """The fixture run measured again a day later: one sample of its jwt.csv a nanosecond longer (a byte
+    for byte copy of a committed run is refused: run_checks.check_not_a_copy)."""
     target = root / "data" / "runs" / run_id
     shutil.copytree(FIXTURE_RUN, target)
     manifest = json.loads((target / "manifest.json").read_text())
     manifest.update({"run_id": run_id, "started_utc": "2026-01-02T00:00:00Z"})
     write_manifest(target, manifest)
-    reseal(target)
+    one_sample_longer(target)
     return target
+
+
+def one_sample_longer(run: Path, name: str = "jwt.csv") -> None:
+    """The first sample of `name` one nanosecond longer, the run re-sealed: files of timings of their own."""
+    rows = list(csv.reader(io.StringIO((run / name).read_text(encoding="utf-8"))))
+    elapsed = rows[0].index("elapsed_ns")
+    rows[1][elapsed] = str(int(rows[1][elapsed]) + 1)
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    (run / name).write_text(out.getvalue(), encoding="utf-8")
+    reseal(run)
 
 
 def test_the_comment_is_written_from_the_head_commits_files_never_from_the_artifact(project: Path, tmp_path: Path):
@@ -147,8 +170,12 @@ def test_a_change_of_the_code_is_named_and_never_run(project: Path, tmp_path: Pa
     out = tmp_path / "comment.md"
     artifact_comment(project, artifact(tmp_path), out, head)
     text = out.read_text(encoding="utf-8")
-    assert "This pull request changes 1 file(s) outside data/ (scripts/phpcb/\\_\\_init\\_\\_.py)" in text
-    assert "This comment never runs them" in text
+    assert "This pull request changes 1 file(s) this job does not build from (`scripts/phpcb/__init__.py`)" in text
+    assert "This job never runs them" in text
+    # The artifact carries no merged side: what the code changes is said to be unknown, never "no change".
+    assert "**Not known**: the preview artifact carries no pages of the merged tree" in text
+    assert "No page of the published site changes" not in text
+    assert "page(s) change what they say**: " in text, "the added run changes the Runs page, which it names"
 
 
 @pytest.mark.parametrize("sha", ["HEAD", "abc", "g" * 40, "0" * 40])
@@ -158,3 +185,213 @@ def test_the_head_must_be_a_commit_given_by_its_full_id(project: Path, tmp_path:
     assert main([*command, "--out", str(tmp_path / "c.md")]) == 1
     error = capsys.readouterr().err
     assert "HEAD_SHA must be the 40 hex digits" in error or "is not in this repository" in error
+
+
+# --- issue 47.3, 47.5, 47.6: what an added run claims, and a comment that renders -------------------------
+
+EPYC_RUN = ROOT / "data" / "runs" / "20261126T1819Z-amd-epyc-fb7fc6-php8.2"  # PHP 8.2 + OpenSSL 3.0, recorded
+RAW_TOKENS = ("not_recommended", "not_evaluated", "aead_needs_tag", "roundtrip_failed", "needs_special_input")
+
+
+def comment_of(project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """`python -m phpcb artifact-comment` on the pull request: its exit code and what it printed on stderr."""
+    head = pull_request(project)
+    out = tmp_path / "comment.md"
+    command = ["--root", str(project), "artifact-comment", "--artifact", str(artifact(tmp_path)), "--head", head]
+    code = main([*command, "--out", str(out)])
+    return code, capsys.readouterr().err
+
+
+def test_a_run_relabelled_into_another_stack_is_refused_in_one_line(project: Path, tmp_path: Path, capsys):
+    """Issue 47: a PHP 8.2 + OpenSSL 3.0 run relabelled `debian13` and re-sealed was accepted, and the Machines
+    page listed a stack "Debian 13 · PHP 8.2.36 · OpenSSL 3.0.22"."""
+    run_id = f"{EPYC_RUN.name}-debian13"
+    target = project / "data" / "runs" / run_id
+    shutil.copytree(EPYC_RUN, target)
+    manifest = json.loads((target / "manifest.json").read_text())
+    manifest["run_id"] = run_id
+    manifest["stack"]["name"] = "debian13"
+    write_manifest(target, manifest)
+    code, error = comment_of(project, tmp_path, capsys)
+    assert code == 1
+    assert error.count("\n") == 1
+    assert error.startswith("error: /")
+    assert error.endswith(
+        f"/data/runs/{run_id}/manifest.json: stack.name 'debian13' is Debian 13 (trixie): PHP 8.4 + OpenSSL 3.5 "
+        "(scripts/stacks/debian13.env), but the run records PHP 8.2.36, OpenSSL 3.0.22, OS 'Debian GNU/Linux 12 "
+        "(bookworm)': a run names the stack it ran in\n"
+    )
+    assert not (tmp_path / "comment.md").exists()
+
+
+def byte_for_byte_copy(root: Path) -> Path:
+    """Issue 47: the committed fixture run under a second id, its manifest agreeing with the id, re-sealed."""
+    target = root / "data" / "runs" / NEW_ID
+    shutil.copytree(FIXTURE_RUN, target)
+    manifest = json.loads((target / "manifest.json").read_text())
+    manifest.update({"run_id": NEW_ID, "started_utc": "2026-01-02T00:00:00Z"})
+    write_manifest(target, manifest)
+    return target
+
+
+def test_a_copy_of_a_committed_run_is_refused_naming_both_ids(project: Path, tmp_path: Path, capsys):
+    byte_for_byte_copy(project)
+    code, error = comment_of(project, tmp_path, capsys)
+    assert code == 1
+    assert error.count("\n") == 1
+    assert f"/data/runs/{NEW_ID}/manifest.json: run {NEW_ID} is a copy of run {FIXTURE_RUN.name} under another id" in (
+        error
+    )
+    assert "two measurements never give the same samples" in error
+
+
+def test_the_preview_refuses_the_copy_too(project: Path, tmp_path: Path):
+    """`make preview` (the pull request's own job) holds its runs to the same checks before a page is built."""
+    byte_for_byte_copy(project)
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "a copy")
+    with pytest.raises(DataError, match=rf"run {NEW_ID} is a copy of run {FIXTURE_RUN.name} under another id"):
+        merge_comment.preview_sides(project, "main", tmp_path / "work")
+
+
+def busy(run: Path, experiment: str) -> LoadedExperiment:
+    """Other processes kept the CPUs busy while the run measured `experiment`: no idle tick between the two
+    readings around it (the run's own CPU time as it was), re-sealed. What compare/load.py reads of it."""
+    manifest = json.loads((run / "manifest.json").read_text())
+    system = manifest["experiments"][experiment]["system"]
+    system["after"]["cpu_ticks"]["idle"] = system["before"]["cpu_ticks"]["idle"]
+    write_manifest(run, manifest)
+    found = loaded(load_run(run, load_schemas(ROOT / "data" / "schema")), experiment)
+    assert found is not None
+    return found
+
+
+def test_an_added_run_measured_on_a_busy_machine_is_flagged_not_refused(project: Path, tmp_path: Path):
+    """Issue 47: a run measured with 50 % of the CPU taken by other processes was accepted without a word."""
+    run = add_run(project)
+    found = busy(run, "jwt")
+    head = pull_request(project)
+    out = tmp_path / "comment.md"
+    artifact_comment(project, artifact(tmp_path), out, head)
+    text = out.read_text(encoding="utf-8")
+    assert text.index("**1 added run(s) measured on a busy machine**") < text.index(LEAD_HEADING)
+    assert f"other processes used {percent(LOADED_SHARE)} of all CPU time or more" in text
+    assert (
+        f"> - `{NEW_ID}`: other processes used {percent(found.others_share)} of all CPU time while it measured jwt"
+        in text.splitlines()
+    )
+    assert found.others_share >= LOADED_SHARE
+
+
+def test_the_comment_names_each_added_runs_runner_commit_and_experiments(project: Path, tmp_path: Path):
+    """Issue 47: one line per added run, with the commit of the runner that measured it and each experiment
+    with its status (as the comment did before it was shortened)."""
+    run = add_run(project)
+    manifest = json.loads((run / "manifest.json").read_text())
+    manifest["git_commit"] = "0123456789abcdef0123456789abcdef01234567"
+    write_manifest(run, manifest)
+    head = pull_request(project)
+    out = tmp_path / "comment.md"
+    artifact_comment(project, artifact(tmp_path), out, head)
+    text = out.read_text(encoding="utf-8")
+    statuses = ", ".join(f"{name} {entry['status']}" for name, entry in manifest["experiments"].items())
+    line = (
+        f"- `{NEW_ID}`: runner commit `0123456789ab`; quick profile, {manifest['machine']['name']}, "
+        f"Debian 12 · PHP 8.2.36 · OpenSSL 3.0.22 (header); experiments: {statuses}"
+    )
+    assert line in text.splitlines()
+    assert "aead ok" in line
+    assert text.index(merge_comment.RUNS_HEADING) < text.index(merge_comment.EVIDENCE_HEADING)
+
+
+class Rendered(HTMLParser):
+    """A comment rendered as GitHub would (Python-Markdown, with tables and fenced code): its visible text outside code
+    blocks, and the text of each list item, and whether each is inside a quote (the alerts)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.items: list[tuple[bool, str]] = []
+        self._open: list[list[str]] = []
+        self._quotes = 0
+        self._code = 0
+        self.feed(markdown.markdown(text, extensions=["tables", "fenced_code"]))
+        self.close()
+        self.text = "".join(self.parts)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "blockquote":
+            self._quotes += 1
+        if tag == "li":
+            self._open.append([])
+        if tag == "pre":
+            self._code += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "blockquote":
+            self._quotes -= 1
+        if tag == "li":
+            self.items.append((self._quotes > 0, " ".join("".join(self._open.pop()).split())))
+        if tag == "pre":
+            self._code -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self._code:
+            return  # a code block (a page's lines, diffed) shows its Markdown as it is, on purpose
+        self.parts.append(data)
+        for item in self._open:
+            item.append(data)
+
+
+def test_the_comment_renders_lists_as_lists_answers_as_text_and_verdicts_in_words(project: Path, tmp_path: Path):
+    """Issue 47: the warning list came out HTML-escaped as one paragraph, answers as escaped Markdown
+    (`\\*\\*ES256\\*\\*`), verdicts as raw tokens (`not_recommended`, `aead_needs_tag`). A pull request that
+    rewrites a committed run, adds a run measured on a busy machine whose inventory lost a cipher, and makes
+    P-256 not recommended: its comment rendered as Markdown."""
+    committed = project / "data" / "runs" / FIXTURE_RUN.name
+    scale_signing(committed, "ES512", 1 / 40)
+    manifest = json.loads((committed / "manifest.json").read_text())
+    manifest["seal"]["resealed"].append({"utc": "2026-11-28T00:00:00Z", "reason": "ES512 re-measured <b>x</b> *y*"})
+    write_manifest(committed, manifest)
+    run = add_run(project)
+    busy(run, "jwt")
+    inventory = (run / "cipher_inventory.csv").read_text(encoding="utf-8")
+    assert "aes-128-gcm,default,aead_needs_tag," in inventory
+    (run / "cipher_inventory.csv").write_text(
+        inventory.replace("aes-128-gcm,default,aead_needs_tag,", "aes-128-gcm,default,unsupported,"), encoding="utf-8"
+    )
+    reseal(run)
+    policy = project / "data" / "policy" / "keys.yaml"
+    text = policy.read_text(encoding="utf-8")
+    start = text.index("  prime256v1:\n")
+    policy.write_text(text[:start] + text[start:].replace("status: recommended", "status: not_recommended", 1))
+    head = pull_request(project)
+    out = tmp_path / "comment.md"
+    artifact_comment(project, artifact(tmp_path), out, head)
+    comment = out.read_text(encoding="utf-8")
+    rendered = Rendered(comment)
+
+    # A page's lines quoted in a diff block are the page's Markdown as it is (a page that prints a token
+    # shows it there); the comment's own words never hold one.
+    prose = re.sub(r"^```.*?^```$", "", comment, flags=re.DOTALL | re.MULTILINE)
+    for token in RAW_TOKENS:
+        assert token not in prose, f"the raw token {token} in the comment"
+        assert token not in rendered.text, f"the raw token {token} in the rendered comment"
+    for escaped in ("&lt;", "&gt;", "&amp;", "&#", "\\*", "\\_", "\\`", "**"):
+        assert escaped not in rendered.text, f"{escaped!r} shows in the rendered comment"
+    assert "ES512 re-measured <b>x</b> *y*" in rendered.text, "data shows as the characters it holds"
+    quoted = [text for inside, text in rendered.items if inside]
+    rewritten = f"{FIXTURE_RUN.name}: jwt.csv rewritten (819 rows) re-sealed: "
+    assert any(text.startswith(rewritten) and text.endswith("ES512 re-measured <b>x</b> *y*") for text in quoted)
+    assert any(text.startswith(f"{NEW_ID}: other processes used ") for text in quoted)
+    items = [text for inside, text in rendered.items if not inside]
+    assert "Verdict on prime256v1: recommended → not recommended" in items
+    assert (
+        "aes-128-gcm in this PHP build: authenticated: openssl_encrypt needs its tag argument → "
+        "not offered by this OpenSSL" in items
+    )
+    answers = [text for text in items if ": the answer: " in text]
+    assert answers, "an answer changes: the curves page's pick at 128-bit strength"
+    assert all("*" not in text and "`" not in text for text in answers)
+    assert any(text.startswith(f"{NEW_ID}: runner commit ") for text in items)
+    assert any(text.startswith(f"{NEW_ID} beside {FIXTURE_RUN.name}") for text in items)

@@ -88,6 +88,14 @@ class Repo:
         return [(page, target) for page, target in links if target not in listing]
 
 
+def computed_by(comment: str, drop: bool = False) -> str:
+    """The line of a comment that says who computed it (`drop`: the comment without it)."""
+    lines = comment.splitlines()
+    if drop:
+        return "\n".join(line for line in lines if not line.startswith("_Computed by "))
+    return next(line for line in lines if line.startswith("_Computed by "))
+
+
 def add_run(runs: Path) -> None:
     """A copy of the committed jwt run under a new id, its ES256 sign timings 1.5 times longer (deterministic)."""
     target = runs / NEW_RUN
@@ -171,6 +179,10 @@ def test_preview_deploy_publish_and_cleanup(tmp_path):
     assert PREVIEW_URL in comment
     assert f"[the preview's Comparison page]({PREVIEW_URL}compare/)" in comment
     assert len(comment) <= merge_comment.ONE_RUN_BUDGET, f"{len(comment):,} characters for one added run"
+    assert "page(s) change what they say**: " in comment, "the pages whose text changes are named"
+    for side in ("base", "merged"):  # what the comment was computed from, for the trusted job
+        assert (preview / "sides" / side / "statements.json").is_file()
+        assert (preview / "sides" / side / "pages" / "index.md").is_file()
     assert "| --- |" in comment
     assert comment.count("\n| ") < 12, "no per-case table: they are on the Comparison page"
     assert f"linked to on gh-pages (published there already, not carried): {', '.join(published_runs)}" in built.stdout
@@ -192,7 +204,11 @@ def test_preview_deploy_publish_and_cleanup(tmp_path):
         "artifact-comment", f"ARTIFACT={artifact}", f"HEAD_SHA={head}", f"BODY={trusted}", GITHUB_REPOSITORY=REPOSITORY
     )
     assert commented.returncode == 0, commented.stdout + commented.stderr
-    assert trusted.read_text(encoding="utf-8") == comment, "the same code on the same files: the same comment"
+    posted = trusted.read_text(encoding="utf-8")
+    assert computed_by(posted) != computed_by(comment), "each comment says who computed it"
+    assert computed_by(posted, drop=True) == computed_by(comment, drop=True), (
+        "the same code on the same files: the same comment"
+    )
     moved = deployer.make(
         "artifact-comment",
         f"ARTIFACT={artifact}",

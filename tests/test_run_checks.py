@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from phpcb.data import machines, run_checks, upgrade
+from phpcb.data import machines, run_checks, stacks, upgrade
 from phpcb.data.loader import load_run
 from phpcb.data.rewrite import upgrade_on_disk
 from phpcb.data.schema import load_schemas
@@ -286,3 +286,142 @@ def test_the_openssl_command_recorded_is_the_one_that_measured(tmp_path: Path):
     with pytest.raises(DataError, match=r"tool_version .+ is not the openssl command the manifest records") as caught:
         strict(run)
     assert caught.value.path == run / "jwt_native.csv"
+
+
+# --- issue 47.3: what a run claims, against what the project declares and holds --------------------------
+
+RELABELLED = "20260101T0000Z-fixture-php8.2-debian13"
+
+
+def test_the_stack_files_read_as_bash_reads_them():
+    """One declaration per stack (scripts/stacks/<name>.env): scripts/stack.sh sources it, the build parses it,
+    and both read the same values; the versions are not restated in Python."""
+    found = stacks.definitions()
+    assert "debian13" in found
+    for name, definition in found.items():
+        shown = subprocess.run(
+            [
+                "bash",
+                "-c",
+                'set -eu; source "$1"; printf "%s\\n" "$STACK_DESCRIPTION" "$STACK_PHP" '
+                '"$STACK_OPENSSL" "$STACK_SUITE"',
+                "bash",
+                str(definition.path),
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.splitlines()
+        assert shown == [definition.description, definition.php, definition.openssl, definition.suite], name
+    debian13 = found["debian13"]
+    assert (debian13.php, debian13.openssl, debian13.suite) == ("8.4", "3.5", "trixie")
+    assert debian13.description == "Debian 13 (trixie): PHP 8.4 + OpenSSL 3.5"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            'STACK_PHP=8.4\nSTACK_OPENSSL="$(id)"\n',
+            r"line 2: a stack file's quoted value holds text and \$\{NAME\} only",
+        ),
+        ("STACK_PHP=`id`\n", r"line 1: expected NAME=value or NAME=\"value\""),
+        ('STACK_DESCRIPTION="PHP ${STACK_PHP}"\n', r"line 1: \$\{STACK_PHP\} is not assigned above it"),
+        ("export STACK_PHP=8.4\n", r"line 1: expected NAME=value, got 'export STACK_PHP=8.4'"),
+        ('STACK_DESCRIPTION="x"\nSTACK_PHP=8\nSTACK_OPENSSL=3.5\nSTACK_SUITE=trixie\n', r"STACK_PHP: expected a major"),
+        ("STACK_SUITE=trixie\n", r"this one lacks STACK_DESCRIPTION, STACK_PHP, STACK_OPENSSL$"),
+    ],
+    ids=["command substitution", "backticks", "unknown name", "not an assignment", "no minor", "missing"],
+)
+def test_a_stack_file_holds_plain_assignments_only(tmp_path: Path, text: str, message: str):
+    (tmp_path / "debian99.env").write_text(text, encoding="utf-8")
+    with pytest.raises(DataError, match=message) as caught:
+        stacks.definitions(tmp_path)
+    assert caught.value.path == tmp_path / "debian99.env"
+
+
+def relabelled(tmp_path: Path, name: str = "debian13") -> Path:
+    """Issue 47: the fixture run (PHP 8.2 + OpenSSL 3.0) renamed into another stack, its id and directory made
+    to agree, and re-sealed, as `make seal` would: everything but the stack's contents agrees."""
+    run = copied(tmp_path, name=f"20260101T0000Z-fixture-php8.2-{name}")
+    with_openssl_recorded(run, name=name)
+    edit_manifest(run, lambda m: m.update(run_id=run.name))
+    return run
+
+
+def test_a_run_relabelled_into_a_stack_it_did_not_run_in_is_refused_in_one_line(tmp_path: Path):
+    run = relabelled(tmp_path)
+    with pytest.raises(DataError) as caught:
+        strict(run)
+    assert str(caught.value) == (
+        f"{run / 'manifest.json'}: stack.name 'debian13' is Debian 13 (trixie): PHP 8.4 + OpenSSL 3.5 "
+        "(scripts/stacks/debian13.env), but the run records PHP 8.2.36, OpenSSL 3.0.22, OS 'Debian GNU/Linux 12 "
+        "(bookworm)': a run names the stack it ran in"
+    )
+    assert run.name == RELABELLED
+
+
+def test_a_stack_no_file_declares_is_refused_and_the_host_is_whatever_the_host_has(tmp_path: Path):
+    run = relabelled(tmp_path, "debian99")
+    with pytest.raises(
+        DataError,
+        match=r"stack\.name 'debian99': no stack of that name is declared "
+        r"\(scripts/stacks/debian99\.env; declared: debian13; 'host' is the host's own PHP\)",
+    ):
+        strict(run)
+    host = copied(tmp_path / "host")
+    with_openssl_recorded(host)
+    edit_manifest(host, lambda m: m["stack"].update(os="Alpine Linux v3.22", php="8.2.36"))
+    strict(host)  # the host's stack is not held to a declaration
+
+
+def test_the_debian13_fixture_agrees_with_its_declaration(tmp_path: Path):
+    debian13 = FIXTURE_RUN.parent / "20260101T0000Z-fixture-php8.4-debian13"
+    strict(debian13)
+    run = copied(tmp_path, debian13)
+    edit_manifest(run, lambda m: m["stack"].update(os="Debian GNU/Linux 12 (bookworm)"))
+    with pytest.raises(DataError, match=r"but the run records OS 'Debian GNU/Linux 12 \(bookworm\)'"):
+        strict(run)
+
+
+def renamed(tmp_path: Path, run_id: str = "20260102T0000Z-fixture-php8.2", source: Path = FIXTURE_RUN) -> Path:
+    run = copied(tmp_path, source, name=run_id)
+    edit_manifest(run, lambda m: m.update(run_id=run_id, started_utc="2026-01-02T00:00:00Z"))
+    return run
+
+
+def test_a_copy_of_a_run_under_another_id_is_refused_naming_both(tmp_path: Path):
+    """Issue 47: a byte-identical copy of a committed run under a second id was accepted."""
+    run = renamed(tmp_path)
+    strict(run)  # the run agrees with itself: only the other runs show it is a copy
+    with pytest.raises(DataError) as caught:
+        run_checks.check_not_a_copy(load_run(run, SCHEMAS), SCHEMAS, [FIXTURE_RUN, run])
+    assert str(caught.value) == (
+        f"{run / 'manifest.json'}: run 20260102T0000Z-fixture-php8.2 is a copy of run {FIXTURE_RUN.name} under "
+        f"another id: its 14 file(s) of timings are byte for byte {FIXTURE_RUN.name}'s (aead.csv: SHA-256 "
+        f"{json.loads((FIXTURE_RUN / 'manifest.json').read_text())['seal']['files']['aead.csv']['sha256'][:12]}…), "
+        "and two measurements never give the same samples"
+    )
+    run_checks.check_not_a_copy(load_run(run, SCHEMAS), SCHEMAS, [run])  # its own directory is not another run
+
+
+def test_a_run_that_measured_again_is_no_copy_though_its_inventories_are_the_same(tmp_path: Path):
+    """Tables without timings (the cipher inventory, the curve list) are the same from run to run: they do not
+    make a copy. One sample of its own does make a run of its own."""
+    run = renamed(tmp_path)
+    path = run / "aead.csv"
+    rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
+    elapsed = rows[0].index("elapsed_ns")
+    rows[1][elapsed] = str(int(rows[1][elapsed]) + 1)
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    path.write_text(out.getvalue(), encoding="utf-8")
+    reseal(run)
+    run_checks.check_not_a_copy(load_run(run, SCHEMAS), SCHEMAS, [FIXTURE_RUN])
+
+
+def test_no_committed_run_is_a_copy_of_another():
+    """The committed runs share cipher inventories and curve lists byte for byte, never a file of timings."""
+    directories = [*committed_run_dirs(), *(FIXTURE_RUN.parent.iterdir())]
+    for run in (*committed_runs(), load_run(FIXTURE_RUN, SCHEMAS)):
+        run_checks.check_not_a_copy(run, SCHEMAS, directories)

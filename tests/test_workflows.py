@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import yaml
 
-from .conftest import FIXTURE_RUN, MALFORMED, ROOT, write_manifest
+from .conftest import FIXTURE_RUN, MALFORMED, ROOT, reseal, write_manifest
 
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 ACTIONLINT = ROOT / ".tools" / "actionlint"
@@ -368,6 +368,21 @@ def renamed_run(parent: Path, source: Path, run_id: str) -> Path:
     return target
 
 
+def measured_again(run: Path) -> Path:
+    """The run with one sample of its jwt.csv a nanosecond longer, re-sealed: a measurement of its own, where
+    a renamed copy of a run is refused (run_checks.check_not_a_copy)."""
+    path = run / "jwt.csv"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    header = lines[0].rstrip("\n").split(",")
+    cells = lines[1].rstrip("\n").split(",")
+    elapsed = header.index("elapsed_ns")
+    cells[elapsed] = str(int(cells[elapsed]) + 1)
+    lines[1] = ",".join(cells) + "\n"
+    path.write_text("".join(lines), encoding="utf-8")
+    reseal(run)
+    return run
+
+
 def collect(project: Path, artifacts: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "phpcb", "--root", str(project), "collect-runs", "--artifacts"]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "scripts")}
@@ -380,7 +395,7 @@ def test_collect_runs_takes_the_new_runs_and_skips_the_checkouts_own(make_projec
     project = make_project(FIXTURE_RUN)
     artifacts = tmp_path / "artifacts"
     shutil.copytree(FIXTURE_RUN, artifacts / FIXTURE_RUN.name)  # a leg uploads data/runs/ whole
-    renamed_run(artifacts / "run-ubuntu-24.04-php8.2", FIXTURE_RUN, NEW_ID)
+    measured_again(renamed_run(artifacts / "run-ubuntu-24.04-php8.2", FIXTURE_RUN, NEW_ID))
     summary = tmp_path / "collected.md"
     result = collect(project, artifacts, "--summary", str(summary))
     assert result.returncode == 0, result.stderr
@@ -398,6 +413,9 @@ def test_collect_runs_takes_the_new_runs_and_skips_the_checkouts_own(make_projec
         ("badname", "not a run directory name"),
         ("invalid", "aead.csv, row 4, column 'elapsed_ns': expected integer"),
         ("nothing", "no run directory"),
+        ("copy", f"run {NEW_ID} is a copy of run {FIXTURE_RUN.name} under another id"),
+        ("copies", f"run {NEW_ID} is a copy of run 20260103T0000Z-fixture-php8.2 under another id"),
+        ("stack", "stack.name 'debian13' is Debian 13 (trixie): PHP 8.4 + OpenSSL 3.5 (scripts/stacks/debian13.env)"),
     ],
 )
 def test_collect_runs_refuses_what_it_cannot_take_and_leaves_data_runs_as_it_was(
@@ -416,6 +434,18 @@ def test_collect_runs_refuses_what_it_cannot_take_and_leaves_data_runs_as_it_was
     elif arrange == "invalid":
         bad = MALFORMED / "bad-integer" / "20260101T0100Z-malformed-php8.2"
         shutil.copytree(bad, artifacts / bad.name)
+    elif arrange == "copy":  # issue 47: a committed run under a second id
+        renamed_run(artifacts, FIXTURE_RUN, NEW_ID)
+    elif arrange == "copies":  # two legs' artifacts holding one measurement under two ids
+        measured_again(renamed_run(artifacts / "a", FIXTURE_RUN, NEW_ID))
+        shutil.copytree(artifacts / "a" / NEW_ID, artifacts / "b" / NEW_ID)
+        renamed_run(artifacts / "b", artifacts / "b" / NEW_ID, "20260103T0000Z-fixture-php8.2")
+        shutil.rmtree(artifacts / "b" / NEW_ID)
+    elif arrange == "stack":  # issue 47: a PHP 8.2 run relabelled into the Debian 13 stack
+        run = renamed_run(artifacts, FIXTURE_RUN, "20260101T0000Z-fixture-php8.2-debian13")
+        manifest = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
+        manifest["stack"]["name"] = "debian13"
+        write_manifest(run, manifest)
     before = sorted(path.name for path in (project / "data" / "runs").iterdir())
     result = collect(project, artifacts)
     assert result.returncode == 1

@@ -19,21 +19,31 @@ to agree with its own files.
 - Stack against the PHP and OpenSSL fields: stack.php is php.version, stack.openssl the version in
   libraries.openssl_library, stack.openssl_cli the library of every `openssl speed` line recorded
   (runs upgraded from version 7 record neither library: null, not checked).
+- Stack name against what that stack contains: a run named after a stack other than the host's ran the
+  PHP and loaded the OpenSSL library its declaration (scripts/stacks/<name>.env, data/stacks.py) gives, in
+  its OS release; a name no file declares is refused. The `host` stack is whatever the host has.
+
+`check_not_a_copy` needs the other runs, so its callers give them (the preview, the trusted comment and
+collect-runs: every run that would sit beside it under data/runs/): a run whose measured files (every
+timing sample it took) are each byte for byte a file of one other run repeats that run under another
+id. Two measurements never give the same samples; tables without timings (a cipher inventory, a curve
+list) are the same from run to run, and do not count.
 
 Each failure is one DataError naming the manifest (or the file at fault) and what disagrees.
 """
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from phpcb.data import machines, run_files, seal
+from phpcb.data import machines, run_files, seal, stacks
 from phpcb.data.loader import MANIFEST, Run
 from phpcb.data.schema import Schemas
 from phpcb.errors import DataError
@@ -185,6 +195,27 @@ def _check_stack(run: Run, path: Path) -> None:
                 )
 
 
+def _check_stack_definition(manifest: Mapping[str, Any], path: Path, declared: Mapping[str, stacks.Definition]) -> None:
+    name = str(manifest["stack"]["name"])
+    if name == HOST_STACK:
+        return
+    definition = declared.get(name)
+    if definition is None:
+        known = ", ".join(sorted(declared)) or "none"
+        raise DataError(
+            path,
+            f"stack.name {name!r}: no stack of that name is declared (scripts/stacks/{name}{stacks.DEFINITION_SUFFIX}; "
+            f"declared: {known}; {HOST_STACK!r} is the host's own PHP)",
+        )
+    wrong = definition.disagreements(stacks.stack_of(dict(manifest)))
+    if wrong:
+        raise DataError(
+            path,
+            f"stack.name {name!r} is {definition.description} (scripts/stacks/{definition.path.name}), but the run "
+            f"records {', '.join(wrong)}: a run names the stack it ran in",
+        )
+
+
 def measured_cases(table: pa.Table, key: tuple[str, ...]) -> int:
     """How many cases a measured table holds: distinct values of its case key among measured rows."""
     if "status" in table.column_names:
@@ -226,8 +257,9 @@ def _check_sampling(run: Run, schemas: Schemas, path: Path) -> None:
             )
 
 
-def check_added(run: Run, schemas: Schemas) -> None:
-    """Every check above, on a run as loaded (the loader's own checks passed: schema, seal, rows)."""
+def check_added(run: Run, schemas: Schemas, declared: Mapping[str, stacks.Definition] | None = None) -> None:
+    """Every check above, on a run as loaded (the loader's own checks passed: schema, seal, rows).
+    `declared`: the stacks a run may name (default: scripts/stacks/, stacks.definitions())."""
     path = run.directory / MANIFEST
     _check_seal(run, path)
     if run.source_version < schemas.version:
@@ -242,4 +274,55 @@ def check_added(run: Run, schemas: Schemas) -> None:
         raise DataError(run.directory / extra[0], "not a file of the run: its manifest lists no such file")
     _check_machine(run.manifest, path, run.run_id)
     _check_stack(run, path)
+    _check_stack_definition(run.manifest, path, stacks.definitions() if declared is None else declared)
     _check_sampling(run, schemas, path)
+
+
+def sealed_files(manifest: Mapping[str, Any]) -> dict[str, str]:
+    """Each file a manifest's seal lists, and its SHA-256 ({} for a run without a seal)."""
+    entries = (manifest.get("seal") or {}).get("files") if isinstance(manifest.get("seal"), dict) else None
+    if not isinstance(entries, dict):
+        return {}
+    return {
+        str(name): str(entry["sha256"])
+        for name, entry in entries.items()
+        if isinstance(entry, dict) and isinstance(entry.get("sha256"), str)
+    }
+
+
+def measured_files(run: Run, schemas: Schemas) -> dict[str, str]:
+    """The SHA-256 of each of the run's files that holds timing samples (a table with a measure, and a
+    measured row in it), by hash."""
+    found = {}
+    for name, sha256 in sealed_files(run.manifest).items():
+        declared = schemas.tables.get(name)
+        table = run.frames.get(name)
+        if declared is None or declared.measure is None or table is None:
+            continue
+        if measured_cases(table, declared.key) > 0:
+            found[sha256] = name
+    return found
+
+
+def check_not_a_copy(run: Run, schemas: Schemas, others: Iterable[Path]) -> None:
+    """The run is not a copy of another: `others` are run directories (the run's own is skipped); a
+    manifest that cannot be read is left to the loader, which refuses it with its own line."""
+    own = measured_files(run, schemas)
+    if not own:
+        return
+    for directory in others:
+        if directory.name == run.run_id:
+            continue
+        try:
+            manifest = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError):
+            continue
+        theirs = {sha256: name for name, sha256 in sealed_files(manifest).items()} if isinstance(manifest, dict) else {}
+        if own.keys() <= theirs.keys():
+            first = min(own, key=lambda sha256: own[sha256])
+            raise DataError(
+                run.directory / MANIFEST,
+                f"run {run.run_id} is a copy of run {directory.name} under another id: its {len(own)} file(s) of "
+                f"timings are byte for byte {directory.name}'s ({own[first]}: SHA-256 {first[:12]}…), and two "
+                "measurements never give the same samples",
+            )

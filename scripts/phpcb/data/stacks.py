@@ -5,6 +5,10 @@ in alternating rounds (`make bench-stacks`: data/stacks/<set-id>.json).
 A stack's *release* is what readers ask about: "PHP 8.4 + OpenSSL 3.5". Runs written before schema 8
 recorded only the OpenSSL header PHP was compiled against: their release says so, never passing the
 header's number off as the library's.
+
+What each stack other than the host's contains is declared once, in its file scripts/stacks/<name>.env
+(which scripts/stack.sh sources to build it): `definitions` reads those files, and a run named after a
+stack is held to its PHP, OpenSSL and OS release (data/run_checks.py).
 """
 
 from __future__ import annotations
@@ -25,6 +29,14 @@ FORMAT_VERSION = 1
 SETS_DIRECTORY = ("data", "stacks")
 SET_ID = re.compile(r"[0-9]{8}T[0-9]{4}Z-[a-z0-9-]{1,64}")
 _VERSION = re.compile(r"(\d+)\.(\d+)(?:\.(\d+[a-z]?))?")
+# The stacks' declarations: scripts/stacks/<name>.env beside this package (the code's own checkout, so the
+# trusted comment job holds a pull request's runs to the default branch's declarations).
+DEFINITIONS = Path(__file__).resolve().parents[2] / "stacks"
+DEFINITION_SUFFIX = ".env"
+_ASSIGNMENT = re.compile(r"([A-Z_][A-Z0-9_]*)=(.*)")
+_REFERENCE = re.compile(r"\$\{([A-Z_][A-Z0-9_]*)\}")
+_PLAIN_VALUE = re.compile(r"[A-Za-z0-9_.,:/+@%=-]*")
+_MAJOR_MINOR = re.compile(r"\d+\.\d+")
 
 
 def _minor(version: str | None) -> str | None:
@@ -102,6 +114,90 @@ def stack_of(manifest: dict[str, Any]) -> Stack:
         openssl_header=_number(manifest["libraries"].get("openssl")),
         openssl_cli=stack["openssl_cli"],
     )
+
+
+@dataclass(frozen=True)
+class Definition:
+    """What a stack's declaration (scripts/stacks/<name>.env) says it contains."""
+
+    name: str
+    path: Path
+    description: str  # STACK_DESCRIPTION, e.g. "Debian 13 (trixie): PHP 8.4 + OpenSSL 3.5"
+    php: str  # STACK_PHP: PHP's major.minor
+    openssl: str  # STACK_OPENSSL: the major.minor of the OpenSSL library PHP loads
+    suite: str  # STACK_SUITE: the release's code name, which its OS name carries ("trixie")
+
+    def disagreements(self, stack: Stack) -> list[str]:
+        """What a run's stack records that this declaration does not contain: [] when it agrees."""
+        found = []
+        if _minor(stack.php) != self.php:
+            found.append(f"PHP {stack.php}")
+        if stack.openssl is None:
+            found.append("no OpenSSL library (stack.openssl is null)")
+        elif _minor(stack.openssl) != self.openssl:
+            found.append(f"OpenSSL {stack.openssl}")
+        if self.suite.lower() not in stack.os.lower():
+            found.append(f"OS {stack.os!r}")
+        return found
+
+
+def _value(text: str, assigned: dict[str, str], where: str, path: Path) -> str:
+    """One assignment's value as bash gives it, for the forms a stack file may use: a bare word, or a
+    double-quoted string in which ${NAME} names a variable assigned above."""
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        inner = text[1:-1]
+        if any(c in inner for c in '"\\`') or "$" in _REFERENCE.sub("", inner):
+            raise DataError(path, f"{where}: a stack file's quoted value holds text and ${{NAME}} only, got {text}")
+    elif _PLAIN_VALUE.fullmatch(text):
+        return text
+    else:
+        raise DataError(path, f'{where}: expected NAME=value or NAME="value", got the value {text}')
+
+    def expand(match: re.Match[str]) -> str:
+        if match.group(1) not in assigned:
+            raise DataError(path, f"{where}: ${{{match.group(1)}}} is not assigned above it")
+        return assigned[match.group(1)]
+
+    return _REFERENCE.sub(expand, inner)
+
+
+def read_definition(path: Path) -> Definition:
+    """A stack file: plain assignments, comments and blank lines; STACK_DESCRIPTION, STACK_PHP,
+    STACK_OPENSSL and STACK_SUITE required, the versions as major.minor."""
+    assigned: dict[str, str] = {}
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise DataError(path, f"not a readable stack file: {error}") from None
+    for number, line in enumerate(lines, start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        found = _ASSIGNMENT.fullmatch(stripped)
+        if found is None:
+            raise DataError(path, f"line {number}: expected NAME=value, got {stripped!r}")
+        assigned[found.group(1)] = _value(found.group(2), assigned, f"line {number}", path)
+    required = ("STACK_DESCRIPTION", "STACK_PHP", "STACK_OPENSSL", "STACK_SUITE")
+    missing = [name for name in required if not assigned.get(name)]
+    if missing:
+        raise DataError(path, f"a stack file sets {', '.join(required)}: this one lacks {', '.join(missing)}")
+    for name in ("STACK_PHP", "STACK_OPENSSL"):
+        if not _MAJOR_MINOR.fullmatch(assigned[name]):
+            raise DataError(path, f"{name}: expected a major.minor version such as 8.4, got {assigned[name]!r}")
+    return Definition(
+        path.name.removesuffix(DEFINITION_SUFFIX),
+        path,
+        assigned["STACK_DESCRIPTION"],
+        assigned["STACK_PHP"],
+        assigned["STACK_OPENSSL"],
+        assigned["STACK_SUITE"],
+    )
+
+
+def definitions(directory: Path = DEFINITIONS) -> dict[str, Definition]:
+    """Every stack declared under `directory` (scripts/stacks/), by name."""
+    found = (read_definition(path) for path in sorted(directory.glob(f"*{DEFINITION_SUFFIX}")))
+    return {definition.name: definition for definition in found}
 
 
 def on_stack(run: Run, name: str | None) -> bool:

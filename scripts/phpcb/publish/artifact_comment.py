@@ -2,11 +2,14 @@
 
     python -m phpcb artifact-comment --artifact DIR --head SHA --out FILE
 
-The artifact gives the pull request's number only (`pr-number`, a plain file holding an integer): its
+The artifact gives the pull request's number (`pr-number`, a plain file holding an integer): its
 comment.md and everything else in it were written by the pull request's code. What the pull request
 changes is read with git from its head commit SHA (the commit the preview built): fetched from the
-origin remote as refs/pull/N/head, which must still be SHA. Its data/ changes since the merge base are
-applied to this checkout's HEAD, and both sides are computed by this checkout's code.
+origin remote as refs/pull/N/head, which must still be SHA. Its changes to data/, runners/snippets/
+and docs/ since the merge base are applied to this checkout's HEAD, and both sides are computed by this
+checkout's code (merge_comment.trusted_sides). Only when the pull request changes other files (the
+build's code) is the artifact read again: its merged side (sides/merged/, pages and statements its
+code computed) says what that code changes, and the comment shows it as the preview job's word.
 """
 
 from __future__ import annotations
@@ -16,13 +19,11 @@ import tempfile
 from pathlib import Path
 
 from phpcb.publish.ghpages import pr_from_file
-from phpcb.publish.merge_comment import Sides, check_changed_runs, trees_comment
-from phpcb.publish.pr_runs import PullRequestError, extract, merged_tree, resolve, run_git
+from phpcb.publish.merge_comment import trees_comment, trusted_sides
+from phpcb.publish.pr_runs import PullRequestError, resolve, run_git
 from phpcb.publish.pullrequest import addresses
-from phpcb.publish.statements import collect
 
 SHA = re.compile(r"[0-9a-f]{40}")
-SHOWN_CODE = 5
 
 
 def pull_request_head(root: Path, pr: int, sha: str) -> str:
@@ -50,20 +51,6 @@ def artifact_comment(root: Path, artifact: Path, out: Path, head_sha: str) -> st
     where = addresses(root, pr)
     head = pull_request_head(root, pr, head_sha)
     with tempfile.TemporaryDirectory(prefix="phpcb-comment-") as work:
-        before_root, after_root = Path(work) / "base", Path(work) / "merged"
-        extract(root, resolve(root, "HEAD"), before_root)
-        code = merged_tree(root, "HEAD", head, after_root, only_data=True)
-        check_changed_runs(before_root, after_root)
-        notes = []
-        if code:
-            shown = ", ".join(code[:SHOWN_CODE]) + (
-                f" and {len(code) - SHOWN_CODE} more" if len(code) > SHOWN_CODE else ""
-            )
-            notes.append(
-                f"This pull request changes {len(code)} file(s) outside data/ ({shown}). This comment never runs "
-                "them: both sides are computed by the default branch's code, the pull request's on its data and "
-                "config. The preview site, built by the pull request's code, shows what its code states."
-            )
-        sides = Sides(collect(before_root), collect(after_root), tuple(notes))
+        before_root, after_root, sides = trusted_sides(root, head, artifact, Path(work))
         _, text = trees_comment(before_root, after_root, sides, where.preview, out)
     return f"{out}: the comment for #{pr} ({len(text):,} characters), from {head[:12]}'s files"

@@ -1,12 +1,18 @@
-"""What merging a pull request changes on the published pages: two snapshots of every statement the
-pages make (publish/statements.py), one computed by the base branch's code on the base branch's config
-and runs, one by the pull request's code on the pull request's, diffed.
+"""What merging a pull request changes on the published pages: two builds of the site, one computed by
+the base branch's code on the base branch's config and runs, one by the pull request's code on the
+pull request's, diffed twice: page by page, the generated Markdown (publish/page_text.py: the ground
+truth, whatever the pull request touches), and statement by statement (publish/statements.py: what
+the changes mean).
+
+- Which page's text changes, with its lines added and removed and its first changed lines quoted; each
+  copyable snippet whose text as a page includes it changes, as a unified diff. The headline names the
+  pages, and is never "no change" while a page's text differs.
 
 - Which run each experiment page shows, before and after, and why an added run does not show.
 - Each statement that reads differently: picks and recommendations (a move within a tie, options no
-  measurement tells apart, is counted apart), headline numbers (a number that stays within both
-  intervals is counted apart), claim verdicts, answers, notes, Machines page rows. Statements are
-  matched by key, whatever made them: a new kind of statement is diffed as it comes.
+  measurement tells apart, is marked so), headline numbers (a number that stays within both intervals
+  is marked so), claim verdicts, answers, notes, Machines page rows. Statements are matched by key,
+  whatever made them: a new kind of statement is diffed as it comes.
 - Runs added, deleted, and rewritten under their own id, with the files that really changed (by the
   SHA-256 each seal records) and their rows before and after: a page whose run was rewritten is
   marked only when files of its own experiment changed.
@@ -14,6 +20,8 @@ and runs, one by the pull request's code on the pull request's, diffed.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from phpcb.compare.exporters.markdown import html, md_text
@@ -21,12 +29,23 @@ from phpcb.presentation.advice import Advice
 from phpcb.presentation.advice import diff as advice_diff
 from phpcb.presentation.formatting import duration
 from phpcb.presentation.headlines import SECONDS
+from phpcb.presentation.render import fenced
+from phpcb.publish import page_text
+from phpcb.publish.page_text import SnippetChange, TextChange
 from phpcb.publish.statements import PageRun, RunInfo, Snapshot, Statement
 
 FULL = "full"
 CHANGED, TIE, INTERVAL = "changed", "tie", "interval"
 LEAD_HEADING = "#### What merging changes on the published pages"
 SHOWN_CHANGES = 25  # statements listed in the comment; the rest are counted
+SHOWN_CODE = 5  # files of the pull request's code named; the rest are counted
+QUOTED_CHARS = 4_000  # the changed lines of the pages quoted in the comment, at most
+RUNS_PAGE = "runs.md"
+NO_RUN = "—"
+QUALIFIERS = {
+    TIE: "a move within a tie: options no measurement tells apart",
+    INTERVAL: "within both 95 % intervals",
+}
 
 
 @dataclass(frozen=True)
@@ -89,6 +108,7 @@ class PageEffect:
     after: RunRef | None
     rewritten: tuple[FileChange, ...]  # the page's run is the same id, and these of its files changed
     not_shown: tuple[str, ...]  # why each added run of this experiment is not the page's run
+    page: str = ""  # its path in the build (experiments/jwt.md)
 
     @property
     def changes(self) -> bool:
@@ -116,11 +136,29 @@ class MergeEffect:
     added: tuple[RunRef, ...]
     removed: tuple[RunRef, ...]
     rewritten: tuple[Rewritten, ...]
+    texts: tuple[TextChange, ...] | None = None  # each page whose Markdown differs; None: not compared
+    snippets: tuple[SnippetChange, ...] = ()
 
     @property
     def statements(self) -> tuple[Change, ...]:
         """The changes that are changes: not a move within a tie or within the intervals."""
         return tuple(c for c in self.changes if c.kind == CHANGED)
+
+    @property
+    def changed_pages(self) -> tuple[str, ...]:
+        """The titles of the pages whose text differs."""
+        return tuple(t.title for t in self.texts or ())
+
+
+@dataclass(frozen=True)
+class Reported:
+    """What the pull request's own job says its code changes on the pages: the merged side it built with
+    its code, diffed against the merged side this job built from the same files with the base's code.
+    Shown as the other job's word, never verified here (this job does not run that code)."""
+
+    effect: MergeEffect | None  # None: the artifact carries no merged side to read
+    code: tuple[str, ...]  # the pull request's files outside what this job builds from
+    notes: tuple[str, ...] = ()
 
 
 def file_changes(before: RunInfo, after: RunInfo) -> tuple[FileChange, ...]:
@@ -225,8 +263,19 @@ def diff(before: Snapshot, after: Snapshot) -> tuple[Change, ...]:
     return tuple(changes)
 
 
-def effect(before: Snapshot, after: Snapshot) -> MergeEffect:
-    """What the pages of `after` say differently from those of `before`."""
+def page_titles(*snapshots: Snapshot) -> dict[str, str]:
+    """Each experiment page's path → the experiment's title, as the snapshots name them."""
+    return {p.page or f"experiments/{p.experiment}.md": p.title for snapshot in snapshots for p in snapshot.pages}
+
+
+def effect(
+    before: Snapshot,
+    after: Snapshot,
+    before_pages: Mapping[str, str] | None = None,
+    after_pages: Mapping[str, str] | None = None,
+) -> MergeEffect:
+    """What the pages of `after` say differently from those of `before`: statement by statement, and,
+    when both builds' pages are given, page by page (their text, and the snippets they include)."""
     added = [info for run_id, info in after.runs.items() if run_id not in before.runs]
     rewritten = {
         run_id: file_changes(before.runs[run_id], info)
@@ -251,13 +300,24 @@ def effect(before: Snapshot, after: Snapshot) -> MergeEffect:
             for run in added
             if shown.experiment in run.experiments and run.run_id != shown.run_id
         )
-        pages.append(PageEffect(shown.experiment, shown.title, old_ref, new_ref, own, not_shown))
+        path = shown.page or f"experiments/{shown.experiment}.md"
+        pages.append(PageEffect(shown.experiment, shown.title, old_ref, new_ref, own, not_shown, path))
+    texts: tuple[TextChange, ...] | None = None
+    snippets: tuple[SnippetChange, ...] = ()
+    if before_pages is not None and after_pages is not None:
+        titles = page_titles(before, after)
+        order = {page_text.HOME: 0, **{page: index + 1 for index, page in enumerate(titles)}}
+        found = page_text.diff(before_pages, after_pages, titles)
+        texts = tuple(sorted(found, key=lambda t: (order.get(t.page, len(order)), t.page)))  # Home, experiments
+        snippets = page_text.snippet_diffs(before_pages, after_pages, titles)
     return MergeEffect(
         tuple(pages),
         diff(before, after),
         tuple(RunRef.of(info) for info in added),
         tuple(RunRef.of(info) for run_id, info in before.runs.items() if run_id not in after.runs),
         tuple(Rewritten(run_id, files) for run_id, files in rewritten.items()),
+        texts,
+        snippets,
     )
 
 
@@ -278,51 +338,169 @@ def _page_cell(page: PageEffect) -> str:
     return f"**{_run_cell(page.after)}**"
 
 
+def code_span(text: str) -> str:
+    """`text` on one line as a Markdown code span, which shows the characters it holds (no escape, HTML
+    or mention is read in it): its backticks longer than any run of them in the text."""
+    flat = " ".join(text.split())
+    fence = "`" * (1 + max((len(run) for run in re.findall(r"`+", flat)), default=0))
+    pad = " " if flat.startswith("`") or flat.endswith("`") else ""
+    return f"{fence}{pad}{flat}{pad}{fence}"
+
+
+def _text_cell(change: TextChange | None) -> str:
+    return "unchanged" if change is None else f"**{md_text(change.counts)}**"
+
+
 def _change_line(change: Change) -> str:
     before = md_text(change.base) if change.base is not None else "not stated"
     after = md_text(change.new) if change.new is not None else "not stated"
     detail = f" ({md_text(change.detail)})" if change.detail and change.kind == CHANGED else ""
-    return f"- {md_text(change.label)}: {before} → **{after}**{detail}"
+    qualifier = f" _({QUALIFIERS[change.kind]})_" if change.kind in QUALIFIERS else ""
+    return f"- {md_text(change.label)}: {before} → **{after}**{detail}{qualifier}"
 
 
-def _headline(effect: MergeEffect) -> str:
-    moved = effect.statements
-    pages = [p for p in effect.pages if p.changes]
-    kept = "every experiment page keeps its run" if not pages else f"{len(pages)} page(s) change their run or its files"
-    if not moved:
-        return f"**No statement on the published pages changes** ({kept})."
-    return f"**{len(moved)} statement(s) on the published pages change** ({kept})."
-
-
-def lead(effect: MergeEffect, limit: int = SHOWN_CHANGES) -> str:
-    """The comment's first section. Every value is Markdown- and HTML-escaped."""
-    lines = [
-        LEAD_HEADING,
-        "",
-        html(_headline(effect)),
-        "",
-        "| Page | Shows now | After merging |",
-        "| --- | --- | --- |",
-    ]
-    lines += [
-        f"| {html(md_text(p.title))} | {html(_run_cell(p.before))} | {html(_page_cell(p))} |" for p in effect.pages
-    ]
-    lines.append("")
-    moved = effect.statements
-    lines += [html(_change_line(c)) for c in moved[:limit]]
-    if len(moved) > limit:
-        lines.append(html(f"- _and {len(moved) - limit} more (the preview's pages state them all)_"))
+def _counts(effect: MergeEffect) -> list[str]:
+    """The statements that change, in numbers, and whether the experiment pages keep their runs."""
+    moved = len(effect.statements)
     ties = sum(1 for c in effect.changes if c.kind == TIE)
     within = sum(1 for c in effect.changes if c.kind == INTERVAL)
-    if ties or within:
-        parts = []
-        if ties:
-            parts.append(f"{ties} move(s) within a tie (options no measurement tells apart)")
-        if within:
-            parts.append(f"{within} number(s) moved within their 95 % intervals")
-        lines.append(html(f"_Counted apart, not changes of what the pages say: {'; '.join(parts)}._"))
+    parts = [f"{moved} statement(s) change"] if moved else []
+    if ties:
+        parts.append(f"{ties} pick(s) move within a tie")
+    if within:
+        parts.append(f"{within} number(s) move within their 95 % intervals")
+    pages = [p for p in effect.pages if p.changes]
+    parts.append(
+        "every experiment page keeps its run" if not pages else f"{len(pages)} page(s) change their run or its files"
+    )
+    return parts
+
+
+def _names(titles: list[str]) -> str:
+    return ", ".join(md_text(t) for t in titles)
+
+
+def _headline(effect: MergeEffect, reported: Reported | None = None) -> str:
+    """The comment's first sentence. With the pages compared it names every page whose text differs, and
+    is "no change" only when none does; a pull request's code it cannot build from is said so."""
+    counts = "; ".join(_counts(effect))
+    if effect.texts is None:  # statements only (a caller that built no pages)
+        moved = effect.statements
+        if not moved:
+            return f"**No statement on the published pages changes** ({counts})."
+        return f"**{len(moved)} statement(s) on the published pages change** ({counts})."
+    mine = list(effect.changed_pages)
+    theirs = [] if reported is None or reported.effect is None else list(reported.effect.changed_pages)
+    named = list(dict.fromkeys([*mine, *theirs]))
+    if named:
+        split = ""
+        if theirs and mine:
+            split = (
+                f"; {len(mine)} as this job built the pull request's files, {len(theirs)} as the pull request's "
+                "own job reports its code changes them"
+            )
+        elif theirs:
+            split = (
+                "; as the pull request's own job reports its code changes them: this job's build of the pull "
+                "request's other files changes none"
+            )
+        return f"**{len(named)} page(s) change what they say**: {_names(named)} ({counts}{split})."
+    if reported is not None and reported.effect is None:
+        return (
+            "**What the pull request's code changes on the pages is not known here**: this job built its other "
+            f"files, which change no page ({counts}); see the section below."
+        )
+    if reported is not None:
+        return (
+            f"**No page of the published site changes** as this job built the pull request's files ({counts}); "
+            "the pull request's own job reports that its code changes none either (not verified here)."
+        )
+    return f"**No page of the published site changes** ({counts})."
+
+
+def _statement_lines(effect: MergeEffect, limit: int) -> list[str]:
+    """Every statement that reads differently, the changes first, then the moves within a tie or the
+    intervals (marked so: the pages' words change, what they find does not)."""
+    ordered = [*effect.statements, *(c for c in effect.changes if c.kind != CHANGED)]
+    lines = [html(_change_line(c)) for c in ordered[:limit]]
+    if len(ordered) > limit:
+        lines.append(html(f"- _and {len(ordered) - limit} more (the preview's pages state them all)_"))
+    return lines
+
+
+def _snippet_lines(effect: MergeEffect) -> list[str]:
+    """Each copyable snippet that changes: the pages that include it, and its changed lines."""
+    if not effect.snippets:
+        return []
+    lines = ["", "**Copyable code that changes**, as the pages include it (readers copy these lines):", ""]
+    for snippet in effect.snippets:
+        lines.append(code_span(snippet.path) + html(f" on {_names(list(snippet.pages))}:"))
+        lines += ["", fenced("\n".join(snippet.diff), "diff"), ""]
+        if snippet.more:
+            lines += [f"_and {snippet.more} more line(s) of its diff: see the preview._", ""]
+    return lines
+
+
+def _quoted_lines(effect: MergeEffect, budget: int = QUOTED_CHARS) -> list[str]:
+    """The changed lines of each page outside its snippets, the first few per page, up to `budget`
+    characters in all, in a collapsed block."""
+    quoted = [t for t in effect.texts or () if t.excerpt or t.renamed]
+    if not quoted:
+        return []
+    lines = ["", "<details><summary>The changed lines of each page (outside its snippets)</summary>", ""]
+    used = 0
+    for index, change in enumerate(quoted):
+        block = fenced("\n".join(change.excerpt), "diff") if change.excerpt else ""
+        if used + len(block) > budget and index:
+            rest = _names([t.title for t in quoted[index:]])
+            lines += [html(f"_And the lines of {rest}: see the preview._"), ""]
+            break
+        lines += [html(f"{md_text(change.title)} ({md_text(change.counts)}):"), ""]
+        if block:
+            used += len(block)
+            lines += [block, ""]
+        if change.more:
+            lines += [f"_and {change.more} more changed line(s) on this page._", ""]
+        if change.renamed:
+            lines += [f"_{change.renamed} changed line(s) differ only in the run they name._", ""]
+    lines += ["</details>"]
+    return lines
+
+
+def _table(effect: MergeEffect, own: bool = False) -> list[str]:
+    """Each experiment page (its run now and after merging, and its text), then each other page whose
+    text changes; `own`: the text as this job built it (the pull request's code's is reported apart)."""
+    texts = {t.page: t for t in effect.texts or ()}
+    compared = effect.texts is not None
+    column = " Its text, as this job built it |" if own else " Its text |"
+    lines = ["| Page | Shows now | After merging |" + (column if compared else "")]
+    lines.append("| --- | --- | --- |" + (" --- |" if compared else ""))
+    for p in effect.pages:
+        cells = [md_text(p.title), _run_cell(p.before), _page_cell(p)]
+        if compared:
+            cells.append(_text_cell(texts.get(p.page)))
+        lines.append("| " + " | ".join(html(c) for c in cells) + " |")
+    experiment_pages = {p.page for p in effect.pages}
+    for change in effect.texts or ():
+        if change.page not in experiment_pages:
+            cells = [md_text(change.title), NO_RUN, NO_RUN, _text_cell(change)]
+            lines.append("| " + " | ".join(html(c) for c in cells) + " |")
+    return lines
+
+
+def lead(effect: MergeEffect, limit: int = SHOWN_CHANGES, by: str = "", reported: Reported | None = None) -> str:
+    """The comment's first section: `by` says who computed the two sides; `reported`, what the pull
+    request's own job says its code changes (its section follows: `reported_section`). Every value is
+    Markdown- and HTML-escaped; quoted lines are in fenced blocks no line of them can close."""
+    lines = [LEAD_HEADING, ""]
+    if by:
+        lines += [html(f"_{md_text(by)}_"), ""]
+    lines += [html(_headline(effect, reported)), "", *_table(effect, reported is not None), ""]
+    lines += _statement_lines(effect, limit)
+    lines += _snippet_lines(effect)
+    lines += _quoted_lines(effect)
     confounded = [p for p in effect.pages if p.confounders]
-    if confounded and moved:
+    if confounded and (effect.statements or effect.changed_pages):
         lines += [
             "",
             "**Confounders, not findings**: the two runs of these pages differ in more than speed, "
@@ -332,11 +510,66 @@ def lead(effect: MergeEffect, limit: int = SHOWN_CHANGES) -> str:
     reasons = sorted({reason for p in effect.pages for reason in p.not_shown})
     if reasons:
         lines += ["", "Why the added runs do not replace a page's run:", *(html(f"- {md_text(r)}") for r in reasons)]
-    lines += ["", html(_runs_pages(effect)), ""]
+    runs = _runs_pages(effect)
+    lines += ["", html(runs), ""] if runs else [""]
+    return "\n".join(lines)
+
+
+REPORTED_HEADING = "#### What the pull request's code changes, as its own job reports"
+
+
+def reported_section(reported: Reported, limit: int = SHOWN_CHANGES) -> str:
+    """The pull request's code changes (files this job never runs): what its own job says they change on
+    the pages, said to be its word. Every value is escaped as in `lead`."""
+    shown = ", ".join(code_span(path) for path in reported.code[:SHOWN_CODE])
+    more = f" and {len(reported.code) - SHOWN_CODE} more" if len(reported.code) > SHOWN_CODE else ""
+    lines = [
+        REPORTED_HEADING,
+        "",
+        html(f"This pull request changes {len(reported.code)} file(s) this job does not build from (")
+        + shown
+        + html(
+            f"{more}): the build's code, templates or configuration. This job never runs them. What follows is "
+            "the pull request's own preview job's word: the merged tree's pages and statements as its code "
+            "built them, diffed against this job's build of the same files with the default branch's code. "
+            "Not verified here."
+        ),
+        "",
+        *(html(f"> {md_text(note)}") for note in reported.notes),
+    ]
+    if reported.notes:
+        lines.append("")
+    found = reported.effect
+    if found is None:
+        lines += [
+            "**Not known**: the preview artifact carries no pages of the merged tree, so what the code changes "
+            "on the pages is not known here. See the preview site, which its code built.",
+            "",
+        ]
+        return "\n".join(lines)
+    if not found.changed_pages:
+        lines += ["The pull request's job reports that its code changes no page's text.", ""]
+        return "\n".join(lines)
+    count = len(found.changed_pages)
+    lines += [
+        html(f"**{count} page(s) change by its code**, as its job reports: {_names(list(found.changed_pages))}."),
+        "",
+    ]
+    lines += [
+        "| Page | Its text |",
+        "| --- | --- |",
+        *(f"| {html(md_text(t.title))} | {html(_text_cell(t))} |" for t in found.texts or ()),
+        "",
+    ]
+    lines += _statement_lines(found, limit)
+    lines += _snippet_lines(found)
+    lines += _quoted_lines(found)
+    lines.append("")
     return "\n".join(lines)
 
 
 def _runs_pages(effect: MergeEffect) -> str:
+    """What the Runs page gains and loses; that it does not change only when its text does not."""
     parts = []
     if effect.added:
         parts.append("Runs page adds " + ", ".join(f"`{md_text(r.run_id)}`" for r in effect.added))
@@ -345,7 +578,11 @@ def _runs_pages(effect: MergeEffect) -> str:
     for run in effect.rewritten:
         files = "; ".join(str(f) for f in run.files) or "its manifest only"
         parts.append(f"Runs page: `{md_text(run.run_id)}` rewritten ({md_text(files)})")
-    return ("; ".join(parts) + ".") if parts else "The Runs page does not change."
+    if parts:
+        return "; ".join(parts) + "."
+    if any(t.page == RUNS_PAGE for t in effect.texts or ()):
+        return ""  # its text changes: the table says so
+    return "The Runs page does not change."
 
 
 def publishing_note(effect: MergeEffect) -> str:

@@ -8,8 +8,10 @@ is added between the merge base of REF and HEAD), validates every run, generates
 temporary build directory and builds the site from it into `OUT/site/` as it will be served at its
 preview address, with a Comparison page for those runs
 (PHPCB_COMPARE) and a banner saying it is a preview (PHPCB_PREVIEW_PR, `extra.preview_pr`), and
-writes `OUT/comment.md` (by `python -m phpcb preview-comment`) and `OUT/pr-number`. The site is
-built from mkdocs.yml, not mkdocs.publish.yml: a preview has no mike version selector.
+writes `OUT/comment.md` (what merging changes: publish/merge_comment.py), `OUT/pr-number`, and the two
+sides it was computed from, each by its own code (`OUT/sides/base/`, `OUT/sides/merged/`: statements.json
+and every page's Markdown; publish/sides.py). The site is built from mkdocs.yml, not
+mkdocs.publish.yml: a preview has no mike version selector.
 
 A run already published on gh-pages (its `runs/<id>/` there holds the same manifest.json and every
 file it lists: `shared_runs`) is linked there, two levels above the preview's root, not carried: the
@@ -22,9 +24,11 @@ The preview address is PREVIEW_URL when set, else
 remote's GitHub address).
 
 `collect-runs` copies every run directory found in downloaded benchmark artifacts into `data/runs/`,
-refusing a malformed directory and an id that exists with other contents (a run already there with
-the same files is skipped: a leg's artifact may carry the checkout's runs along), then validates
-them all (`python -m phpcb check`); on failure it removes what it copied.
+refusing a malformed directory, a run that fails the checks of an added run (data/run_checks.py), a
+copy of another run under a new id (one already there or one collected beside it), and an id that
+exists with other contents (a run already there with the same files is skipped: a leg's artifact may
+carry the checkout's runs along), then validates them all (`python -m phpcb check`); on failure it
+removes what it copied.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from phpcb.data import run_checks
+from phpcb.data import run_checks, stacks
 from phpcb.data.loader import load_run
 from phpcb.data.schema import load_schemas
 from phpcb.data.selection import COMPARE_VARIABLE
@@ -53,6 +57,9 @@ from phpcb.publish.pr_runs import (
     check_run_directory,
     run_git,
 )
+from phpcb.publish.sides import BASE as BASE_SIDE
+from phpcb.publish.sides import MERGED as MERGED_SIDE
+from phpcb.publish.sides import SIDES
 
 GITHUB_REMOTE = re.compile(r"(?:https://github\.com/|git@github\.com:)([^/]+/[^/]+?)(?:\.git)?/?")
 REPOSITORY = re.compile(r"([A-Za-z0-9][A-Za-z0-9-]{0,38})/([A-Za-z0-9._-]{1,100})")
@@ -191,6 +198,10 @@ def preview(root: Path, pr: int, base: str, out: Path) -> str:
         # Both sides first: every run the pull request adds or rewrites is held to the checks of an added
         # run (merge_comment.check_changed_runs) before a page is built from it.
         before_root, after_root, sides = preview_sides(root, base, Path(work))
+        # Both sides as files, for the contributor and for the trusted comment job, which reads the merged
+        # side only to show, as this job's word, what the pull request's code changes (sides.claimed).
+        sides.before.write(out / SIDES / BASE_SIDE)
+        sides.after.write(out / SIDES / MERGED_SIDE)
         build = Path(work) / "build"
         # Generating validates every run (the same loading as `phpcb check`, whose one-line error it
         # prints), so there is no separate check: it would load and analyse everything twice.
@@ -259,9 +270,14 @@ def collect(root: Path, artifacts: Path, summary: Path | None) -> str:
         raise PullRequestError(f"{artifacts}: the same run id in several artifacts: {', '.join(twice)}")
     new, present = [], []
     schemas = load_schemas(root / "data" / "schema")
+    declared = stacks.definitions()
+    committed = [d for d in sorted(target.glob("*")) if d.is_dir() and not d.name.startswith(".")]
     for path in found:
         check_run_directory(path)
-        run_checks.check_added(load_run(path, schemas), schemas)  # before a byte of it is copied
+        run = load_run(path, schemas)
+        run_checks.check_added(run, schemas, declared)  # before a byte of it is copied
+        # Beside the runs already here and the other runs collected: none a copy of another under a new id.
+        run_checks.check_not_a_copy(run, schemas, [*committed, *(other for other in found if other != path)])
         existing = target / path.name
         if existing.exists():
             if not _same_files(path, existing):

@@ -121,12 +121,26 @@ class RunInfo:
 
 @dataclass(frozen=True)
 class PageRun:
-    """An experiment page and the run it shows (None: no run has the experiment), with why."""
+    """An experiment page and the run it shows (None: no run has the experiment), with why; `page` is its
+    path in the build (experiments/jwt.md), '' in a snapshot of code that did not record it."""
 
     experiment: str
     title: str
     run_id: str | None
     reason: str
+    page: str = ""
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> PageRun:
+        """A page as a snapshot records it; fields another version of this code adds are left out."""
+        run_id = data["run_id"]
+        return cls(
+            str(data["experiment"]),
+            str(data["title"]),
+            None if run_id is None else str(run_id),
+            str(data["reason"]),
+            str(data.get("page", "")),
+        )
 
 
 @dataclass(frozen=True)
@@ -156,7 +170,7 @@ class Snapshot:
             if data.get("format") != FORMAT:
                 raise DataError(path, f"statements of format {data.get('format')!r}; this code reads {FORMAT}")
             return cls(
-                tuple(PageRun(**page) for page in data["pages"]),
+                tuple(PageRun.from_json(page) for page in data["pages"]),
                 tuple(Statement.from_json(s) for s in data["statements"]),
                 {run_id: RunInfo.from_json(info) for run_id, info in data["runs"].items()},
                 {row: tuple(ids) for row, ids in data.get("machines", {}).items()},
@@ -197,6 +211,7 @@ def collect(root: Path) -> Snapshot:
                 experiment.title,
                 chosen.run.run_id if chosen else None,
                 chosen.reason if chosen else "no run has it",
+                page,
             )
         )
         for line in notes.get(experiment.name, []):

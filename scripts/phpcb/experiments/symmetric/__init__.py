@@ -19,6 +19,7 @@ class Symmetric(Experiment):
     order = 20
     shift_columns = ("suite", "payload_bytes")
     offered = Offered("cipher_inventory.csv", "cipher", "Ciphers PHP's OpenSSL offers")
+    words = analysis.STATUS_WORDS
     reference_required = ("sources",)
     figures_module = figures
     page_module = page
