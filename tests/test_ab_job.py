@@ -36,7 +36,7 @@ def test_two_rounds_of_the_same_code_change_nothing(tmp_path):
     report = (repo / "out" / "report.md").read_text(encoding="utf-8")
     assert result.stdout == report
     assert "2 rounds on one machine" in report
-    assert "**No class or case changed beyond 5 % and the noise of the rounds.**" in report
+    assert "**No class or case changed beyond 2 % and the noise of the rounds.**" in report
     # By round and side, not by the whole name: the names start with their start minute, and round 2
     # runs head before base (ABBA), so a minute that turns between them reorders the full names.
     runs = sorted(path.name.split("-ab-")[1] for path in (repo / "out" / "runs").iterdir())

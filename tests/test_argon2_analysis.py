@@ -55,30 +55,60 @@ def synthetic():
 
 def test_the_budget_choice_is_the_most_memory_times_passes_that_fits():
     result = analysis.analyse(synthetic())
-    choices = {
-        c.budget_ms: c.cell.key.label if c.cell else None for c in analysis.budget_choices(result, ("argon2id",))
-    }
+    choices = {c.budget_ms: c.label for c in analysis.budget_choices(result, ("argon2id",))}
     assert choices[100] == "m=16 MiB, t=1, p=1", "only Argon2id counts, and oversubscribed threads are left out"
     assert choices[250] == "m=64 MiB, t=3, p=2"
     assert choices[500] == "m=256 MiB, t=1, p=2", "256 MiB × 1 pass beats 64 MiB × 3 passes"
 
 
-def test_a_budget_pick_that_another_run_could_move_is_a_tie():
+def test_a_budget_names_one_cell_whose_interval_lies_within_it_and_the_stronger_one_apart():
+    """Issue 46: the 250 ms answer named two cells ("... or ... (which fits 250 ms depends on the run)")
+    and quoted a third's time. Now one cell, the strongest whose interval lies within the budget; a
+    stronger one whose median fits but whose interval reaches past it is named apart, never instead."""
     result = analysis.analyse(synthetic())
-    # ±10 % between runs (one SD, log): in another run 220 ms may take about 270 ms, past 250 ms, and
-    # 300 ms about 246 ms, within it.
+    # ±10 % between runs (one SD, log): in another run 220 ms may take about 270 ms, past 250 ms.
     spread = RunSpread(0.1, ("a", "b", "c"), "quick")
     choices = {c.budget_ms: c for c in analysis.budget_choices(result, ("argon2id",), spread)}
     at_250 = choices[250]
-    assert at_250.tied
-    assert at_250.options == ("m=16 MiB, t=1, p=1", "m=256 MiB, t=1, p=2"), "fits in every run, in some"
-    assert at_250.statement == "m=16 MiB, t=1, p=1 or m=256 MiB, t=1, p=2 (which fits 250 ms depends on the run)"
-    assert at_250.cell.key.label == "m=64 MiB, t=3, p=2", "this run's median still fits"
-    assert not choices[1000].tied
+    assert at_250.label == "m=16 MiB, t=1, p=1"
+    assert at_250.options == ("m=16 MiB, t=1, p=1",)
+    assert at_250.statement == "m=16 MiB, t=1, p=1"
+    assert at_250.fits
+    assert not at_250.over_budget
+    assert at_250.timing is not None
+    assert at_250.timing.high_ns <= 250e6, "the interval it quotes lies within the budget"
+    assert at_250.timing.median_ns == result.find("password_hash", "argon2id", 16, 1, 1).wall.median_ns
+    assert at_250.stronger is not None
+    assert at_250.stronger.label == "m=64 MiB, t=3, p=2", "its median fits; its interval does not"
+    assert at_250.stronger.timing.high_ns > 250e6
     assert choices[1000].statement == "m=256 MiB, t=1, p=2"
     unknown = {c.budget_ms: c for c in analysis.budget_choices(result, ("argon2id",))}
-    assert not unknown[250].tied, "one run: within-run only"
-    assert unknown[250].options == ("m=64 MiB, t=3, p=2",)
+    assert unknown[250].label == "m=64 MiB, t=3, p=2", "within-run CI only: 220 ms ±1 % fits"
+    assert unknown[250].stronger is None
+
+
+def test_a_budget_no_interval_fits_names_the_median_pick_and_marks_it_over_budget():
+    from markupsafe import Markup
+
+    from phpcb.experiments.argon2 import page
+
+    data = [*rows("password_hash", "argon2id", 16, 1, 1, 230), *rows("password_hash", "argon2id", 64, 1, 3, 900)]
+    manifest = {"run_id": "r", "experiments": {"argon2": {"status": "ok", "files": ["argon2.csv"]}}}
+    result = analysis.analyse(Run.from_rows("r", manifest, {"argon2.csv": data}))
+    spread = RunSpread(0.1, ("a", "b", "c"), "quick")
+    at_250 = next(c for c in analysis.budget_choices(result, ("argon2id",), spread) if c.budget_ms == 250)
+    assert at_250.label == "m=16 MiB, t=1, p=1"
+    assert at_250.over_budget
+    assert at_250.statement == "m=16 MiB, t=1, p=1 (over budget: its interval reaches past 250 ms)"
+    finding = page.finding({"budgets": [at_250], "machine": Markup("a machine"), "grid_memory_mib": 64})
+    assert finding is not None
+    assert "over budget in some runs" in finding.recommendation
+    assert at_250.timing is not None
+    assert finding.number == f"m=16 MiB, t=1, p=1: {at_250.timing.answer_text} per hash."
+    assert at_250.timing.high_ns > 250e6
+    at_100 = next(c for c in analysis.budget_choices(result, ("argon2id",), spread) if c.budget_ms == 100)
+    assert at_100.pick is None
+    assert at_100.statement == "none within the budget"
 
 
 def test_a_refused_cell_keeps_its_reason_and_has_no_timing():
@@ -237,7 +267,7 @@ def test_a_budget_the_strongest_measured_setting_fits_says_it_reaches_beyond_the
     choices = {c.budget_ms: c for c in analysis.budget_choices(result, ("argon2id",))}
     assert [b for b, c in choices.items() if c.beyond_grid] == [500, 1000], "256 MiB, t=1, p=2 (300 ms) fits both"
     assert choices[500].strongest is not None
-    assert choices[500].strongest.key.label == "m=256 MiB, t=1, p=2"
+    assert choices[500].strongest.label == "m=256 MiB, t=1, p=2"
     assert not choices[250].beyond_grid, "a stronger setting was measured and did not fit"
 
 
@@ -248,8 +278,7 @@ def test_beyond_the_grid_turns_on_whether_the_strongest_setting_fits_the_budget(
     result = analysis.analyse(Run.from_rows("r", manifest, {"argon2.csv": data}))
     at_250 = next(c for c in analysis.budget_choices(result, ("argon2id",)) if c.budget_ms == 250)
     assert at_250.beyond_grid is beyond
-    assert at_250.cell is not None
-    assert at_250.cell.key.label == ("m=64 MiB, t=3, p=1" if beyond else "m=16 MiB, t=1, p=1")
+    assert at_250.label == ("m=64 MiB, t=3, p=1" if beyond else "m=16 MiB, t=1, p=1")
 
 
 def test_the_home_card_says_when_its_budget_reaches_beyond_the_grid(monkeypatch):
@@ -284,10 +313,9 @@ def test_a_pick_resting_on_fewer_than_six_hashes_is_stated_as_provisional(sample
     manifest = {"run_id": "r", "experiments": {"argon2": {"status": "ok", "files": ["argon2.csv"]}}}
     result = analysis.analyse(Run.from_rows("r", manifest, {"argon2.csv": data}))
     at_250 = next(c for c in analysis.budget_choices(result, ("argon2id",)) if c.budget_ms == 250)
-    assert at_250.cell is not None
-    assert at_250.cell.key.label == "m=64 MiB, t=3, p=1"
-    assert (at_250.provisional is not None) is provisional
-    said = f"(provisional: m=64 MiB, t=3, p=1 rests on {samples} hashes, fewer than the 6 a 95% CI needs)"
+    assert at_250.label == "m=64 MiB, t=3, p=1"
+    assert at_250.provisional is provisional
+    said = f"(provisional: {samples} hashes, fewer than the 6 a 95% CI needs)"
     assert (said in at_250.statement) is provisional
     finding = page.finding(
         {"budgets": [at_250], "machine": Markup("a machine"), "grid_memory_mib": 256, "between_runs": None}
@@ -296,20 +324,22 @@ def test_a_pick_resting_on_fewer_than_six_hashes_is_stated_as_provisional(sample
     assert ("provisional" in finding.recommendation) is provisional
 
 
-def test_a_tie_is_provisional_only_for_the_cells_it_names():
-    """The full run's 250 ms pick read "m=64 MiB, t=6, p=2 or m=256 MiB, t=3, p=2 (...) (provisional:
-    m=128 MiB, t=3, p=2 rests on 5 hashes ...)": the median's pick between them, which the tie does not name."""
+def test_a_row_marks_only_its_own_cells_count_of_hashes():
+    """The review's 250 ms row said "provisional: n = 3" beside a cell of n = 5 (the 3 was another
+    cell's). A pick's time, interval and n are its own cell's."""
     data = [
         *rows("password_hash", "argon2id", 16, 1, 1, 40),
-        *rows("password_hash", "argon2id", 64, 1, 3, 200, samples=4),
-        *rows("password_hash", "argon2id", 256, 1, 3, 900),
+        *rows("password_hash", "argon2id", 64, 1, 3, 200, samples=5),
+        *rows("password_hash", "argon2id", 256, 1, 3, 240, samples=3),
     ]
     manifest = {"run_id": "r", "experiments": {"argon2": {"status": "ok", "files": ["argon2.csv"]}}}
     result = analysis.analyse(Run.from_rows("r", manifest, {"argon2.csv": data}))
-    cells = {cell.key.label: cell for cell in result.cells}
-    thin, sure, possible = cells["m=64 MiB, t=3, p=1"], cells["m=16 MiB, t=1, p=1"], cells["m=256 MiB, t=3, p=1"]
-    tie = analysis.BudgetChoice(250, thin, sure=sure, possible=possible)
-    assert tie.tied
-    assert tie.provisional is None
-    assert "provisional" not in tie.statement
-    assert analysis.BudgetChoice(250, thin).provisional is thin, "a pick of its own is provisional"
+    spread = RunSpread(0.1, ("a", "b", "c"), "quick")
+    at_250 = next(c for c in analysis.budget_choices(result, ("argon2id",), spread) if c.budget_ms == 250)
+    assert at_250.label == "m=64 MiB, t=3, p=1"
+    assert at_250.timing is not None
+    assert at_250.timing.n == 5
+    assert at_250.timing.table_text.endswith("; n = 5: the spread between runs alone)")
+    assert "n = 3" not in at_250.statement
+    assert at_250.stronger is not None
+    assert at_250.stronger.timing.n == 3, "the 256 MiB cell's count stays with it"

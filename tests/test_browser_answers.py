@@ -1,12 +1,9 @@
 """Each experiment page's answer fits the first screen at 1280 × 900 and 390 × 844, and a chart in a
 collapsed section is drawn to its width when the section opens, in headless Chromium."""
 
-from collections.abc import Iterator
-
 import pytest
-from playwright.sync_api import Browser, BrowserContext
 
-from .browser_support import ANSWERED_PAGES, DESKTOP, PHONE, assert_answer_fits, assert_reads_well
+from .browser_support import ANSWERED_PAGES, DESKTOP, PHONE, Reading, assert_answer_fits, assert_reads_well
 
 pytestmark = pytest.mark.browser
 
@@ -19,10 +16,9 @@ FIRST_SCREENS = {"desktop": DESKTOP, "phone": PHONE}
 
 
 @pytest.fixture(scope="module")
-def plain_context(browser: Browser) -> Iterator[BrowserContext]:
-    context = browser.new_context(color_scheme="light", viewport=DESKTOP)
-    yield context
-    context.close()
+def plain_context(contexts: dict[str, Reading]) -> Reading:
+    """Pages in the light at 1280 × 900 (MODES' "light"; each test sets the sizes it reads at)."""
+    return contexts["light"]
 
 
 @pytest.mark.parametrize("path", ANSWERED)

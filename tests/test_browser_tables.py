@@ -4,6 +4,7 @@ wraps its message, in headless Chromium."""
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -11,7 +12,7 @@ from phpcb.data.selection import COMPARE_VARIABLE, SHOW_RUN_VARIABLE
 from phpcb.pages import site_files
 
 from .browser_support import DESKTOP, MODES, serving
-from .conftest import ENV, FIXTURE_RUN, ROOT, build_html, project_with
+from .conftest import ENV, FIXTURE_RUN, ROOT, build_html, built_once, project_with
 from .test_baselines import NEW_ID, slower_copy
 
 pytestmark = pytest.mark.browser
@@ -41,11 +42,9 @@ def test_the_build_error_page_wraps_a_long_message_instead_of_cutting_it(browser
         page.close()
 
 
-@pytest.fixture(scope="module")
-def report_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The site `make report` builds: the fixture run and a slower copy of it, the copy shown on every
-    page and set beside its baseline on the Comparison page."""
-    parent = tmp_path_factory.mktemp("report")
+def build_report_site(parent: Path) -> None:
+    """The site `make report` builds into `parent`/site: the fixture run and a slower copy of it, the copy
+    shown on every page and set beside its baseline on the Comparison page."""
     root = project_with(parent, FIXTURE_RUN)
     slower_copy(root)
     build, out = parent / "build", parent / "site"
@@ -55,7 +54,12 @@ def report_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     assert generated.returncode == 0, generated.stderr
     built = build_html(build, out)
     assert built.returncode == 0, built.stderr
-    with serving(out) as url:
+
+
+@pytest.fixture(scope="session")
+def report_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The `make report` site (build_report_site), built once per session whichever worker asks first."""
+    with serving(built_once(tmp_path_factory, "report-site", build_report_site) / "site") as url:
         yield url
 
 

@@ -4,8 +4,11 @@ built and every string from the data reaches the pages escaped. Any other except
 
 The damage is derived from whatever the fixture run holds (its manifest's fields, its files, the
 tables' declared columns), so it follows the data contract as the contract changes. The examples are
-fixed (derandomized) so CI is deterministic; PHPCB_FUZZ_SCALE=10 runs ten times as many, with
-PHPCB_FUZZ_SEED=<n> drawing a different set, to hunt for new bugs locally.
+fixed (derandomized) so CI is deterministic, and sized per run: `make test` (and any run without the
+variables below) draws the QUICK count of each test, every kind of damage to a CSV a fixed number of
+times; PHPCB_FUZZ_EXAMPLES=full draws the FULL count (about three times as many CSVs and hostile texts);
+PHPCB_FUZZ_SCALE=10 ten times the full count, with PHPCB_FUZZ_SEED=<n> drawing a different set, to hunt
+for new bugs locally.
 """
 
 from __future__ import annotations
@@ -41,8 +44,15 @@ MANIFEST_DATA: dict[str, Any] = json.loads(ORIGINAL[MANIFEST])
 EXPERIMENTS: dict[str, dict[str, Any]] = MANIFEST_DATA["experiments"]
 CSV_FILES = sorted({name for entry in EXPERIMENTS.values() for name in entry["files"]})
 STATUSES = ("ok", "partial", "unavailable", "failed")
-# Deterministic for CI; the whole file runs in about a minute on two cores.
+# Examples per test (for a damaged CSV: per kind of damage, each kind drawn that many times). A damage that
+# leaves the run valid costs a whole build; one the loader refuses, a few milliseconds.
+QUICK = {"csv": 2, "manifest": 70, "text": 6}
+FULL = {"csv": 7, "manifest": 70, "text": 16}
+SIZE = os.environ.get("PHPCB_FUZZ_EXAMPLES", "quick")
+if SIZE not in ("quick", "full"):
+    raise ValueError(f"PHPCB_FUZZ_EXAMPLES={SIZE!r}: expected quick (the default) or full")
 SCALE = int(os.environ.get("PHPCB_FUZZ_SCALE", "1"))
+EXAMPLES = {test: count * SCALE for test, count in (FULL if SIZE == "full" or SCALE > 1 else QUICK).items()}
 SEED = os.environ.get("PHPCB_FUZZ_SEED")
 FUZZ = settings(
     deadline=None,
@@ -259,19 +269,21 @@ def crlf_lines(draw: st.DrawFn) -> Damage:
     return Damage(f"{name} with CRLF line ends", name, {name: ORIGINAL[name].replace(b"\n", b"\r\n")}, valid=True)
 
 
-csv_damage = st.one_of(
-    truncated(),
-    only_header(),
-    emptied(),
-    deleted(),
-    rows_reordered(),
-    columns_reordered(),
-    row_duplicated(),
-    cell_changed(),
-    bytes_not_utf8(),
-    other_encoding(),
-    crlf_lines(),
-)
+# Each kind is drawn EXAMPLES["csv"] times: the ones that leave the run valid (rows shuffled, CRLF line ends)
+# as often as the ones the loader refuses.
+CSV_DAMAGE = {
+    "truncated": truncated(),
+    "only_header": only_header(),
+    "emptied": emptied(),
+    "deleted": deleted(),
+    "rows_reordered": rows_reordered(),
+    "columns_reordered": columns_reordered(),
+    "row_duplicated": row_duplicated(),
+    "cell_changed": cell_changed(),
+    "bytes_not_utf8": bytes_not_utf8(),
+    "other_encoding": other_encoding(),
+    "crlf_lines": crlf_lines(),
+}
 
 
 # --- strategies: damage to the manifest -------------------------------------------------------------
@@ -498,15 +510,16 @@ def check(root: Path, damage: Damage) -> None:
     check_escaped(result, damage)
 
 
+@pytest.mark.parametrize("kind", list(CSV_DAMAGE))
 @seeded
-@settings(FUZZ, max_examples=70 * SCALE)
-@given(damage=csv_damage)
-def test_a_damaged_csv_is_refused_in_one_line_naming_it(project, damage):
-    check(project, damage)
+@settings(FUZZ, max_examples=EXAMPLES["csv"])
+@given(data=st.data())
+def test_a_damaged_csv_is_refused_in_one_line_naming_it(project, kind, data):
+    check(project, data.draw(CSV_DAMAGE[kind], label="damage"))
 
 
 @seeded
-@settings(FUZZ, max_examples=70 * SCALE)
+@settings(FUZZ, max_examples=EXAMPLES["manifest"])
 @given(damage=manifest_damage)
 def test_a_damaged_manifest_is_refused_in_one_line_naming_it(project, damage):
     check(project, damage)
@@ -548,7 +561,7 @@ def hostile_text(where: Path_, value: str) -> Damage:
 
 
 @seeded
-@settings(FUZZ, max_examples=16 * SCALE)
+@settings(FUZZ, max_examples=EXAMPLES["text"])
 @given(data=st.data())
 def test_text_from_a_valid_run_reaches_the_pages_escaped(project, shown_text_paths, data):
     manifest_text = st.builds(hostile_text, st.sampled_from(shown_text_paths), st.sampled_from(HOSTILE))

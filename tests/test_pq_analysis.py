@@ -27,6 +27,7 @@ KEYS = {
     "ML-DSA-44": ("ml-dsa", "ML-DSA-44", 128, 2, 1312, 2420, {10: 3345, 100: 3465}),
     "Ed25519": ("eddsa", "EdDSA", 128, None, 32, 64, {10: 198, 100: 318}),
     "P-384": ("ecdsa", "ES384", 192, None, 97, 96, {10: 240, 100: 360}),
+    "P-256": ("ecdsa", "ES256", 128, None, 65, 64, {10: 198, 100: 318}),
 }
 
 
@@ -109,16 +110,30 @@ def test_ml_dsa_is_set_against_the_classical_key_of_its_strength_paired_by_rotat
     )
 
 
-def test_the_answer_gives_ml_dsa_65s_times_against_p384_and_says_a_cookie_cannot_hold_its_token():
-    found = page.finding(context_of(synthetic({"ML-DSA-65": (300, 60), "P-384": (600, 900)})))
+def test_the_answer_gives_ml_dsa_65s_times_against_es256_and_ed25519_and_says_a_cookie_cannot_hold_its_token():
+    """Issue 46.7: a reader sets ML-DSA beside the keys they use, ES256's P-256 and Ed25519, not beside P-384,
+    the key of ML-DSA-65's strength that few JWTs are signed with (the page's table has every key)."""
+    times = {"ML-DSA-65": (300, 60), "P-384": (600, 900), "P-256": (15, 40), "Ed25519": (20, 50)}
+    found = page.finding(context_of(synthetic(times)))
     assert found is not None
     assert "A 4,096-byte cookie cannot hold an ML-DSA-65 token" in found.recommendation
     assert "the smallest measured here, at 10 characters, is 4,530 bytes" in found.recommendation
     assert re.search(r"\*\*ML-DSA-65\*\* verifies a token of 100 characters in 60\.\d? µs \(95% CI", found.number)
     verify, sign = str(found.number).split("; ")
-    assert re.search(r", 1[45]\.\d× faster than P-384 \(95% CI [\d.]+–[\d.]+×\)$", verify), verify
-    assert re.search(r"it signs one in 30\d µs \(95% CI [^)]+\), 2\.0\d*× faster than P-384", sign), sign
+    ci = r" \(95% CI [\d.]+–[\d.]+×\)"
+    assert re.search(rf": 1\.[45]\d× slower than ES256{ci} and 1\.[12]\d× slower than Ed25519{ci}$", verify), verify
+    assert re.search(rf"it signs one in 30\d µs \(95% CI [^)]+\): (19|20)\.\d× slower than ES256{ci}", sign), sign
+    assert re.search(rf" and 1[45]\.\d× slower than Ed25519{ci}\.$", sign), sign
+    assert "P-384" not in found.number
     assert [e.anchor for e in found.evidence] == ["sizes", "every-algorithm", "what-php-cannot-do-yet", "verification"]
+
+
+def test_without_es256_or_ed25519_the_answer_falls_back_on_the_key_of_its_strength():
+    found = page.finding(context_of(synthetic({"ML-DSA-65": (300, 60), "P-384": (600, 900)})))
+    assert found is not None
+    verify, sign = str(found.number).split("; ")
+    assert re.search(r": 1[45]\.\d× faster than P-384 \(95% CI [\d.]+–[\d.]+×\)$", verify), verify
+    assert re.search(r"it signs one in 30\d µs \(95% CI [^)]+\): 2\.0\d*× faster than P-384", sign), sign
 
 
 def test_without_ml_dsa_65_the_answer_speaks_of_the_set_measured_and_its_token_size():
@@ -288,11 +303,24 @@ def test_the_site_builds_from_runs_without_pq_and_its_page_says_what_it_needs(tm
 
 
 def test_advice_and_headlines_are_keyed_by_the_experiment():
-    context = context_of(synthetic({"ML-DSA-65": (300, 60), "P-384": (600, 900)}))
+    context = context_of(
+        synthetic({"ML-DSA-65": (300, 60), "P-384": (600, 900), "P-256": (15, 40), "Ed25519": (20, 50)})
+    )
     statements = {a.key: a.value for a in page.advice(context)}
     assert statements["pq.cookie.ML-DSA-65"] == "does not fit"
     assert statements["pq.cookie.P-384"] == "fits"
     assert statements["pq.verdict.P-384"] == "recommended"
     assert "ML-DSA-65" in statements["pq.verify.ML-DSA-65.P-384"]
     keys = [h.key for h in page.headlines(context)]
-    assert keys == ["pq.verify.ML-DSA-65", "pq.sign.ML-DSA-65"]
+    assert keys == [
+        "pq.verify.ML-DSA-65",
+        "pq.verify.ML-DSA-65.over.P-256",
+        "pq.verify.ML-DSA-65.over.Ed25519",
+        "pq.sign.ML-DSA-65",
+        "pq.sign.ML-DSA-65.over.P-256",
+        "pq.sign.ML-DSA-65.over.Ed25519",
+    ], "each time the answer prints, and each against the classical keys it sets it beside"
+    questions = {h.key: h.question for h in page.headlines(context)}
+    assert questions["pq.verify.ML-DSA-65.over.P-256"].startswith("ML-DSA-65 over ES256, verify"), (
+        "named as the answer names it"
+    )

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -21,11 +24,13 @@ from phpcb.presentation.precision import (
     Precision,
     Reached,
     precision,
+    short_of_target,
+    short_of_target_rate,
 )
 from phpcb.statistics import stats
 from phpcb.statistics.sample_counts import SampleCounts
 
-from .conftest import FIXTURE_RUN, ROOT, V4_RUN, write_manifest
+from .conftest import FIXTURE_RUN, ROOT, V4_RUN, reseal, write_manifest
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
 
@@ -191,6 +196,8 @@ def test_the_cli_summarises_a_runs_precision_in_a_few_lines(capsys: pytest.Captu
         row = next(line for line in out if line.startswith(name + " "))
         assert f"{sampling['within_target']}/{sampling['within_target']} = 100.0% of ±3%" in row, row
     assert any(line.startswith("harness overhead, aes-256-gcm 16 B: harness/bare 1.000") for line in out)
+    cases = sum(entry["sampling"]["cases"] for entry in manifest["experiments"].values())
+    assert f"precision reached: {cases:,} of {cases:,} cases (100.0%) within their target" in out
 
 
 @pytest.mark.parametrize(
@@ -208,3 +215,66 @@ def test_the_precision_table_gives_the_fewest_samples_when_slow_cases_took_fewer
     table = template.render(precision=precision(run, "aead", SCHEMAS), sample_counts=counts)
 
     assert says in table
+
+
+def test_a_case_short_of_its_target_says_so_beside_its_number_and_nowhere_else():
+    found = quiet(Sampling(0.03, 7, 100, 95, {}))
+    # (1,040 − 960) / (2 × 1,000) = ±4 %: not within ±3 %; ±2 % is.
+    assert short_of_target(found, 1000.0, 960.0, 1040.0) == ", not within ±3 % in its time"
+    assert short_of_target(found, 1000.0, 980.0, 1020.0) == ""
+    assert short_of_target(found, 1000.0, 970.0, 1030.0) == "", "exactly the target is within it, as the runner judges"
+    assert short_of_target(found, 1000.0, -math.inf, math.inf) == "", "no CI (3 rounds): not a sampled case's number"
+    assert short_of_target(None, 1000.0, 500.0, 1500.0) == "", "a page without its experiment's precision"
+    assert short_of_target(replace(found, reached=None), 1000.0, 500.0, 1500.0) == "", "a run that recorded no target"
+
+
+@pytest.mark.parametrize("spread", [0.0, 0.01, 0.02, 0.029, 0.031, 0.05, 0.2])
+def test_a_throughput_is_short_of_its_target_exactly_when_its_times_are(spread: float):
+    values = np.array([1000.0 * (1 + spread * ((s % 5) - 2) / 2) for s in range(25)])
+    summary = stats.summarize(values)
+    found = quiet(Sampling(0.03, 7, 100, 95, {}))
+    by_time = short_of_target(found, summary.median_ns, summary.ci_low_ns, summary.ci_high_ns)
+    by_rate = short_of_target_rate(found, summary.mb_per_s(4096), summary.mb_per_s_interval(4096))
+    assert by_time == by_rate
+    assert (by_time == "") == stats.within_target(values, 0.03)
+
+
+def test_the_filters_put_it_beside_time_and_throughput_and_judge_the_runs_own_interval():
+    env = render.environment(ROOT / "templates")
+    found = quiet(Sampling(0.03, 7, 100, 95, {}))
+    wide = stats.summarize(np.array([900.0, 1000.0, 1100.0] * 5))
+    narrow = stats.summarize(np.array([999.0, 1000.0, 1001.0] * 5))
+    template = env.from_string(
+        "{{ w | time_spread }} / {{ w | time_ci }} / {{ n | time_spread }} / {{ rate_spread(w.mb_per_s(64), "
+        "w.mb_per_s_interval(64)) }} / {{ rate_ci(n.mb_per_s(64), n.mb_per_s_interval(64)) }}"
+    )
+    shown = template.render(w=wide, n=narrow, precision=found).split(" / ")
+    assert [part.endswith(", not within ±3 % in its time") for part in shown] == [True, True, False, True, False]
+    assert "not within" not in template.render(w=wide, n=narrow), "no precision in the context: nothing said"
+
+
+def test_a_page_prints_the_note_beside_the_case_that_ran_out_of_time(make_project):
+    root = make_project(FIXTURE_RUN)
+    run = root / "data" / "runs" / FIXTURE_RUN.name
+    rows = list(csv.DictReader(io.StringIO((run / "jwt.csv").read_text())))
+    for row in rows:
+        if (row["alg"], row["operation"], row["payload_chars"]) == ("ES256", "sign", "100"):  # odd samples 30 % slower
+            row["elapsed_ns"] = str(round(int(row["elapsed_ns"]) * (1.3 if int(row["sample"]) % 2 else 1.0)))
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    (run / "jwt.csv").write_text(out.getvalue())
+    reseal(run)
+
+    page = site.build(root).pages["experiments/jwt.md"]
+    es256 = next(line for line in page.splitlines() if line.startswith("| ES256 |"))
+    cells = [cell.strip() for cell in es256.split("|")]
+    assert cells[3].endswith(", not within ±3 % in its time"), "its sign time at the headline payload"
+    assert "not within" not in cells[4] + cells[6], "its verify and keygen reached the target"
+    tokens = next(line for line in page.splitlines() if line.startswith("| 100 | ES256 |"))
+    assert tokens.count("not within ±3 % in its time") == 1, "and in the table by payload, beside sign only"
+    assert (
+        '| short of the target | 1 case: where the page prints one, the number says "not within ±3 % in its time"'
+        in page
+    )

@@ -66,28 +66,35 @@ def test_the_scan_leaves_other_numbers_alone(line: str):
 
 def test_the_comparisons_read_the_one_owner():
     assert comparison.ALPHA is thresholds.ALPHA
-    assert comparison.THRESHOLD is thresholds.CHANGE_THRESHOLD
+    assert comparison.THRESHOLD is thresholds.DIFFERENCE, "a comparison's change: the one threshold of a difference"
+    assert stats.NOISE_THRESHOLD is thresholds.DIFFERENCE, "a claimed difference: the same one"
     assert fidelity.HALF_WIDTH_GOAL is thresholds.HALF_WIDTH_GOAL
     assert per_call.OVERHEAD_GOAL is thresholds.OVERHEAD_GOAL
 
 
 EVERY_THRESHOLD = (
-    "{{ thresholds.confidence }}% CI; {{ thresholds.noise }} %; p < {{ thresholds.alpha }}; {{ thresholds.change }} %; "
+    "{{ thresholds.confidence }}% CI; {{ thresholds.difference }} %; p < {{ thresholds.alpha }}; "
     "±{{ thresholds.fidelity_goal }} %; {{ thresholds.overhead_goal }} %; {{ ci_scope() }}"
 )
 
 
 def test_the_templates_write_what_the_owners_hold():
     shown = render.environment(TEMPLATES).from_string(EVERY_THRESHOLD)
-    assert shown.render() == "95% CI; 2 %; p < 0.05; 5 %; ±5 %; 5 %; 95% CI within this run"
+    assert shown.render() == "95% CI; 2 %; p < 0.05; ±5 %; 5 %; 95% CI within this run"
+
+
+def test_one_threshold_of_a_difference_under_every_name():
+    """A page's claimed difference, a comparison's change and the older names the templates may still use are
+    one number (issue 46.6: the prose said 2 %, 5 % and ×/÷ 1.1)."""
+    shown = render.Thresholds.current()
+    assert shown.difference == shown.noise == shown.change == "2"
 
 
 @pytest.fixture
 def changed_thresholds(monkeypatch):
     monkeypatch.setattr(stats, "CONFIDENCE", 0.9)
-    monkeypatch.setattr(stats, "NOISE_THRESHOLD", 0.025)
+    monkeypatch.setattr(thresholds, "DIFFERENCE", 0.07)
     monkeypatch.setattr(thresholds, "ALPHA", 0.01)
-    monkeypatch.setattr(thresholds, "CHANGE_THRESHOLD", 0.07)
     monkeypatch.setattr(thresholds, "HALF_WIDTH_GOAL", 0.04)
     monkeypatch.setattr(thresholds, "OVERHEAD_GOAL", 0.03)
 
@@ -96,10 +103,19 @@ def changed_thresholds(monkeypatch):
 def test_changing_a_constant_changes_the_text():
     env = render.environment(TEMPLATES)
     shown = env.from_string(EVERY_THRESHOLD)
-    assert shown.render() == "90% CI; 2.5 %; p < 0.01; 7 %; ±4 %; 3 %; 90% CI within this run"
+    assert shown.render() == "90% CI; 7 %; p < 0.01; ±4 %; 3 %; 90% CI within this run"
     page = compare_page.render_page([], env)
     assert "adjusted p below 0.01 and more than 7 %;" in page
     assert "0.05" not in page
+    assert not stats.Ratio(1.05, 1.03, 1.07).significant, "the pages' verdicts read the owner too"
+
+
+def test_a_ratio_is_a_difference_beyond_the_one_threshold():
+    edge = 1 + thresholds.DIFFERENCE
+    assert not stats.Ratio(1.03, edge, 1.04).significant
+    assert stats.Ratio(1.03, edge + 1e-9, 1.04).significant
+    assert not stats.Ratio(0.97, 0.96, 1 / edge).significant
+    assert stats.Ratio(0.97, 0.96, 1 / edge - 1e-9).significant
 
 
 @pytest.mark.usefixtures("changed_thresholds")

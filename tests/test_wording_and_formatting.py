@@ -1,3 +1,5 @@
+import re
+
 import pytest
 
 from phpcb.presentation import formatting, wording
@@ -132,12 +134,15 @@ def test_a_signed_duration():
     assert signed_duration(float("-inf")) == "−∞"
 
 
-def test_php_outrunning_the_library_it_calls_is_a_broken_measurement_not_a_share():
-    """The issue's '122 % (118-125 %)': openssl speed measured while the machine was busy."""
-    broken = wording.native_share(Ratio(1.22, 1.18, 1.25))
-    assert broken.startswith("not measured right: PHP outran the library it calls (a ratio of 1.22")
-    assert "%" not in broken.split("(")[0]
-    assert wording.native_share(Ratio(0.87, 0.84, 0.9)) == wording.share(Ratio(0.87, 0.84, 0.9))
-    assert wording.native_share(Ratio(0.98, 0.95, 1.02)) == wording.share(Ratio(0.98, 0.95, 1.02)), (
-        "a CI that reaches 100 % is a share PHP nearly matches, not a broken one"
-    )
+def test_php_outrunning_the_code_it_calls_is_withheld_not_a_share():
+    """The issue's '122 % (118-125 %)': no share past 100 % of the same code doing the same work is printed
+    (presentation/native.py; tests/test_native_figures.py has the rest)."""
+    from phpcb.presentation import native
+
+    withheld = native.native_share(Ratio(1.22, 1.18, 1.25))
+    assert withheld.startswith("withheld: PHP measured 1.22")
+    assert not re.search(r"\d %", withheld), "no percentage: a ratio, said to be impossible"
+    assert native.native_share(Ratio(0.87, 0.84, 0.9)) == wording.share(Ratio(0.87, 0.84, 0.9))
+    assert native.native_share(Ratio(0.97, 0.95, 1.02)) == (
+        f"{wording.share(Ratio(0.97, 0.95, 1.02))}: no measurable difference from native"
+    ), "a CI that reaches 100 % is a share PHP nearly matches, said so beside it"

@@ -11,7 +11,10 @@ declare(strict_types=1);
  * ciphertext ‖ tag (16 bytes). It is XChaCha20-Poly1305 as xchacha20poly1305_seal() of
  * aead-xchacha20poly1305.php makes it (a random nonce per message; that file must be beside this one),
  * with the 5-byte header put in front of $associatedData as the associated data: a changed version or
- * key id fails the tag. A version or key id this code does not know is refused before any decryption.
+ * key id fails the tag. A version or key id this code does not know is refused before any decryption,
+ * with the same error as a bad tag: every failure to open is one RuntimeException, "the message could
+ * not be authenticated", so a caller (or whoever sent the message) cannot tell a retired or unknown key
+ * id from a forged message. Log what you need on your side (rotating_key_id() reads the id).
  *
  * The keys: a key ring, key id => 32 random bytes from sodium_crypto_aead_xchacha20poly1305_ietf_keygen(),
  * kept outside the code and the database (a secrets manager). To rotate, add a key under a new id and
@@ -43,13 +46,14 @@ function rotating_seal(string $plaintext, string $associatedData, #[\SensitivePa
 
 /**
  * @param array<int, string> $keys key id => 32-byte key
- * @throws RuntimeException when the version or key id is unknown, or the message was changed, cut, or sealed with other associated data
+ * @throws RuntimeException "the message could not be authenticated", whatever failed: an unknown version
+ *   or key id, a message changed or cut, or other associated data
  */
 function rotating_open(string $sealed, string $associatedData, #[\SensitiveParameter] array $keys): string
 {
     $keyId = rotating_key_id($sealed);
     if (!isset($keys[$keyId])) {
-        throw new RuntimeException(sprintf('the message names key id %d, which is not in the key ring', $keyId));
+        throw new RuntimeException('the message could not be authenticated');
     }
     return xchacha20poly1305_open(substr($sealed, 5), substr($sealed, 0, 5) . $associatedData, $keys[$keyId]);
 }
@@ -68,7 +72,7 @@ function rotating_reseal(string $sealed, string $associatedData, #[\SensitivePar
 /**
  * The id of the key that sealed the message, as its header says (proven only once it opens).
  *
- * @throws RuntimeException when the message is not of a version this code knows
+ * @throws RuntimeException "the message could not be authenticated" when it is not of a version this code knows
  */
 function rotating_key_id(string $sealed): int
 {
@@ -76,7 +80,7 @@ function rotating_key_id(string $sealed): int
         throw new RuntimeException('the message could not be authenticated');
     }
     if ($sealed[0] !== "\x01") {
-        throw new RuntimeException(sprintf('the message is of format version %d, this code reads version 1 only', ord($sealed[0])));
+        throw new RuntimeException('the message could not be authenticated');
     }
     return unpack('N', $sealed, 1)[1];
 }

@@ -10,10 +10,10 @@ declare(strict_types=1);
  *
  * $options is what you pass to password_hash($password, PASSWORD_ARGON2ID, $options): memory_cost
  * in KiB, time_cost, threads. Missing ones take PHP's defaults (PASSWORD_ARGON2_DEFAULT_*: 64 MiB,
- * time_cost 4, 1 thread). Pick them for your server on the benchmark's Argon2 page, not lower than
- * OWASP's floor (19 MiB, time_cost 2), and with memory × concurrent logins within the server's memory:
- * that floor is yours to keep: these functions refuse only what Argon2 cannot compute (under 8 KiB of
- * memory, no pass), not what is too weak.
+ * time_cost 4, 1 thread). Pick them for your server on the benchmark's Argon2 page, with memory ×
+ * concurrent logins within the server's memory, and never below OWASP's floor (OWASP Password Storage
+ * Cheat Sheet, Argon2id: m = 19 MiB with t = 2, or m = 46 MiB with t = 1, p = 1): these functions
+ * refuse less, as the bcrypt recipe refuses a cost below 10.
  * libsodium computes with one thread (p = 1) only: threads other than 1 are refused, not changed.
  *
  *   $hash = argon2id_hash_with_sodium($password, $options);            // on sign-up or password change
@@ -73,9 +73,16 @@ function argon2id_sodium_options(array $options): array
             $checked['threads'],
         ));
     }
-    // Argon2's own lower bounds (RFC 9106 section 3.1): 8 KiB of memory per lane, at least one pass.
-    if ($checked['memory_cost'] < 8 || $checked['time_cost'] < 1) {
-        throw new InvalidArgumentException(sprintf('expected memory_cost >= 8 (KiB) and time_cost >= 1, got %d and %d', $checked['memory_cost'], $checked['time_cost']));
+    // OWASP's floor for Argon2id (OWASP Password Storage Cheat Sheet, p = 1): m >= 19 MiB (19456 KiB)
+    // with t >= 2, or m >= 46 MiB (47104 KiB) with t = 1. Anything less is refused, not raised.
+    $memoryKib = $checked['memory_cost'];
+    $timeCost = $checked['time_cost'];
+    if ($timeCost < 1 || $memoryKib < 19456 || ($timeCost < 2 && $memoryKib < 47104)) {
+        throw new InvalidArgumentException(sprintf(
+            "expected OWASP's floor, memory_cost >= 19456 (KiB) with time_cost >= 2 or memory_cost >= 47104 with time_cost = 1, got %d and %d",
+            $memoryKib,
+            $timeCost,
+        ));
     }
     return $checked;
 }

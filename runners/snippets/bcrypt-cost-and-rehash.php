@@ -5,7 +5,8 @@ declare(strict_types=1);
 /*
  * bcrypt (password_hash() with PASSWORD_BCRYPT, PHP's PASSWORD_DEFAULT) at the highest cost your server
  * affords, and kept there: the cost measured on the server itself, and on every login a rehash when the
- * stored hash has another cost or algorithm. Where PHP has Argon2id, prefer it
+ * stored hash has another cost, or an older algorithm than bcrypt (never an Argon2 hash: that one is
+ * kept, not rehashed down to bcrypt). Where PHP has Argon2id, prefer it
  * (argon2id-sodium-same-parameters.php): bcrypt is not memory-hard, and it reads only the first 72
  * bytes of a password.
  *
@@ -18,7 +19,7 @@ declare(strict_types=1);
  *   $cost = bcrypt_highest_cost(250.0);                           // once, on the production machine
  *   $hash = bcrypt_hash($password, $cost);                        // on sign-up or password change
  *   $keep = bcrypt_login($password, $storedHash, $cost);          // on login: null if wrong
- *   if ($keep !== null && $keep !== $storedHash) { store $keep }  // the cost (or algorithm) changed
+ *   if ($keep !== null && $keep !== $storedHash) { store $keep }  // the cost changed, or an old algorithm
  *
  * PHPUnit runs this file: runners/tests/Snippets/BcryptCostAndRehashTest.php (phpcrypto-bench), and the
  * benchmark times bcrypt at costs 10 to 13 beside Argon2id (argon2 experiment).
@@ -59,15 +60,24 @@ function bcrypt_hash(#[\SensitiveParameter] string $password, int $cost): string
     return password_hash($password, PASSWORD_BCRYPT, ['cost' => $cost]);
 }
 
-/** On login: null when the password is wrong; otherwise the hash to keep, $storedHash or a new one at $cost. */
+/**
+ * On login: null when the password is wrong; otherwise the hash to keep, $storedHash or a new one at
+ * $cost. An Argon2i or Argon2id hash is kept as it is: bcrypt is not memory-hard, so rehashing one to
+ * bcrypt would be a downgrade. Hashes password_hash() does not make (crypt()'s MD5 or SHA-512, say) are
+ * older than bcrypt and are replaced.
+ */
 function bcrypt_login(#[\SensitiveParameter] string $password, string $storedHash, int $cost): ?string
 {
     bcrypt_check_cost($cost);
     if (!password_verify($password, $storedHash)) {
         return null;
     }
-    // A hash of another cost or algorithm is replaced now, while the password is at hand; a password
-    // longer than bcrypt reads keeps the hash it has (bcrypt_hash() would refuse it).
+    $algorithm = password_get_info($storedHash)['algo'];
+    if ($algorithm !== null && $algorithm !== PASSWORD_BCRYPT) {
+        return $storedHash;
+    }
+    // A bcrypt hash of another cost, or an older algorithm's, is replaced now, while the password is at
+    // hand; a password longer than bcrypt reads keeps the hash it has (bcrypt_hash() would refuse it).
     if (password_needs_rehash($storedHash, PASSWORD_BCRYPT, ['cost' => $cost]) && strlen($password) <= 72) {
         return bcrypt_hash($password, $cost);
     }

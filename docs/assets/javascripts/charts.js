@@ -116,11 +116,67 @@
       displaylogo: false,
       displayModeBar: window.innerWidth < NARROW ? false : "hover",
     };
-    Plotly.newPlot(element, figure.data, layout, config)
+    var data = element.getBoundingClientRect().width < NARROW ? narrowHeatmaps(figure.data, layout) : figure.data;
+    Plotly.newPlot(element, data, layout, config)
       .then(function () { return applyPalette(element); })
       .then(function () { return logTicks(element); })
+      .then(function () { return wrapLabels(element); })
       .then(function () { return settle(element); })
       .then(function () { element.setAttribute("data-rendered", "true"); });
+  }
+
+  // A heatmap narrower than NARROW (Argon2's memory × threads grid on a phone) is drawn with its longer axis
+  // down the page, and gives its colour bar's width to its cells: each cell prints its value, which the
+  // colour bar only approximates, in a size a phone can read. Its marks (layout shapes) follow the cells.
+  var HEATMAP_TEXT_PX = 12;
+
+  function transposed(rows) {
+    if (!Array.isArray(rows) || !Array.isArray(rows[0])) { return rows; }
+    return rows[0].map(function (_, column) { return rows.map(function (row) { return row[column]; }); });
+  }
+
+  function swappedHover(template) {
+    return typeof template === "string"
+      ? template.replace(/%\{x\}/g, "\u0000").replace(/%\{y\}/g, "%{x}").replace(/\u0000/g, "%{y}")
+      : template;
+  }
+
+  function narrowHeatmaps(data, layout) {
+    if (!data.length || !data.every(function (trace) { return trace.type === "heatmap"; })) { return data; }
+    var turn = data.every(function (trace) { return (trace.x || []).length > (trace.y || []).length; });
+    if (turn) {
+      // The old rows are the new columns: each label on two lines ("p=8 > cores"), upright.
+      var columns = [];
+      data.forEach(function (trace) {
+        (trace.y || []).forEach(function (c) { if (columns.indexOf(c) < 0) { columns.push(c); } });
+      });
+      var xaxis = layout.xaxis;
+      layout.xaxis = Object.assign({}, layout.yaxis, {
+        tickangle: 0,
+        tickmode: "array",
+        tickvals: columns,
+        ticktext: columns.map(function (c) { return String(c).replace(" ", "<br>"); }),
+      });
+      layout.yaxis = xaxis;
+      layout.shapes = (layout.shapes || []).map(function (shape) {
+        return Object.assign({}, shape, {
+          x0: shape.y0, x1: shape.y1, y0: shape.x0, y1: shape.x1, xref: shape.yref, yref: shape.xref,
+        });
+      });
+    }
+    return data.map(function (trace) {
+      var narrow = Object.assign({}, trace, {
+        showscale: false,
+        textfont: Object.assign({ size: HEATMAP_TEXT_PX }, trace.textfont || {}),
+      });
+      if (turn) {
+        Object.assign(narrow, {
+          x: trace.y, y: trace.x, z: transposed(trace.z), text: transposed(trace.text),
+          customdata: transposed(trace.customdata), hovertemplate: swappedHover(trace.hovertemplate),
+        });
+      }
+      return narrow;
+    });
   }
 
   function compact(value) {
@@ -152,6 +208,55 @@
       update[name + ".tickvals"] = values;
       update[name + ".ticktext"] = values.map(compact);
     });
+    return Object.keys(update).length ? Plotly.relayout(element, update) : Promise.resolve();
+  }
+
+  // A category label wider than its chart leaves (the Machines page's "machine · stack" rows on a phone)
+  // is broken into lines: at each " · " and line break it has, then at spaces to LINE characters. The
+  // chart grows where its rows no longer have the height for their lines.
+  var LINE = 24;
+  var LINE_PX = 15;
+
+  function lines(label) {
+    var out = [];
+    String(label).split(/<br>| · /).forEach(function (part) {
+      var line = "";
+      part.split(" ").forEach(function (word) {
+        if (line && (line + " " + word).length > LINE) { out.push(line); line = word; }
+        else { line = line ? line + " " + word : word; }
+      });
+      out.push(line);
+    });
+    return out;
+  }
+
+  function outside(element, selector) {
+    var svg = element.querySelector(".main-svg").getBoundingClientRect();
+    return Array.prototype.some.call(element.querySelectorAll(selector), function (label) {
+      var r = label.getBoundingClientRect();
+      return r.width > 0 && (r.left < svg.left - 1 || r.right > svg.right + 1);
+    });
+  }
+
+  function wrapLabels(element) {
+    var update = {};
+    var rows = 0;
+    ["xaxis", "yaxis"].forEach(function (name) {
+      var axis = element._fullLayout[name];
+      var categories = axis && axis.type === "category" ? axis._categories || [] : [];
+      if (!categories.length || !outside(element, "." + name.charAt(0) + "tick text")) { return; }
+      var broken = categories.map(lines);
+      update[name + ".tickmode"] = "array";
+      update[name + ".tickvals"] = categories;
+      update[name + ".ticktext"] = broken.map(function (l) { return l.join("<br>"); });
+      if (name === "yaxis") {
+        rows = categories.length * Math.max.apply(null, broken.map(function (l) { return l.length; }));
+      }
+    });
+    var size = element._fullLayout._size;
+    if (rows && rows * LINE_PX > size.h) {
+      update.height = element._fullLayout.height + rows * LINE_PX - size.h;
+    }
     return Object.keys(update).length ? Plotly.relayout(element, update) : Promise.resolve();
   }
 

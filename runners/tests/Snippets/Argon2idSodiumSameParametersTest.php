@@ -26,10 +26,10 @@ final class Argon2idSodiumSameParametersTest extends SnippetTestCase
     {
         yield "PHP's defaults (no options)" => [[], PASSWORD_ARGON2_DEFAULT_MEMORY_COST, PASSWORD_ARGON2_DEFAULT_TIME_COST];
         yield "OWASP's floor" => [['memory_cost' => 19456, 'time_cost' => 2, 'threads' => 1], 19456, 2];
-        yield 'memory only' => [['memory_cost' => 12288], 12288, PASSWORD_ARGON2_DEFAULT_TIME_COST];
+        yield 'memory only' => [['memory_cost' => 20480], 20480, PASSWORD_ARGON2_DEFAULT_TIME_COST];
         yield 'time only' => [['time_cost' => 3], PASSWORD_ARGON2_DEFAULT_MEMORY_COST, 3];
-        yield 'small, odd values' => [['memory_cost' => 8200, 'time_cost' => 1, 'threads' => 1], 8200, 1];
-        yield "Argon2's lower bounds: 8 KiB, one pass" => [['memory_cost' => 8, 'time_cost' => 1, 'threads' => 1], 8, 1];
+        yield 'odd values' => [['memory_cost' => 19457, 'time_cost' => 3, 'threads' => 1], 19457, 3];
+        yield "OWASP's one-pass floor: 46 MiB, t = 1" => [['memory_cost' => 47104, 'time_cost' => 1, 'threads' => 1], 47104, 1];
     }
 
     /**
@@ -73,8 +73,13 @@ final class Argon2idSodiumSameParametersTest extends SnippetTestCase
     {
         yield 'memory as a string' => [['memory_cost' => '65536'], 'expected memory_cost as an integer, got string'];
         yield 'time as a float' => [['time_cost' => 2.0], 'expected time_cost as an integer, got float'];
-        yield 'memory below 8 KiB' => [['memory_cost' => 7], 'expected memory_cost >= 8 (KiB) and time_cost >= 1, got 7 and ' . PASSWORD_ARGON2_DEFAULT_TIME_COST];
-        yield 'no pass' => [['memory_cost' => 8192, 'time_cost' => 0], 'expected memory_cost >= 8 (KiB) and time_cost >= 1, got 8192 and 0'];
+        $floor = "expected OWASP's floor, memory_cost >= 19456 (KiB) with time_cost >= 2 or memory_cost >= 47104 with time_cost = 1, got ";
+        yield 'memory below 8 KiB' => [['memory_cost' => 7], $floor . '7 and ' . PASSWORD_ARGON2_DEFAULT_TIME_COST];
+        yield "Argon2's lower bounds: 8 KiB, one pass" => [['memory_cost' => 8, 'time_cost' => 1], $floor . '8 and 1'];
+        yield 'one KiB under 19 MiB, two passes' => [['memory_cost' => 19455, 'time_cost' => 2], $floor . '19455 and 2'];
+        yield 'one KiB under 46 MiB, one pass' => [['memory_cost' => 47103, 'time_cost' => 1], $floor . '47103 and 1'];
+        yield '19 MiB, one pass' => [['memory_cost' => 19456, 'time_cost' => 1], $floor . '19456 and 1'];
+        yield 'no pass' => [['memory_cost' => 65536, 'time_cost' => 0], $floor . '65536 and 0'];
     }
 
     /**
@@ -82,7 +87,7 @@ final class Argon2idSodiumSameParametersTest extends SnippetTestCase
      * @param array<string, mixed> $options
      */
     #[DataProvider('badOptions')]
-    public function testOptionsLibsodiumCannotHonourAreRefused(array $options, string $reason): void
+    public function testOptionsLibsodiumCannotHonourOrBelowOwaspsFloorAreRefused(array $options, string $reason): void
     {
         $this->expectException(InvalidArgumentException::class);
         $this->expectExceptionMessage($reason);
@@ -91,7 +96,7 @@ final class Argon2idSodiumSameParametersTest extends SnippetTestCase
 
     public function testLoginKeepsAHashOfTheCurrentParameters(): void
     {
-        $options = ['memory_cost' => 8192, 'time_cost' => 2, 'threads' => 1];
+        $options = ['memory_cost' => 19456, 'time_cost' => 2, 'threads' => 1];
         $stored = argon2id_hash_with_sodium(self::PASSWORD, $options);
 
         self::assertSame($stored, argon2id_login(self::PASSWORD, $stored, $options));
@@ -101,7 +106,8 @@ final class Argon2idSodiumSameParametersTest extends SnippetTestCase
     /** @return iterable<string, array{callable(): string}> a hash made otherwise than the current options */
     public static function oldHashes(): iterable
     {
-        yield 'fewer passes (sodium)' => [static fn (): string => argon2id_hash_with_sodium(self::PASSWORD, ['memory_cost' => 8192, 'time_cost' => 1])];
+        yield 'fewer passes (sodium)' => [static fn (): string => argon2id_hash_with_sodium(self::PASSWORD, ['memory_cost' => 47104, 'time_cost' => 1])];
+        yield 'below the floor (password_hash)' => [static fn (): string => password_hash(self::PASSWORD, PASSWORD_ARGON2ID, ['memory_cost' => 8192, 'time_cost' => 1, 'threads' => 1])];
         yield 'less memory (password_hash)' => [static fn (): string => password_hash(self::PASSWORD, PASSWORD_ARGON2ID, ['memory_cost' => 8000, 'time_cost' => 2, 'threads' => 1])];
         yield 'Argon2i' => [static fn (): string => password_hash(self::PASSWORD, PASSWORD_ARGON2I, ['memory_cost' => 8192, 'time_cost' => 2, 'threads' => 1])];
         yield 'bcrypt' => [static fn (): string => password_hash(self::PASSWORD, PASSWORD_BCRYPT, ['cost' => 4])];
@@ -115,21 +121,21 @@ final class Argon2idSodiumSameParametersTest extends SnippetTestCase
     public function testLoginRehashesAtTheCurrentParametersWhenTheStoredHashDiffers(callable $make): void
     {
         $stored = $make();
-        $options = ['memory_cost' => 8192, 'time_cost' => 2, 'threads' => 1];
+        $options = ['memory_cost' => 19456, 'time_cost' => 2, 'threads' => 1];
 
         $kept = argon2id_login(self::PASSWORD, $stored, $options);
         self::assertNotNull($kept);
         self::assertNotSame($stored, $kept);
-        self::assertStringStartsWith('$argon2id$v=19$m=8192,t=2,p=1$', $kept);
+        self::assertStringStartsWith('$argon2id$v=19$m=19456,t=2,p=1$', $kept);
         self::assertTrue(password_verify(self::PASSWORD, $kept));
         self::assertNull(argon2id_login('wrong password', $stored, $options), 'a wrong password is refused, not rehashed');
     }
 
     public function testLoginRefusesThreadsOtherThanOneBeforeLookingAtThePassword(): void
     {
-        $stored = argon2id_hash_with_sodium(self::PASSWORD, ['memory_cost' => 8192, 'time_cost' => 1]);
+        $stored = password_hash(self::PASSWORD, PASSWORD_ARGON2ID, ['memory_cost' => 19456, 'time_cost' => 2, 'threads' => 1]);
         $this->expectException(InvalidArgumentException::class);
         $this->expectExceptionMessage('expected threads = 1, got 2');
-        argon2id_login(self::PASSWORD, $stored, ['memory_cost' => 8192, 'time_cost' => 1, 'threads' => 2]);
+        argon2id_login(self::PASSWORD, $stored, ['memory_cost' => 19456, 'time_cost' => 2, 'threads' => 2]);
     }
 }

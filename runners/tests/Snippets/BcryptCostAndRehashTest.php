@@ -77,7 +77,8 @@ final class BcryptCostAndRehashTest extends SnippetTestCase
     {
         yield 'bcrypt at cost 10' => [static fn (): string => bcrypt_hash(self::PASSWORD, 10)];
         yield 'bcrypt at cost 12 (a cost lowered on purpose)' => [static fn (): string => password_hash(self::PASSWORD, PASSWORD_BCRYPT, ['cost' => 12])];
-        yield 'Argon2id' => [static fn (): string => password_hash(self::PASSWORD, PASSWORD_ARGON2ID, ['memory_cost' => 8192, 'time_cost' => 1, 'threads' => 1])];
+        yield 'MD5-crypt (older than bcrypt)' => [static fn (): string => crypt(self::PASSWORD, '$1$saltsalt$')];
+        yield 'SHA-512 crypt (older than bcrypt)' => [static fn (): string => crypt(self::PASSWORD, '$6$rounds=5000$saltsaltsalt$')];
     }
 
     /**
@@ -94,6 +95,37 @@ final class BcryptCostAndRehashTest extends SnippetTestCase
         self::assertStringStartsWith('$2y$11$', $kept);
         self::assertTrue(password_verify(self::PASSWORD, $kept));
         self::assertNull(bcrypt_login('wrong password', $stored, 11), 'a wrong password is refused, not rehashed');
+    }
+
+    /** @return iterable<string, array{callable(): string}> hashes of an algorithm stronger than bcrypt */
+    public static function strongerHashes(): iterable
+    {
+        yield 'Argon2id' => [static fn (): string => password_hash(self::PASSWORD, PASSWORD_ARGON2ID, ['memory_cost' => 8192, 'time_cost' => 1, 'threads' => 1])];
+        yield 'Argon2i' => [static fn (): string => password_hash(self::PASSWORD, PASSWORD_ARGON2I, ['memory_cost' => 8192, 'time_cost' => 1, 'threads' => 1])];
+    }
+
+    /**
+     * @dataProvider strongerHashes
+     * @param callable(): string $make
+     */
+    #[DataProvider('strongerHashes')]
+    public function testLoginNeverRehashesAnArgon2HashDownToBcrypt(callable $make): void
+    {
+        $stored = $make();
+        self::assertSame($stored, bcrypt_login(self::PASSWORD, $stored, 11));
+        self::assertNull(bcrypt_login('wrong password', $stored, 11));
+    }
+
+    public function testAnOlderHashIsReplacedUpTo72BytesAndKeptBeyond(): void
+    {
+        // SHA-512 crypt (older than bcrypt, and no limit on the length): replaced while bcrypt can hold the password.
+        $password = str_repeat('b', 72);
+        $kept = bcrypt_login($password, crypt($password, '$6$rounds=5000$saltsaltsalt$'), 10);
+        self::assertStringStartsWith('$2y$10$', (string) $kept);
+        self::assertTrue(password_verify($password, (string) $kept));
+        $longer = str_repeat('b', 73);
+        $stored = crypt($longer, '$6$rounds=5000$saltsaltsalt$');
+        self::assertSame($stored, bcrypt_login($longer, $stored, 10));
     }
 
     public function testAPasswordLongerThanBcryptReadsKeepsItsArgon2Hash(): void

@@ -106,12 +106,62 @@ final class McryptCiphertextWithOpensslTest extends SnippetTestCase
         self::assertSame('eleven byte', mcrypt_cbc_decrypt($ciphertext, $key, $iv, 'rijndael-128'));
     }
 
-    public function testAPlaintextEndingInZeroBytesLosesThemAsTheCommentSays(): void
+    public function testATextLosesTrailingZeroBytesAsTheCommentSays(): void
     {
         $key = random_bytes(32);
         $iv = random_bytes(16);
         $ciphertext = mcrypt_encrypt(MCRYPT_RIJNDAEL_128, $key, "binary\0\0", MCRYPT_MODE_CBC, $iv);
         self::assertSame('binary', mcrypt_cbc_decrypt($ciphertext, $key, $iv, 'rijndael-128'));
+    }
+
+    /** @return iterable<string, array{string}> binary plaintexts, ending in zero bytes or not */
+    public static function binaryPlaintexts(): iterable
+    {
+        yield 'two trailing zero bytes' => ["binary\0\0"];
+        yield 'a whole block of zero bytes' => [str_repeat("\0", 16)];
+        yield '17 zero bytes' => [str_repeat("\0", 17)];
+        yield 'one zero byte' => ["\0"];
+        yield 'empty' => [''];
+        yield '1000 random bytes and a zero' => [random_bytes(1000) . "\0"];
+        yield 'no zero at the end, 32 bytes' => [str_repeat("\x07", 32)];
+    }
+
+    /** @dataProvider binaryPlaintexts */
+    #[DataProvider('binaryPlaintexts')]
+    public function testABinaryPlaintextOfKnownLengthComesBackWhole(string $plaintext): void
+    {
+        $key = random_bytes(32);
+        $iv = random_bytes(16);
+        $ciphertext = mcrypt_encrypt(MCRYPT_RIJNDAEL_128, $key, $plaintext, MCRYPT_MODE_CBC, $iv);
+        self::assertSame($plaintext, mcrypt_cbc_decrypt($ciphertext, $key, $iv, 'rijndael-128', strlen($plaintext)));
+        $newKey = sodium_crypto_aead_xchacha20poly1305_ietf_keygen();
+        $sealed = mcrypt_cbc_reseal($ciphertext, $key, $iv, 'rijndael-128', 'ad', $newKey, strlen($plaintext));
+        self::assertSame($plaintext, xchacha20poly1305_open($sealed, 'ad', $newKey));
+        // Every byte, padding included, when the length is nowhere.
+        self::assertSame(str_pad($plaintext, strlen($ciphertext), "\0"), mcrypt_cbc_decrypt($ciphertext, $key, $iv, 'rijndael-128', strlen($ciphertext)));
+    }
+
+    /** @return iterable<string, array{string, int}> plaintext, a length that does not fit its padded output */
+    public static function wrongLengths(): iterable
+    {
+        yield 'longer than the output' => ['eleven byte', 17];
+        yield 'a whole block short' => [str_repeat('x', 20), 0];
+        yield 'cuts into non-zero bytes' => ['eleven byte', 10];
+        yield 'negative' => ['eleven byte', -1];
+        yield 'two blocks of zeros are no padding of an empty plaintext' => [str_repeat("\0", 32), 0];
+        yield 'a whole block of zeros is no padding of a non-empty plaintext' => [str_repeat('x', 16) . str_repeat("\0", 16), 16];
+    }
+
+    /** @dataProvider wrongLengths */
+    #[DataProvider('wrongLengths')]
+    public function testALengthThatDoesNotFitTheZeroPaddingIsRefused(string $plaintext, int $plaintextBytes): void
+    {
+        $key = random_bytes(16);
+        $iv = random_bytes(16);
+        $ciphertext = mcrypt_encrypt(MCRYPT_RIJNDAEL_128, $key, $plaintext, MCRYPT_MODE_CBC, $iv);
+        $this->expectException(InvalidArgumentException::class);
+        $this->expectExceptionMessage(sprintf('expected %d bytes of plaintext followed by zero padding, %d bytes of CBC output do not end so', $plaintextBytes, strlen($ciphertext)));
+        mcrypt_cbc_decrypt($ciphertext, $key, $iv, 'rijndael-128', $plaintextBytes);
     }
 
     /** @return iterable<string, array{int}> */
@@ -197,7 +247,8 @@ final class McryptCiphertextWithOpensslTest extends SnippetTestCase
         yield 'a 33-byte key (mcrypt refused it too)' => [$block, str_repeat('k', 33), $block, 'rijndael-128', 'expected a key of 1 to 32 bytes for rijndael-128, got 33 bytes'];
         yield 'an empty Blowfish key' => [$block, '', substr($block, 0, 8), 'blowfish', 'expected a key of 1 to 56 bytes for blowfish, got 0 bytes'];
         yield 'a 57-byte Blowfish key' => [$block, str_repeat('k', 57), $block, 'blowfish', 'expected a key of 1 to 56 bytes for blowfish, got 57 bytes'];
-        yield 'rijndael-256, which is not AES' => [$block . $block, str_repeat('k', 32), $block . $block, 'rijndael-256', "expected 'rijndael-128' (MCRYPT_RIJNDAEL_128) or 'blowfish' (MCRYPT_BLOWFISH), got 'rijndael-256'"];
+        yield 'rijndael-256, which is not AES' => [$block . $block, str_repeat('k', 32), $block . $block, 'rijndael-256', "expected 'rijndael-128' (MCRYPT_RIJNDAEL_128) or 'blowfish' (MCRYPT_BLOWFISH), got 'rijndael-256': MCRYPT_RIJNDAEL_256 is not AES and OpenSSL has no Rijndael-256; decrypt it once with mcrypt or phpseclib's Rijndael and reseal it with an AEAD"];
+        yield 'tripledes' => [$block, str_repeat('k', 24), substr($block, 0, 8), 'tripledes', "expected 'rijndael-128' (MCRYPT_RIJNDAEL_128) or 'blowfish' (MCRYPT_BLOWFISH), got 'tripledes'"];
     }
 
     /** @dataProvider refusals */

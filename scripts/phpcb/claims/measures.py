@@ -4,10 +4,17 @@ documented fact, and several observed parts. (A claim nothing here can test name
 ledger's `not_testable` says why.)
 
 A fact the runner observes is taken from the run when the run recorded it; a run made before the
-check existed falls back to the documented fact the claim names, and says so."""
+check existed falls back to the documented fact the claim names, and says so.
+
+One CI basis: a claim is judged by the intervals its page prints. The analysis a measure reads has its
+ratios widened already by the spread between runs of the run's machine (experiments/contexts.py); a
+ratio or a ranking a measure makes itself passes through `across_runs` or `ranked_across_runs` here, so
+that it carries the same spread. A run whose machine has no noise model keeps its within-run intervals,
+as its page does."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from phpcb.claims.results import (
@@ -17,14 +24,45 @@ from phpcb.claims.results import (
     Fact,
     FactResult,
     Measure,
+    Ranked,
     Result,
     ShareResult,
     Unavailable,
 )
 from phpcb.claims.wording import plain
+from phpcb.presentation.render import BETWEEN_RUNS
+from phpcb.statistics.spread import Z_95, RunSpread
+from phpcb.statistics.stats import Ratio
 
 MISSING = object()
 OBSERVED_BY = "this run's verification"
+
+
+def _spread(context: dict[str, Any]) -> RunSpread | None:
+    found = context.get(BETWEEN_RUNS)
+    return found if isinstance(found, RunSpread) and found.ratio_log_sd is not None else None
+
+
+def across_runs(context: dict[str, Any], ratio: Ratio) -> Ratio:
+    """A ratio of two cases of the run, on the basis its page prints: widened by the spread between runs
+    of the machine where it is known (as every ratio of the analysis is), else as measured."""
+    spread = _spread(context)
+    return spread.widen_ratio(ratio) if spread is not None else ratio
+
+
+def ranked_across_runs(context: dict[str, Any], name: str, value: float, low: float, high: float) -> Ranked:
+    """One item of a ranking of the run's cases, its interval widened by what moves it against the others
+    between runs: its own residual (half the variance of a ratio's, noise.RunSpread.ratio_log_sd), added
+    in quadrature on log scale. Two items whose widened intervals do not meet are apart by at least the
+    widened CI of their ratio; a run whose machine has no noise model keeps the within-run intervals."""
+    spread = _spread(context)
+    if spread is None or spread.ratio_log_sd is None or not (0 < low <= value <= high < math.inf):
+        return Ranked(name, value, low, high)
+    residual = Z_95 * spread.ratio_log_sd / math.sqrt(2)
+    below, above = math.log(value / low), math.log(high / value)
+    return Ranked(
+        name, value, value / math.exp(math.hypot(below, residual)), value * math.exp(math.hypot(above, residual))
+    )
 
 
 def verification_value(context: dict[str, Any], path: str) -> Any:

@@ -81,11 +81,14 @@ class Ranked:
 
 @dataclass(frozen=True)
 class RankResult:
-    """Items best first (lowest value first), each with its 95 % CI."""
+    """Items best first (lowest value first), each with its 95 % CI. `groups`, where the page states its
+    order as groups of items no measurement separates (best group first, e.g. the curves page's
+    "c2tnb ≈ prime < secp ≈ …"), is that order: the rule reads places from it, not from the CIs."""
 
     items: tuple[Ranked, ...]
     what: str  # e.g. "curves by key-generation time per key bit (%)"
     unit: str = ""
+    groups: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,11 @@ docs/methodology.md ("The articles, checked") states each rule in prose.
 A verdict is decided only when the whole 95 % CI lies on one side of every edge it turns on; a CI
 that reaches across an edge is inconclusive, never the nearer verdict. A claim judged at several
 conditions (`Ratios`) holds only as it holds at each: every one that could still go either way is
-tried both ways, and the verdict is given only when every way gives the same one."""
+tried both ways, and the verdict is given only when every way gives the same one; a claim that holds at
+some of its conditions and not at others has changed. A claim the ledger marks as true when it was
+written (`held_then`: the article's own measurements or the facts of its day bore it out) and that the
+data contradicts today has changed, not been refuted. A ranking the page states as groups of items no
+measurement separates (the curves page's "c2tnb ≈ prime < secp ≈ …") is read from those groups."""
 
 from __future__ import annotations
 
@@ -59,7 +63,9 @@ class Rule:
     pattern: str | None = None
     slowest_first: bool = False
     published: str = ""  # the claimed figure as the article printed it ("3x"), for factor claims
-    held_then: bool = False  # equal: the fact held when the article was written (a mismatch is "changed")
+    # The claim held when the article was written (its own measurements or the facts of its day bore it
+    # out): what the data contradicts today has changed, not been refuted.
+    held_then: bool = False
 
 
 @dataclass(frozen=True)
@@ -126,6 +132,7 @@ class RankBasis:
     shown: dict[str, Ranked]
     unit: str
     settled: bool  # every claimed item's place is decided
+    grouped: str = ""  # the page's order as groups, where it states one ("c2tnb ≈ prime < secp …")
 
 
 @dataclass(frozen=True)
@@ -134,6 +141,7 @@ class TopSetBasis:
     inside: tuple[str, ...]
     undecided: tuple[str, ...]
     side: str  # "fastest" or "slowest"
+    outside: tuple[tuple[str, Places], ...] = ()  # the claimed items certainly not among them, with their places
 
 
 @dataclass(frozen=True)
@@ -158,6 +166,7 @@ class Decision:
     verdict: str
     basis: Basis
     references: tuple[Reference, ...] = field(default=())
+    outdated: bool = False  # refuted today, but true when written (Rule.held_then): hence changed
 
 
 def _faster_side(ratio: Ratio) -> bool:
@@ -229,12 +238,12 @@ def _normal(value: Any) -> Any:
 
 
 def equal(rule: Rule, result: FactResult) -> Decision:
-    """Claimed: a fact. Reproduced if the fact is what was claimed; else changed if it held when the
-    article was written (`held_then`), refuted if it did not."""
+    """Claimed: a fact. Reproduced if the fact is what was claimed, else refuted (changed, by decide(),
+    if it held when the article was written)."""
     basis = FactBasis(rule.claimed, result.value, result.source)
     if _normal(result.value) == _normal(rule.claimed):
         return Decision(REPRODUCED, basis, result.references)
-    return Decision(CHANGED if rule.held_then else REFUTED, basis, result.references)
+    return Decision(REFUTED, basis, result.references)
 
 
 @dataclass(frozen=True)
@@ -254,6 +263,17 @@ class Places:
         after = sum(1 for other in items if other is not item and other.low > item.high)
         return cls(before, len(items) - 1 - after)
 
+    @classmethod
+    def in_groups(cls, name: str, groups: tuple[tuple[str, ...], ...], size: int) -> Places:
+        """An item's places in an order stated as groups (best first): anywhere within its group; an
+        item in no group may be anywhere."""
+        before = 0
+        for group in groups:
+            if name in group:
+                return cls(before, before + len(group) - 1)
+            before += len(group)
+        return cls(0, size)
+
     def distance(self, place: int) -> int:
         return max(self.first - place, place - self.last, 0)
 
@@ -265,21 +285,31 @@ def _ordered(rule: Rule, result: RankResult) -> tuple[Ranked, ...]:
     return tuple(Ranked(i.name, -i.value, -i.high, -i.low) for i in reversed(result.items))
 
 
+def _places(rule: Rule, result: RankResult, names: list[str]) -> dict[str, Places]:
+    """Each name's possible places: from the page's groups where it states them, else from the CIs."""
+    items = _ordered(rule, result)
+    if result.groups:
+        groups = tuple(reversed(result.groups)) if rule.slowest_first else result.groups
+        return {name: Places.in_groups(name, groups, len(items)) for name in names}
+    by_name = {item.name: item for item in items}
+    return {name: Places.of(by_name.get(name), items) for name in names}
+
+
 def rank(rule: Rule, result: RankResult) -> Decision:
     """Claimed: the listed items take the first places, in order. Reproduced when each is certainly in
     its place (no CI overlaps it from a neighbouring place); refuted when one is certainly more than
     `slack` places off; changed when one is certainly off by at most `slack`; else inconclusive."""
     claimed = tuple(str(name) for name in rule.claimed)
-    items = _ordered(rule, result)
-    by_name = {item.name: item for item in items}
+    by_name = {item.name: item for item in result.items}
     if not any(name in by_name for name in claimed):
         return Decision(
             UNTESTABLE, Untested(f"none of the claimed items was measured: {', '.join(claimed)}", "missing")
         )
-    places = {name: Places.of(by_name.get(name), items) for name in claimed}
+    places = _places(rule, result, list(claimed))
     misses = [places[name].distance(wanted) for wanted, name in enumerate(claimed)]
     settled = all(places[name].first == places[name].last for name in claimed)
-    basis = RankBasis(claimed, places, {item.name: item for item in result.items}, result.unit, settled)
+    grouped = " < ".join(" ≈ ".join(group) for group in result.groups)
+    basis = RankBasis(claimed, places, {item.name: item for item in result.items}, result.unit, settled, grouped)
     if any(miss > rule.slack for miss in misses):
         return Decision(REFUTED, basis)
     if any(miss > 0 for miss in misses):
@@ -311,17 +341,17 @@ def top_set(rule: Rule, result: RankResult) -> Decision:
     with `slowest_first`, the n slowest), in any order. An item is certainly among them when at most
     n − 1 others could be ahead of it, certainly not when n others are ahead for sure; an item whose
     CI overlaps the n-th's, or that was not measured, may be either."""
-    items = _ordered(rule, result)
-    by_name = {item.name: item for item in items}
+    by_name = {item.name: item for item in _ordered(rule, result)}
     claimed = _claimed_set(rule, list(by_name))
     if not any(name in by_name for name in claimed):
         return Decision(UNTESTABLE, Untested("none of the claimed items was measured", MISSING))
     n = len(claimed)
-    places = {name: Places.of(by_name.get(name), items) for name in claimed}
+    places = _places(rule, result, claimed)
     inside = tuple(sorted(name for name in claimed if places[name].last < n))
     outside = {name for name in claimed if places[name].first >= n}
     undecided = tuple(sorted(name for name in claimed if name not in outside and name not in inside))
-    basis = TopSetBasis(n, inside, undecided, "slowest" if rule.slowest_first else "fastest")
+    out = tuple((name, places[name]) for name in sorted(outside))
+    basis = TopSetBasis(n, inside, undecided, "slowest" if rule.slowest_first else "fastest", out)
     return Decision(_by_bounds(len(inside), len(inside) + len(undecided), n, rule), basis)
 
 
@@ -356,13 +386,14 @@ RATIO_RULES = {"factor": factor, "faster": faster, "similar": similar}
 POSSIBLE = {"factor": (REPRODUCED, CHANGED, REFUTED), "faster": (REPRODUCED, REFUTED), "similar": (REPRODUCED, REFUTED)}
 
 
-def _all_conditions(kind: str, verdicts: tuple[str, ...]) -> str:
+def _all_conditions(verdicts: tuple[str, ...]) -> str:
     """The verdict of a claim judged at several conditions, each decided: the same everywhere, that one.
-    A factor that holds at some and not at others has changed; a claim with no stated size (faster,
-    similar) is a claim about every condition it names, so one that fails refutes it."""
+    A claim that holds (or has changed) at some of them and is refuted at others has changed: "no
+    difference worth naming" true of short strings and not of long ones is a claim whose extent changed,
+    as a factor reproduced at one size and larger at another is. Refuted only where it fails at every one."""
     if len(set(verdicts)) == 1:
         return verdicts[0]
-    return CHANGED if kind == "factor" else REFUTED
+    return CHANGED if {REPRODUCED, CHANGED} & set(verdicts) else REFUTED
 
 
 def _too_few(result: RatioResult) -> Untested | None:
@@ -393,12 +424,20 @@ def _conditions(rule: Rule, result: Ratios) -> Decision:
         why = "; ".join(u.why for _, u in untested) or f"none measured in this run: {', '.join(result.missing)}"
         return Decision(UNTESTABLE, Untested(why, "samples" if untested else MISSING))
     options = [POSSIBLE[rule.kind] if d.verdict == INCONCLUSIVE else (d.verdict,) for _, d in decided]
-    outcomes = {_all_conditions(rule.kind, combination) for combination in product(*options)}
+    outcomes = {_all_conditions(combination) for combination in product(*options)}
     return Decision(outcomes.pop() if len(outcomes) == 1 else INCONCLUSIVE, basis)
 
 
 def decide(rule: Rule, result: Result) -> Decision:
-    """The verdict: a measure that cannot decide gives "not testable here" with its reason."""
+    """The verdict: a measure that cannot decide gives "not testable here" with its reason; a claim the
+    data refutes today that held when it was written (`held_then`) has changed."""
+    decision = _decide(rule, result)
+    if rule.held_then and decision.verdict == REFUTED:
+        return Decision(CHANGED, decision.basis, decision.references, outdated=True)
+    return decision
+
+
+def _decide(rule: Rule, result: Result) -> Decision:
     if isinstance(result, Unavailable):
         return Decision(UNTESTABLE, Untested(result.why, result.kind))
     expected = EXPECTS[rule.kind]

@@ -27,13 +27,21 @@ class Term:
 
 
 VERDICT_TERMS = (
-    Term(REPRODUCED, "the measurement agrees with the claim, within the tolerance of its kind"),
+    Term(
+        REPRODUCED,
+        "the measurement agrees with the claim, within the tolerance of its kind (a claim of no stated size, "
+        "confirmed by the data)",
+    ),
     Term(
         CHANGED,
-        "same direction, different size (or the claimed size at some of the conditions it names and not at "
-        "others); or true when written, not today",
+        "same direction, different size; or the claim holds at some of the conditions or parts it names and "
+        "not at others; or true when written (by its own measurements or the facts of its day), "
+        "not today",
     ),
-    Term(REFUTED, "the measurement or the documented facts contradict the claim"),
+    Term(
+        REFUTED,
+        "the measurement or the documented facts contradict the claim, and nothing shows it held when it was written",
+    ),
     Term(INCONCLUSIVE, "the data cannot decide: a confidence interval reaches across an edge the verdict turns on"),
     Term(UNTESTABLE, "nothing this site can measure or look up decides it, with why"),
 )

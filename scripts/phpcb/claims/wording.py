@@ -4,6 +4,7 @@ and what the run measured, each one line of plain text (escaped where it is rend
 from __future__ import annotations
 
 import math
+from collections import Counter
 from typing import Any
 
 from phpcb.claims.results import (
@@ -36,6 +37,7 @@ from phpcb.claims.vocabulary import (
     MISSING,
     SIMILAR_TOLERANCE,
     UNTESTABLE_KINDS,
+    VERDICTS,
     Tolerance,
 )
 from phpcb.presentation.wording import CI, estimate
@@ -145,8 +147,10 @@ def _parts_reason(rule: Rule, basis: PartsBasis, verdict: str) -> str:
         claim = _similar()
     else:
         claim = "claimed faster"
-    reason = f"{claim} at each of {len(basis.parts) + len(basis.untested) + len(basis.missing)} conditions; "
-    reason += "; ".join(lines)
+    count = len(basis.parts) + len(basis.untested) + len(basis.missing)
+    found = Counter(d.verdict for _, d in basis.parts)
+    tally = ", ".join(f"{found[v]} {v}" for v in VERDICTS if found[v])
+    reason = f"{claim} at each of {count} conditions ({tally}); " + "; ".join(lines)
     if verdict == INCONCLUSIVE:
         reason += " (an undecided condition decides the verdict)"
     return reason
@@ -178,15 +182,28 @@ def _band_of(basis: PartsBasis) -> Band:
     return first.band
 
 
+def _places(places: Places) -> str:
+    """'3.' or '3.–6.': an item's place, or the places it may take (counted from the end the claim reads)."""
+    return f"{places.first + 1}." if places.first == places.last else f"{places.first + 1}.–{places.last + 1}."
+
+
 def _place(name: str, by_name: dict[str, Ranked], places: Places, unit: str) -> str:
     if name not in by_name:
         return f"{name} not measured"
-    where = f"{places.first + 1}." if places.first == places.last else f"{places.first + 1}.–{places.last + 1}."
-    return f"{name} {where} ({ranked_text(by_name[name], unit)})"
+    return f"{name} {_places(places)} ({ranked_text(by_name[name], unit)})"
+
+
+# Said after the reason of a claim the data refutes today that held when it was written (Rule.held_then).
+HELD_THEN = "it held when the article was written"
 
 
 def reason(decision: Decision, rule: Rule, result: Result | None = None) -> str:
     """Why the rule decided what it did, in one line; `result` names the sides of a single ratio."""
+    said = _reason(decision, rule, result)
+    return f"{said}; {HELD_THEN}" if decision.outdated else said
+
+
+def _reason(decision: Decision, rule: Rule, result: Result | None = None) -> str:
     basis = decision.basis
     if isinstance(basis, Untested):
         return _untested(basis)
@@ -195,14 +212,14 @@ def reason(decision: Decision, rule: Rule, result: Result | None = None) -> str:
     if isinstance(basis, PartsBasis):
         return _parts_reason(rule, basis, decision.verdict)
     if isinstance(basis, FactBasis):
-        found = f"claimed {plain(basis.claimed)}, found {plain(basis.found)} (source: {basis.source})"
-        if decision.verdict != "reproduced" and rule.held_then:
-            found += "; it held when the article was written"
-        return found
+        return f"claimed {plain(basis.claimed)}, found {plain(basis.found)} (source: {basis.source})"
     if isinstance(basis, RankBasis):
         order = "; ".join(_place(name, basis.shown, basis.places[name], basis.unit) for name in basis.claimed)
         said = f"claimed {' then '.join(basis.claimed)}; {order}"
-        return said + (" (CIs overlap: the order is not decided)" if decision.verdict == INCONCLUSIVE else "")
+        if basis.grouped:
+            said += f"; the page's order: {basis.grouped}"
+        undecided = "no measurable difference" if basis.grouped else "CIs overlap"
+        return said + (f" ({undecided}: the order is not decided)" if decision.verdict == INCONCLUSIVE else "")
     if isinstance(basis, TopSetBasis):
         said = (
             f"{len(basis.inside)} of the {basis.n} claimed are certainly among the {basis.n} {basis.side}: "
@@ -210,6 +227,8 @@ def reason(decision: Decision, rule: Rule, result: Result | None = None) -> str:
         )
         if basis.undecided:
             said += f"; undecided: {', '.join(basis.undecided)}"
+        if basis.outside:
+            said += "; not among them: " + ", ".join(f"{name} ({_places(at)})" for name, at in basis.outside)
         return said + (" (the undecided ones decide the verdict)" if decision.verdict == INCONCLUSIVE else "")
     if isinstance(basis, ShareBasis):
         said = f"{basis.matched} of {basis.total} hold"
@@ -217,9 +236,16 @@ def reason(decision: Decision, rule: Rule, result: Result | None = None) -> str:
             said += f", {basis.uncertain} undecided"
         return said + (" (the undecided ones decide the verdict)" if decision.verdict == INCONCLUSIVE else "")
     assert isinstance(basis, ChoiceBasis)
-    if not basis.admissible:
-        return "ruled out here by the facts or the numbers"
-    return "sound, and what this site advises" if basis.picked else "sound, but not what this site advises"
+    return CHOICE_CASES[(basis.admissible, basis.picked and basis.admissible)]
+
+
+# A choice in words. Never "sound": a choice this site allows but does not advise is allowed for the use
+# the claim names, nothing more (an unauthenticated cipher is never among them: its own claim rules it out).
+CHOICE_CASES = {
+    (True, True): "what this site advises",
+    (True, False): "allowed here, but not what this site advises",
+    (False, False): "ruled out here by the facts or the numbers",
+}
 
 
 def _number(value: float) -> str:

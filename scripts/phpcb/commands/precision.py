@@ -1,7 +1,8 @@
 """`python -m phpcb precision RUN`: how precise and how quiet one run's measurement was, per experiment:
 cases, how many reached the profile's target (the runner's record, and the build's count from the
 samples), the median and 90th percentile of the cases' CI half-widths, outliers, CPU steal, and the
-time it took; then the AEAD harness overhead. A few lines for a terminal or an issue comment."""
+time it took; then the experiments' total time and the precision reached over all of them (what `make
+report` prints at its end), and the AEAD harness overhead. A few lines for a terminal or an issue comment."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ def report(root: Path, run_dir: Path) -> str:
         "experiment   cases  within target (runner/build)  half-width median  p90  outliers  steal  others  duration",
     ]
     total = 0.0
+    cases = within = 0
     for name, entry in run.manifest["experiments"].items():
         if entry["status"] not in ("ok", "partial"):
             continue
@@ -43,6 +45,8 @@ def report(root: Path, run_dir: Path) -> str:
         built = found.reached.within if found.reached else 0
         recorded = f"{sampling.within_target}/{built}" if sampling else f"-/{built}"
         share = found.reached.share if found.reached else 0.0
+        cases += found.reached.cases if found.reached else 0
+        within += built
         steal = found.load.steal_share if found.load and found.load.steal_share is not None else float("nan")
         others = found.load.others_share if found.load and found.load.others_share is not None else float("nan")
         total += float(entry["duration_s"])
@@ -54,6 +58,8 @@ def report(root: Path, run_dir: Path) -> str:
             f"  {entry['duration_s']:7.1f} s"
         )
     lines.append(f"total duration of the experiments: {total / 60:.1f} min")
+    if cases:
+        lines.append(f"precision reached: {within:,} of {cases:,} cases ({within / cases:.1%}) within their target")
     for overhead in harness_overhead(run):
         r = overhead.ratio
         lines.append(

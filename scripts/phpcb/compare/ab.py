@@ -9,7 +9,7 @@ median of its cases' log ratios); the class's effect is the mean of the rounds' 
 95 % CI over the rounds. Each case's effect beyond its class is the mean over rounds of its log ratio
 minus the round's class shift, tested the same way; p-values are adjusted by Benjamini–Hochberg across
 every case and class. A class or case is `faster` or `slower` only with an adjusted p < 0.05 and an
-effect beyond 5 % (comparison.THRESHOLD).
+effect beyond the one threshold of a difference (comparison.THRESHOLD, thresholds.DIFFERENCE).
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ class AbReport:
         return [(e, effect) for e in self.experiments for effect in e.flagged]
 
 
-def _effect(label: str, logs: np.ndarray) -> Effect:
+def effect(label: str, logs: np.ndarray) -> Effect:
     """The mean of per-round log ratios with its t CI and the two-sided p of 'no effect'."""
     rounds = int(logs.size)
     mean = float(np.mean(logs))
@@ -117,15 +117,30 @@ def experiment_effects(pairs: Sequence[tuple[Run, Run]], experiment: Experiment,
         label: np.array([float(np.median([logs[k] for k in noise.shift_basis(groups, label)])) for logs in per_round])
         for label in groups
     }
-    class_effects = [_effect(label, values) for label, values in shifts.items()]
+    class_effects = [effect(label, values) for label, values in shifts.items()]
     case_effects = [
-        _effect(
+        effect(
             noise.case_label(key),
             np.array([logs[key] - shifts[classes[key]][r] for r, logs in enumerate(per_round)]),
         )
         for key in keys
     ]
     return ExperimentEffects(experiment.name, experiment.title, class_effects, case_effects)
+
+
+def case_totals(pairs: Sequence[tuple[Run, Run]], experiment: Experiment, schemas: Schemas) -> list[Effect]:
+    """Each case's own effect head/base over the rounds, not against its class's shift: the mean of its
+    per-round log ratios with Student's t CI (what a reader of one case asks: how much faster is it now).
+    Their p-values are not adjusted yet (decide() adjusts a family)."""
+    per_round = [_round_logs(base, head, experiment, schemas) for base, head in pairs]
+    keys = [key for key in per_round[0] if all(key in logs for logs in per_round)] if per_round else []
+    return [effect(noise.case_label(key), np.array([logs[key] for logs in per_round])) for key in keys]
+
+
+def decide(family: Sequence[Sequence[Effect]]) -> list[list[Effect]]:
+    """Each group of effects with its Benjamini–Hochberg-adjusted p (across the whole family) and verdict."""
+    adjusted = iter(stats.benjamini_hochberg([e.p_value for group in family for e in group]).tolist())
+    return [[_decided(found, next(adjusted)) for found in group] for group in family]
 
 
 def _decided(effect: Effect, p_adjusted: float) -> Effect:

@@ -53,7 +53,7 @@ def markdown(report: AbReport, sides: str = "Both checkouts' runners") -> str:
         f"{sides} took turns (ABBA order), so what the machine did between runs moved both sides "
         "of a round alike; the effect is the mean over rounds of head/base, its CI from how far rounds disagree "
         "(Student's t). `faster`/`slower`: Benjamini–Hochberg adjusted p < "
-        f"{thresholds.alpha} and a change beyond {thresholds.change} %.",
+        f"{thresholds.alpha} and a change beyond {thresholds.difference} %.",
         "",
     ]
     if flagged:
@@ -64,7 +64,7 @@ def markdown(report: AbReport, sides: str = "Both checkouts' runners") -> str:
             + "."
         )
     else:
-        lines.append(f"**No class or case changed beyond {thresholds.change} % and the noise of the rounds.**")
+        lines.append(f"**No class or case changed beyond {thresholds.difference} % and the noise of the rounds.**")
     lines += ["", "Rounds (base run, head run): " + "; ".join(f"`{b}` / `{h}`" for b, h in report.rounds), ""]
     for e in report.experiments:
         lines += _experiment(e)

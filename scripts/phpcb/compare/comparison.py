@@ -18,8 +18,8 @@ A case's z is its residual over that spread (with its within-run CI's spread add
 its p-value the two-sided normal tail, adjusted by Benjamini–Hochberg across every tested case of
 the comparison. Verdicts:
 
-- `faster` / `slower`: adjusted p < 0.05 **and** the residual more than 5 % from 1: the case moved
-  beyond the machine's shift and beyond the noise.
+- `faster` / `slower`: adjusted p < 0.05 **and** the residual more than 2 % from 1 (the one threshold
+  of a difference, thresholds.DIFFERENCE): the case moved beyond the machine's shift and beyond the noise.
 - `~`: no such evidence.
 - `new`, `missing`, `too few samples` (n < 5 on either side), `identical samples` (both sides
   constant and equal, e.g. the fake clock) and `zero time` (a median of 0 ns on one side or both: no
@@ -27,7 +27,7 @@ the comparison. Verdicts:
   Benjamini–Hochberg family.
 
 A spread of zero (a class whose cases moved exactly together, their samples constant: the fake clock)
-has no noise to judge against: a residual of exactly 1 is `~`, any other is significant, and the 5 %
+has no noise to judge against: a residual of exactly 1 is `~`, any other is significant, and the 2 %
 floor alone decides.
 
 Rows with a `status` column other than "ok" (Argon2 cells the library refused or that failed) are
@@ -64,7 +64,7 @@ from phpcb.experiments.experiment import Experiment
 from phpcb.presentation.advice import AdviceChange
 from phpcb.statistics import stats
 from phpcb.statistics.thresholds import ALPHA
-from phpcb.statistics.thresholds import CHANGE_THRESHOLD as THRESHOLD
+from phpcb.statistics.thresholds import DIFFERENCE as THRESHOLD
 
 MIN_SAMPLES = 5
 # ALPHA and THRESHOLD (statistics/thresholds.py): a residual (the change beyond the machine's shift) with

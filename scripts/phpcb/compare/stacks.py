@@ -2,33 +2,43 @@
 newer, and what reads differently.
 
 The runs of a set took turns in ABBA rounds on one machine, as `make ab` does for code: each round's
-pair is compared (ab.py: per class the median log ratio newer/older, its mean over rounds with a t CI;
-each case beyond its class's shift), so what the machine did between runs minutes apart cancels. Then:
+pair is compared, so what the machine did between runs minutes apart cancels. Cases decide, classes
+summarise:
 
-- every statement the pages make (Experiment.advice: picks, recommendations, orders) from each stack's
-  run, round by round: a statement reads differently on the newer stack when it does so in every round,
-  beyond a tie; one that differs in some rounds only moved within the spread between runs;
-- what the newer stack offers or behaves differently in: ciphers PHP's OpenSSL offers (the symmetric
-  experiment's inventory), curves (ec_keygen's), and what the runner observed of PHP's openssl and sodium
-  (each experiment's `verification.observed`).
+- each case's own newer/older time, the mean over rounds of its log ratio with a t CI, judged
+  (Benjamini–Hochberg across every case of the set, and the one threshold of a difference) as `make ab`
+  judges a class (ab.case_totals);
+- each class's newer/older, the median of its cases' ratios (ab.py): a summary of the cases, not a
+  verdict on them (a class can stand still while a third of its cases ran four times faster);
+- each headline ratio of the pages (GCM over CCM, a PEM string over a key object: a ratio of two cases
+  within a run, which no single case shows) on each stack, and its change (the same t CI over rounds);
+- every statement the pages make (Experiment.advice: picks, recommendations, orders, verdicts) from
+  each stack's run, round by round, diffed by the advice-change machinery (advice_changes.py): a
+  statement reads differently on the newer stack when it does so in every round, beyond a tie; one that
+  differs in some rounds only moved within the spread between runs. A statement both stacks make and
+  read differently is a change of the advice; one only one stack makes is about what only it offers;
+- what the newer stack offers or behaves differently in: ciphers PHP's OpenSSL lists (the symmetric
+  experiment's inventory, whatever each can do), curves (ec_keygen's), and what the runner observed of
+  PHP's openssl and sodium (each experiment's `verification.observed`).
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from phpcb.compare import ab
+import numpy as np
+
+from phpcb.compare import ab, advice_changes
 from phpcb.data.loader import Run
 from phpcb.data.schema import Schemas
 from phpcb.data.stacks import Stack, StackSet, stack_of
 from phpcb.experiments.contexts import Contexts
 from phpcb.experiments.experiment import Experiment
-from phpcb.presentation.advice import diff
-
-OK = "ok"  # the status of an offered item (Experiment.offered)
+from phpcb.presentation.headlines import TIMES
 
 
 @dataclass(frozen=True)
@@ -47,15 +57,67 @@ class StatementChange:
     def every_round(self) -> bool:
         return self.rounds == self.of_rounds
 
+    @property
+    def both_state(self) -> bool:
+        """Both stacks make the statement (a change of the advice when it differs), rather than only one
+        (what only that stack offers: a cipher only the newer OpenSSL lists)."""
+        return self.older is not None and self.newer is not None
+
+
+@dataclass(frozen=True)
+class Offer:
+    """An item one stack's run lists and the other's does not, with what the run says it does."""
+
+    name: str
+    status: str
+
 
 @dataclass(frozen=True)
 class Inventory:
-    """What one stack offers that the other does not."""
+    """What one stack offers that the other does not: every item its run lists (a cipher in
+    openssl_get_cipher_methods(), a curve in openssl_get_curve_names()), whatever the run found it can do."""
 
     title: str
-    only_older: tuple[str, ...]
-    only_newer: tuple[str, ...]
+    experiment: str
+    only_older: tuple[Offer, ...]
+    only_newer: tuple[Offer, ...]
     both: int
+
+
+@dataclass(frozen=True)
+class ExperimentCases:
+    """One experiment's cases, each its own newer/older time over the rounds (ab.case_totals), judged."""
+
+    name: str
+    title: str
+    cases: tuple[ab.Effect, ...]
+
+    @property
+    def faster(self) -> int:
+        return sum(1 for c in self.cases if c.verdict.value == "faster")
+
+    @property
+    def slower(self) -> int:
+        return sum(1 for c in self.cases if c.verdict.value == "slower")
+
+    def largest(self, count: int) -> tuple[ab.Effect, ...]:
+        """Its cases that changed, the largest change first."""
+        moved = sorted((c for c in self.cases if c.verdict.significant), key=lambda c: -abs(math.log(c.ratio)))
+        return tuple(moved[:count])
+
+
+@dataclass(frozen=True)
+class HeadlineChange:
+    """A headline ratio of the pages (how many times faster one case is than another, within a run) on
+    each stack: each side the geometric mean over the rounds, `effect` the newer's over the older's with
+    its t CI over the rounds, judged."""
+
+    experiment: str
+    key: str
+    question: str
+    older: float
+    newer: float
+    effect: ab.Effect
 
 
 @dataclass(frozen=True)
@@ -77,6 +139,8 @@ class StackComparison:
     statements: tuple[StatementChange, ...]
     inventories: tuple[Inventory, ...]
     observed: tuple[Observed, ...]
+    cases: tuple[ExperimentCases, ...] = ()
+    headlines: tuple[HeadlineChange, ...] = ()
 
     @property
     def changed_statements(self) -> list[StatementChange]:
@@ -86,6 +150,28 @@ class StackComparison:
     def unsteady_statements(self) -> list[StatementChange]:
         return [s for s in self.statements if not s.every_round]
 
+    @property
+    def advice_changes(self) -> list[StatementChange]:
+        """What the advice says differently on the newer stack: statements both stacks make, differing in
+        every round beyond a tie."""
+        return [s for s in self.changed_statements if s.both_state]
+
+    @property
+    def only_one_states(self) -> list[StatementChange]:
+        """Statements only one stack's run makes, in every round: about what only that stack offers."""
+        return [s for s in self.changed_statements if not s.both_state]
+
+    @property
+    def changed_headlines(self) -> list[HeadlineChange]:
+        """The headline ratios that changed, the largest change first."""
+        moved = [h for h in self.headlines if h.effect.verdict.significant]
+        return sorted(moved, key=lambda h: -abs(math.log(h.effect.ratio)))
+
+    def largest_cases(self, count: int) -> list[tuple[ExperimentCases, ab.Effect]]:
+        """The cases that changed most across every experiment, the largest change first."""
+        moved = [(e, c) for e in self.cases for c in e.cases if c.verdict.significant]
+        return sorted(moved, key=lambda pair: -abs(math.log(pair[1].ratio)))[:count]
+
 
 def _most_common(values: list[str | None]) -> str | None:
     return Counter(values).most_common(1)[0][0] if values else None
@@ -94,17 +180,14 @@ def _most_common(values: list[str | None]) -> str | None:
 def statement_changes(
     pairs: Sequence[tuple[Run, Run]], experiments: Sequence[Experiment], contexts: Contexts
 ) -> tuple[StatementChange, ...]:
-    """The statements that differ between each round's two runs, beyond a tie, with how many rounds."""
+    """The statements that differ between each round's two runs, beyond a tie, with how many rounds:
+    what advice_changes.changes finds for each round's pair (the experiments both runs have)."""
+    names = [experiment.name for experiment in experiments]
     seen: dict[tuple[str, str], list[Any]] = {}
     for older, newer in pairs:
-        for experiment in experiments:
-            if not (older.has_results(experiment.name) and newer.has_results(experiment.name)):
-                continue
-            before = experiment.advice(contexts.context(experiment, older))
-            after = experiment.advice(contexts.context(experiment, newer))
-            for change in diff(before, after):
-                if not change.tie:
-                    seen.setdefault((experiment.name, change.key), []).append(change)
+        for change in advice_changes.changes(older, newer, contexts, names):
+            if not change.tie:
+                seen.setdefault((change.experiment, change.key), []).append(change)
     found = []
     for (experiment, key), changes in seen.items():
         found.append(
@@ -121,11 +204,12 @@ def statement_changes(
     return tuple(sorted(found, key=lambda s: (not s.every_round, s.experiment, s.key)))
 
 
-def _offered(run: Run, table: str, column: str) -> set[str] | None:
+def _offered(run: Run, table: str, column: str) -> dict[str, str] | None:
+    """Every item the run lists, with its status (what the run found it can do)."""
     rows = run.tables[table] if table in run.frames else None
     if rows is None:
         return None
-    return {str(row[column]) for row in rows if row.get("status") == OK}
+    return {str(row[column]): str(row.get("status", "")) for row in rows}
 
 
 def inventories(older: Run, newer: Run, experiments: Sequence[Experiment]) -> tuple[Inventory, ...]:
@@ -138,8 +222,66 @@ def inventories(older: Run, newer: Run, experiments: Sequence[Experiment]) -> tu
         a, b = _offered(older, offered.table, offered.column), _offered(newer, offered.table, offered.column)
         if a is None or b is None:
             continue
-        found.append(Inventory(offered.title, tuple(sorted(a - b)), tuple(sorted(b - a)), len(a & b)))
+        found.append(
+            Inventory(
+                offered.title,
+                experiment.name,
+                tuple(Offer(name, a[name]) for name in sorted(a.keys() - b.keys())),
+                tuple(Offer(name, b[name]) for name in sorted(b.keys() - a.keys())),
+                len(a.keys() & b.keys()),
+            )
+        )
     return tuple(found)
+
+
+def case_changes(
+    pairs: Sequence[tuple[Run, Run]], report: ab.AbReport, schemas: Schemas, experiments: Sequence[Experiment]
+) -> tuple[ExperimentCases, ...]:
+    """Each experiment of the report's cases, newer over older, judged as one family."""
+    compared = [e for e in experiments if any(found.name == e.name for found in report.experiments)]
+    totals = [ab.case_totals(pairs, experiment, schemas) for experiment in compared]
+    decided = ab.decide(totals)
+    return tuple(
+        ExperimentCases(experiment.name, experiment.title, tuple(cases))
+        for experiment, cases in zip(compared, decided, strict=True)
+    )
+
+
+def headline_changes(
+    pairs: Sequence[tuple[Run, Run]], experiments: Sequence[Experiment], contexts: Contexts
+) -> tuple[HeadlineChange, ...]:
+    """Each headline ratio (Headline.unit TIMES) both runs of every round state, on each stack and its change."""
+    per_round: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    questions: dict[tuple[str, str], str] = {}
+    for older, newer in pairs:
+        for experiment in experiments:
+            if not (older.has_results(experiment.name) and newer.has_results(experiment.name)):
+                continue
+            before = {h.key: h for h in experiment.headlines(contexts.context(experiment, older)) if h.unit == TIMES}
+            after = {h.key: h for h in experiment.headlines(contexts.context(experiment, newer)) if h.unit == TIMES}
+            for key in before.keys() & after.keys():
+                a, b = before[key].value, after[key].value
+                if a > 0 and b > 0 and math.isfinite(a) and math.isfinite(b):
+                    per_round.setdefault((experiment.name, key), []).append((a, b))
+                    questions[(experiment.name, key)] = after[key].question
+    kept = {name: values for name, values in per_round.items() if len(values) == len(pairs)}
+    effects = [
+        ab.effect(questions[name], np.array([math.log(b / a) for a, b in values])) for name, values in kept.items()
+    ]
+    (decided,) = ab.decide([effects]) if effects else ([],)
+    found = [
+        HeadlineChange(
+            name[0],
+            name[1],
+            questions[name],
+            math.exp(float(np.mean([math.log(a) for a, _ in values]))),
+            math.exp(float(np.mean([math.log(b) for _, b in values]))),
+            effect,
+        )
+        for (name, values), effect in zip(kept.items(), decided, strict=True)
+    ]
+    order = {experiment.name: i for i, experiment in enumerate(experiments)}
+    return tuple(sorted(found, key=lambda h: (order.get(h.experiment, len(order)), h.key)))
 
 
 def _text(value: Any) -> str:
@@ -179,6 +321,8 @@ def analyse(
         statement_changes(pairs, experiments, contexts),
         inventories(last_older, last_newer, experiments),
         observed(last_older, last_newer),
+        case_changes(pairs, report, schemas, experiments),
+        headline_changes(pairs, experiments, contexts),
     )
 
 
@@ -193,11 +337,7 @@ def other_stack_caveat(comparison: StackComparison | None, experiment: str, show
     different answer: the Versions page lists those."""
     if comparison is None or shown_stack not in comparison.stack_set.stacks:
         return None
-    changed = [
-        c
-        for c in comparison.changed_statements
-        if c.experiment == experiment and c.older is not None and c.newer is not None
-    ]
+    changed = [c for c in comparison.advice_changes if c.experiment == experiment]
     if not changed:
         return None
     newer_shown = shown_stack == comparison.stack_set.stacks[1]

@@ -216,12 +216,14 @@ class JwtPolicy:
             return own
         of_key = self.keys.named(key)
         references = own.references + tuple(r for r in of_key.references if r not in own.references)
-        # The key's reason verbatim (it names the key): the same words as on every page that names it.
+        # The key's reason verbatim (it names the key): the same words as on every page that names it. A
+        # deprecated identifier stays labelled so with any key.
         return Verdict(
             f"{own.primitive} ({of_key.primitive} key)",
             stricter(own.status, of_key.status),
             own.notes + of_key.notes,
             references,
+            deprecated=own.deprecated,
         )
 
 

@@ -6,10 +6,17 @@ data/policy/, so an experiment adds its primitives in its own policy file; the l
 primitive or an alias that two entries declare, and a `recommended` entry that names no experiment
 measuring it (`measured_by`). An entry cites references defined in its own file. A name is looked up
 in this order: its alias, then its own entry, then the first rule of its kind that matches it.
+
+A verdict names its use where it depends on one: an entry's `use` says what its status is for (ML-DSA-65:
+signatures where both ends run OpenSSL 3.5+), and `uses` gives the primitive's verdict for each other use
+(ML-DSA-65 for JWT: not recommended), so that one primitive has one label per use on every page. An
+identifier a standard deprecates carries `deprecated: {by: <reference>, use: <its replacement>}` (RFC
+9864's `EdDSA`, replaced by `Ed25519`), and its label says so wherever it is printed.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,12 +47,18 @@ class Reference:
 
 @dataclass(frozen=True)
 class Verdict:
-    """What the site says of one primitive: `primitive` is its canonical name (aliases resolved)."""
+    """What the site says of one primitive: `primitive` is its canonical name (aliases resolved). `use`
+    names what the status is for, where it depends on one ("" where it does not); `uses` are the same
+    primitive's verdicts for its other uses; `deprecated` says which standard deprecates the identifier
+    and what replaces it ("" where none does)."""
 
     primitive: str
     status: str
     notes: tuple[str, ...]
     references: tuple[Reference, ...]
+    use: str = ""
+    deprecated: str = ""
+    uses: tuple[Verdict, ...] = ()
 
     @property
     def recommendable(self) -> bool:
@@ -53,11 +66,19 @@ class Verdict:
 
     @property
     def text(self) -> str:
-        return STATUS_TEXT[self.status]
+        """The label every page prints: the status, for the use it depends on, and a deprecated identifier."""
+        label = STATUS_TEXT[self.status]
+        if self.use:
+            label += f" for {self.use}"
+        if self.deprecated:
+            label += f"; identifier {self.deprecated}"
+        return label
 
     def named(self, primitive: str) -> Verdict:
         """The same verdict for a primitive derived from this one (a parameter set, an algorithm with its key)."""
-        return Verdict(primitive, self.status, self.notes, self.references)
+        return dataclasses.replace(
+            self, primitive=primitive, uses=tuple(dataclasses.replace(u, primitive=primitive) for u in self.uses)
+        )
 
 
 def stricter(a: str, b: str) -> str:
@@ -171,6 +192,35 @@ class _TableBuilder:
             raise DataError(file.path, f"{where}: expected a kind such as cipher, key or jws, got {kind!r}")
         return kind
 
+    def deprecated(self, file: YamlFile, entry: dict[str, Any], name: str, where: str) -> str:
+        """'deprecated by RFC 9864: use Ed25519', from `deprecated: {by: rfc9864, use: Ed25519}`; ''."""
+        if "deprecated" not in entry:
+            return ""
+        found = file.expect_mapping(entry["deprecated"], f"{where}/deprecated")
+        by, replacement = file.text(found, "by", f"{where}/deprecated"), file.text(found, "use", f"{where}/deprecated")
+        if by not in self.references:
+            raise DataError(file.path, f"{where}/deprecated: by {by!r} is not defined under references")
+        if replacement == name:
+            raise DataError(file.path, f"{where}/deprecated: {name!r} cannot replace itself")
+        standard = self.references[by].title.split(":")[0]
+        return f"{name} deprecated by {standard}: use {replacement}"
+
+    def other_uses(self, file: YamlFile, entry: dict[str, Any], name: str, where: str) -> tuple[Verdict, ...]:
+        """The verdicts of `uses: {<use>: {status, reason, references}}`, each for its use."""
+        if "uses" not in entry:
+            return ()
+        if "use" not in entry:
+            raise DataError(file.path, f"{where}: uses other than its own need 'use', what its status is for")
+        found = []
+        for use, value in file.mapping(entry, "uses", where).items():
+            at = f"{where}/uses/{use}"
+            other = file.expect_mapping(value, at)
+            status = self.status(file, other, at)
+            found.append(
+                Verdict(str(name), status, (file.text(other, "reason", at),), self.cited(file, other, at), str(use))
+            )
+        return tuple(found)
+
     def add_entries(self, file: YamlFile) -> None:
         if "verdicts" not in file.data:
             return
@@ -185,14 +235,23 @@ class _TableBuilder:
                 raise DataError(
                     file.path, f"{where}: expected measured_by to be an experiment's name, got {measured_by!r}"
                 )
-            if status == "recommended" and measured_by is None:
+            uses = self.other_uses(file, entry, str(name), where)
+            if measured_by is None and (status == "recommended" or any(u.recommendable for u in uses)):
                 raise DataError(
                     file.path,
                     f"{where}: recommended, but no experiment measures it (measured_by): "
                     "what the project did not measure is never recommended",
                 )
-            known = {"kind", "status", "reason", "references", "measured_by"}
-            verdict = Verdict(str(name), status, (file.text(entry, "reason", where),), self.cited(file, entry, where))
+            known = {"kind", "status", "reason", "references", "measured_by", "use", "uses", "deprecated"}
+            verdict = Verdict(
+                str(name),
+                status,
+                (file.text(entry, "reason", where),),
+                self.cited(file, entry, where),
+                file.text(entry, "use", where) if "use" in entry else "",
+                self.deprecated(file, entry, str(name), where),
+                uses,
+            )
             self.entries[str(name)] = Entry(
                 self.kind(file, entry, where),
                 verdict,

@@ -40,7 +40,8 @@ class Inputs:
 @dataclass(frozen=True)
 class Offered:
     """A table of what a stack offers (ciphers, curves): the Versions page lists what one stack's runs
-    offer and the other's do not. Its rows name an item in `column`; those with status ok are offered."""
+    offer and the other's do not. Its rows name an item in `column`: every row is an item the stack lists,
+    and its `status` says what the run found it does."""
 
     table: str
     column: str
@@ -60,6 +61,10 @@ class Finding:
     evidence: tuple[Evidence, ...] = ()
     caveats: tuple[Markup, ...] = ()
     claim: str | None = None
+    # The keys of the headlines (`headlines`) the answer prints, ratios and picks as well as absolute
+    # numbers: the answer says beside each on how many machines × stacks it holds (presentation/holds.py).
+    # None: every headline of the page.
+    headlines: tuple[str, ...] | None = None
 
 
 class Experiment(ABC):
@@ -79,6 +84,10 @@ class Experiment(ABC):
     shift_columns: ClassVar[tuple[str, ...]] = ()
     # What a stack offers, as this experiment's runs list it (the Versions page compares two stacks').
     offered: ClassVar[Offered | None] = None
+    # Tokens this experiment's statements hold as values (its advice: a cipher's status in the inventory,
+    # say), in words: what a pull request's comment prints instead of the token (publish/comment_words.py;
+    # a verdict's status is in data/verdicts.py's words, as every page prints it).
+    words: ClassVar[Mapping[str, str]] = {}
     # The package's own modules the defaults below delegate to: `figures.all_figures(analysis)`;
     # `page.finding|advice|headlines|notes(context)` where the module has them; `measures.MEASURES`.
     figures_module: ClassVar[ModuleType | None] = None
@@ -159,6 +168,9 @@ class Experiment(ABC):
             caveats=(*found.caveats, *shared_caveats(context.get("precision"), profile)),
             evidence=found.evidence,
             claim=claim_line(context, found.claim),
+            headlines=(
+                found.headlines if found.headlines is not None else tuple(h.key for h in self.headlines(context))
+            ),
         )
 
     def advice(self, context: dict[str, Any]) -> list[Advice]:

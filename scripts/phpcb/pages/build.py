@@ -25,7 +25,7 @@ from phpcb.errors import NoDataError
 from phpcb.experiments import registry
 from phpcb.experiments.contexts import DATAPACKAGE, IN_SITE, Contexts, Project, run_anchor
 from phpcb.experiments.experiment import Experiment, Figures
-from phpcb.pages import claims_page, compare_page, versions_page
+from phpcb.pages import across_machines, claims_page, compare_page, versions_page
 from phpcb.pages import machines_page as machines
 from phpcb.presentation import chart_data, precision
 from phpcb.presentation import environment as env_rows
@@ -77,10 +77,12 @@ def experiment_page(
     checked: list[judge.Checked] | None = None,
     notes: list[Markup] | None = None,
     stacks: compare_stacks.StackComparison | None = None,
+    questions: list[machines.Question] | None = None,
 ) -> ExperimentPage:
     """The page, with the ledger's verdicts on its claims (`checked`): its "then vs now" lines and
     its answer quote them, never a number of their own; where the stacks compared side by side answer
-    differently (`stacks`), its answer says so."""
+    differently (`stacks`), its answer says so; beside each headline it prints, on how many of the
+    Machines page's machines × stacks (`questions`) it holds."""
     given = contexts.inputs(experiment)
     page_claims = checked or []
     chosen = selection.shown(runs, experiment.name, choice.config, choice.focus)
@@ -101,6 +103,8 @@ def experiment_page(
         other = compare_stacks.other_stack_caveat(stacks, experiment.name, stack_of(chosen.run.manifest).name)
         if answer is not None and other is not None:
             answer = dataclasses.replace(answer, caveats=(*answer.caveats, Markup(markdown_text(other))))
+        if answer is not None and questions is not None:
+            answer = across_machines.with_holds(answer, experiment, context, chosen.run, questions)
     context.update(claims)
     context["selection"] = chosen
     context["claims_tally"] = str(judge.Tally.of(page_claims)) if page_claims else ""
@@ -168,8 +172,10 @@ def machines_page(
     config: selection.SiteConfig,
     contexts: Contexts,
     focus: str | None = None,
+    questions: list[machines.Question] | None = None,
 ) -> tuple[str, dict[str, dict[str, Any]]]:
-    questions = machines.questions(experiments, runs, config, contexts.context, focus)
+    if questions is None:
+        questions = machines.questions(experiments, runs, config, contexts.context, focus)
     figures = {q.key: q.figure for q in questions}
     return render(
         templates,
@@ -213,6 +219,7 @@ def build(root: Path, run_files: RunFiles = IN_SITE, view: selection.View = sele
     stack_sets = load_sets(root, runs)
     stack_comparison = versions_page.comparison_of(stack_sets, runs, config, schemas, experiments, contexts)
     notes = cross_notes(experiments, runs, choice, contexts)
+    questions = machines.questions(experiments, runs, config, contexts.context, choice.focus)
     for experiment in experiments:
         page = experiment_page(
             experiment,
@@ -223,12 +230,13 @@ def build(root: Path, run_files: RunFiles = IN_SITE, view: selection.View = sele
             judge.on_page(checked, experiment.name),
             notes.get(experiment.name),
             stack_comparison,
+            questions,
         )
         site.experiments.append(page)
         site.pages[experiment.page] = page.text
         site.contents.update(chart_data.chart_files(experiment.page, page.figures))
     site.pages["machines.md"], machine_figures = machines_page(
-        experiments, runs, templates, config, contexts, choice.focus
+        experiments, runs, templates, config, contexts, choice.focus, questions
     )
     site.contents.update(chart_data.chart_files("machines.md", machine_figures))
     site.pages[versions_page.PAGE] = versions_page.render_page(templates, stack_sets, stack_comparison, config)

@@ -63,6 +63,9 @@ class Answer:
     caveats: tuple[Markup, ...] = ()
     evidence: tuple[Evidence, ...] = ()
     claim: ClaimLine | None = None
+    headlines: tuple[str, ...] = ()  # the keys of the headlines it prints (Experiment.headlines)
+    # Beside those headlines, on how many machines × stacks each holds (presentation/holds.py), escaped.
+    holds: tuple[Markup, ...] = ()
 
 
 def spread_words(spread: RunSpread) -> str:

@@ -6,6 +6,7 @@ unstable, as pyperf ("the benchmark seems unstable"), criterion (outlier classes
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from phpcb.data.loader import Run
@@ -22,6 +23,9 @@ STEAL_WARNING = 0.05
 OUTLIER_WARNING = 0.07
 # Below this share of cases within the target, the page says the run is less precise than asked.
 WITHIN_TARGET_WARNING = 0.9
+# Beside a case's number whose CI did not reach the target: the runner stopped sampling it when its
+# share of the run's time was spent (docs/methodology.md#precision-and-noise).
+SHORT_OF_TARGET = "not within {target} in its time"
 # Other processes busy for this share of all cores' time: on a 2-core VM, one core's worth for half the
 # run. They take caches, memory bandwidth and, on a hyperthread sibling, the core itself.
 OTHERS_WARNING = 0.25
@@ -82,6 +86,37 @@ class Precision:
                 f"{plus_minus(self.reached.target)} before their time ran out"
             )
         return found
+
+
+def short_of_target_text(target: float) -> str:
+    """The words beside a number whose case did not reach its target: "not within ±3 % in its time"."""
+    return SHORT_OF_TARGET.format(target=plus_minus(target))
+
+
+def short_of_target(found: Precision | None, median: float, low: float, high: float) -> str:
+    """What a page prints beside one case's number whose CI (over this run's samples) is wider than the
+    target its experiment was sampled to: ", not within ±3 % in its time", else "". The runner gave the
+    case its share of the run's time budget and stopped it there (or at the profile's most samples),
+    so the page says so where the number is, not only in the card's count of such cases. The half-width
+    is (high − low) / (2 × median), as stats.relative_half_width and the runner compute it; a CI that
+    is not finite (too few samples for one, e.g. a comparison's 3 rounds) is not a sampled case's."""
+    if found is None or found.reached is None:
+        return ""
+    if not all(math.isfinite(x) for x in (median, low, high)) or median <= 0:
+        return ""
+    if (high - low) / (2.0 * median) <= found.reached.target:
+        return ""
+    return f", {short_of_target_text(found.reached.target)}"
+
+
+def short_of_target_rate(found: Precision | None, mb_per_s: float, interval: tuple[float, float]) -> str:
+    """short_of_target for a throughput and its CI: the times' interval is bytes over the throughputs'
+    (the slow end of one is the low end of the other), so its half-width over its median is
+    rate × (high − low) / (2 × low × high)."""
+    low, high = interval
+    if not all(math.isfinite(x) for x in (mb_per_s, low, high)) or low <= 0 or mb_per_s <= 0:
+        return ""
+    return short_of_target(found, 1.0 / mb_per_s, 1.0 / high, 1.0 / low)
 
 
 def precision(run: Run, experiment: str, schemas: Schemas) -> Precision:

@@ -17,7 +17,8 @@ from markupsafe import Markup, escape
 
 from phpcb.data import snippets
 from phpcb.data.verdicts import Verdict
-from phpcb.presentation import formatting, wording
+from phpcb.presentation import formatting, native, wording
+from phpcb.presentation import precision as precision_notes
 from phpcb.statistics import stats, thresholds
 
 # Characters that give text a meaning in Markdown (as configured in mkdocs.yml: emphasis, code,
@@ -57,10 +58,12 @@ def code_spans(value: object) -> Markup:
 
 
 def verdict(value: Verdict) -> Markup:
-    """A primitive's verdict as the site prints it everywhere: the status in words, marked with the
-    primitive's canonical name so that a test can read every verdict of the built site."""
-    return Markup('<span class="pcb-verdict" data-primitive="{}" data-status="{}">{}</span>').format(
-        markdown_text(value.primitive), value.status, value.text
+    """A primitive's verdict as the site prints it everywhere: the label in words (its status, the use it
+    is for where it depends on one, a deprecated identifier), marked with the primitive's canonical name
+    and its use so that a test can read every (primitive, use) → label of the built site."""
+    use = Markup(' data-use="{}"').format(value.use) if value.use else Markup("")
+    return Markup('<span class="pcb-verdict" data-primitive="{}"{} data-status="{}">{}</span>').format(
+        markdown_text(value.primitive), use, value.status, markdown_text(value.text)
     )
 
 
@@ -110,22 +113,30 @@ def _percent_number(fraction: float) -> str:
 class Thresholds:
     """The statistical thresholds as the templates write them, read from the code that decides by them
     (the global `thresholds`): numbers of percent without the sign, so that each template keeps its own
-    spacing (`{{ thresholds.confidence }}% CI`, `{{ thresholds.noise }} %`), and α as a number."""
+    spacing (`{{ thresholds.confidence }}% CI`, `{{ thresholds.difference }} %`), and α as a number."""
 
     confidence: str  # stats.CONFIDENCE: "95"
-    noise: str  # stats.NOISE_THRESHOLD, the smallest difference a page claims: "2"
+    difference: str  # thresholds.DIFFERENCE, the one threshold of a difference on every page: "2"
     alpha: str  # thresholds.ALPHA, a comparison's adjusted p: "0.05"
-    change: str  # thresholds.CHANGE_THRESHOLD, a comparison's change beyond the shift: "5"
     fidelity_goal: str  # thresholds.HALF_WIDTH_GOAL, `make bench-fidelity`'s CI half-width: "5"
     overhead_goal: str  # thresholds.OVERHEAD_GOAL, what the harness may add: "5"
+
+    @property
+    def noise(self) -> str:
+        """The smallest difference a page claims: the one threshold of a difference (its older name)."""
+        return self.difference
+
+    @property
+    def change(self) -> str:
+        """A comparison's change beyond the shift: the one threshold of a difference (its older name)."""
+        return self.difference
 
     @classmethod
     def current(cls) -> Thresholds:
         return cls(
             confidence=_percent_number(stats.CONFIDENCE),
-            noise=_percent_number(stats.NOISE_THRESHOLD),
+            difference=_percent_number(thresholds.DIFFERENCE),
             alpha=f"{thresholds.ALPHA:g}",
-            change=_percent_number(thresholds.CHANGE_THRESHOLD),
             fidelity_goal=_percent_number(thresholds.HALF_WIDTH_GOAL),
             overhead_goal=_percent_number(thresholds.OVERHEAD_GOAL),
         )
@@ -173,14 +184,26 @@ def ci_scope(context: Any) -> str:
     return f"{_percent_number(stats.CONFIDENCE)}% CI {scope}"
 
 
+# A page's context may hold `precision` (precision.Precision, its experiment's): a case's number whose
+# own CI is wider than the target its experiment was sampled to then says so beside it.
+PRECISION = "precision"
+
+
+def _short_of_target(context: Any, summary: Any) -> str:
+    """', not within ±3 % in its time' after a case's time whose CI over this run's samples (never the
+    widened one) did not reach its experiment's target; ''."""
+    found = context.get(PRECISION)
+    return precision_notes.short_of_target(found, summary.median_ns, summary.ci_low_ns, summary.ci_high_ns)
+
+
 @jinja2.pass_context
 def time_spread(context: Any, summary: Any) -> str:
-    return formatting.time_spread(widened_time(context, summary))
+    return formatting.time_spread(widened_time(context, summary)) + _short_of_target(context, summary)
 
 
 @jinja2.pass_context
 def time_ci(context: Any, summary: Any) -> str:
-    return formatting.time_ci(widened_time(context, summary))
+    return formatting.time_ci(widened_time(context, summary)) + _short_of_target(context, summary)
 
 
 @jinja2.pass_context
@@ -192,12 +215,14 @@ def time_interval(context: Any, summary: Any) -> str:
 
 @jinja2.pass_context
 def rate_spread(context: Any, mb_per_s: float, interval: tuple[float, float]) -> str:
-    return formatting.rate_spread(mb_per_s, _widened_rate(context, mb_per_s, interval))
+    short = precision_notes.short_of_target_rate(context.get(PRECISION), mb_per_s, interval)
+    return formatting.rate_spread(mb_per_s, _widened_rate(context, mb_per_s, interval)) + short
 
 
 @jinja2.pass_context
 def rate_ci(context: Any, mb_per_s: float, interval: tuple[float, float]) -> str:
-    return formatting.rate_ci(mb_per_s, _widened_rate(context, mb_per_s, interval))
+    short = precision_notes.short_of_target_rate(context.get(PRECISION), mb_per_s, interval)
+    return formatting.rate_ci(mb_per_s, _widened_rate(context, mb_per_s, interval)) + short
 
 
 def finalize(value: Any) -> Any:
@@ -261,6 +286,7 @@ def environment(template_dir: Path) -> jinja2.Environment:
         signed_duration=formatting.signed_duration,
         percent=formatting.percent,
         plus_minus=formatting.plus_minus,
+        short_of_target=precision_notes.short_of_target_text,
         count=formatting.count,
         times=wording.times,
         cell=markdown_text,
@@ -278,7 +304,15 @@ def environment(template_dir: Path) -> jinja2.Environment:
         margin=wording.margin,
         estimate=wording.estimate,
         share=wording.share,
-        native_share=wording.native_share,
+        native_share=native.native_share,
+        native_sides=native.native_sides,
+        layer_sides=native.layer_sides,
+        pitfall_sides=native.pitfall_native_sides,
+        php_adds=native.php_adds,
+        native_adds=native.adds,
+        fixed_cost=native.fixed_cost,
+        layer_overhead=native.layer_overhead,
+        layer_added=native.layer_added,
         overhead=wording.overhead,
         snippet=snippet_function(template_dir.parent),
         thresholds=Thresholds.current(),

@@ -122,20 +122,17 @@ def share(ratio: Ratio) -> str:
         measured = estimate(ratio.value, ratio.low, ratio.high)
         return f"the model does not fit: its whole {CI} lies above 100 % (a ratio of {measured})"
     places = max(0, _places(ratio.value * 100, ratio.low * 100, ratio.high * 100))
-    return f"{_percent(ratio.value, places)} ({CI} {_percent(ratio.low, places)}–{_percent(ratio.high, places)})"
+    return f"{_percent(ratio.value, places)} ({share_interval(ratio)})"
 
 
-def native_share(ratio: Ratio) -> str:
-    """PHP's speed as a share of the native tool's on the same primitive: as `share`, except that a CI
-    wholly above 100 % is a broken measurement, not a model that does not fit: PHP calls the same library
-    and cannot outrun it, so the native figure was taken when the machine was slower than for PHP's."""
-    if math.isfinite(ratio.high) and ratio.low > 1:
-        measured = estimate(ratio.value, ratio.low, ratio.high)
-        return (
-            f"not measured right: PHP outran the library it calls (a ratio of {measured}); the native rounds "
-            "met another machine than PHP's, and this run's figure is left out"
-        )
-    return share(ratio)
+def share_interval(ratio: Ratio) -> str:
+    """A share's interval alone, to the precision `share` prints it with: '95% CI 98.5 %–100.5 %'."""
+    places = max(0, _places(ratio.value * 100, ratio.low * 100, ratio.high * 100))
+    return f"{CI} {_percent(ratio.low, places)}–{_percent(ratio.high, places)}"
+
+
+def _signed(x: float, places: int) -> str:
+    return f"{x:+.{places}f}".replace("-", "−")
 
 
 def overhead(ratio: Ratio) -> str:
@@ -144,8 +141,9 @@ def overhead(ratio: Ratio) -> str:
     if not math.isfinite(high):
         return f"{value:+.1f} % (no CI: too few rounds)"
     places = 1 if high - low >= 1 else 2
+    return f"{_signed(value, places)} % ({CI} {_signed(low, places)} to {_signed(high, places)} %)"
 
-    def signed(x: float) -> str:
-        return f"{x:+.{places}f}".replace("-", "−")
 
-    return f"{signed(value)} % ({CI} {signed(low)} to {signed(high)} %)"
+def overhead_bound(ratio: float) -> str:
+    """One end of an overhead's interval, a ratio, as the change it is: 1.023 is '+2.3 %'."""
+    return f"{_signed((ratio - 1) * 100, 1)} %"

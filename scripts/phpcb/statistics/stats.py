@@ -17,13 +17,14 @@ import numpy as np
 from scipy import special
 
 from phpcb.data.schema import Measure
+from phpcb.statistics import thresholds
 
 K = TypeVar("K")
 
 CONFIDENCE = 0.95
-# A difference smaller than this is not claimed even when its CI excludes 1: below it,
-# run-to-run drift of the machine (frequency, cache, neighbours) dominates.
-NOISE_THRESHOLD = 0.02
+# A difference smaller than this is not claimed even when its CI excludes 1: the one threshold of a
+# difference, thresholds.DIFFERENCE (read from there: Ratio.significant reads the owner at each call).
+NOISE_THRESHOLD = thresholds.DIFFERENCE
 BOOTSTRAP_RESAMPLES = 4000
 BOOTSTRAP_SEED = 20161031  # fixed: the same data always gives the same interval
 
@@ -154,7 +155,7 @@ class Ratio:
     @property
     def significant(self) -> bool:
         """The whole CI lies beyond the noise threshold on one side of 1: a measurable difference."""
-        return self.low > 1.0 + NOISE_THRESHOLD or self.high < 1.0 / (1.0 + NOISE_THRESHOLD)
+        return self.low > 1.0 + thresholds.DIFFERENCE or self.high < 1.0 / (1.0 + thresholds.DIFFERENCE)
 
 
 def bootstrap_medians(sample: np.ndarray, rng: np.random.Generator, resamples: int = BOOTSTRAP_RESAMPLES) -> np.ndarray:

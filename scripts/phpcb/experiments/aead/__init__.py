@@ -35,6 +35,8 @@ class Aead(Experiment):
             "gcm_span": page.gcm_span(result),
             "gcm_faster": page.gcm_faster(result),
             "ccm_faster": page.ccm_faster(result),
+            "pair_span": page.pair_span(result),
+            "pair_names": page.pair_names(),
         }
 
 

@@ -31,6 +31,9 @@ CSV = "aead.csv"  # the measurements table (data/schema/tables/aead.json)
 # the kernel's (a page fault per 4 KiB). The seed's 10 MiB is quoted by the ledger, as the article measured.
 HEAP_PAYLOAD_LIMIT = 512 * 1024
 FIDELITY_BLOCK = 16384
+# The two AEADs the page recommends and gives code for, set against each other at every size: ext-openssl's
+# AES-256-GCM (the subject) and libsodium's XChaCha20-Poly1305 (the baseline).
+RECOMMENDED_PAIR = ("aes-256-gcm", "sodium-xchacha20poly1305-ietf")
 
 
 @dataclass(frozen=True)
@@ -131,6 +134,8 @@ class AeadAnalysis:
     native_tool: str = ""
     # Large payloads: secretstream in 64 KiB chunks against one call (aead_stream.csv); none in older runs.
     streams: list[StreamComparison] = field(default_factory=list)
+    # AES-256-GCM against XChaCha20-Poly1305 (RECOMMENDED_PAIR) at every payload, encryption then decryption.
+    recommended_pair: list[Comparison] = field(default_factory=list)
 
     def case(self, variant: str, operation: str, payload_bytes: int, aad_bytes: int = 0) -> CaseStats | None:
         for case in self.cases:
@@ -191,6 +196,22 @@ def gcm_vs_ccm(analysis_cases: list[CaseStats], pairing: Pairing = UNPAIRED) -> 
                 ccm = index.get((f"aes-{bits}-ccm", operation, payload, 0))
                 if gcm is not None and ccm is not None:
                     comparisons.append(_compare(gcm, ccm, pairing))
+    return comparisons
+
+
+def recommended_pair(
+    analysis_cases: list[CaseStats], pair: tuple[str, str] = RECOMMENDED_PAIR, pairing: Pairing = UNPAIRED
+) -> list[Comparison]:
+    """The page's two recommended AEADs against each other (16-byte tags, no AAD), at every payload both
+    have, encryption before decryption."""
+    index = {(c.key.variant, c.key.operation, c.key.payload_bytes, c.key.aad_bytes): c for c in analysis_cases}
+    subject, baseline = pair
+    comparisons = []
+    for payload in sorted({c.key.payload_bytes for c in analysis_cases}):
+        for operation in ("encrypt", "decrypt"):
+            mine, theirs = index.get((subject, operation, payload, 0)), index.get((baseline, operation, payload, 0))
+            if mine is not None and theirs is not None:
+                comparisons.append(_compare(mine, theirs, pairing))
     return comparisons
 
 
@@ -314,6 +335,7 @@ def analyse(run: Run, policy: AeadPolicy) -> AeadAnalysis:
         vs_native=[Breakdown(c, None) for c in rounds],
         native_tool=native_tool(run.tables.get(native.NATIVE_CSV, [])),
         streams=stream_comparisons(run),
+        recommended_pair=recommended_pair(findable, pairing=pairing),
     )
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
 from phpcb.data.loader import Run
 from phpcb.data.policy import Argon2Policy, load_argon2_policy
 from phpcb.experiments.argon2 import alternatives, analysis, figures, measures, native, page
+from phpcb.experiments.argon2.picks import timing
 from phpcb.experiments.experiment import Experiment, Inputs
 
 
@@ -29,15 +31,26 @@ class Argon2(Experiment):
         return analysis.analyse(run, named)
 
     def figures(self, result: analysis.Argon2Analysis, inputs: Inputs) -> dict[str, dict[str, Any]]:
-        """The charts, the heatmap opening on the answer's pick with its budget drawn (page.finding's)."""
-        choices = analysis.budget_choices(result, inputs.policy.recommended_variants, inputs.spread)
+        """The charts, the heatmap opening on the answer's pick with its budget drawn (page.finding's):
+        the pick made as the page makes it, with the spread the page context gave the analysis
+        (result.spread; the inputs a figure is made with carry none), and the line around the cells
+        that fit the budget by the same rule (picks.py)."""
+        choices = analysis.budget_choices(result, inputs.policy.recommended_variants, result.spread)
         choice = next((b for b in choices if b.budget_ms == page.FINDING_BUDGET_MS), None)
-        answer = figures.Answer(choice.budget_ms, choice.cell) if choice is not None else None
-        return figures.all_figures(result, answer)
+        if choice is None:
+            return figures.all_figures(result, None)
+        fits = frozenset(
+            c.key for c in result.cells if c.wall is not None and timing(c.wall, result.spread).within(choice.budget_ms)
+        )
+        return figures.all_figures(result, figures.Answer(choice.budget_ms, choice.option, fits))
 
     def page_context(self, result: analysis.Argon2Analysis, inputs: Inputs) -> dict[str, Any]:
+        """The page's context; its analysis (replacing the one it was given) carries the spread the
+        picks are judged with, for the figures made from it."""
+        result = dataclasses.replace(result, spread=inputs.spread)
         return (
-            page.context(result, inputs.reference, inputs.policy, inputs.spread)
+            {"analysis": result}
+            | page.context(result, inputs.reference, inputs.policy, inputs.spread)
             | {"vs_cli": native.analyse(result.run)}
             | alternatives.context(result, inputs.policy, inputs.spread)
         )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,7 +12,7 @@ import numpy as np
 from phpcb.data.loader import Run
 from phpcb.data.schema import declared_measure
 from phpcb.experiments.argon2.bcrypt import BCRYPT_TABLE, BcryptCost, CostStep, bcrypt_costs, cost_steps
-from phpcb.presentation.wording import CI
+from phpcb.experiments.argon2.picks import BudgetPick, Candidate, pick_within, timing
 from phpcb.statistics.spread import UNKNOWN, RunSpread
 from phpcb.statistics.stats import MIN_PAIRS, Ratio, Summary, ratio_between, ratio_of_medians, summarize
 
@@ -70,65 +69,6 @@ class Cell:
 
 
 @dataclass(frozen=True)
-class BudgetChoice:
-    """The strongest cell whose median fits the budget; where the machine's spread between runs is known,
-    also the strongest that fits in every run (`sure`) and in some (`possible`): when they differ, which
-    fits depends on the run, a tie. `strongest`: the strongest cell the run measured, whatever its time."""
-
-    budget_ms: int
-    cell: Cell | None
-    sure: Cell | None = None
-    possible: Cell | None = None
-    strongest: Cell | None = None
-
-    @property
-    def beyond_grid(self) -> bool:
-        """Even the strongest setting the run measured fits: the pick is where the grid stops, not where
-        the budget does (a stronger setting, unmeasured, may fit too)."""
-        return self.cell is not None and self.strongest is not None and self.cell.key == self.strongest.key
-
-    @property
-    def tied(self) -> bool:
-        sure, possible = (None if c is None else c.key for c in (self.sure, self.possible))
-        return sure != possible
-
-    @property
-    def options(self) -> tuple[str, ...]:
-        """The cell it picks, by label, or the two a tie cannot tell apart (the one that fits in every
-        run first)."""
-        if not self.tied:
-            return (self.cell.key.label if self.cell is not None else NONE_FITS,)
-        return tuple(c.key.label if c is not None else NONE_FITS for c in (self.sure, self.possible))
-
-    @property
-    def provisional(self) -> Cell | None:
-        """A cell the pick names with fewer hashes than a 95 % CI of its median needs (6): its median
-        alone decides whether it fits, so the pick is provisional, and says so. A tie names its two cells,
-        not the median's pick between them."""
-        named = (self.sure, self.possible) if self.tied else (self.cell,)
-        return next(
-            (c for c in named if c is not None and c.wall is not None and c.wall.n < MIN_PAIRS),
-            None,
-        )
-
-    @property
-    def statement(self) -> str:
-        if self.tied:
-            first, second = self.options
-            said = f"{first} or {second} (which fits {self.budget_ms} ms depends on the run)"
-        else:
-            said = self.cell.key.label if self.cell is not None else NONE_FITS
-        thin = self.provisional
-        if thin is not None and thin.wall is not None:
-            needs = f"fewer than the {MIN_PAIRS} a {CI} needs"
-            said += f" (provisional: {thin.key.label} rests on {thin.wall.n} hashes, {needs})"
-        return said
-
-
-NONE_FITS = "none within the budget"
-
-
-@dataclass(frozen=True)
 class LibraryGap:
     """The same hash through two interfaces: `ratio` is the first's time over the second's."""
 
@@ -148,6 +88,9 @@ class Argon2Analysis:
     bcrypt: list[BcryptCost] = field(default_factory=list)
     # each bcrypt cost's time over the one below it (bcrypt's design doubles it)
     bcrypt_steps: list[CostStep] = field(default_factory=list)
+    # The machine's spread between runs that the page's picks are judged with (picks.timing): set by the
+    # page context (Argon2.page_context), so that the figures made from this analysis pick as the page does.
+    spread: RunSpread = UNKNOWN
 
     def find(self, interface: str, variant: str, memory_mib: int, threads: int, time_cost: int) -> Cell | None:
         wanted = CellKey(interface, variant, memory_mib * 1024, threads, time_cost)
@@ -210,34 +153,32 @@ def cells(rows: list[dict[str, Any]]) -> list[Cell]:
     return result
 
 
-def strongest_within(
-    cells_: list[Cell],
-    budget_ms: float,
-    variants: tuple[str, ...],
-    time: Callable[[Summary], float] | None = None,
-    interface: str = "password_hash",
-) -> Cell | None:
-    """The cell of `interface` (password_hash, or sodium for libsodium's p = 1) and a recommended
-    variant with the most memory × passes whose median (or `time`, e.g. an end of its interval between
-    runs) fits the budget.
-
-    Oversubscribed thread counts are left out: more threads than cores buy nothing here.
-    """
-    timed = time or (lambda wall: wall.median_ns)
-    fitting = [
-        c
+def candidates(
+    cells_: list[Cell], variants: tuple[str, ...], spread: RunSpread = UNKNOWN, interface: str = "password_hash"
+) -> list[Candidate[Cell]]:
+    """The cells a budget picks from: `interface` (password_hash, or sodium for libsodium's p = 1), a
+    recommended variant, timed; oversubscribed thread counts are left out (more threads than cores buy
+    nothing here). Each with the time the page prints for it (picks.timing)."""
+    return [
+        Candidate(c, c.key.label, timing(c.wall, spread))
         for c in cells_
-        if c.key.interface == interface
-        and c.key.variant in variants
-        and c.wall is not None
-        and not c.oversubscribed
-        and timed(c.wall) <= budget_ms * 1e6
+        if c.key.interface == interface and c.key.variant in variants and c.wall is not None and not c.oversubscribed
     ]
-    return max(
-        fitting,
-        key=lambda c: (c.key.memory_kib * c.key.time_cost, c.key.memory_kib, -c.wall.median_ns if c.wall else 0),
-        default=None,
-    )
+
+
+def strength(candidate: Candidate[Cell]) -> tuple[float, ...]:
+    """The most memory × passes is the strongest; at equal product, more memory (RFC 9106: memory first),
+    then the faster (more threads)."""
+    key = candidate.option.key
+    return (key.memory_kib * key.time_cost, key.memory_kib, -candidate.timing.median_ns)
+
+
+def memory_per_hash(run: Run) -> bool:
+    """Whether the run's argon2.csv max_rss_kib is the memory one hash takes: its manifest's argon2
+    verification says so (memory_per_hash, from the runner of issue 46 on). Before, it was the cell
+    process's running maximum, which starts at the size of the runner that forked the cell."""
+    entry = (run.manifest.get("experiments") or {}).get("argon2") or {}
+    return bool((entry.get("verification") or {}).get("memory_per_hash"))
 
 
 def analyse(run: Run, named: frozenset[tuple[int, int, int]] = frozenset()) -> Argon2Analysis:
@@ -272,34 +213,10 @@ def reference_cli_gaps(analysis: Argon2Analysis) -> list[LibraryGap]:
     return sorted(found, key=lambda g: (g.first.key.time_cost, g.first.key.memory_kib))
 
 
-def interval_end(spread: RunSpread, which: int) -> Callable[[Summary], float]:
-    """A time's low (0) or high (1) end, its within-run CI widened by the machine's spread between runs."""
-
-    def at(wall: Summary) -> float:
-        # A cell of fewer than 6 samples has no CI of its own: its median stands for both ends.
-        low, high = (x if math.isfinite(x) else wall.median_ns for x in (wall.ci_low_ns, wall.ci_high_ns))
-        return spread.widen(wall.median_ns, low, high)[which]
-
-    return at
-
-
 def budget_choices(
     analysis: Argon2Analysis, variants: tuple[str, ...], spread: RunSpread = UNKNOWN, interface: str = "password_hash"
-) -> list[BudgetChoice]:
-    """Per latency budget, the strongest cell of the policy's recommended variants through `interface`:
-    by its median, and by each end of its interval between runs of the machine where that is known."""
-
-    def end(which: int) -> Callable[[Summary], float]:
-        return interval_end(spread, which)
-
-    choices = []
-    strongest = strongest_within(analysis.cells, math.inf, variants, interface=interface)
-    for budget in BUDGETS_MS:
-        cell = strongest_within(analysis.cells, budget, variants, interface=interface)
-        if not spread.known:
-            choices.append(BudgetChoice(budget, cell, cell, cell, strongest))
-            continue
-        sure = strongest_within(analysis.cells, budget, variants, end(1), interface)
-        possible = strongest_within(analysis.cells, budget, variants, end(0), interface)
-        choices.append(BudgetChoice(budget, cell, sure, possible, strongest))
-    return choices
+) -> list[BudgetPick[Cell]]:
+    """Per latency budget, the one cell of the policy's recommended variants through `interface` that the
+    page names (picks.pick_within: the strongest whose interval lies within the budget)."""
+    found = candidates(analysis.cells, variants, spread, interface)
+    return [pick_within(found, budget, strength) for budget in BUDGETS_MS]

@@ -1,6 +1,6 @@
 """bcrypt beside Argon2 (bcrypt.csv): `password_hash()` with PASSWORD_BCRYPT, PHP's PASSWORD_DEFAULT, at
 costs 10 to 13, one hash per sample as in an Argon2 cell, timed in the same run so that the page can set
-it against the same latency budgets: per budget, the highest cost whose median fits."""
+it against the same latency budgets: per budget, the highest cost that fits (picks.py)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from phpcb.experiments.argon2.analysis import Argon2Analysis, Cell
+from phpcb.experiments.argon2.analysis import Argon2Analysis, Cell, CellKey
 from phpcb.presentation.formatting import value_ci
 from phpcb.presentation.plotting import (
     COLORWAY,
@@ -56,10 +56,12 @@ def _cell_hover(cell: Cell | None) -> str:
 @dataclass(frozen=True)
 class Answer:
     """What the page's answer picks: the budget and the cell (None: nothing fits), for the heatmap to
-    open on and mark."""
+    open on and mark, and the cells that fit the budget by the rule the pick is made by (picks.py: their
+    interval lies within it), for the line around them."""
 
     budget_ms: int
     cell: Cell | None
+    fits: frozenset[CellKey] = frozenset()
 
 
 # Both take the text colour (the page script makes shapes neutral, as it does reference lines): the
@@ -76,12 +78,9 @@ def _ms(value: float) -> str:
     return f"{value:.3g}"
 
 
-def _budget_shapes(
-    times: list[list[float | None]], budget_ms: int, pick: tuple[int, int] | None
-) -> list[dict[str, Any]]:
-    """The line between the cells whose median fits the budget and their neighbours that do not (or were
-    not measured), on category axes where cell (i, j) spans i ± 0.5, j ± 0.5; and a box on the pick."""
-    fits = [[t is not None and t <= budget_ms for t in row] for row in times]
+def _budget_shapes(fits: list[list[bool]], pick: tuple[int, int] | None) -> list[dict[str, Any]]:
+    """The line between the cells that fit the budget and their neighbours that do not (or were not
+    measured), on category axes where cell (i, j) spans i ± 0.5, j ± 0.5; and a box on the pick."""
     shapes = []
 
     def segment(x0: float, y0: float, x1: float, y1: float) -> dict[str, Any]:
@@ -116,11 +115,12 @@ def heatmaps(analysis: Argon2Analysis, answer: Answer | None = None) -> dict[str
     shown = 0
     for interface, variant in analysis.series:
         for time_cost in analysis.axis("time_cost"):
-            z, hover = [], []
+            z, hover, fits = [], [], []
             for p in threads:
                 cells = [analysis.find(interface, variant, m // 1024, p, time_cost) for m in memories]
                 z.append([time_point(cell.wall).value if cell and cell.wall else None for cell in cells])
                 hover.append([_cell_hover(cell) for cell in cells])
+                fits.append([answer is not None and cell is not None and cell.key in answer.fits for cell in cells])
             here = pick is not None and (pick.key.interface, pick.key.variant, pick.key.time_cost) == (
                 interface,
                 variant,
@@ -129,7 +129,7 @@ def heatmaps(analysis: Argon2Analysis, answer: Answer | None = None) -> dict[str
             if here and pick is not None:
                 shown = len(labels)
             where = (memories.index(pick.key.memory_kib), threads.index(pick.key.threads)) if here and pick else None
-            shapes.append(_budget_shapes(z, answer.budget_ms, where) if answer is not None else [])
+            shapes.append(_budget_shapes(fits, where) if answer is not None else [])
             labels.append(f"{label(interface)} {label(variant)}, t={time_cost}")
             figure.add_trace(
                 go.Heatmap(
@@ -148,7 +148,7 @@ def heatmaps(analysis: Argon2Analysis, answer: Answer | None = None) -> dict[str
     for index, trace in enumerate(figure.data):
         trace.visible = index == shown
     budget = (
-        f"; the solid line bounds the cells whose median fits the answer's {answer.budget_ms} ms budget"
+        f"; the solid line bounds the cells whose interval lies within the answer's {answer.budget_ms} ms budget"
         + (", the dotted, lightened cell is its pick" if pick is not None else "")
         if answer is not None
         else ""

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from phpcb.claims import wording
-from phpcb.claims.measures import GENERIC
+from phpcb.claims.measures import GENERIC, across_runs
 from phpcb.claims.results import Args, ChoiceResult, FactResult, Measure, RatioResult, Result, ShareResult, Unavailable
-from phpcb.experiments.argon2.analysis import Argon2Analysis, Cell
+from phpcb.experiments.argon2.analysis import Argon2Analysis, Cell, candidates
+from phpcb.experiments.argon2.picks import BudgetPick
 from phpcb.experiments.experiment import Inputs
 from phpcb.presentation.formatting import duration
 from phpcb.presentation.wording import CI
@@ -23,10 +24,11 @@ def _label(interface: str, variant: str, memory: int, threads: int, time: int) -
     return f"{interface} {variant}, m={memory} MiB, t={time}, p={threads}"
 
 
-def _ratio(subject: Cell, baseline: Cell, names: tuple[str, str], where: str) -> Result:
+def _ratio(context: dict[str, Any], subject: Cell, baseline: Cell, names: tuple[str, str], where: str) -> Result:
+    """Baseline's time over subject's, on the page's basis (widened across runs where known)."""
     assert subject.wall_ns is not None
     assert baseline.wall_ns is not None
-    ratio = ratio_of_medians(baseline.wall_ns, subject.wall_ns)
+    ratio = across_runs(context, ratio_of_medians(baseline.wall_ns, subject.wall_ns))
     return RatioResult(names[0], names[1], ratio, where, (int(subject.wall_ns.size), int(baseline.wall_ns.size)))
 
 
@@ -39,7 +41,7 @@ def variant_ratio(context: dict[str, Any], inputs: Inputs, args: Args) -> Result
     where = f"{interface}, m={memory} MiB, t={time}, p={threads}"
     if cells[0] is None or cells[1] is None:
         return Unavailable(f"{subject} and {baseline} at {where} are not both measured in this run")
-    return _ratio(cells[0], cells[1], (subject, baseline), where)
+    return _ratio(context, cells[0], cells[1], (subject, baseline), where)
 
 
 def thread_ratio(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
@@ -64,7 +66,7 @@ def thread_ratio(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
         return Unavailable(f"p={few} and p={many} at {where} are not both measured in this run")
     if cells[0].oversubscribed:
         where += f" (p={many} on {cores} cores)"
-    measured = _ratio(cells[0], cells[1], (f"p={many}", f"p={few}"), where)
+    measured = _ratio(context, cells[0], cells[1], (f"p={many}", f"p={few}"), where)
     if too_few_cores:
         return Unavailable(why_not, wording.measured(measured), kind="machine")
     return measured
@@ -79,7 +81,7 @@ def interface_ratio(context: dict[str, Any], inputs: Inputs, args: Args) -> Resu
     where = f"{variant}, m={memory} MiB, t={time}, p={threads}"
     if cells[0] is None or cells[1] is None:
         return Unavailable(f"{subject} and {baseline} at {where} are not both measured in this run")
-    return _ratio(cells[0], cells[1], (subject, baseline), where)
+    return _ratio(context, cells[0], cells[1], (subject, baseline), where)
 
 
 def cycles_per_byte(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
@@ -101,31 +103,34 @@ def cycles_per_byte(context: dict[str, Any], inputs: Inputs, args: Args) -> Resu
 
 
 def parameter_choice(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
-    """A recommended parameter set against the page's pick for a latency budget: allowed if it fits the
-    budget, picked if it is what the page picks."""
+    """A recommended parameter set against the page's pick for a latency budget (the pick the page's
+    answer and table name, not one made again): allowed if it fits the budget by the page's rule (its
+    interval lies within it), picked if it is the page's pick."""
     memories, threads, time = args.integers("memory_mib"), args.integer("threads"), args.integer("time_cost")
     budget = args.integer("budget_ms")
-    choice = next((b for b in context["budgets"] if b.budget_ms == budget), None)
+    choice: BudgetPick[Cell] | None = next((b for b in context["budgets"] if b.budget_ms == budget), None)
     if choice is None:
         return Unavailable(f"the page has no {budget} ms budget")
     analysis: Argon2Analysis = context["analysis"]
     variants = inputs.policy.recommended_variants
-    claimed = [
+
+    def claimed(cell: Cell) -> bool:
+        key = cell.key
+        return key.memory_mib in memories and (key.threads, key.time_cost) == (threads, time)
+
+    measured = [
         c
         for c in analysis.cells
-        if c.key.interface == "password_hash"
-        and c.key.variant in variants
-        and c.key.memory_mib in memories
-        and (c.key.threads, c.key.time_cost) == (threads, time)
-        and c.wall is not None
+        if c.key.interface == "password_hash" and c.key.variant in variants and claimed(c) and c.wall is not None
     ]
-    if not claimed:
+    if not measured:
         return Unavailable("the claimed parameters were not measured through password_hash in this run")
-    fits = [c for c in claimed if c.wall is not None and c.wall.median_ns <= budget * 1e6 and not c.oversubscribed]
-    times = "; ".join(f"{c.key.label}: {duration(c.wall.median_ns)}" for c in claimed if c.wall is not None)
-    pick = choice.cell.key.label if choice.cell is not None else "none"
-    why = f"{times}; the {budget} ms pick: {pick}"
-    picked = choice.cell is not None and any(c.key == choice.cell.key for c in fits)
+    # Judged as the page's pick was: with the spread between runs the page context gave the analysis.
+    timed = [c for c in candidates(analysis.cells, variants, analysis.spread) if claimed(c.option)]
+    fits = [c for c in timed if c.timing.within(budget)]
+    times = "; ".join(f"{c.label}: {c.timing.answer_text}" for c in timed) or "more threads than the cores"
+    why = f"{times}; the {budget} ms pick: {choice.statement}"
+    picked = choice.pick is not None and any(c.label == choice.label for c in fits)
     return ChoiceResult(admissible=bool(fits), picked=picked, why=why)
 
 
@@ -139,7 +144,7 @@ def memory_ratio(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
     where = f"{interface} {variant}, t={time}, p={threads}"
     if cells[0] is None or cells[1] is None:
         return Unavailable(f"m={less} MiB and m={more} MiB at {where} are not both measured in this run")
-    return _ratio(cells[0], cells[1], (f"m={less} MiB", f"m={more} MiB"), where)
+    return _ratio(context, cells[0], cells[1], (f"m={less} MiB", f"m={more} MiB"), where)
 
 
 def variants(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:

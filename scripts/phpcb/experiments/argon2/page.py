@@ -9,14 +9,24 @@ from markupsafe import Markup
 
 from phpcb.data.policy import Argon2Policy
 from phpcb.data.reference import ReferenceData
-from phpcb.experiments.argon2.analysis import Argon2Analysis, LibraryGap, budget_choices, reference_cli_gaps, sodium_gap
+from phpcb.experiments.argon2.analysis import (
+    Argon2Analysis,
+    Cell,
+    LibraryGap,
+    budget_choices,
+    memory_per_hash,
+    reference_cli_gaps,
+    sodium_gap,
+)
+from phpcb.experiments.argon2.picks import BudgetPick
 from phpcb.experiments.experiment import Finding
 from phpcb.presentation.advice import Advice
-from phpcb.presentation.answer import Evidence, time_with_ci
+from phpcb.presentation.answer import Evidence
 from phpcb.presentation.headlines import Headline
 from phpcb.presentation.render import markdown_text
-from phpcb.presentation.wording import speedup
+from phpcb.presentation.wording import CI, speedup
 from phpcb.statistics.spread import UNKNOWN, RunSpread
+from phpcb.statistics.stats import MIN_PAIRS
 
 FINDING_BUDGET_MS = 250  # a login a user barely notices; the page lists the other budgets
 
@@ -36,6 +46,8 @@ def context(
     ]
     return {
         "budgets": budget_choices(analysis, policy.recommended_variants, spread),
+        "finding_budget_ms": FINDING_BUDGET_MS,
+        "memory_per_hash": memory_per_hash(analysis.run),
         "grid_memory_mib": grid_memory_mib(analysis, policy.recommended_variants),
         "profiles": [
             (
@@ -123,17 +135,32 @@ def _sodium_gap(analysis: Argon2Analysis, policy: Argon2Policy) -> LibraryGap | 
 
 
 def finding(context: dict[str, Any]) -> Finding | None:
-    """The strongest Argon2id parameters within a login budget a user barely notices; the page lists the
-    other budgets."""
-    choice = next((b for b in context["budgets"] if b.budget_ms == FINDING_BUDGET_MS), None)
-    if choice is None or choice.cell is None or choice.cell.wall is None:
+    """The Argon2id parameters the page names for a login budget a user barely notices (the table's row
+    for that budget: one pick, picks.pick_within), with that cell's own time; the page lists the other
+    budgets."""
+    choice: BudgetPick[Cell] | None = next((b for b in context["budgets"] if b.budget_ms == FINDING_BUDGET_MS), None)
+    if choice is None or choice.pick is None:
         return None
-    recommendation = Markup(
-        "Within a {} ms login budget, the strongest Argon2id parameters through `password_hash()`: **{}**."
-    ).format(FINDING_BUDGET_MS, markdown_text(choice.statement))
-    number = Markup("{}: {} per hash.").format(
-        markdown_text(choice.cell.key.label), time_with_ci(context, choice.cell.wall)
-    )
+    pick = choice.pick
+    if choice.over_budget:
+        recommendation = Markup(
+            "Within a {} ms login budget, no parameters this run measured fit with their whole interval; the"
+            " strongest whose median fits, Argon2id through `password_hash()` at **{}**, is over budget in some runs."
+        ).format(FINDING_BUDGET_MS, markdown_text(pick.label))
+    elif not pick.timing.bounded:
+        recommendation = Markup(
+            "Within a {} ms login budget, Argon2id through `password_hash()` at **{}**: the strongest parameters"
+            " this run measured whose median fits the budget (it has no interval to judge by)."
+        ).format(FINDING_BUDGET_MS, markdown_text(pick.label))
+    else:
+        recommendation = Markup(
+            "Within a {} ms login budget, Argon2id through `password_hash()` at **{}**: the strongest parameters"
+            " this run measured whose whole interval lies within the budget."
+        ).format(FINDING_BUDGET_MS, markdown_text(pick.label))
+    if choice.provisional:
+        thin = Markup(" The pick is provisional: its time rests on {} hashes, fewer than the {} a {} needs.")
+        recommendation += thin.format(pick.timing.n, MIN_PAIRS, CI)
+    number = Markup("{}: {} per hash.").format(markdown_text(pick.label), markdown_text(pick.timing.answer_text))
     if choice.beyond_grid:
         recommendation += Markup(
             " That is the strongest setting this run measured (its grid stops at {} MiB): the budget may allow more."
@@ -157,11 +184,11 @@ def advice(context: dict[str, Any]) -> list[Advice]:
 
 
 def headlines(context: dict[str, Any]) -> list[Headline]:
-    choice = next((b for b in context["budgets"] if b.budget_ms == FINDING_BUDGET_MS), None)
-    if choice is None or choice.cell is None or choice.cell.wall is None:
+    choice: BudgetPick[Cell] | None = next((b for b in context["budgets"] if b.budget_ms == FINDING_BUDGET_MS), None)
+    if choice is None or choice.option is None or choice.option.wall is None:
         return []
     question = f"Strongest Argon2id parameters within {FINDING_BUDGET_MS} ms (password_hash), and their time"
-    return [Headline.of_time("argon2.budget", question, choice.cell.wall, choice=choice.cell.key.label)]
+    return [Headline.of_time("argon2.budget", question, choice.option.wall, choice=choice.label)]
 
 
 # The pitfall "password_hash() against sodium_crypto_pwhash_str() at equal parameters" is this

@@ -37,6 +37,12 @@ DESCRIBE = ("interface", "curve", "family", "organization", "field_bits", "key_b
 # The article's six groups; the others (wap, oakley, sm2) it did not measure.
 PAPER_FAMILIES = ("brainpool", "prime", "c2pnb", "c2tnb", "secp", "sect")
 SLOPE_MIN_SIZES = 3
+# P-256 and the larger NIST prime curves a reader weighs against it (JOSE's ES256, ES384, ES512), by the
+# names OpenSSL lists and NIST's.
+P256 = "prime256v1"
+NIST_NAMES = {"prime256v1": "P-256", "secp384r1": "P-384", "secp521r1": "P-521"}
+# What each is set against P-256 for: the two signature operations first, then ECDH and key generation.
+AGAINST_P256_OPERATIONS = ("sign", "verify", "derive", "keygen")
 
 
 @dataclass(frozen=True)
@@ -98,6 +104,21 @@ class Comparison:
     faster: SchemeResult
     slower: SchemeResult
     ratio: Ratio
+
+
+@dataclass(frozen=True)
+class AgainstP256:
+    """A larger NIST prime curve (P-384, P-521) against P-256 at one operation: ratio = P-256's time over
+    the curve's (below 1: P-256 is the faster), paired where the two were sampled in rotation."""
+
+    curve: SchemeResult
+    p256: SchemeResult
+    operation: str
+    ratio: Ratio
+
+    @property
+    def name(self) -> str:
+        return NIST_NAMES[self.curve.scheme.curve]
 
 
 @dataclass(frozen=True)
@@ -171,6 +192,12 @@ class EcAnalysis:
     # The article's families in this run's order, and each one's average time per bit over the one
     # before it (above 1: slower), for an order that states which neighbours no measurement separates.
     paper_family_steps: list[tuple[str, Ratio | None]] = field(default_factory=list)
+    # P-384 and P-521 against P-256, per operation both measured (AGAINST_P256_OPERATIONS' order).
+    against_p256: list[AgainstP256] = field(default_factory=list)
+
+    def p256_comparisons(self, curve: str) -> dict[str, AgainstP256]:
+        """`curve` (secp384r1, secp521r1) against P-256, by operation."""
+        return {a.operation: a for a in self.against_p256 if a.curve.scheme.curve == curve}
 
     @property
     def paper_family_groups(self) -> list[list[str]]:
@@ -255,6 +282,27 @@ def contest_of(ranked: list[SchemeResult], operation: str = "keygen", pairing: P
         [(r.scheme.curve, r.operations[operation].per_op_ns) for r in ranked],
         [pairing.together(key(r), key(ranked[0])) for r in ranked[1:]],
     )
+
+
+def against_p256(results: list[SchemeResult], pairing: Pairing = UNPAIRED) -> list[AgainstP256]:
+    """P-384 and P-521 against P-256 at each operation both have, P-384 first."""
+    p256 = next((r for r in results if r.scheme.curve == P256), None)
+    if p256 is None:
+        return []
+    found = []
+    for name in NIST_NAMES:
+        curve = next((r for r in results if r.scheme.curve == name), None)
+        if curve is None or curve is p256:
+            continue
+        for operation in AGAINST_P256_OPERATIONS:
+            if operation not in curve.operations or operation not in p256.operations:
+                continue
+            keys = [{**asdict(result.scheme), "operation": operation} for result in (p256, curve)]
+            ratio = ratio_between(
+                p256.operations[operation].per_op_ns, curve.operations[operation].per_op_ns, pairing.together(*keys)
+            )
+            found.append(AgainstP256(curve, p256, operation, ratio))
+    return found
 
 
 def paper_family_steps(families: list[FamilyRow]) -> list[tuple[str, Ratio | None]]:
@@ -399,4 +447,5 @@ def analyse(run: Run, policy: KeySchemePolicy, reference: ReferenceData) -> EcAn
         recommendations=recommendations(results, pairing),
         inventory=inventory_rows(run, policy),
         paper_family_steps=paper_family_steps(families),
+        against_p256=against_p256(results, pairing),
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from phpcb.claims.measures import GENERIC
+from phpcb.claims.measures import GENERIC, across_runs, ranked_across_runs
 from phpcb.claims.results import (
     Args,
     ArgumentError,
@@ -30,23 +30,37 @@ def _paper_curves(analysis: EcAnalysis) -> list[SchemeResult]:
     return [r for r in analysis.curves if r.scheme.family in PAPER_FAMILIES]
 
 
+def _per_bit(context: dict[str, Any], result: SchemeResult) -> Ranked:
+    """A curve by the article's ratio (%), its interval on the page's basis (across runs where known)."""
+    return ranked_across_runs(context, result.scheme.curve, result.ratio_percent, *result.ratio_ci)
+
+
+def _keygen(context: dict[str, Any], result: SchemeResult) -> Ranked:
+    s = result.keygen.summary
+    return ranked_across_runs(context, result.scheme.curve, s.median_ns, s.ci_low_ns, s.ci_high_ns)
+
+
 def curve_ranking(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
     """The article's groups' curves by its ratio: key-generation time (ms) per key bit, in %."""
     curves = _paper_curves(context["analysis"])
     if not curves:
         return Unavailable("this run generated no keys on the article's curves")
     ranked = sorted(curves, key=lambda r: (r.ratio_percent, r.scheme.curve))
-    items = tuple(Ranked(r.scheme.curve, r.ratio_percent, *r.ratio_ci) for r in ranked)
+    items = tuple(_per_bit(context, r) for r in ranked)
     return RankResult(items, "curves by key-generation time per key bit", " %")
 
 
 def family_ranking(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
-    """The article's six groups by their average ratio (%), each with a bootstrap CI."""
-    rows = [row for row in context["analysis"].families if row.family in PAPER_FAMILIES]
+    """The article's six groups by their average ratio (%), each with a bootstrap CI, in the order the
+    curves page states: groups of families no measurable difference separates (each family's average
+    over the one before it, widened across runs where known; EcAnalysis.paper_family_groups)."""
+    analysis: EcAnalysis = context["analysis"]
+    rows = [row for row in analysis.families if row.family in PAPER_FAMILIES]
     if not rows:
         return Unavailable("this run generated no keys on the article's curves")
     items = tuple(Ranked(r.family, r.average.value, r.average.low, r.average.high) for r in rows)
-    return RankResult(items, "groups by average time per key bit", " %")
+    groups = tuple(tuple(group) for group in analysis.paper_family_groups)
+    return RankResult(items, "groups by average time per key bit", " %", groups)
 
 
 def curve_pairs(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
@@ -67,7 +81,7 @@ def curve_pairs(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
         if a is None or b is None or a.scheme.security_bits != b.scheme.security_bits:
             missing.append(f"{first} against {other}: not both in this run, at one strength")
             continue
-        time = faster_of(a, b, pairing=pairing).ratio  # b's time over a's
+        time = across_runs(context, faster_of(a, b, pairing=pairing).ratio)  # b's time over a's
         bits = b.scheme.field_bits / a.scheme.field_bits  # per bit: (t_b / bits_b) / (t_a / bits_a)
         per_bit = Ratio(time.value / bits, time.low / bits, time.high / bits)
         where = f"time per key bit at {a.scheme.security_bits}-bit strength"
@@ -93,7 +107,8 @@ def brackets(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
             matched += 1
             details.append(f"{row.bracket.label}: {ours.scheme.curve}")
             continue
-        tied = [r.scheme.curve for r in theirs if r.ratio_ci[0] <= ours.ratio_ci[1]]
+        best = _per_bit(context, ours)
+        tied = [r.scheme.curve for r in theirs if _per_bit(context, r).low <= best.high]
         uncertain += bool(tied)
         note = f", tied with {'/'.join(tied)}" if tied else f", not {'/'.join(row.paper_curves)}"
         details.append(f"{row.bracket.label}: {ours.scheme.curve}{note}")
@@ -146,7 +161,8 @@ def keygen_ratio(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
     times = (duration(r.keygen.summary.median_ns) for r in (subject, baseline))
     where = "key generation, {} against {}".format(*times)
     samples = (subject.keygen.summary.n, baseline.keygen.summary.n)
-    return RatioResult(subject.scheme.curve, baseline.scheme.curve, comparison.ratio, where, samples)
+    ratio = across_runs(context, comparison.ratio)
+    return RatioResult(subject.scheme.curve, baseline.scheme.curve, ratio, where, samples)
 
 
 def curves_available(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
@@ -163,7 +179,8 @@ def curves_available(context: dict[str, Any], inputs: Inputs, args: Args) -> Res
 def size_trend(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
     """ "The larger the key, the more time": every pair of the article's curves with different field
     sizes, held when the larger one's key-generation CI lies wholly above the smaller one's, against
-    it when wholly below, undecided when they overlap."""
+    it when wholly below, undecided when they overlap (the CIs on the page's basis, across runs where
+    the machine's spread is known)."""
     curves = _paper_curves(context["analysis"])
     pairs = [(a, b) if a.scheme.field_bits < b.scheme.field_bits else (b, a) for a, b in combinations(curves, 2)]
     pairs = [(small, large) for small, large in pairs if small.scheme.field_bits != large.scheme.field_bits]
@@ -172,15 +189,14 @@ def size_trend(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
     held = against = 0
     examples = []
     for small, large in pairs:
-        s, big = small.keygen.summary, large.keygen.summary
-        if big.ci_low_ns > s.ci_high_ns:
+        s, big = _keygen(context, small), _keygen(context, large)
+        if big.low > s.high:
             held += 1
-        elif big.ci_high_ns < s.ci_low_ns:
+        elif big.high < s.low:
             against += 1
             if len(examples) < 3:
                 examples.append(
-                    f"{large.scheme.curve} ({duration(big.median_ns)}) under "
-                    f"{small.scheme.curve} ({duration(s.median_ns)})"
+                    f"{large.scheme.curve} ({duration(big.value)}) under {small.scheme.curve} ({duration(s.value)})"
                 )
     details = (f"{against} pairs the other way round, e.g. {'; '.join(examples)}",) if against else ()
     undecided = len(pairs) - held - against

@@ -12,7 +12,7 @@ from phpcb.experiments.experiment import Finding
 from phpcb.experiments.pitfalls.analysis import PitfallResult, PitfallsAnalysis
 from phpcb.presentation.advice import Advice
 from phpcb.presentation.answer import Evidence
-from phpcb.presentation.headlines import Headline
+from phpcb.presentation.headlines import TIMES, Headline
 from phpcb.presentation.render import code, markdown_text
 from phpcb.presentation.wording import speedup
 
@@ -39,6 +39,26 @@ def offers_fix(result: PitfallResult) -> bool:
     return result.entry.fix.for_correctness or result.pays
 
 
+def _costliest(analysis: PitfallsAnalysis) -> PitfallResult | None:
+    """The pitfall whose slow way costs the most, of those that cost measurably."""
+    return max((r for r in analysis.results if r.pays), key=lambda r: r.ratio.value, default=None)
+
+
+def _shown(analysis: PitfallsAnalysis) -> PitfallResult:
+    """The pitfall whose ratio the answer prints: the costliest, else the largest difference measured."""
+    worst = _costliest(analysis)
+    return worst if worst is not None else max(analysis.results, key=lambda r: abs(math.log(r.ratio.value)))
+
+
+# The answer's pick, a headline: the costliest pitfall, or that none costs measurably.
+COSTLIEST = "pitfalls.costliest"
+NONE_COSTS = "none measurably slower"
+
+
+def _ratio_key(result: PitfallResult) -> str:
+    return f"pitfalls.{result.key}"
+
+
 def finding(context: dict[str, Any]) -> Finding | None:
     """The pitfall that costs the most, when one costs measurably (its fix is a section of the page); else
     that none does, with the largest difference measured."""
@@ -46,10 +66,11 @@ def finding(context: dict[str, Any]) -> Finding | None:
     if not analysis.results:
         return None
     costly = [r for r in analysis.results if r.pays]
-    worst = max(costly, key=lambda r: r.ratio.value, default=None)
+    worst = _costliest(analysis)
     every = (Evidence("every pitfall", "every-pitfall"), Evidence("method", "method"))
+    printed = (COSTLIEST, _ratio_key(_shown(analysis)))
     if worst is None:
-        largest = max(analysis.results, key=lambda r: abs(math.log(r.ratio.value)))
+        largest = _shown(analysis)
         for_correctness = sum(1 for r in analysis.results if r.entry.fix.for_correctness)
         recommendation = Markup(
             "None of the {} pitfalls measured here makes its slow way measurably slower on this machine."
@@ -61,7 +82,7 @@ def finding(context: dict[str, Any]) -> Finding | None:
         number = Markup("The largest difference measured: {} per {}.").format(
             markdown_text(verdict(largest)), markdown_text(largest.entry.unit)
         )
-        return Finding("Where PHP loses time", recommendation, number, every)
+        return Finding("Where PHP loses time", recommendation, number, every, headlines=printed)
     recommendation = Markup("The costliest pitfall measured here: **{}**. Its fix is {}.").format(
         markdown_text(worst.entry.title),
         "for correctness, whatever the timing" if worst.entry.fix.for_correctness else "for speed",
@@ -70,7 +91,7 @@ def finding(context: dict[str, Any]) -> Finding | None:
         markdown_text(verdict(worst)), markdown_text(worst.entry.unit), len(costly), len(analysis.results)
     )
     evidence = (Evidence(f"the fix: {worst.entry.fix.snippet.path}", worst.key), *every)
-    return Finding("Where PHP loses time", recommendation, number, evidence)
+    return Finding("Where PHP loses time", recommendation, number, evidence, headlines=printed)
 
 
 def advice(context: dict[str, Any]) -> list[Advice]:
@@ -83,18 +104,28 @@ def advice(context: dict[str, Any]) -> list[Advice]:
     ]
 
 
-# The Machines page sets these beside each other for every machine: one key pitfall, one cipher one (runs
-# before issue 25 measured cipher-setup-16b, later ones aead-call-per-field).
-MACHINE_HEADLINES = ("pem-vs-object-rsa2048", "aead-call-per-field", "cipher-setup-16b")
-
-
 def headlines(context: dict[str, Any]) -> list[Headline]:
+    """Every pitfall's ratio (the answer prints the costliest's, which differs from machine to machine:
+    each machine that measured it must have it), and the answer's pick, with the ratio it prints."""
     analysis: PitfallsAnalysis = context["analysis"]
-    return [
-        Headline.of_ratio(f"pitfalls.{r.key}", f"{r.entry.title}: slow way over fast way (times)", r.ratio)
+    found = [
+        Headline.of_ratio(_ratio_key(r), f"{r.entry.title}: slow way over fast way (times)", r.ratio)
         for r in analysis.results
-        if r.key in MACHINE_HEADLINES
     ]
+    if analysis.results:
+        worst, shown = _costliest(analysis), _shown(analysis)
+        found.append(
+            Headline(
+                COSTLIEST,
+                "The costliest pitfall measured (its slow way over its fast way, times)",
+                TIMES,
+                shown.ratio.value,
+                shown.ratio.low,
+                shown.ratio.high,
+                choice=worst.entry.title if worst is not None else NONE_COSTS,
+            )
+        )
+    return found
 
 
 def notes(context: dict[str, Any]) -> dict[str, list[Markup]]:

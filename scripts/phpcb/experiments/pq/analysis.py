@@ -221,7 +221,7 @@ def algorithms(run: Run, policy: PqPolicy) -> list[Algorithm]:
                 jwk_bytes=int(row["jwk_bytes"]),
                 tokens=dict(sorted(tokens.get(name, {}).items())),
                 cases=cases.get(name, {}),
-                verdict=policy.verdict(name, family == POST_QUANTUM),
+                verdict=policy.verdict(name, family == POST_QUANTUM, str(row["jose_alg"])),
             )
         )
     return found

@@ -1,6 +1,8 @@
-"""data/policy/pq.yaml: ML-DSA's verdicts (the one table's `signature` entries), the classical keys' verdicts
-read from the key table it names (`keys`), the cookie and header limits read from the policy it names
-(`limits`, the JWT page's facts), its own facts (the JOSE draft, the transition dates) and what PHP cannot
+"""data/policy/pq.yaml: ML-DSA's verdicts (the one table's `signature` entries, each for its use: signatures
+where both ends run OpenSSL 3.5+, and JWT), the classical algorithms' verdicts read from the JWT policy it
+names (`limits`: the JWS algorithm joined with its key from the key table, as the JWT page rates the same
+pair, so RS256 with RSA-3072 has one label on both pages), the cookie and header limits from the same
+policy (the JWT page's facts), its own facts (the JOSE draft, the transition dates) and what PHP cannot
 do yet, each line tied to what the runner observed."""
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from phpcb.data.datafile import YamlFile
-from phpcb.data.policy import Caveat, Fact, KeySchemePolicy, load_jwt_policy, load_key_scheme_policy
+from phpcb.data.policy import Caveat, Fact, JwtPolicy, KeySchemePolicy, load_jwt_policy, load_key_scheme_policy
 from phpcb.data.verdicts import Reference, Verdict, VerdictTable, cite, load_table, read_references
 from phpcb.errors import DataError
 
@@ -45,6 +47,7 @@ class PqPolicy:
     limits: dict[str, Fact]  # the JWT page's cookie_bytes and header_bytes, with their sources
     facts: dict[str, Fact]
     cannot: tuple[Limitation, ...]
+    jws: JwtPolicy | None = None  # the JWT page's policy: a classical algorithm's JWS with its key
 
     @property
     def limit_bytes(self) -> dict[str, int]:
@@ -55,10 +58,15 @@ class PqPolicy:
         """What every quantum-vulnerable key shares (the key table's horizon), as the curves and JWT pages say it."""
         return self.keys.horizon
 
-    def verdict(self, algorithm: str, post_quantum: bool) -> Verdict:
-        """An ML-DSA parameter set's entry, or a classical key's verdict from the key table (P-256 is
-        prime256v1 there)."""
-        return self.table.lookup(KIND, algorithm) if post_quantum else self.keys.named(algorithm)
+    def verdict(self, algorithm: str, post_quantum: bool, jose_alg: str = "") -> Verdict:
+        """An ML-DSA parameter set's entry (with its verdict for each use), or a classical key's: the JWS
+        algorithm its tokens carry (`jose_alg`) joined with the key, as the JWT page rates that pair; the
+        key table's alone (P-256 is prime256v1 there) where no algorithm is named."""
+        if post_quantum:
+            return self.table.lookup(KIND, algorithm)
+        if jose_alg and self.jws is not None:
+            return self.jws.with_key(jose_alg, algorithm)
+        return self.keys.named(algorithm)
 
 
 def _pointer(file: YamlFile, key: str) -> Path:
@@ -110,10 +118,12 @@ def load_pq_policy(path: Path) -> PqPolicy:
     for name, entry in table.of_kind(KIND).items():
         if entry.source != path:
             raise DataError(entry.source, f"verdicts/{name}: the {KIND} verdicts are in {path.name}")
+    jws = load_jwt_policy(_pointer(file, "limits"))
     return PqPolicy(
         table=table,
         keys=load_key_scheme_policy(path),
-        limits=load_jwt_policy(_pointer(file, "limits")).limits,
+        limits=jws.limits,
         facts=_facts(file, references),
         cannot=_cannot(file, references),
+        jws=jws,
     )

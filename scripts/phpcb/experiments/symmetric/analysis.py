@@ -73,6 +73,17 @@ class Comparison:
     ratio: Ratio
 
 
+# Each status the runner gives a cipher in its inventory (cipher_inventory.csv, runners/src/Symmetric/
+# InventoryEntry.php), in words, as the inventory's detail column says it: what a statement's token reads as.
+STATUS_WORDS = {
+    "ok": "round-trips",
+    "roundtrip_failed": "fails its round trip",
+    "unsupported": "not offered by this OpenSSL",
+    "needs_special_input": "round-trips with special input only",
+    "aead_needs_tag": "authenticated: openssl_encrypt needs its tag argument",
+}
+
+
 @dataclass(frozen=True)
 class InventoryRow:
     cipher: str

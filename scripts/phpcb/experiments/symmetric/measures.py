@@ -6,22 +6,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from phpcb.claims.measures import GENERIC, verification_value
+from phpcb.claims.measures import GENERIC, across_runs, ranked_across_runs, verification_value
 from phpcb.claims.results import (
     Args,
     ChoiceResult,
     FactResult,
     Measure,
-    Ranked,
     RankResult,
     RatioResult,
     Ratios,
     Result,
-    ShareResult,
     Unavailable,
 )
-from phpcb.claims.rules import Rule, factor
-from phpcb.claims.vocabulary import INCONCLUSIVE, REPRODUCED
 from phpcb.experiments.experiment import Inputs
 from phpcb.experiments.symmetric.analysis import Comparison, SymCase, SymmetricAnalysis
 from phpcb.presentation.formatting import size
@@ -49,28 +45,28 @@ def engine_ratio(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
     return RatioResult("OpenSSL", "mcrypt", found.ratio, where, _samples(found))
 
 
-def engine_ratios_in_band(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
-    """In how many of the AES-CBC cases at the given payloads OpenSSL is `claimed` times faster than
-    mcrypt, each judged by the factor rule (a case whose CI reaches across the band is undecided)."""
+def engine_ratios(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
+    """OpenSSL over mcrypt in every AES-CBC case at the given payloads (each key size and operation): the
+    article's table, one condition per row, so that a factor it states for them all ("routinely") is
+    judged at each."""
     analysis: SymmetricAnalysis = context["analysis"]
     payloads = set(args.integers("payload_bytes"))
-    rule = Rule("factor", claimed=args.number("claimed"))
     cases = [c for c in analysis.engines if c.subject.key.payload_bytes in payloads]
     if not cases:
         return _missing(context, f"mcrypt against OpenSSL at {', '.join(size(p) for p in sorted(payloads))}")
-    verdicts = [(c, factor(rule, RatioResult("OpenSSL", "mcrypt", c.ratio, "", _samples(c))).verdict) for c in cases]
-    details = tuple(
-        f"AES-{c.subject.key.key_bits} {c.subject.key.operation} {size(c.subject.key.payload_bytes)}: "
-        f"{c.ratio.value:.1f}× ({verdict})"
-        for c, verdict in verdicts
+    parts = tuple(
+        RatioResult(
+            "OpenSSL",
+            "mcrypt",
+            c.ratio,
+            f"AES-{c.subject.key.key_bits}-CBC {c.subject.key.operation}, {size(c.subject.key.payload_bytes)}",
+            _samples(c),
+        )
+        for c in sorted(
+            cases, key=lambda c: (c.subject.key.payload_bytes, c.subject.key.operation, c.subject.key.key_bits)
+        )
     )
-    return ShareResult(
-        matched=sum(1 for _, v in verdicts if v == REPRODUCED),
-        total=len(verdicts),
-        details=details,
-        what=f"AES-CBC cases where OpenSSL is {args.number('claimed'):g}x faster than mcrypt (factor rule per case)",
-        uncertain=sum(1 for _, v in verdicts if v == INCONCLUSIVE),
-    )
+    return Ratios(parts)
 
 
 def key_length(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
@@ -111,7 +107,9 @@ def ranking(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
     if not race:
         return Unavailable(f"the cipher race at {size(payload)} is not in this run (the full profile runs it)")
     items = tuple(
-        Ranked(c.key.cipher, c.summary.median_ns / 1e6, c.summary.ci_low_ns / 1e6, c.summary.ci_high_ns / 1e6)
+        ranked_across_runs(
+            context, c.key.cipher, c.summary.median_ns / 1e6, c.summary.ci_low_ns / 1e6, c.summary.ci_high_ns / 1e6
+        )
         for c in race
     )
     return RankResult(items, f"ciphers by encrypt + decrypt time at {size(payload)}", " ms")
@@ -126,7 +124,7 @@ def spread(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
     first, last = race[0], race[place - 1]
     where = f"the fastest and the {place}th cipher, encrypt + decrypt {size(payload)}"
     paired = context["analysis"].pairing.together(last.key, first.key)
-    ratio = ratio_between(last.per_op_ns, first.per_op_ns, paired)
+    ratio = across_runs(context, ratio_between(last.per_op_ns, first.per_op_ns, paired))
     return RatioResult(first.key.cipher, last.key.cipher, ratio, where, (first.summary.n, last.summary.n))
 
 
@@ -208,21 +206,30 @@ def library_versions(context: dict[str, Any], inputs: Inputs, args: Args) -> Res
 
 
 def openssl_choice(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
-    """ "Use OpenSSL": sound if OpenSSL is measurably faster than mcrypt here (mcrypt's library is
-    abandoned: args.fact); what this site advises only with an authenticated mode, so the article's
-    unauthenticated cipher (args.cipher, with args.unauthenticated naming why) is not."""
+    """ "Use OpenSSL" (rather than mcrypt): the engine it names, judged as an engine. Allowed and what this
+    site advises when OpenSSL is measurably faster than mcrypt here and mcrypt's library is abandoned
+    (args.fact), with the site's cipher for it (args.advised, an AEAD the policy recommends). The mode the
+    article used it with (args.cipher, an unauthenticated one: args.unauthenticated says why) is never
+    called sound here: its own claim (args.judged_by) rules it out, and the reason says so."""
     analysis: SymmetricAnalysis = context["analysis"]
-    cipher, advised = args.text("cipher"), args.text("advised")
+    cipher, advised, judged_by = args.text("cipher"), args.text("advised"), args.text("judged_by")
     abandoned, unauthenticated = args.fact(), args.fact("unauthenticated")
     headline = analysis.headline
     if headline is None:
         return _missing(context, "mcrypt against OpenSSL")
     faster = headline.ratio.significant and headline.ratio.value > 1
+    advised_verdict = inputs.policy.verdict(advised)
     why = (
-        f"{speedup('OpenSSL', 'mcrypt', headline.ratio)}; {abandoned.statement}; but {cipher}: "
-        f"{unauthenticated.statement}: this site advises {advised}"
+        f"{speedup('OpenSSL', 'mcrypt', headline.ratio)}; {abandoned.statement}; this site advises OpenSSL "
+        f"(or sodium) with an AEAD, {advised} ({advised_verdict.text}); the mode the article used it with, "
+        f"{cipher}, is ruled out ({judged_by}): {unauthenticated.statement}"
     )
-    return ChoiceResult(admissible=faster, picked=cipher == advised, why=why, references=unauthenticated.references)
+    return ChoiceResult(
+        admissible=faster,
+        picked=faster and advised_verdict.recommendable,
+        why=why,
+        references=abandoned.references + unauthenticated.references,
+    )
 
 
 def cfb8_practice(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
@@ -246,7 +253,7 @@ def cfb8_practice(context: dict[str, Any], inputs: Inputs, args: Args) -> Result
 MEASURES: dict[str, Measure] = {
     **GENERIC,
     "engine_ratio": engine_ratio,
-    "engine_ratios_in_band": engine_ratios_in_band,
+    "engine_ratios": engine_ratios,
     "key_length": key_length,
     "ranking": ranking,
     "spread": spread,
