@@ -6,8 +6,9 @@ import functools
 import http.server
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Protocol
 
 from playwright.sync_api import BrowserContext, Page
 
@@ -62,6 +63,32 @@ SHOWN_RENDERED = (
 RENDERED = "[...document.querySelectorAll('.pcb-chart')].every((chart) => chart.dataset.rendered === 'true')"
 
 
+class Opens(Protocol):
+    """What opens a page: a Playwright context, or a Reading."""
+
+    def new_page(self) -> Page: ...
+
+
+class Reading:
+    """One way of reading (MODES), in a Chromium profile of its own that the first page it opens launches
+    and the test process keeps (a context made with the mode's options, as before): on disk, so Chromium
+    keeps the code it compiled for Plotly.js (4.8 MB) from page to page, as a returning reader's browser
+    does. An in-memory context compiles it again for every page: most of a chart page's CPU time."""
+
+    def __init__(self, launch: Callable[[], BrowserContext]) -> None:
+        self._launch = launch
+        self._profile: BrowserContext | None = None
+
+    def new_page(self) -> Page:
+        if self._profile is None:
+            self._profile = self._launch()
+        return self._profile.new_page()
+
+    def close(self) -> None:
+        if self._profile is not None:
+            self._profile.close()
+
+
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
         pass
@@ -81,7 +108,7 @@ def serving(directory: Path) -> Iterator[str]:
         server.server_close()
 
 
-def open_page(context: BrowserContext, url: str, problems: list[str] | None = None) -> Page:
+def open_page(context: Opens, url: str, problems: list[str] | None = None) -> Page:
     """The page at `url` with every chart outside a collapsed section drawn; console errors, page errors
     and requests that leave the site are appended to `problems`."""
     page = context.new_page()

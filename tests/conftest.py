@@ -21,14 +21,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Playwright, sync_playwright
 
 from phpcb.data import machines, seal
 from phpcb.data.loader import Run, load_run, run_directories
 from phpcb.data.rewrite import manifest_text
 from phpcb.data.schema import load_schemas
 
-from .browser_support import CHROMIUM, CHROMIUM_ARGS, MODES, QuietHandler
+from .browser_support import CHROMIUM, CHROMIUM_ARGS, MODES, QuietHandler, Reading
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -310,6 +310,22 @@ def _once(shared: Path, name: str, make: Callable[[], subprocess.CompletedProces
             (shared / f"{name}.built").touch()
 
 
+def built_once(factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]) -> Path:
+    """`make(directory)` once per session into a directory the session's processes share, whichever asks
+    first (the others wait for it): for a build several tests, or both pytest-xdist workers, read."""
+    shared = _session_directory(factory)
+    directory = shared / name
+
+    def made() -> subprocess.CompletedProcess[str]:
+        shutil.rmtree(directory, ignore_errors=True)  # what a worker that failed here left
+        directory.mkdir()
+        make(directory)
+        return subprocess.CompletedProcess([name], 0, "", "")
+
+    _once(shared, name, made)
+    return directory
+
+
 def shared_site(factory: pytest.TempPathFactory, generator: str) -> Path:
     """The repository's site built by `generator` from one build directory generated once per session."""
     shared = _session_directory(factory)
@@ -365,9 +381,10 @@ def assert_no_symlinks(tree: str) -> None:
 # --- headless Chromium, for the browser tests (tests/browser_support.py has their helpers) -----------
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
-    """The repository's site as each generator builds it from the same build directory, served over HTTP."""
+    """The repository's site as each generator builds it from the same build directory, served over HTTP
+    (once per test process: every browser test reads these two builds)."""
     servers = {
         generator: http.server.ThreadingHTTPServer(
             ("127.0.0.1", 0),
@@ -383,24 +400,40 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]
         server.server_close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def base_url(served: dict[str, str]) -> str:
     """The MkDocs build: the checks of how charts read run on it; both builds load every page."""
     return served["mkdocs"]
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
+@pytest.fixture(scope="session")
+def playwright_driver() -> Iterator[Playwright]:
+    """Playwright, started once per test process by its first browser test and stopped at the session's end."""
     assert Path(CHROMIUM).exists(), "Debian's chromium is missing: run `make setup`"
     with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield instance
-        instance.close()
+        yield playwright
 
 
-@pytest.fixture(scope="module")
-def contexts(browser: Browser) -> Iterator[dict[str, BrowserContext]]:
-    made = {mode: browser.new_context(**options) for mode, options in MODES.items()}
-    yield made
-    for context in made.values():
-        context.close()
+@pytest.fixture(scope="session")
+def browser(playwright_driver: Playwright) -> Iterator[Browser]:
+    """A Chromium whose contexts are in memory and forget everything: for a test that needs a context of its
+    own (a palette toggle the context remembers, a page of another site)."""
+    instance = playwright_driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield instance
+    instance.close()
+
+
+@pytest.fixture(scope="session")
+def contexts(playwright_driver: Playwright, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Reading]]:
+    """Each way of reading (MODES: light at 1280 × 900, dark on a phone), by name: a Chromium profile per
+    mode and test process, launched by the first page read that way (browser_support.Reading)."""
+
+    def launcher(mode: str, options: dict[str, Any]) -> Callable[[], BrowserContext]:
+        return lambda: playwright_driver.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp(f"chromium-{mode}")), executable_path=CHROMIUM, args=CHROMIUM_ARGS, **options
+        )
+
+    readings = {mode: Reading(launcher(mode, options)) for mode, options in MODES.items()}
+    yield readings
+    for reading in readings.values():
+        reading.close()

@@ -63,7 +63,13 @@ final class P256KeygenMinimalConfigTest extends SnippetTestCase
         // first becomes nobody (uid 65534), for whom a file of mode 0000 is unreadable.
         $unreadable = tempnam(sys_get_temp_dir(), 'pcb-cnf-');
         self::assertIsString($unreadable);
+        // nobody must read the snippet itself: a checkout may sit in a directory only root can enter
+        // (mktemp -d makes 0700), so the child requires a world-readable copy.
+        $snippet = tempnam(sys_get_temp_dir(), 'pcb-snippet-');
+        self::assertIsString($snippet);
         try {
+            self::assertTrue(copy(self::DIRECTORY . '/' . self::snippet(), $snippet));
+            self::assertTrue(chmod($snippet, 0644));
             self::assertTrue(copy(self::MINIMAL_CONFIG, $unreadable));
             self::assertTrue(chmod($unreadable, 0));
             $child = <<<'PHP'
@@ -81,7 +87,7 @@ final class P256KeygenMinimalConfigTest extends SnippetTestCase
                     exit(1);
                 }
                 PHP;
-            $command = [PHP_BINARY, ...ChildPhp::iniArguments(), '-r', $child, self::DIRECTORY . '/' . self::snippet(), $unreadable];
+            $command = [PHP_BINARY, ...ChildPhp::iniArguments(), '-r', $child, $snippet, $unreadable];
             $process = proc_open($command, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
             self::assertIsResource($process);
             $output = (string) stream_get_contents($pipes[1]);
@@ -92,6 +98,7 @@ final class P256KeygenMinimalConfigTest extends SnippetTestCase
             self::assertSame(sprintf('expected a readable OpenSSL configuration file at %s, found none', $unreadable), $output);
         } finally {
             unlink($unreadable);
+            unlink($snippet);
         }
     }
 
