@@ -103,6 +103,22 @@ for package in "${packages[@]}"; do
   fi
 done
 
+# The OpenSSL library PHP loads is part of what a run measures. A boot whose image carries an older libssl3
+# than the one Debian built PHP against measures another library: on one machine, 3.0.19 instead of 3.0.22
+# made key generation on small curves 10-20 % faster, so runs of two boots differed by the image, not the
+# machine. Debian's current libssl3 is installed whenever the loaded library is older than PHP's header.
+openssl_version_of() { # "OpenSSL 3.0.19 27 Jan 2026" -> 3.0.19
+  php -i 2>/dev/null | sed -n "s/^OpenSSL $1 Version => OpenSSL \([0-9][0-9a-z.]*\).*/\1/p" | head -n 1
+}
+if [ "$php_provided" = 0 ] && command -v php >/dev/null 2>&1; then
+  header=$(openssl_version_of Header)
+  library=$(openssl_version_of Library)
+  if [ -n "$header" ] && [ -n "$library" ] && dpkg --compare-versions "$library" lt "$header"; then
+    echo "note: PHP loads OpenSSL $library but was built against $header: installing Debian's current libssl3 and openssl" >&2
+    missing+=(libssl3 openssl)
+  fi
+fi
+
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi

@@ -333,6 +333,21 @@ def test_another_profile_or_runner_commit_is_named_as_a_confounder():
     assert not result.across_machines
 
 
+@pytest.mark.parametrize("library", ["openssl_library", "sodium", "mcrypt"])
+def test_another_crypto_library_under_one_php_is_named_as_a_confounder(library):
+    """Two boots of one machine carried OpenSSL 3.0.19 and 3.0.22 under one PHP build: the pair is not A/A,
+    and the comparison says so before any number (its cases are still judged: the library may be the change)."""
+    changed = manifest("20260101T0100Z-new-php8.2")
+    changed["libraries"][library] = "9.9.9"
+    base, new = runs_of(CASES, changed)
+    result = comparison.compare(base, new, SCHEMAS, [EXPERIMENTS["jwt"]])
+    [row] = result.environment.confounders
+    assert row.new == "9.9.9"
+    assert row.base != "9.9.9"
+    assert not result.across_machines
+    assert "may come from a library as much as from the machine" in compare_markdown(result)
+
+
 def test_the_environment_diff_shows_what_changed():
     base = copy.deepcopy(FIXTURE_MANIFEST)
     new = copy.deepcopy(FIXTURE_MANIFEST)

@@ -152,8 +152,9 @@ def test_judge_takes_the_spread_within_a_boot_unless_told_the_runs_are_of_two():
 
 
 def test_a_model_of_one_boot_lends_a_case_its_own_sd_for_a_pair_of_two_boots():
-    """s7's own SD in the model, .3, beats the pair's .0022239 (test_comparison_values); the other cases
-    take the class's 1e-6, below the pair's: the pair's stands."""
+    """s7's own SD in the model, .3 on 3 degrees of freedom (4 runs of one boot), moderated by its class's
+    1e-6 (counted as 4): .3 × √(3 / 7) = .1964, beats the pair's .0022239 (test_comparison_values); the
+    other cases take the class's 1e-6, below the pair's: the pair's stands."""
     new_manifest = manifest("20260101T0100Z-new-php8.2", boot=BOOT_B)
     base, new = pair(cls("s", "sign", 100, 0.8, SIGN_8), new_manifest)
     base.manifest["boot"] = BOOT_A
@@ -161,8 +162,8 @@ def test_a_model_of_one_boot_lends_a_case_its_own_sd_for_a_pair_of_two_boots():
     model = noise_model.NoiseModel(FIXTURE_MANIFEST["machine"]["name"], {"quick": section})
     cases = by_name(comparison.compare(base, new, SCHEMAS, [JWT], model=model))
     assert cases["s7"].spread_source == comparison.PAIR_ONE_BOOT
-    assert cases["s7"].spread_log == pytest.approx(math.sqrt(2) * 0.3)
-    assert cases["s7"].verdict is Verdict.SAME, "z = .3 / (√2 × .3) = .707"
+    assert cases["s7"].spread_log == pytest.approx(math.sqrt(2) * 0.3 * math.sqrt(3 / 7))
+    assert cases["s7"].verdict is Verdict.SAME, "z = .3 / (√2 × .1964) = 1.08"
     assert cases["s0"].spread_source == comparison.PAIR_ONE_BOOT
     assert cases["s0"].spread_log == pytest.approx(0.0022239, rel=1e-6)
 

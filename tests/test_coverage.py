@@ -38,16 +38,18 @@ def slow_verification(run: Path, alg: str, factor: float) -> None:
     reseal(run)
 
 
-def runs_of_two_boots(tmp_path: Path, slower: float | None = None) -> list:
+def runs_of_two_boots(tmp_path: Path, slower: float | None = None, per_boot: int = 2, slowed: int = 2) -> list:
+    """`per_boot` copies of the fixture run on each of two boots; from the `slowed`-th on (0-based), ES256
+    verification `slower` times as slow."""
     loaded = []
-    for index in range(4):
+    for index in range(2 * per_boot):
         run_id = FIXTURE_RUN.name.replace("0000Z", f"000{index}Z")
         target = shutil.copytree(FIXTURE_RUN, tmp_path / run_id)
         manifest = json.loads((target / "manifest.json").read_text())
         manifest["run_id"] = run_id
-        manifest["boot"] = {"id": BOOTS[index // 2], "uptime_s": 60}
+        manifest["boot"] = {"id": BOOTS[index // per_boot], "uptime_s": 60}
         write_manifest(target, manifest)
-        if slower is not None and index >= 2:
+        if slower is not None and index >= slowed:
             slow_verification(target, "ES256", slower)
         loaded.append(load_run(target, SCHEMAS))
     return loaded
@@ -81,3 +83,36 @@ def test_runs_of_one_boot_cannot_say(tmp_path):
     runs = runs_of_two_boots(tmp_path)[:2]
     with pytest.raises(coverage.CoverageError, match="leave-one-boot-out needs two"):
         coverage.leave_one_boot_out(runs, JWT, SCHEMAS, coverage.WithinRun(Project(ROOT), SCHEMAS))
+
+
+def test_held_out_pairs_of_two_boots_that_differ_by_nothing_flag_nothing(tmp_path):
+    """Three runs per boot: each of the 3 × 3 pairs across the boots is judged by the model of the other four."""
+    pairs = coverage.held_out_pairs(runs_of_two_boots(tmp_path, per_boot=3), JWT, SCHEMAS)
+    assert len(pairs) == 9
+    assert all(pair.tested > 0 for pair in pairs)
+    assert [pair.flagged for pair in pairs] == [0] * 9
+    assert coverage.pairs_report(pairs).endswith(
+        "flagged (false alarms) median 0.0%, most 0.0% "
+        + (f"(0 of {pairs[0].tested:,} cases, {pairs[0].base} → {pairs[0].new})")
+    )
+
+
+def test_a_held_out_run_that_differs_is_flagged_and_the_report_says_it_misses_the_goal(tmp_path):
+    """The last run of the second boot verifies ES256, RS256 and PS256 half as slow again: every pair it is in
+    flags their verification cases (the model of the others has no spread to excuse it); the other pairs none."""
+    runs = runs_of_two_boots(tmp_path, slower=1.5, per_boot=3, slowed=5)
+    for alg in ("RS256", "PS256"):  # with ES256, 12 of the 117 cases: above the goal
+        slow_verification(tmp_path / runs[5].run_id, alg, 1.5)
+    runs[5] = load_run(tmp_path / runs[5].run_id, SCHEMAS)
+    pairs = coverage.held_out_pairs(runs, JWT, SCHEMAS)
+    slowed = runs[5].run_id
+    assert {pair.new for pair in pairs if pair.flagged} == {slowed}
+    assert all(pair.flagged > 0 for pair in pairs if pair.new == slowed)
+    worst = max(pair.share for pair in pairs)
+    assert worst > coverage.FALSE_ALARM_GOAL
+    assert "(above the 5% goal)" in coverage.pairs_report(pairs)
+
+
+def test_held_out_pairs_need_two_runs_of_each_boot_beside_the_pair(tmp_path):
+    assert coverage.held_out_pairs(runs_of_two_boots(tmp_path), JWT, SCHEMAS) == []
+    assert "none (each boot needs three runs" in coverage.pairs_report([])

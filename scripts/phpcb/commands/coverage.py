@@ -1,6 +1,7 @@
 """`python -m phpcb coverage RUN...`: whether the pages' intervals across runs hold on a boot the noise model
 has not seen: each boot of the runs left out in turn, the model estimated from the others, and the share
-of the left-out runs' headline numbers inside the intervals the other runs' pages print (compare/coverage.py)."""
+of the left-out runs' headline numbers inside the intervals the other runs' pages print; then every pair of
+runs of two boots compared with the model of the other runs, and the share of cases flagged (compare/coverage.py)."""
 
 from __future__ import annotations
 
@@ -23,5 +24,7 @@ def run(args: argparse.Namespace) -> int:
     schemas = load_schemas(args.root / "data" / "schema")
     runs = [comparison.load(directory, schemas, "RUN") for directory in args.runs]
     contexts = coverage.WithinRun(Project(args.root), schemas)
-    print(coverage.report(coverage.leave_one_boot_out(runs, registry.discover(), schemas, contexts)))
+    experiments = registry.discover()
+    print(coverage.report(coverage.leave_one_boot_out(runs, experiments, schemas, contexts)))
+    print(coverage.pairs_report(coverage.held_out_pairs(runs, experiments, schemas)))
     return 0

@@ -1,4 +1,5 @@
-"""Do the pages' "across runs" intervals hold on a boot the noise model has not seen? (issue 35)
+"""Do the pages' "across runs" intervals hold on a boot the noise model has not seen? (issue 35) And does
+`compare` keep quiet on two runs of one machine that differ only by their boots? (issue 45)
 
 Leave each boot out in turn: estimate the model from the runs of the other boots (compare/noise.py),
 and, for every run left in and every headline number its pages print (Experiment.headlines: the few
@@ -6,16 +7,22 @@ figures each page leads with), widen its within-run interval as the page does (s
 and check whether the same headline of each run of the left-out boot falls inside. The share that does
 is the coverage, per experiment; 90 % is the goal for a 95 % interval that is to be trusted on the next
 boot.
+
+Held-out pairs: every pair of runs of two different boots, judged by `compare` with the model of the
+other runs (so neither run of the pair taught the model). Nothing changed between them but the boot, so
+every case flagged is a false alarm; at most 5 % per pair is the goal.
 """
 
 from __future__ import annotations
 
 import math
+import statistics
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 
-from phpcb.compare import noise
+from phpcb.compare import comparison, noise
 from phpcb.data.loader import Run
 from phpcb.data.machines import boot_of, machine_name
 from phpcb.data.noise_model import NoiseError, NoiseModel
@@ -28,6 +35,7 @@ from phpcb.statistics.spread import UNKNOWN, RunSpread, run_spread
 from phpcb.statistics.stats import Ratio
 
 GOAL = 0.90
+FALSE_ALARM_GOAL = 0.05
 
 
 class CoverageError(BuildError):
@@ -134,6 +142,54 @@ def leave_one_boot_out(
                         else:
                             coverage.misses.append(Miss(key, reference.run_id, run.run_id, other.value, low, high))
     return [coverage for coverage in found.values() if coverage.total]
+
+
+@dataclass(frozen=True)
+class HeldOutPair:
+    """Two runs of two boots compared with the model of the other runs: the cases `compare` flagged."""
+
+    base: str
+    new: str
+    flagged: int
+    tested: int
+
+    @property
+    def share(self) -> float:
+        return self.flagged / self.tested if self.tested else math.nan
+
+
+def held_out_pairs(runs: Sequence[Run], experiments: Sequence[Experiment], schemas: Schemas) -> list[HeldOutPair]:
+    """Every pair of runs of two boots whose other runs make a model (two runs of a boot at least), judged
+    by it: the share of their tested cases `compare` calls faster or slower."""
+    pairs = []
+    for base, new in combinations(sorted(runs, key=lambda run: run.run_id), 2):
+        if boot_of(base.manifest) == boot_of(new.manifest):
+            continue
+        left_in = [run for run in runs if run.run_id not in (base.run_id, new.run_id)]
+        try:
+            machine, section = noise.estimate(left_in, experiments, schemas)
+        except NoiseError:
+            continue
+        model = NoiseModel(machine, {section.profile: section})
+        result = comparison.compare(base, new, schemas, experiments, model=model)
+        judged = [case for experiment in result.experiments for case in experiment.cases]
+        tested = sum(case.p_value is not None for case in judged)
+        flagged = sum(case.verdict.significant for case in judged)
+        pairs.append(HeldOutPair(base.run_id, new.run_id, flagged, tested))
+    return pairs
+
+
+def pairs_report(pairs: Sequence[HeldOutPair]) -> str:
+    if not pairs:
+        return "held-out pairs of two boots: none (each boot needs three runs: two stay in the model)"
+    shares = [pair.share for pair in pairs]
+    worst = max(pairs, key=lambda pair: pair.share)
+    mark = "" if worst.share <= FALSE_ALARM_GOAL else f"  (above the {FALSE_ALARM_GOAL:.0%} goal)"
+    return (
+        f"held-out pairs of two boots: {len(pairs)} pairs, each judged by the model of the other runs; "
+        f"flagged (false alarms) median {statistics.median(shares):.1%}, most {worst.share:.1%} "
+        f"({worst.flagged:,} of {worst.tested:,} cases, {worst.base} → {worst.new}){mark}"
+    )
 
 
 def report(coverages: Sequence[Coverage]) -> str:

@@ -23,17 +23,22 @@ PHP_VERSION = "PHP version"
 ACROSS_MACHINES_ROWS = (MACHINE, PHP_VERSION)
 # Rows that, when they differ, change what the numbers measure without being a finding: another
 # profile samples and sizes differently, another runner measures with other code.
+# The crypto libraries PHP loaded are measured as much as the machine: one boot's image carried OpenSSL
+# 3.0.19, the next 3.0.22 under the same PHP, and small-curve key generation moved by 10-20 %.
 PROFILE = "Profile"
 RUNNER = "Runner (git commit)"
 SCHEMA = "Schema version"
-CONFOUNDER_ROWS = (PROFILE, RUNNER, SCHEMA)
+OPENSSL_LIBRARY = "OpenSSL (the library PHP loaded)"
+SODIUM = "libsodium"
+MCRYPT = "libmcrypt"
+CONFOUNDER_ROWS = (PROFILE, RUNNER, SCHEMA, OPENSSL_LIBRARY, SODIUM, MCRYPT)
 ALWAYS_SHOWN = (MACHINE, CPU_MODEL, "CPU cores", PHP_VERSION, PROFILE, RUNNER, SCHEMA)
 
 _LIBRARIES = (
     ("openssl", "OpenSSL (the header PHP was built with)"),
-    ("openssl_library", "OpenSSL (the library PHP loaded)"),
-    ("sodium", "libsodium"),
-    ("mcrypt", "libmcrypt"),
+    ("openssl_library", OPENSSL_LIBRARY),
+    ("sodium", SODIUM),
+    ("mcrypt", MCRYPT),
     ("argon2_provider", "Argon2 provider"),
     ("openssl_legacy_provider", "OpenSSL legacy provider"),
 )
@@ -78,8 +83,8 @@ class EnvironmentDiff:
 
     @property
     def confounders(self) -> list[EnvironmentRow]:
-        """What differs that changes what is measured (profile, runner code, data format): named
-        beside every difference, never read as one."""
+        """What differs that changes what is measured (profile, runner code, data format, the crypto
+        libraries PHP loaded): named beside every difference, never read as one."""
         return [row for row in self.rows if row.label in CONFOUNDER_ROWS and row.differs]
 
 

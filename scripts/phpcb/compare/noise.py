@@ -134,9 +134,16 @@ def _between_boots(means: np.ndarray, within_var: float, boots: Boots) -> float 
     return math.sqrt(max(0.0, observed - explained))
 
 
+def _per_case_between_boots(boot_means: np.ndarray, within_var: float, boots: Boots) -> np.ndarray:
+    """Each case's SD between its boots' mean residuals beyond what its runs explain (cases × boots in)."""
+    observed = np.var(boot_means, axis=1, ddof=1)
+    explained = within_var * float(np.mean(1 / boots.runs_per_boot))
+    return np.sqrt(np.maximum(0.0, observed - explained))
+
+
 def estimate_experiment(
     experiment: Experiment, runs: Sequence[Run], schemas: Schemas
-) -> tuple[dict[str, ClassNoise], dict[str, float]]:
+) -> tuple[dict[str, ClassNoise], dict[str, float], dict[str, float]]:
     """Classes and per-case SDs from the runs (each must have the experiment's results), within boots and,
     from runs of two boots or more, between them."""
     medians = [_log_medians(run, experiment, schemas) for run in runs]
@@ -147,6 +154,7 @@ def estimate_experiment(
     by_class = group_cases(experiment, schemas, shared)
     classes: dict[str, ClassNoise] = {}
     per_case: dict[str, float] = {}
+    per_case_boots: dict[str, float] = {}
     # Centring within boots shrinks a deviation's variance by (N-B)/N: undone below.
     unshrink = math.sqrt(count / within_df) if within_df > 0 else math.nan
     deviation = {key: np.array([m[key] for m in medians]) for key in shared}
@@ -166,6 +174,8 @@ def estimate_experiment(
             spread *= math.sqrt(boots.count / (boots.count - 1))
             explained = residual_sd**2 * float(np.mean(1 / boots.runs_per_boot))
             boot_residual = math.sqrt(max(0.0, spread**2 - explained))
+            for key, sd in zip(keys, _per_case_between_boots(boot_means, residual_sd**2, boots), strict=True):
+                per_case_boots[case_label(key)] = float(sd)
         classes[label] = ClassNoise(
             cases=len(keys),
             shift_log_sd=shift_sd,
@@ -176,7 +186,7 @@ def estimate_experiment(
         if within_df + 1 >= MIN_RUNS_PER_CASE:
             for key, row in zip(keys, within_residuals, strict=True):
                 per_case[case_label(key)] = math.sqrt(float(np.sum(row**2)) / within_df)
-    return classes, per_case
+    return classes, per_case, per_case_boots
 
 
 def estimate(runs: Sequence[Run], experiments: Sequence[Experiment], schemas: Schemas) -> tuple[str, ProfileNoise]:
@@ -199,16 +209,21 @@ def estimate(runs: Sequence[Run], experiments: Sequence[Experiment], schemas: Sc
         )
     classes: dict[str, dict[str, ClassNoise]] = {}
     cases: dict[str, dict[str, float]] = {}
+    boot_cases: dict[str, dict[str, float]] = {}
     for experiment in experiments:
         having = [run for run in runs if run.has_results(experiment.name)]
         if len(having) < 2:
             continue
-        found, per_case = estimate_experiment(experiment, having, schemas)
+        found, per_case, per_case_boots = estimate_experiment(experiment, having, schemas)
         classes[experiment.name] = found
         if per_case:
             cases[experiment.name] = per_case
+        if per_case_boots:
+            boot_cases[experiment.name] = per_case_boots
     if not classes:
         raise NoiseError("no experiment has results in two of these runs")
     ordered = sorted(runs, key=lambda run: run.run_id)
     boot_of_run = {run.run_id: boot_of(run.manifest) for run in ordered}
-    return machines[0], ProfileNoise(profiles[0], tuple(run.run_id for run in ordered), classes, cases, boot_of_run)
+    return machines[0], ProfileNoise(
+        profiles[0], tuple(run.run_id for run in ordered), classes, cases, boot_of_run, boot_cases
+    )

@@ -22,6 +22,12 @@ from phpcb.errors import BuildError, DataError
 
 FORMAT_VERSION = 2
 NOT_RECORDED = "not recorded"
+# How many degrees of freedom the class's pooled residual SD counts for beside a case's own SD (a moderated
+# variance, as in limma's empirical Bayes t): a case's own SD from a few runs, or from two boots, is as
+# often far too small as too large, and a normal test against a too-small SD flags noise. Between boots
+# it matters most: the class's SD is robust (MAD), so the few cases that one boot moves by 10-20 % (small
+# curves' EC operations on this pool) stood out of it in every pair of runs of two boots.
+CLASS_PRIOR_DF = 4
 NOISE_DIRECTORY = ("data", "noise")
 
 
@@ -67,12 +73,24 @@ class ProfileNoise:
     classes: dict[str, dict[str, ClassNoise]]
     cases: dict[str, dict[str, float]] = field(default_factory=dict)  # per-case residual SD, with enough runs
     boots: dict[str, str] = field(default_factory=dict)  # run id → its boot (data/machines.py: boot_of)
+    # Per-case residual SD between boots, beyond its runs' (from two boots or more; {} for one).
+    boot_cases: dict[str, dict[str, float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # A run whose boot is not given was measured on the same, unrecorded boot as the others.
         missing = {run: NOT_RECORDED for run in self.runs if run not in self.boots}
         if missing:
             object.__setattr__(self, "boots", {**self.boots, **missing})
+
+    @property
+    def within_df(self) -> int:
+        """The degrees of freedom of a case's own SD: the runs less one per boot (each boot's mean)."""
+        return max(0, len(self.runs) - self.boot_count)
+
+    @property
+    def boot_df(self) -> int:
+        """The degrees of freedom of a case's own SD between boots: the boots less one."""
+        return self.boot_count - 1
 
     @property
     def boot_count(self) -> int:
@@ -87,15 +105,18 @@ class ProfileNoise:
         return self.classes.get(experiment, {}).get(label)
 
     def residual(self, experiment: str, class_name: str, case: str, across_boots: bool = False) -> float | None:
-        """A case's residual SD between runs: of one boot, or (across_boots) of two boots, which a model of
-        one boot cannot say (None)."""
+        """A case's residual SD between runs (its own moderated by its class's): of one boot, or
+        (across_boots) of two boots, which a model of one boot cannot say (None)."""
         found = self.of_class(experiment, class_name)
         own = self.cases.get(experiment, {}).get(case)
-        within = own if own is not None else (found.residual_log_sd if found is not None else None)
+        within = moderated(own, self.within_df, found.residual_log_sd if found is not None else None)
         if not across_boots or within is None:
             return within
-        boot = found.boot_residual_log_sd if found is not None else None
-        return None if boot is None else math.hypot(within, boot)
+        pooled = found.boot_residual_log_sd if found is not None else None
+        if pooled is None:
+            return None
+        boot = moderated(self.boot_cases.get(experiment, {}).get(case), self.boot_df, pooled)
+        return math.hypot(within, boot) if boot is not None else None
 
     def experiment_residual_log_sd(self, experiment: str, across_boots: bool = False) -> float | None:
         """A case's spread beyond its class's shift in the experiment's typical class: the median over its
@@ -121,6 +142,14 @@ class ProfileNoise:
         if any(value is None for value in values):
             return None
         return max(value for value in values if value is not None)
+
+
+def moderated(own: float | None, df: int, pooled: float | None) -> float | None:
+    """A case's SD: its own (on `df` degrees of freedom) and its class's pooled SD (counted as
+    CLASS_PRIOR_DF), their variances averaged by those weights; either alone when the other is unknown."""
+    if own is None or pooled is None or df <= 0:
+        return pooled if pooled is not None or df <= 0 else own
+    return math.sqrt((CLASS_PRIOR_DF * pooled**2 + df * own**2) / (CLASS_PRIOR_DF + df))
 
 
 @dataclass(frozen=True)
@@ -163,15 +192,20 @@ def to_json(model: NoiseModel) -> str:
                     }
                     for experiment, found in sorted(profile.classes.items())
                 },
-                "cases": {
-                    experiment: {label: round(sd, 5) for label, sd in sorted(found.items())}
-                    for experiment, found in sorted(profile.cases.items())
-                },
+                "cases": _per_case(profile.cases),
+                "boot_cases": _per_case(profile.boot_cases),
             }
             for name, profile in sorted(model.profiles.items())
         },
     }
     return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+
+
+def _per_case(found: dict[str, dict[str, float]]) -> dict[str, dict[str, float]]:
+    return {
+        experiment: {label: round(sd, 5) for label, sd in sorted(sds.items())}
+        for experiment, sds in sorted(found.items())
+    }
 
 
 def _rounded(value: float | None) -> float | None:
@@ -227,15 +261,21 @@ def parse(document: Any, path: Path) -> NoiseModel:
                     _optional_number(noise.get("boot_shift_log_sd"), path, f"{at}/boot_shift_log_sd"),
                     _optional_number(noise.get("boot_residual_log_sd"), path, f"{at}/boot_residual_log_sd"),
                 )
-        cases = {
-            experiment: {
-                label: _number(sd, path, f"{where}/cases/{experiment}/{label}")
-                for label, sd in _mapping(found, path, f"{where}/cases/{experiment}").items()
-            }
-            for experiment, found in _mapping(entry.get("cases", {}), path, f"{where}/cases").items()
-        }
-        profiles[str(name)] = ProfileNoise(str(name), tuple(runs), classes, cases, dict(boots))
+        cases = _parse_per_case(entry.get("cases", {}), path, f"{where}/cases")
+        # Absent from models written before per-case spreads between boots were kept: none then.
+        boot_cases = _parse_per_case(entry.get("boot_cases", {}), path, f"{where}/boot_cases")
+        profiles[str(name)] = ProfileNoise(str(name), tuple(runs), classes, cases, dict(boots), boot_cases)
     return NoiseModel(machine, profiles, path)
+
+
+def _parse_per_case(value: Any, path: Path, where: str) -> dict[str, dict[str, float]]:
+    return {
+        experiment: {
+            label: _number(sd, path, f"{where}/{experiment}/{label}")
+            for label, sd in _mapping(found, path, f"{where}/{experiment}").items()
+        }
+        for experiment, found in _mapping(value, path, where).items()
+    }
 
 
 def load(root: Path, machine: str) -> NoiseModel | None:

@@ -30,7 +30,7 @@ from phpcb.compare.comparison import (
     Side,
     Verdict,
 )
-from phpcb.compare.environment_diff import PROFILE
+from phpcb.compare.environment_diff import PROFILE, RUNNER, SCHEMA, EnvironmentRow
 from phpcb.presentation import formatting, render
 from phpcb.presentation.advice import AdviceChange
 from phpcb.presentation.wording import CI
@@ -199,9 +199,16 @@ def confounders_text(comparison: Comparison) -> str | None:
         return None
     named = "; ".join(f"{row.label}: {row.base} → {row.new}" for row in rows)
     return md_text(
-        f"Not only the machine differs ({named}): a difference below may come from the profile or the "
-        "runner's code as much as from the machine; none is a finding on its own."
+        f"Not only the machine differs ({named}): a difference below may come from {_sources(rows)} as much "
+        "as from the machine; none is a finding on its own."
     )
+
+
+def _sources(rows: list[EnvironmentRow]) -> str:
+    """What the differing confounders are, in words: "the profile, the runner's code or a library"."""
+    kinds = {PROFILE: "the profile", RUNNER: "the runner's code", SCHEMA: "the data format"}
+    named = list(dict.fromkeys(kinds.get(row.label, "a library") for row in rows))
+    return named[0] if len(named) == 1 else f"{', '.join(named[:-1])} or {named[-1]}"
 
 
 TIE_NOTE = "a tie, within the spread between runs: not a change"
