@@ -335,7 +335,8 @@ def test_another_profile_or_runner_commit_is_named_as_a_confounder():
 
 @pytest.mark.parametrize("library", ["openssl_library", "sodium", "mcrypt"])
 def test_another_crypto_library_under_one_php_is_named_as_a_confounder(library):
-    """Two boots of one machine carried OpenSSL 3.0.19 and 3.0.22 under one PHP build: the pair is not A/A,
+    """Two boots of one machine carried OpenSSL 3.0.19 and 3.0.22 under one PHP build (on one boot, AEAD classes
+    moved 4-17 % with the library alone): the pair is not A/A,
     and the comparison says so before any number (its cases are still judged: the library may be the change)."""
     changed = manifest("20260101T0100Z-new-php8.2")
     changed["libraries"][library] = "9.9.9"

@@ -280,3 +280,38 @@ def test_report_mode_asks_for_what_make_report_needs_and_nothing_only_make_test_
     assert result.returncode == 0, result.stderr
     assert result.queried() == ["php8.2-cli", "php8.2-mcrypt", "argon2", "python3-venv", "git", "make", "openssl"]
     assert not {"phpunit", "chromium"} & set(result.queried())
+
+
+def php_info(library: str, header: str) -> str:
+    return (
+        f"printf '%s\\n' 'openssl' 'OpenSSL support => enabled' "
+        f"'OpenSSL Library Version => OpenSSL {library} 27 Jan 2026' "
+        f"'OpenSSL Header Version => OpenSSL {header} 25 Aug 2026'"
+    )
+
+
+@pytest.mark.parametrize(
+    ("library", "older", "upgraded"),
+    [("3.0.19", True, True), ("3.0.22", False, False)],
+    ids=["an older library than PHP's header", "the header's own library"],
+)
+def test_debians_current_libssl_is_installed_when_php_loads_an_older_one(
+    machine: Machine, library: str, older: bool, upgraded: bool
+) -> None:
+    """A boot's image carried OpenSSL 3.0.19 under Debian's PHP built against 3.0.22: that boot's runs measured
+    another library. `dpkg --compare-versions LIBRARY lt HEADER` decides (stubbed: its answer is `older`)."""
+    machine.dpkg(installed=DEFAULT_PACKAGES)
+    machine.stub("php", php_info(library, "3.0.22"))
+    machine.stub(
+        "dpkg",
+        f'[ "$1 $3" = "--compare-versions lt" ] && [ "$2 $4" = "{library} 3.0.22" ] '
+        f"&& exit {0 if older else 1}\nexit 2",
+    )
+    result = machine.run()
+    assert result.returncode == 0, result.stderr
+    assert f"dpkg --compare-versions {library} lt 3.0.22" in result.calls
+    if upgraded:
+        assert result.apt() == ["apt-get update -qq", "apt-get install -y -qq libssl3 openssl"]
+        assert f"PHP loads OpenSSL {library} but was built against 3.0.22" in result.stderr
+    else:
+        assert (result.apt(), result.stderr) == ([], "")
