@@ -19,7 +19,7 @@ from phpcb.claims.results import (
     Unavailable,
 )
 from phpcb.experiments.experiment import Inputs
-from phpcb.experiments.symmetric.analysis import Comparison, SymCase, SymmetricAnalysis
+from phpcb.experiments.symmetric.analysis import STATUS_WORDS, Comparison, SymCase, SymmetricAnalysis
 from phpcb.presentation.formatting import size
 from phpcb.presentation.wording import speedup
 from phpcb.statistics.stats import ratio_between
@@ -169,6 +169,10 @@ def rijndael_is_aes(context: dict[str, Any], inputs: Inputs, args: Args) -> Resu
     return FactResult(sizes == [128, 192, 256], text, "this run's verification", fact.references)
 
 
+def status_words(status: str) -> str:
+    return STATUS_WORDS.get(status, status)
+
+
 def inventory_status(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
     """Whether every cipher OpenSSL lists whose name matches args.pattern has args.status in this run's
     inventory (a real round trip each), and which they are."""
@@ -177,8 +181,10 @@ def inventory_status(context: dict[str, Any], inputs: Inputs, args: Args) -> Res
     rows = [row for row in analysis.inventory if pattern.search(row.cipher)]
     if not rows:
         return Unavailable(f"no cipher this run lists matches {pattern.pattern}")
-    text = f"{sum(1 for r in rows if r.status == status)} of {len(rows)} listed have status {status}: " + ", ".join(
-        f"{row.cipher} {row.status}" for row in rows
+    # In the inventory's words (STATUS_WORDS), not its tokens: a cipher of another status says which.
+    matching = sum(1 for r in rows if r.status == status)
+    text = f"{matching} of {len(rows)} listed have the status “{status_words(status)}”: " + ", ".join(
+        row.cipher if row.status == status else f"{row.cipher} ({status_words(row.status)})" for row in rows
     )
     if "observed" in args.values:
         seen = verification_value(context, args.text("observed"))

@@ -10,7 +10,13 @@ from markupsafe import Markup
 from phpcb.data.policy import SymmetricPolicy, Verdict
 from phpcb.data.reference import ReferenceData
 from phpcb.experiments.experiment import Finding
-from phpcb.experiments.symmetric.analysis import RANKING_PAYLOAD, Comparison, SymCase, SymmetricAnalysis
+from phpcb.experiments.symmetric.analysis import (
+    RANKING_PAYLOAD,
+    STATUS_WORDS,
+    Comparison,
+    SymCase,
+    SymmetricAnalysis,
+)
 from phpcb.presentation.advice import Advice
 from phpcb.presentation.answer import Evidence
 from phpcb.presentation.formatting import duration, size
@@ -145,6 +151,7 @@ def context(analysis: SymmetricAnalysis, reference: ReferenceData, policy: Symme
         "short_payload": SHORT_PAYLOAD,
         "medium_payload": MEDIUM_PAYLOAD,
         "legacy_count": sum(1 for row in analysis.inventory if row.provider == "legacy"),
+        "status_words": STATUS_WORDS,
         "cfb1_rows": [row for row in analysis.inventory if row.cipher.endswith("-cfb1")],
         "cfb1_all_ok": all(row.status == "ok" for row in analysis.inventory if row.cipher.endswith("-cfb1")),
         "inventory_sorted": sorted(analysis.inventory, key=lambda row: (row.status != "ok", row.status, row.cipher)),
