@@ -130,6 +130,9 @@ serve: venv
 
 # PHPUnit beside pytest's two workers: both cores stay busy. PHPUnit runs under the host's PHP, then under
 # Debian 13's PHP 8.4 (its stack, built once: TEST_STACK= leaves it out); its report is printed when both end.
+# The fuzzer (tests/test_fuzz_runs.py) draws its quick, fixed set of damaged runs (each kind of damage to a
+# CSV twice); PHPCB_FUZZ_EXAMPLES=full make test draws the full set, PHPCB_FUZZ_SCALE=10 ten times that.
+# pytest's two workers take the tests longest first (tests/conftest.py LONGEST_FIRST) and steal from each other.
 TEST_STACK ?= debian13
 test: setup-dev $(if $(TEST_STACK),test-stack,) lint
 	@log=$$(mktemp); \

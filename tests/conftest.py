@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import fcntl
 import functools
+import hashlib
 import http.server
 import io
 import json
@@ -37,6 +38,51 @@ FIXTURE_RUN = FIXTURES / "runs" / "20260101T0000Z-fixture-php8.2"
 # for each experiment only another stack can run (pq: ML-DSA needs OpenSSL 3.5, Debian 13's stack). Tests
 # that need every experiment of the registry to have data build from all of them.
 FIXTURE_RUNS = tuple(sorted(path for path in (FIXTURES / "runs").iterdir() if (path / "manifest.json").is_file()))
+
+
+# --- the order pytest-xdist's workers take the tests in (make test: -n 2 --dist worksteal) --------------
+# The longest first (measured with --durations, issue 48.4): each worker starts on its half of the list and
+# steals from the end of the other's, so what is left for the end is short and both cores stay busy to it.
+# (--dist loadgroup, which keeps a module's tests on one worker, cost more CPU and wall here: issue 48.4.)
+LONGEST_FIRST = (
+    "browser",
+    "tests/test_merge_pages.py",
+    "tests/test_preview_flow.py",
+    "tests/test_advice.py",
+    "e2e-project",
+    "tests/test_end_to_end.py",
+    "tests/test_artifact_comment.py",
+    "tests/test_merge_effect.py",
+    "tests/test_publish.py",
+    "tests/test_root_serve.py",
+    "tests/test_fuzz_runs.py",
+    "tests/test_data_failures.py",
+    "tests/test_baselines.py",
+    "tests/test_machines.py",
+    "tests/test_native_figures.py",
+    "tests/test_serve.py",
+    "tests/test_ab_job.py",
+    "tests/test_adding_an_experiment.py",
+)
+
+
+def unit_of(item: pytest.Item) -> set[str]:
+    """What LONGEST_FIRST may name `item` by: its module, "browser" for a browser test, "e2e-project" for a
+    test of the runner's one end-to-end run."""
+    names = {item.nodeid.split("::", 1)[0]}
+    if item.get_closest_marker("browser") is not None:
+        names.add("browser")
+    if "e2e_project" in getattr(item, "fixturenames", ()):
+        names.add("e2e-project")
+    return names
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        names = unit_of(item)
+        return next((i for i, unit in enumerate(LONGEST_FIRST) if unit in names), len(LONGEST_FIRST))
+
+    items.sort(key=rank)
 
 
 def fixture_run_of(experiment: str) -> Path:
@@ -348,6 +394,41 @@ def repository_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The repository's site built with MkDocs (`make site`), once per session."""
     return shared_site(tmp_path_factory, "mkdocs")
+
+
+@pytest.fixture(scope="module")
+def shared_builds() -> Iterator[dict[str, Any]]:
+    """The trusted job's builds (publish/sides.by_this_code) shared between a module's tests: the same files,
+    the same environment and the same code make the same side. Keyed by a digest of every file of the tree
+    and the environment the build reads (PHPCB_* and PREVIEW_URL); a build that fails is not kept."""
+    from phpcb.publish import merge_comment
+
+    built: dict[str, Any] = {}
+    original = merge_comment.by_this_code
+
+    def cached(tree: Path, statements: Any = None) -> Any:
+        if statements is not None:
+            return original(tree, statements)
+        key = _tree_digest(tree)
+        if key not in built:
+            built[key] = original(tree)
+        return built[key]
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(merge_comment, "by_this_code", cached)
+    yield built
+    patch.undo()
+
+
+def _tree_digest(tree: Path) -> str:
+    """The files a build of `tree` reads (everything but bytecode), and the variables that change a build."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in tree.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(path.relative_to(tree).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for name in sorted(os.environ):
+        if name.startswith("PHPCB_") or name == "PREVIEW_URL":
+            digest.update(f"{name}={os.environ[name]}\0".encode())
+    return digest.hexdigest()
 
 
 def run_file_links(listing: list[str], read: Callable[[str], str]) -> list[tuple[str, str]]:

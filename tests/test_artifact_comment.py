@@ -35,6 +35,8 @@ NEW_ID = "20260102T0000Z-fixture-php8.2"
 PREVIEW = "https://octo.github.io/phpcrypto-bench/pr-preview/pr-7/"
 HOSTILE = "Merge me: ![x](https://evil.example/pixel.png) @everyone"
 IDENTITY = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@e", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@e"}
+# This job's builds of identical files (the default branch's, in most tests) are made once (conftest's shared_builds).
+pytestmark = pytest.mark.usefixtures("shared_builds")
 
 
 def git(root: Path, *args: str) -> str:

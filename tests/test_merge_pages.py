@@ -7,18 +7,18 @@ the preview artifact, said to be that job's word). Both name the pages whose tex
 change"; a snippet's changed lines are quoted.
 
 Site builds are slow: the base is built once per way of building it, each pull request's merged tree
-once by its own code, and the trusted job's builds of identical files are shared (`shared_builds`)."""
+once by its own code, and the trusted job's builds of identical files are shared (conftest's
+`shared_builds`)."""
 
 from __future__ import annotations
 
-import hashlib
 import html
 import json
 import os
 import re
 import shutil
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -159,33 +159,6 @@ def preview_url(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(scope="module")
 def previews(repository: Path, tmp_path_factory: pytest.TempPathFactory) -> Previews:
     return Previews(repository, tmp_path_factory.mktemp("previews"))
-
-
-def _digest(tree: Path) -> str:
-    """The files a build of `tree` reads (everything but scratch builds), hashed."""
-    digest = hashlib.sha256()
-    for path in sorted(p for p in tree.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-        digest.update(path.relative_to(tree).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
-
-
-@pytest.fixture(scope="module")
-def shared_builds() -> Iterator[dict[str, Side]]:
-    """The trusted job's builds (sides.by_this_code) shared between tests: the same files, the same code,
-    the same side."""
-    built: dict[str, Side] = {}
-    original = merge_comment.by_this_code
-
-    def cached(tree: Path, statements: object = None) -> Side:
-        key = _digest(tree)
-        if key not in built:
-            built[key] = original(tree)
-        return built[key]
-
-    patch = pytest.MonkeyPatch()
-    patch.setattr(merge_comment, "by_this_code", cached)
-    yield built
-    patch.undo()
 
 
 def posted(previews: Previews, kind: str, tmp_path: Path, artifact: Path | None = None) -> str:

@@ -14,6 +14,7 @@ from typing import ClassVar
 import numpy as np
 import pytest
 
+from phpcb.data.loader import run_directories
 from phpcb.pages import build as site
 from phpcb.presentation import native, wording
 from phpcb.presentation.render import environment
@@ -303,8 +304,16 @@ def broken_numbers(pages: dict[str, str]) -> tuple[list[str], int]:
 
 
 @pytest.fixture(scope="module")
-def committed_pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """The pages of the committed runs (a run left in the checkout by a benchmark is not the project's)."""
+def committed_pages(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The pages of the committed runs (a run left in the checkout by a benchmark is not the project's). When
+    every run under data/runs/ is committed, they are the pages of the session's build of the repository
+    (conftest's repository_build: `python -m phpcb pages` writes each page the build makes as it makes it),
+    without the hand-written ones of docs/; else a copy of the repository with only the committed runs."""
+    if committed_run_dirs() == tuple(run_directories(ROOT / "data" / "runs")):
+        docs = request.getfixturevalue("repository_build") / "docs"
+        written = {path.relative_to(docs).as_posix(): path for path in sorted(docs.rglob("*.md"))}
+        hand_written = {path.relative_to(ROOT / "docs").as_posix() for path in (ROOT / "docs").rglob("*.md")}
+        return {name: path.read_text(encoding="utf-8") for name, path in written.items() if name not in hand_written}
     root = copy_repository(tmp_path_factory.mktemp("native") / "repo", tuple(d.name for d in committed_run_dirs()))
     shutil.copy(ROOT / "data" / "site.yaml", root / "data" / "site.yaml")
     return dict(site.build(root).pages)

@@ -20,7 +20,7 @@ from phpcb.data.policy import STATUSES, load_jwt_policy, load_symmetric_policy
 from phpcb.data.verdicts import STATUS_TEXT, load_table
 from phpcb.errors import DataError
 
-from .conftest import ROOT, generate_pages
+from .conftest import ROOT
 
 POLICY = ROOT / "data" / "policy"
 TABLE = load_table(POLICY)
@@ -36,12 +36,10 @@ CIPHER = re.compile(r"\b(?:(?:aes|aria|camellia)-\d{3}|bf|des|des-ede3|sm4|seed|
 
 
 @pytest.fixture(scope="module")
-def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """Every page of the repository's site, as `python -m phpcb pages` writes it (Markdown with HTML)."""
-    build = tmp_path_factory.mktemp("verdict-labels") / "build"
-    result = generate_pages(build)
-    assert result.returncode == 0, result.stderr
-    docs = build / "docs"
+def pages(repository_build: Path) -> dict[str, str]:
+    """Every page of the repository's site, as `python -m phpcb pages` writes it (Markdown with HTML): the
+    session's one build of it (conftest's repository_build), shared with the other tests that read it."""
+    docs = repository_build / "docs"
     return {str(path.relative_to(docs)): path.read_text(encoding="utf-8") for path in sorted(docs.rglob("*.md"))}
 
 
