@@ -16,7 +16,7 @@ from phpcb.data.schema import load_schemas
 from phpcb.pages import build as site
 from phpcb.presentation import formatting
 
-from .conftest import FIXTURE_RUN, ROOT, copy_inputs, site_build
+from .conftest import FIXTURE_RUN, ROOT, built_once, copy_inputs, site_build
 
 pytestmark = pytest.mark.slow
 
@@ -110,14 +110,18 @@ def assert_speedup(sentence: str, subject: str, baseline: str, subject_ns: int, 
     assert high - low <= 0.002 * value, "paired by round: the jitter cancels"
 
 
-@pytest.fixture(scope="module")
-def e2e_project(tmp_path_factory):
-    root = tmp_path_factory.mktemp("e2e")
+def measure_aead(root: Path) -> None:
+    """The project at `root` with the runner's quick run of aead under the fake clock."""
     out, result = fake_run(root, "aead")
     assert result.returncode == 0, result.stderr
     assert result.stdout == f"{out}\n", "stdout carries only the result: the run directory"
     assert "ETA" in result.stderr
-    return root
+
+
+@pytest.fixture(scope="session")
+def e2e_project(tmp_path_factory):
+    """measure_aead's project, run once per session whichever pytest-xdist worker asks first (the tests read it)."""
+    return built_once(tmp_path_factory, "e2e", measure_aead)
 
 
 def test_the_run_is_valid_and_complete(e2e_project):
@@ -171,11 +175,14 @@ def run_until(command, done_marker, at_least):
     """Starts a run and SIGKILLs it once its progress shows `at_least` cases done out of `done_marker` ("/40 ")."""
     with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) as process:
         assert process.stderr is not None
+        seen = False
         for line in process.stderr:
             if done_marker in line and int(line.split(done_marker)[0].rsplit(" ", 1)[-1]) >= at_least:
+                seen = True
                 break
         process.send_signal(signal.SIGKILL)
         process.wait()
+    assert seen, f"the run ended before its progress showed {at_least}{done_marker.rstrip()}: not killed mid-run"
 
 
 def test_a_killed_run_leaves_no_partial_csv_and_resume_finishes_it(tmp_path):
@@ -192,7 +199,7 @@ def test_a_killed_run_leaves_no_partial_csv_and_resume_finishes_it(tmp_path):
         str(out),
     ]
     uninterrupted = FIXTURE_RUN / "pitfalls.csv"
-    run_until(command, "/39 ", 20)
+    run_until(command, "/26 ", 13)  # 13 cases in each of the quick profile's 2 rounds
     visible = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
     assert visible == ["manifest.json"], "only the manifest, rewritten whole, exists mid-run"
     manifest = (out / "manifest.json").read_text()

@@ -9,6 +9,7 @@ use PhpCryptoBench\Experiment\Experiment;
 use PhpCryptoBench\Experiment\ExperimentContext;
 use PhpCryptoBench\Experiment\ExperimentSetup;
 use PhpCryptoBench\Experiment\MeasurementResult;
+use PhpCryptoBench\Harness\FixedWork;
 use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Io\CsvTable;
 use PhpCryptoBench\Io\TableSchema;
@@ -20,20 +21,35 @@ use PhpCryptoBench\Native\InterleavedRounds;
  * the reference CLI. Each cell runs in a child process (wall, CPU, the memory one hash takes); a cell that fails
  * (memory it cannot allocate, parameters an interface refuses) is recorded and the grid goes on.
  * bcrypt at costs 10 to 13 is timed beside it (BcryptCosts), for the page's latency budgets.
+ *
+ * Its work is hashes whose cost the host sets, so it is planned in the experiment's share of the run
+ * (CellShares), from a probe of this host (HashCost): every cell, the rounds against the CLI and every
+ * bcrypt cost are sure of their least hashes (each verified) before any takes more, and what is left
+ * past those goes to each in proportion to its cost. Where even the least would not fit, the rounds
+ * take fewer hashes a round, never fewer than 6 in all (still a CI of their median: shortSamples).
  */
-final class Argon2Experiment implements Experiment
+final class Argon2Experiment implements Experiment, FixedWork
 {
     public const CSV = 'argon2.csv';
     public const ROUNDS_CSV = 'argon2_rounds.csv';
     /**
      * PHP's two interfaces against the reference CLI at equal parameters, in interleaved rounds:
-     * 64 MiB, 3 passes, 1 thread (sodium has no other), Argon2id and Argon2i.
+     * 64 MiB, 3 passes, 1 thread (sodium has no other), Argon2id and Argon2i (NATIVE_VARIANTS).
      */
     public const NATIVE_CELL = ['memory_kib' => 65536, 'time_cost' => 3, 'threads' => 1];
     /** Under the fake clock each cell still makes one real hash: 1 MiB keeps the rounds of a test run short. */
     public const FAKE_CLOCK_NATIVE_MEMORY_KIB = 1024;
-    public const NATIVE_VARIANTS = ['argon2id', 'argon2i'];
+    /**
+     * The rounds' variants per profile: the quick profile's only Argon2id, the variant the page picks
+     * parameters from (its Argon2i cells still meet the CLI's at equal parameters in the grid), so that
+     * its rounds' least hashes halve.
+     */
+    public const NATIVE_VARIANTS = ['quick' => ['argon2id'], 'full' => ['argon2id', 'argon2i']];
     public const NATIVE_SAMPLES = 3;
+    /** The rounds' hashes per round when the share is short, but never fewer than NATIVE_LEAST_HASHES in all (shortSamples). */
+    public const NATIVE_SAMPLES_SHORT = 2;
+    /** The rounds' least hashes per interface in all: 6, the fewest with a CI of their median. */
+    public const NATIVE_LEAST_HASHES = 6;
     public const GRID = [
         'quick' => ['memory_mib' => [16, 64], 'threads' => [1, 2], 'time_cost' => [1, 3]],
         'full' => ['memory_mib' => [16, 32, 64, 128, 256, 512, 1024], 'threads' => [1, 2, 4, 8], 'time_cost' => [1, 3, 6]],
@@ -44,6 +60,12 @@ final class Argon2Experiment implements Experiment
          * 43 of the full profile's 90 minutes on intel-xeon-fb7fc6.
          */
         'full-other' => ['memory_mib' => [16, 64, 256, 1024], 'threads' => [1, 2, 4], 'time_cost' => [1, 3]],
+        /*
+         * In the quick profile likewise, one thread: the page's memory curves (one thread per series),
+         * password_hash's Argon2i beside the CLI's at equal parameters and the variants at equal
+         * parameters keep their cells, and the quick grid's least hashes fit the slowest host's budget.
+         */
+        'quick-other' => ['memory_mib' => [16, 64], 'threads' => [1], 'time_cost' => [1, 3]],
     ];
     /**
      * Parameter sets measured in every profile besides the grid, through each Argon2id interface, so
@@ -61,6 +83,9 @@ final class Argon2Experiment implements Experiment
     public const TEST_MAX_MIB_VARIABLE = 'PHPCB_TEST_ARGON2_MAX_MIB';
     /** The interfaces and variants measured: the paper's CLI Argon2d and Argon2i, PHP's two, sodium's two. */
     public const VARIANTS = [['password_hash', 'argon2id'], ['password_hash', 'argon2i'], ['sodium', 'argon2id'], ['sodium', 'argon2i'], ['cli', 'argon2d'], ['cli', 'argon2i']];
+
+    /** The probe of this host, kept from fixedWorkNs() for measure() (per clock: modelled or real). */
+    private ?HashCost $cost = null;
 
     public function __construct(
         private readonly string $repository,
@@ -144,7 +169,7 @@ final class Argon2Experiment implements Experiment
     {
         $cells = [];
         foreach (self::VARIANTS as [$interface, $variant]) {
-            $grid = self::GRID[$profile->name === 'full' && !self::decidesParameters($interface, $variant) ? 'full-other' : $profile->name];
+            $grid = self::GRID[self::decidesParameters($interface, $variant) ? $profile->name : $profile->name . '-other'];
             foreach ($grid['time_cost'] as $time) {
                 foreach ($grid['threads'] as $threads) {
                     if ($interface === 'sodium' && $threads > 1) {
@@ -209,28 +234,48 @@ final class Argon2Experiment implements Experiment
     }
 
     /**
-     * Seconds these cells should take, from one timed probe: Argon2 costs about the same per
-     * MiB-pass at every size, and each hash is verified once more.
+     * The least this experiment does on this host, from one probe (HashCost): its self-tests, every
+     * cell's least hashes, the rounds against the CLI at their shortest and every bcrypt cost's least
+     * hashes, all verified. The run reserves it before it shares the rest by case count.
+     */
+    public function fixedWorkNs(Profile $profile, bool $fakeClock): int
+    {
+        $cost = $this->hashCost($fakeClock);
+        $sampling = CellSampling::forProfile($profile->name);
+        $provider = Argon2Cell::provider();
+        $cells = array_values(array_filter($this->cells($profile), static fn (Argon2Cell $cell): bool => $cell->refusal($provider) === null));
+        $selfTests = array_sum(array_map(static fn (array $v): int => $cost->cellNs(Argon2Cell::of($v[0], $v[1], self::SELF_TEST_MEMORY_KIB, 1, 3), 1), self::VARIANTS));
+        $rounds = InterleavedRounds::forProfile($profile)->rounds * array_sum(array_map(
+            static fn (Argon2Cell $cell): int => $cost->cellNs($cell, self::shortSamples(InterleavedRounds::forProfile($profile))),
+            $this->nativeCells($profile, $provider, $fakeClock ? self::FAKE_CLOCK_NATIVE_MEMORY_KIB : self::NATIVE_CELL['memory_kib']),
+        ));
+        return $selfTests + array_sum(self::gridMinimumNs($cells, $cost, $sampling)) + $rounds + array_sum(BcryptCosts::minimumNs($cost, $sampling));
+    }
+
+    private function hashCost(bool $fakeClock): HashCost
+    {
+        if ($this->cost === null || $this->cost->modelled !== $fakeClock) {
+            $this->cost = HashCost::probed(new CellRunner($this->repository . '/runners/argon2-cell.php', $fakeClock), $fakeClock);
+        }
+        return $this->cost;
+    }
+
+    /**
+     * Each cell's least hashes, as $cost projects them (0 for a cell its interface refuses).
      *
      * @param list<Argon2Cell> $cells
+     * @return list<int>
      */
-    public function estimatedSeconds(Profile $profile, array $cells, float $secondsPerMibPass): float
+    private static function gridMinimumNs(array $cells, HashCost $cost, CellSampling $sampling): array
     {
-        $sampling = CellSampling::forProfile($profile->name);
-        $total = 0.0;
-        foreach ($cells as $cell) {
-            $hash = $secondsPerMibPass * $cell->memoryKib / 1024 * $cell->timeCost / min($cell->threads, 2) * ($cell->threads > 1 ? 1.2 : 1.0);
-            $count = max(CellMeasurement::MIN_SAMPLES_IN_BUDGET, min($sampling->minSamples, (int) floor($sampling->allowanceSeconds() / max($hash * 2, 1e-3))));
-            $total += $count * $hash * 2;
-        }
-        return $total;
+        $provider = Argon2Cell::provider();
+        return array_map(static fn (Argon2Cell $cell): int => $cell->refusal($provider) === null ? $cost->cellNs($cell, $sampling->minSamples) : 0, $cells);
     }
 
     public function measure(ExperimentContext $context): MeasurementResult
     {
         $profile = $context->profile;
         $sampling = CellSampling::forProfile($profile->name);
-        $budget = $sampling->timeBudget();
         $grid = self::forTests($this->cells($profile), $context->fakeClock ? getenv(self::TEST_MAX_MIB_VARIABLE) : false);
         $checkpoint = CellCheckpoint::open($context->outputDirectory, $this->schema->columns(self::CSV), $grid);
         $left = array_values(array_filter($grid, static fn (Argon2Cell $cell): bool => !$checkpoint->has($cell)));
@@ -238,29 +283,48 @@ final class Argon2Experiment implements Experiment
             $context->progress->message(sprintf('[%s] resuming: %d of %d cells were measured before the run stopped (%s)', $this->name(), $checkpoint->cellsDone(), count($grid), CellCheckpoint::FILE));
         }
         $runner = new CellRunner($this->repository . '/runners/argon2-cell.php', $context->fakeClock);
-        $probe = $runner->measure(Argon2Cell::of('password_hash', 'argon2id', 16 * 1024, 1, 1), 1, 0);
-        $perMibPass = ($probe['samples'][0]['wall_ns'] ?? 50_000_000) / 1e9 / 16;
-        $context->progress->begin($this->name(), count($left), $this->estimatedSeconds($profile, $left, $perMibPass), false);
+        $cost = $this->hashCost($context->fakeClock);
         $provider = Argon2Cell::provider();
+        $tables = TableSet::ofExperiment($this->schema, $this->name())->without(self::CSV);
+        $rounds = $tables->get(self::ROUNDS_CSV);
+        $memoryKib = $context->fakeClock ? self::FAKE_CLOCK_NATIVE_MEMORY_KIB : self::NATIVE_CELL['memory_kib'];
+        $interleaved = InterleavedRounds::forProfile($profile);
+        $available = $context->sampler->budgetLeftNs();
+        $gridMinimum = self::gridMinimumNs($left, $cost, $sampling);
+        $bcryptMinimum = BcryptCosts::minimumNs($cost, $sampling);
+        $perRound = $this->roundSamples($profile, $interleaved, $cost, $provider, $memoryKib, $available - array_sum($gridMinimum) - array_sum($bcryptMinimum));
+        $steps = $this->nativeSteps($profile, $runner, $rounds, $provider, $memoryKib, $cost, $perRound);
+        $roundsNs = $interleaved->fixedNs($steps);
+        // The grid, the rounds, then bcrypt: each item sure of its least hashes; the rounds take what they take.
+        $shares = CellShares::of(
+            $available,
+            [...$gridMinimum, $roundsNs, ...$bcryptMinimum],
+            array_map('floatval', [...$gridMinimum, 0, ...$bcryptMinimum]),
+            // On the real clock, what is left is read from it; the fake clock counts the cells' modelled times.
+            $context->fakeClock ? null : static fn (): int => $context->sampler->budgetLeftNs(),
+        );
+        $context->progress->begin($this->name(), count($left), $shares->minimumToComeNs() / 1e9, false);
+        $cells = new SharedCells($shares, $cost, $sampling);
+        $inChild = static fn (Argon2Cell $cell, int $least, int $budgetNs, int $most, float $target): array => $runner->measure($cell, $least, max(1, intdiv($budgetNs, 1_000_000)), $most, $target);
         foreach ($left as $cell) {
             $refusal = $cell->refusal($provider);
             $result = null;
             if ($refusal === null) {
-                $result = $runner->measure($cell, $sampling->minSamples, intdiv($budget->forCases(1), 1_000_000), $sampling->maxSamples, CellSampling::TARGET);
-                // The cell's own clock (modelled under the fake clock, so a fake run stays the same everywhere).
-                $budget->spent(1, (int) ($result['elapsed_ns'] ?? 0));
+                $result = $cells->measure($cell, $inChild);
+            } else {
+                $cells->skip();
             }
             $checkpoint->record($cell, CellRows::of($cell, $context->cores, $refusal, $result));
             $context->progress->advance(sprintf('%s %s m=%d MiB p=%d t=%d', $cell->interface, $cell->variant, $cell->memoryKib / 1024, $cell->threads, $cell->timeCost));
         }
         // The main table is the checkpoint's, written as cells finish; the others are written at the end.
-        $tables = TableSet::ofExperiment($this->schema, $this->name())->without(self::CSV);
-        $rounds = $tables->get(self::ROUNDS_CSV);
-        $memoryKib = $context->fakeClock ? self::FAKE_CLOCK_NATIVE_MEMORY_KIB : self::NATIVE_CELL['memory_kib'];
-        $gaps = InterleavedRounds::forProfile($profile)->run($this->name(), $this->nativeSteps($runner, $rounds, $provider, $memoryKib), $context->progress);
+        $shares->forNext(); // the rounds' item: they take what they take, read against what is left
+        $started = hrtime(true);
+        $gaps = $interleaved->run($this->name(), $steps, $context->progress);
+        $shares->spent($context->fakeClock ? 0 : hrtime(true) - $started, $roundsNs);
         $bcrypt = $tables->get(BcryptCosts::CSV);
         $context->progress->message(sprintf('[%s] bcrypt (password_hash) at costs %s, beside the grid', $this->name(), implode(', ', BcryptCosts::COSTS)));
-        (new BcryptCosts($context->fakeClock))->measureInto($bcrypt, $sampling);
+        (new BcryptCosts($context->fakeClock))->measureInto($bcrypt, $sampling, $shares, $cost);
         $tables->writeTo($context->outputDirectory);
         $tally = $sampling->tally($checkpoint->records(), $rounds->records(), $bcrypt->records());
         $checkpoint->complete($context->outputDirectory . '/' . self::CSV);
@@ -269,21 +333,51 @@ final class Argon2Experiment implements Experiment
     }
 
     /**
-     * Per variant: the CLI, then password_hash, then sodium, each a cell process of NATIVE_SAMPLES hashes.
-     *
-     * @return list<CellStep>
+     * The rounds' hashes per round: NATIVE_SAMPLES, or NATIVE_SAMPLES_SHORT when the rounds at full
+     * length would not fit in $leftNs (what the share leaves past the grid's and bcrypt's least).
      */
-    private function nativeSteps(CellRunner $runner, CsvTable $rounds, ?string $provider, int $memoryKib): array
+    private function roundSamples(Profile $profile, InterleavedRounds $rounds, HashCost $cost, ?string $provider, int $memoryKib, int $leftNs): int
     {
-        $steps = [];
-        foreach (self::NATIVE_VARIANTS as $variant) {
+        $full = $rounds->rounds * array_sum(array_map(static fn (Argon2Cell $cell): int => $cost->cellNs($cell, self::NATIVE_SAMPLES), $this->nativeCells($profile, $provider, $memoryKib)));
+        return $full <= $leftNs ? self::NATIVE_SAMPLES : self::shortSamples($rounds);
+    }
+
+    /**
+     * The rounds' hashes per round when the share is short: NATIVE_SAMPLES_SHORT, or more where the
+     * profile's rounds are too few for NATIVE_LEAST_HASHES in all (3 over the quick profile's 2 rounds,
+     * 2 over the full profile's 5).
+     */
+    public static function shortSamples(InterleavedRounds $rounds): int
+    {
+        return max(self::NATIVE_SAMPLES_SHORT, (int) ceil(self::NATIVE_LEAST_HASHES / max(1, $rounds->rounds)));
+    }
+
+    /**
+     * The cells of the rounds: per variant, the CLI, then password_hash, then sodium, those the provider allows.
+     *
+     * @return list<Argon2Cell>
+     */
+    private function nativeCells(Profile $profile, ?string $provider, int $memoryKib): array
+    {
+        $cells = [];
+        foreach (self::NATIVE_VARIANTS[$profile->name] ?? self::NATIVE_VARIANTS['quick'] as $variant) {
             foreach (['cli', 'password_hash', 'sodium'] as $interface) {
                 $cell = Argon2Cell::of($interface, $variant, $memoryKib, self::NATIVE_CELL['threads'], self::NATIVE_CELL['time_cost']);
                 if ($cell->refusal($provider) === null) {
-                    $steps[] = new CellStep($runner, $cell, self::NATIVE_SAMPLES, $rounds);
+                    $cells[] = $cell;
                 }
             }
         }
-        return $steps;
+        return $cells;
+    }
+
+    /**
+     * Per variant: the CLI, then password_hash, then sodium, each a cell process of $perRound hashes.
+     *
+     * @return list<CellStep>
+     */
+    private function nativeSteps(Profile $profile, CellRunner $runner, CsvTable $rounds, ?string $provider, int $memoryKib, HashCost $cost, int $perRound): array
+    {
+        return array_map(static fn (Argon2Cell $cell): CellStep => new CellStep($runner, $cell, $perRound, $rounds, $cost), $this->nativeCells($profile, $provider, $memoryKib));
     }
 }

@@ -14,7 +14,8 @@ use PhpCryptoBench\Io\CsvTable;
  * beside the Argon2 grid so that the page can set them against the same latency budgets. A sample is
  * one hash, as in an Argon2 cell: wall time (hrtime) and CPU time (getrusage), then checked by
  * password_verify() before it counts; as in a cell, a first hash is made and verified untimed. Sampled as the cells are (CellSampling): at least 6 hashes, then
- * more until the median's 95% CI is within ±3 %, the cost's time is spent or the maximum is reached.
+ * more until the median's 95% CI is within ±3 %, the cost's share of the experiment's time is spent
+ * (CellShares) or the maximum is reached.
  * In this process: bcrypt uses 4 KiB, so there is no peak memory to keep apart.
  *
  * Under the fake clock the first hash of each cost is still made and verified; the times are modelled
@@ -62,23 +63,39 @@ final class BcryptCosts
         ];
     }
 
-    /** Every cost's samples into $table (bcrypt.csv), each cost drawing on the time the cells draw on. */
-    public function measureInto(CsvTable $table, CellSampling $sampling): void
+    /**
+     * Every cost's samples into $table (bcrypt.csv), each cost drawing on the time the cells draw on:
+     * the experiment's share (CellShares, one item per cost, projected by $cost), or without one, the
+     * profile's allowance per cell (tools, tests).
+     */
+    public function measureInto(CsvTable $table, CellSampling $sampling, ?CellShares $shares = null, ?HashCost $cost = null): void
     {
         $budget = $sampling->timeBudget();
-        foreach (self::COSTS as $cost) {
+        foreach (self::COSTS as $bcryptCost) {
             $started = $this->now();
-            foreach ($this->measure($cost, $sampling->minSamples, $sampling->maxSamples, $budget->forCases(1)) as $row) {
+            $rows = $this->measure($bcryptCost, $sampling->minSamples, $sampling->maxSamples, $shares?->forNext() ?? $budget->forCases(1));
+            foreach ($rows as $row) {
                 $table->add($row);
             }
             $budget->spent(1, $this->now() - $started);
+            $shares?->spent($this->now() - $started, $cost?->bcryptNs($bcryptCost, count($rows)) ?? 0);
         }
     }
 
     /**
-     * At least $minSamples hashes, then more until the CI is within CellSampling::TARGET, the budget is
-     * spent (never before CellMeasurement::MIN_SAMPLES_IN_BUDGET hashes; 0: no budget) or $maxSamples
-     * are taken, as CellMeasurement samples a cell.
+     * The bcrypt items of CellShares, in the order measureInto() takes them: each cost's least hashes.
+     *
+     * @return list<int>
+     */
+    public static function minimumNs(HashCost $cost, CellSampling $sampling): array
+    {
+        return array_map(static fn (int $bcryptCost): int => $cost->bcryptNs($bcryptCost, $sampling->minSamples), self::COSTS);
+    }
+
+    /**
+     * At least $minSamples hashes whatever the budget, then more until the CI is within
+     * CellSampling::TARGET, the next hash would end past the budget (0: no budget) or $maxSamples are
+     * taken, as CellMeasurement samples a cell.
      *
      * @return list<array{cost: int, sample: int, wall_ns: int, cpu_ns: int, verified: bool}>
      * @throws VerificationFailed when a hash does not verify
@@ -97,7 +114,8 @@ final class BcryptCosts
             [$wall, $cpu] = $this->timeOne($cost, $sample);
             $rows[] = ['cost' => $cost, 'sample' => $sample, 'wall_ns' => $wall, 'cpu_ns' => $cpu, 'verified' => true];
             $walls[] = (float) $wall;
-            if ($budgetNs > 0 && $sample + 1 >= min($minSamples, CellMeasurement::MIN_SAMPLES_IN_BUDGET) && $this->now() - $started > $budgetNs) {
+            $elapsed = $this->now() - $started;
+            if ($budgetNs > 0 && $sample + 1 >= $minSamples && $elapsed + intdiv($elapsed, $sample + 1) > $budgetNs) {
                 break;
             }
             if ($sample + 1 >= $minSamples && MedianInterval::of($walls)->relativeHalfWidth() <= CellSampling::TARGET) {

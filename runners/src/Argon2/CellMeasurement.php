@@ -11,15 +11,15 @@ use Throwable;
 /**
  * Measures one Argon2 cell: a sample is one hash, timed by the clock and checked by the hasher's
  * second implementation. After $samples samples, a cell given a $maxSamples above that and a
- * target goes on until the 95% CI of its median wall time is within ±target (MedianInterval). A
- * slow cell stops once its budget is spent, but never before min(samples, 3) samples. A hash that
+ * target goes on until the 95% CI of its median wall time is within ±target (MedianInterval), or
+ * until its next sample would not fit in its budget (CellShares); it never takes fewer than $samples,
+ * the least the statistics need, whatever its budget. A hash that
  * fails (memory it cannot allocate, parameters an implementation refuses) makes the cell `failed`,
  * with the reason: a result, not a crash. Its max_rss_kib is the memory one hash takes, as the clock
  * counts it (CellClock::hashMemoryKib).
  */
 final class CellMeasurement
 {
-    public const MIN_SAMPLES_IN_BUDGET = 3;
     /**
      * Hashes made (and verified) before the first timed one: a cell's first hash in its fresh process
      * maps Argon2's memory afresh and was 1.2 to 2.6 times the cell's median in the committed quick runs
@@ -35,8 +35,8 @@ final class CellMeasurement
     }
 
     /**
-     * @param int $samples the samples to take (the least, when $maxSamples is larger)
-     * @param int $budgetNs 0 for no budget
+     * @param int $samples the samples to take (the least, when $maxSamples is larger): the budget never cuts them
+     * @param int $budgetNs 0 for no budget; else the cell takes no sample past its least that would end beyond it
      * @param int $maxSamples the most to take while the CI is wider than ±$target; at most $samples when not above it
      * @param float $target the CI's half-width over the median to stop at
      * @return array{samples: list<array{wall_ns: int, cpu_ns: int}>, hashes: list<string>, verified: bool|null, status: string, detail: string, max_rss_kib: int, elapsed_ns: int}
@@ -45,7 +45,6 @@ final class CellMeasurement
     {
         $result = ['samples' => [], 'hashes' => [], 'verified' => null, 'status' => 'ok', 'detail' => ''];
         $started = $this->clock->now();
-        $floor = min($samples, self::MIN_SAMPLES_IN_BUDGET);
         $adaptive = $maxSamples > $samples && $target > 0.0;
         try {
             for ($warmUp = 0; $warmUp < self::WARM_UP_HASHES; $warmUp++) {
@@ -69,7 +68,7 @@ final class CellMeasurement
                     $result['hashes'][] = $hash;
                     $result['verified'] = self::combine($result['verified'], $this->hasher->verify($cell, $hash));
                 }
-                if ($budgetNs > 0 && $index + 1 >= $floor && $this->clock->now() - $started > $budgetNs) {
+                if ($budgetNs > 0 && $index + 1 >= $samples && self::nextWouldOverrun($this->clock->now() - $started, $index + 1, $budgetNs)) {
                     break;
                 }
                 if ($adaptive && $index + 1 >= $samples && self::withinTarget($result['samples'], $target)) {
@@ -80,6 +79,12 @@ final class CellMeasurement
             $result = ['samples' => [], 'hashes' => [], 'verified' => null, 'status' => 'failed', 'detail' => $e::class . ': ' . $e->getMessage()];
         }
         return $result + ['max_rss_kib' => $this->clock->hashMemoryKib($cell), 'elapsed_ns' => $this->clock->now() - $started];
+    }
+
+    /** Whether one more sample, as long as the samples so far on average, would end past the budget. */
+    private static function nextWouldOverrun(int $elapsedNs, int $taken, int $budgetNs): bool
+    {
+        return $elapsedNs + intdiv($elapsedNs, max(1, $taken)) > $budgetNs;
     }
 
     /** @param list<array{wall_ns: int, cpu_ns: int}> $samples */

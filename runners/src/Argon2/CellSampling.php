@@ -9,10 +9,11 @@ use PhpCryptoBench\Harness\SamplingTally;
 use PhpCryptoBench\Harness\TimeBudget;
 
 /**
- * How many hashes a cell takes: at least $minSamples (6, the fewest with a finite 95% CI), then
- * more until the CI of the median wall time is within ±TARGET of it, the cell's budget is spent
- * (never before CellMeasurement::MIN_SAMPLES_IN_BUDGET) or it has $maxSamples. Cells draw on a
- * TimeBudget like the Sampler's cases: quick cells leave time for noisy ones.
+ * How many hashes a cell takes: at least $minSamples (6, the fewest with a finite 95% CI) whatever
+ * its budget, then more until the CI of the median wall time is within ±TARGET of it, its next hash
+ * would end past its budget or it has $maxSamples. In a run the cells share the experiment's share
+ * (CellShares), never more than the ceiling each; outside one (tools, tests) they draw on a
+ * TimeBudget of an allowance per cell like the Sampler's cases: quick cells leave time for noisy ones.
  */
 final class CellSampling
 {
@@ -38,6 +39,12 @@ final class CellSampling
     public function timeBudget(): TimeBudget
     {
         return new TimeBudget($this->allowanceNs, $this->ceilingNs);
+    }
+
+    /** $budgetNs, but never more than the profile's ceiling per cell. */
+    public function ceiled(int $budgetNs): int
+    {
+        return min($budgetNs, $this->ceilingNs);
     }
 
     /** What a cell should take on average: the estimate's unit. */

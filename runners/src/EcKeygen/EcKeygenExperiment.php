@@ -10,8 +10,10 @@ use PhpCryptoBench\Experiment\ExperimentContext;
 use PhpCryptoBench\Experiment\ExperimentSetup;
 use PhpCryptoBench\Experiment\MeasurementResult;
 use PhpCryptoBench\Harness\BenchCase;
+use PhpCryptoBench\Harness\FixedWork;
 use PhpCryptoBench\Harness\Interleaving;
 use PhpCryptoBench\Harness\Profile;
+use PhpCryptoBench\Harness\SlowCases;
 use PhpCryptoBench\Io\CsvTable;
 use PhpCryptoBench\Io\TableSchema;
 use PhpCryptoBench\Io\TableSet;
@@ -25,7 +27,7 @@ use PhpCryptoBench\Native\SampledStep;
  * Key generation on every curve OpenSSL offers (seed 003, part 1), beyond the paper: ECDSA sign
  * and verify and ECDH per curve, RSA at the same security levels, and sodium's Ed25519 and X25519.
  */
-final class EcKeygenExperiment implements Experiment
+final class EcKeygenExperiment implements Experiment, FixedWork
 {
     public const CSV = 'ec_keygen.csv';
     public const CURVES_CSV = 'ec_curves.csv';
@@ -94,6 +96,37 @@ final class EcKeygenExperiment implements Experiment
         return count(openssl_get_curve_names()) * 4 + count(self::RSA_BITS[$profile->name]) * 3 + 3 + 2;
     }
 
+    /**
+     * The rounds' `openssl speed` (NativeNames::QUICK's schemes in quick, every one it has in full), a
+     * second per operation in every round, on any host: named from the schemes' names, without probing
+     * the curves (those OpenSSL's speed lacks have no name, NativeNames); and the RSA key generation
+     * cases' least samples.
+     */
+    public function fixedWorkNs(Profile $profile, bool $fakeClock): int
+    {
+        $names = $profile->name === 'full'
+            ? [...openssl_get_curve_names(), ...array_map(static fn (int $bits): string => 'RSA-' . $bits, self::RSA_BITS[$profile->name]), 'Ed25519', 'X25519']
+            : NativeNames::QUICK;
+        $primitives = [];
+        foreach ($names as $scheme) {
+            foreach ([KeyScheme::SIGN, KeyScheme::DERIVE] as $operation) {
+                $speedName = NativeNames::of($scheme, $operation);
+                if ($speedName !== null) {
+                    $primitives[$speedName] = NativePrimitive::publicKey($speedName);
+                }
+            }
+        }
+        $native = InterleavedRounds::forProfile($profile)->nativeNs(array_values($primitives));
+        if ($fakeClock) {
+            return $native;
+        }
+        // The RSA key generations' least samples, from one 2048-bit key made here: a key of b bits
+        // takes about (b / 2048)³ as long (the prime search, and each candidate's test).
+        $keygen = SlowCases::time(static fn (): mixed => (new RsaScheme(2048))->generate());
+        $operations = array_map(static fn (int $bits): float => $keygen * ($bits / 2048) ** 3, self::RSA_BITS[$profile->name]);
+        return $native + SlowCases::extraNs($profile, $operations);
+    }
+
     /** @return list<KeyScheme> */
     private static function comparisonSchemes(Profile $profile): array
     {
@@ -124,8 +157,12 @@ final class EcKeygenExperiment implements Experiment
         $advance = static function (BenchCase $case) use ($context): void {
             $context->progress->advance($case->label());
         };
-        $samples = $context->sampler->measureGrouped($built, new Interleaving(self::CSV, self::INTERLEAVED_BY), $advance, $minimum);
         $tables = TableSet::ofExperiment($this->schema, $this->name());
+        // The rounds against `openssl speed` come last: their seconds are set aside before the cases share the time.
+        $steps = $this->nativeSteps($context, $schemes, $keys, $tables->get(self::ROUNDS_CSV), $tables->get(self::NATIVE_CSV));
+        $rounds = InterleavedRounds::forProfile($profile);
+        $rounds->reserve($context->sampler->budget(), $steps);
+        $samples = $context->sampler->measureGrouped($built, new Interleaving(self::CSV, self::INTERLEAVED_BY), $advance, $minimum);
         $table = $tables->get(self::CSV);
         foreach ($built as $index => $case) {
             foreach ($samples[$index] as $sample) {
@@ -135,8 +172,7 @@ final class EcKeygenExperiment implements Experiment
         foreach ($curves as $entry) {
             $tables->get(self::CURVES_CSV)->add($entry->toRow());
         }
-        $steps = $this->nativeSteps($context, $schemes, $keys, $tables->get(self::ROUNDS_CSV), $tables->get(self::NATIVE_CSV));
-        $gaps = InterleavedRounds::forProfile($profile)->run($this->name(), $steps, $context->progress);
+        $gaps = $rounds->run($this->name(), $steps, $context->progress, $context->sampler->budget());
         $files = $tables->writeTo($context->outputDirectory);
         // A curve PHP cannot use (SM2, the Oakley curves) is a finding about PHP, recorded in
         // ec_curves.csv like the cipher inventory, not a gap in this run. A native measurement

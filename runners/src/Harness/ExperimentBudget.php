@@ -11,10 +11,15 @@ namespace PhpCryptoBench\Harness;
  * group that leaves time leaves it to the groups after it; one that overruns (the minimum samples of
  * slow cases) takes it from them; what the experiment does besides sampling (an `openssl speed`
  * round) is charged as it happens. A group measured again (a later round of cases already counted)
- * shares as if its cases were still to come.
+ * shares as if its cases were still to come. Work the experiment announces before it samples (its
+ * `openssl speed` rounds, which take their seconds on any host; Argon2's rounds and bcrypt) is
+ * reserved: the groups share what is left beside it, and the reservation is released as that work
+ * runs and is charged as it happens.
  */
 final class ExperimentBudget
 {
+    private int $reservedNs = 0;
+
     private function __construct(
         /** null: no budget, each case its ceiling (a Sampler outside a run: tests, tools) */
         public readonly ?int $budgetNs,
@@ -44,6 +49,29 @@ final class ExperimentBudget
         return $this->budgetNs === null ? PHP_INT_MAX : max(0, $this->budgetNs - ($nowNs - $this->startedNs));
     }
 
+    /** Sets $ns aside for work to come that the sampling does not control (released as it runs). */
+    public function reserve(int $ns): void
+    {
+        $this->reservedNs += max(0, $ns);
+    }
+
+    /** That work ran (its time is on the clock now): $ns of the reservation is free again. */
+    public function release(int $ns): void
+    {
+        $this->reservedNs = max(0, $this->reservedNs - max(0, $ns));
+    }
+
+    public function reservedNs(): int
+    {
+        return $this->reservedNs;
+    }
+
+    /** What is left at $nowNs beside the reservation: what the sampling may share (PHP_INT_MAX without a budget). */
+    public function unreservedNs(int $nowNs): int
+    {
+        return $this->budgetNs === null ? PHP_INT_MAX : max(0, $this->leftNs($nowNs) - $this->reservedNs);
+    }
+
     /**
      * What a group of $cases may spend from $nowNs, warm-up and calibration included.
      *
@@ -58,6 +86,6 @@ final class ExperimentBudget
         }
         $toCome = max(0, $this->expectedCases - $countedSoFar);
         $among = $counted ? max($toCome, $cases) : $toCome + $cases;
-        return (int) min($ceiling, floor($this->leftNs($nowNs) * ($cases / $among)));
+        return (int) min($ceiling, floor($this->unreservedNs($nowNs) * ($cases / $among)));
     }
 }

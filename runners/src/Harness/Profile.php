@@ -63,6 +63,20 @@ final class Profile
     }
 
     /**
+     * About what a case whose one operation takes $operationNs spends before the budget decides on
+     * anything: a warm-up and a calibration run, then its least samples, each at least a sample's
+     * minimum length (a case of fast operations is calibrated to that, on any host; a slow one takes
+     * one operation a sample), no more than fit in its ceiling (Sampler::leastSamples). An experiment
+     * projects its least work (FixedWork) from one timed operation of its slow cases.
+     */
+    public function leastNs(float $operationNs): int
+    {
+        $sampleNs = max((float) $this->minSampleNs, $operationNs);
+        $least = max(self::FEWEST_SAMPLES, min($this->minSamples, intdiv($this->caseCeilingNs, max(1, (int) $sampleNs))));
+        return (int) round(($least + 2) * $sampleNs);
+    }
+
+    /**
      * For the fake clock: one iteration per sample. Calibrating against modelled time would run
      * slow ciphers hundreds of times for nothing; the numbers are deterministic either way.
      */

@@ -59,6 +59,12 @@ final class Sampler
         return $this->budget;
     }
 
+    /** What is left of the experiment's time now, on this sampler's clock, beside what it reserved (PHP_INT_MAX without a budget). */
+    public function budgetLeftNs(): int
+    {
+        return $this->budget->unreservedNs($this->timer->now());
+    }
+
     /**
      * @param int $minimumOperations operations all samples together must time at least (e.g. the
      *                               paper's 100 keys per curve); more iterations per sample if needed

@@ -10,8 +10,10 @@ use PhpCryptoBench\Experiment\ExperimentContext;
 use PhpCryptoBench\Experiment\ExperimentSetup;
 use PhpCryptoBench\Experiment\MeasurementResult;
 use PhpCryptoBench\Harness\BenchCase;
+use PhpCryptoBench\Harness\FixedWork;
 use PhpCryptoBench\Harness\Interleaving;
 use PhpCryptoBench\Harness\Profile;
+use PhpCryptoBench\Harness\SlowCases;
 use PhpCryptoBench\Io\CsvTable;
 use PhpCryptoBench\Io\TableSchema;
 use PhpCryptoBench\Io\TableSet;
@@ -30,7 +32,7 @@ use PhpCryptoBench\Native\SampledStep;
  * Then, in interleaved rounds at 100 characters, three layers per algorithm: `openssl speed` (the
  * native limit), the raw primitive in PHP on the token's signing input, and the full JWS layer.
  */
-final class JwtExperiment implements Experiment
+final class JwtExperiment implements Experiment, FixedWork
 {
     public const CSV = 'jwt.csv';
     public const TOKENS_CSV = 'jwt_tokens.csv';
@@ -124,15 +126,44 @@ final class JwtExperiment implements Experiment
         $advance = static function (BenchCase $case) use ($context): void {
             $context->progress->advance($case->label());
         };
+        // The layer rounds come last: their `openssl speed` seconds are set aside before the cases share the time.
+        $steps = $this->layerSteps($context, $privateKeys, $tables->get(self::LAYERS_CSV), $tables->get(self::NATIVE_CSV));
+        $rounds = InterleavedRounds::forProfile($profile);
+        $rounds->reserve($context->sampler->budget(), $steps);
         $samples = $context->sampler->measureGrouped($cases, new Interleaving(self::CSV, self::INTERLEAVED_BY), $advance);
         foreach ($cases as $index => $case) {
             foreach ($samples[$index] as $sample) {
                 $table->add($case->key() + $sample->columns() + ['verified' => true]);
             }
         }
-        $steps = $this->layerSteps($context, $privateKeys, $tables->get(self::LAYERS_CSV), $tables->get(self::NATIVE_CSV));
-        $gaps = InterleavedRounds::forProfile($profile)->run($this->name(), $steps, $context->progress);
+        $gaps = $rounds->run($this->name(), $steps, $context->progress, $context->sampler->budget());
         return new MeasurementResult($tables->writeTo($context->outputDirectory), $gaps);
+    }
+
+    /**
+     * The layer rounds' `openssl speed` (one native primitive per algorithm family: RS and PS share
+     * RSA-2048), a second per operation in every round, on any host; and the RSA key generations: one
+     * key per RSA algorithm made before timing, and each RSA algorithm's keygen case's least samples,
+     * projected from one RSA key generated here (slow, and the slower the host).
+     */
+    public function fixedWorkNs(Profile $profile, bool $fakeClock): int
+    {
+        $primitives = [];
+        $rsa = 0;
+        foreach (Algorithms::NAMES as $alg) {
+            $scheme = JwtScheme::named($alg);
+            $rsa += $scheme->keyType === 'RSA' ? 1 : 0;
+            if ($profile->name === 'full' || in_array($alg, self::QUICK_LAYER_ALGORITHMS, true)) {
+                $primitive = $scheme->nativePrimitive(1);
+                $primitives[$primitive->name] = $primitive;
+            }
+        }
+        $native = InterleavedRounds::forProfile($profile)->nativeNs(array_values($primitives));
+        if ($fakeClock || $rsa === 0) {
+            return $native;
+        }
+        $keygen = SlowCases::time(static fn (): mixed => JwtScheme::named('RS256')->generate());
+        return $native + (int) round($rsa * $keygen) + SlowCases::extraNs($profile, array_fill(0, $rsa, $keygen));
     }
 
     /**

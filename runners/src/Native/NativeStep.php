@@ -11,7 +11,7 @@ use PhpCryptoBench\Io\CsvTable;
  * A round's native measurement of one primitive, written to the experiment's native table
  * (columns: primitive, operation, block_bytes, round, iterations, elapsed_ns, command, tool_version).
  */
-final class NativeStep implements RoundStep
+final class NativeStep implements UnsampledStep
 {
     private ?string $gap = null;
 
@@ -30,6 +30,12 @@ final class NativeStep implements RoundStep
     public function estimatedSeconds(): float
     {
         return count($this->primitive->operations) * OpensslSpeedCommand::ROUND_SECONDS;
+    }
+
+    /** `openssl speed` runs each operation for its seconds, however fast the host: the same everywhere. */
+    public function fixedNs(): int
+    {
+        return (int) round($this->estimatedSeconds() * 1e9);
     }
 
     public function measure(int $round): void

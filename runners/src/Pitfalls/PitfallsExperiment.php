@@ -9,10 +9,12 @@ use PhpCryptoBench\Experiment\Experiment;
 use PhpCryptoBench\Experiment\ExperimentContext;
 use PhpCryptoBench\Experiment\ExperimentSetup;
 use PhpCryptoBench\Experiment\MeasurementResult;
+use PhpCryptoBench\Harness\FixedWork;
 use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Io\TableSchema;
 use PhpCryptoBench\Io\TableSet;
 use PhpCryptoBench\Native\InterleavedRounds;
+use PhpCryptoBench\Native\NativePrimitive;
 use PhpCryptoBench\Native\NativeStep;
 use PhpCryptoBench\Native\RoundStep;
 use PhpCryptoBench\Native\SampledStep;
@@ -22,7 +24,7 @@ use PhpCryptoBench\Native\SampledStep;
  * result, measured in interleaved rounds (slow, fast, and the native figure where `openssl speed`
  * has one), so that their ratio has a confidence interval.
  */
-final class PitfallsExperiment implements Experiment
+final class PitfallsExperiment implements Experiment, FixedWork
 {
     public const CSV = 'pitfalls.csv';
     public const NATIVE_CSV = 'pitfalls_native.csv';
@@ -95,6 +97,13 @@ final class PitfallsExperiment implements Experiment
         return 2 * count($this->pitfalls());
     }
 
+    /** The rounds' `openssl speed` for the pitfalls that have a native counterpart: a second per operation in every round. */
+    public function fixedWorkNs(Profile $profile, bool $fakeClock): int
+    {
+        $primitives = array_values(array_filter(array_map(static fn (Pitfall $pitfall): ?NativePrimitive => $pitfall->native(), $this->pitfalls())));
+        return InterleavedRounds::forProfile($profile)->nativeNs($primitives);
+    }
+
     public function measure(ExperimentContext $context): MeasurementResult
     {
         $tables = TableSet::ofExperiment($this->schema, $this->name());
@@ -111,7 +120,10 @@ final class PitfallsExperiment implements Experiment
             }
         }
         /** @var list<RoundStep> $steps */
-        $gaps = [...$this->gaps(), ...InterleavedRounds::forProfile($context->profile)->run($this->name(), $steps, $context->progress)];
+        $rounds = InterleavedRounds::forProfile($context->profile);
+        // Each `openssl speed` step's seconds are set aside for it until it runs: the PHP steps before it share the rest.
+        $rounds->reserve($context->sampler->budget(), $steps);
+        $gaps = [...$this->gaps(), ...$rounds->run($this->name(), $steps, $context->progress, $context->sampler->budget())];
         return new MeasurementResult($tables->writeTo($context->outputDirectory), $gaps);
     }
 }

@@ -13,6 +13,7 @@ use PhpCryptoBench\Exception\BenchException;
 use PhpCryptoBench\Exception\IoError;
 use PhpCryptoBench\Experiment\Experiment;
 use PhpCryptoBench\Experiment\ExperimentContext;
+use PhpCryptoBench\Harness\FixedWork;
 use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Harness\Progress;
 use PhpCryptoBench\Harness\RunBudget;
@@ -25,8 +26,8 @@ use PhpCryptoBench\Native\NativeSpeed;
  * Runs experiments into one run directory. The manifest is rewritten (atomically) after each
  * experiment, so a killed run can be resumed: experiments it does not list are run again.
  *
- * The experiments share the profile's time budget (RunBudget): each gets its cases' share of what is
- * left when it starts, its sampling spends it where the noise is (ExperimentBudget, GroupRounds), and
+ * The experiments share the profile's time budget (RunBudget): each gets its fixed work (FixedWork)
+ * and its cases' share of what is left when it starts, its sampling spends it where the noise is (ExperimentBudget, GroupRounds), and
  * the runner says on stderr what each took of its share and how many cases reached the target, and at
  * the end what the run took of its budget and the precision it reached.
  */
@@ -137,13 +138,26 @@ final class Runner
     {
         $manifest->save($directory);
         $context = $this->context($profile, $directory, $manifest->cores());
-        $budget = new RunBudget($profile->budgetNs, self::weights($experiments, $profile), $spentNs, $profile->caseSliceNs);
+        // Projecting the fixed work times a little of it on this host (an Argon2 cell, a slow case's
+        // operation): that time is the run's too.
+        $projecting = $this->timer->now();
+        $fixed = self::fixedWork($experiments, $profile, $this->timer->name() === 'fake');
+        $projectedIn = $this->timer->now() - $projecting;
+        $budget = new RunBudget($profile->budgetNs, self::weights($experiments, $profile, $fixed), $spentNs + $projectedIn, $profile->caseSliceNs, $fixed);
         $this->progress->message(sprintf(
-            'budget %s for the experiments (--budget-seconds %s)%s: each takes its cases\' share of what is left',
+            'budget %s for the experiments (--budget-seconds %s)%s: each takes its cases\' share of what is left%s',
             Progress::clock($budget->totalNs / 1e9),
             self::seconds($budget->totalNs),
             $spentNs > 0 ? sprintf(', %s of it spent before', Progress::clock($spentNs / 1e9)) : '',
+            $fixed === [] ? '' : sprintf(' past its fixed work (%s in all, projected on this host in %s)', Progress::clock(array_sum($fixed) / 1e9), Progress::clock($projectedIn / 1e9)),
         ));
+        if (array_sum($fixed) > $budget->leftNs()) {
+            $this->progress->message(sprintf(
+                'WARNING: the work no budget shortens (`openssl speed` rounds, verification, every case\'s least samples) is projected at %s on this host, past the %s left: each experiment takes its least samples only, and the run ends late',
+                Progress::clock(array_sum($fixed) / 1e9),
+                Progress::clock($budget->leftNs() / 1e9),
+            ));
+        }
         foreach ($experiments as $experiment) {
             $share = $budget->forExperiment($experiment->name());
             $started = $this->timer->now();
@@ -162,19 +176,41 @@ final class Runner
     }
 
     /**
-     * Each experiment's weight in the budget: the cases it says it measures; none for one that
-     * cannot run here.
+     * Each experiment's weight in the budget: the cases it says it measures, and its fixed work counted
+     * in cases of the profile's average (Profile::$caseAllowanceNs): an experiment whose least work is
+     * long needs as much longer past it for the same precision (an Argon2 hash past a cell's least is
+     * 100 ms, a cipher's sample 0.5 ms); none for one that cannot run here.
+     *
+     * @param list<Experiment> $experiments
+     * @param array<string, int> $fixedNs per experiment, its fixed work (fixedWork())
+     * @return array<string, float>
+     */
+    private static function weights(array $experiments, Profile $profile, array $fixedNs): array
+    {
+        $weights = [];
+        foreach ($experiments as $experiment) {
+            $fixed = ($fixedNs[$experiment->name()] ?? 0) / max(1, $profile->caseAllowanceNs);
+            $weights[$experiment->name()] = $experiment->unavailableReason() === null ? max(1, $experiment->caseCount($profile)) + $fixed : 0.0;
+        }
+        return $weights;
+    }
+
+    /**
+     * What each experiment that says so (FixedWork) spends besides sampling its cases, reserved for it
+     * before the budget is shared by case count.
      *
      * @param list<Experiment> $experiments
      * @return array<string, int>
      */
-    private static function weights(array $experiments, Profile $profile): array
+    private static function fixedWork(array $experiments, Profile $profile, bool $fakeClock): array
     {
-        $weights = [];
+        $fixed = [];
         foreach ($experiments as $experiment) {
-            $weights[$experiment->name()] = $experiment->unavailableReason() === null ? max(1, $experiment->caseCount($profile)) : 0;
+            if ($experiment instanceof FixedWork && $experiment->unavailableReason() === null) {
+                $fixed[$experiment->name()] = max(0, $experiment->fixedWorkNs($profile, $fakeClock));
+            }
         }
-        return $weights;
+        return $fixed;
     }
 
     private static function seconds(int $ns): string

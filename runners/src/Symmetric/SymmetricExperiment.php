@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Symmetric;
 
 use PhpCryptoBench\Environment\MissingExtension;
+use PhpCryptoBench\Exception\BenchException;
 use PhpCryptoBench\Exception\InvalidPadding;
 use PhpCryptoBench\Exception\VerificationFailed;
 use PhpCryptoBench\Experiment\Experiment;
@@ -12,8 +13,10 @@ use PhpCryptoBench\Experiment\ExperimentContext;
 use PhpCryptoBench\Experiment\ExperimentSetup;
 use PhpCryptoBench\Experiment\MeasurementResult;
 use PhpCryptoBench\Harness\BenchCase;
+use PhpCryptoBench\Harness\FixedWork;
 use PhpCryptoBench\Harness\Interleaving;
 use PhpCryptoBench\Harness\Profile;
+use PhpCryptoBench\Harness\SlowCases;
 use PhpCryptoBench\Harness\Sample;
 use PhpCryptoBench\Io\CsvTable;
 use PhpCryptoBench\Io\TableSchema;
@@ -29,7 +32,7 @@ use PhpCryptoBench\Run\ChildPhp;
  * mcrypt vs OpenSSL (seeds 000 and 001): AES-CBC with PKCS#7, Blowfish, and every cipher
  * openssl_get_cipher_methods() offers with and without OpenSSL's legacy provider.
  */
-final class SymmetricExperiment implements Experiment
+final class SymmetricExperiment implements Experiment, FixedWork
 {
     public const CSV = 'symmetric.csv';
     public const INVENTORY_CSV = 'cipher_inventory.csv';
@@ -186,10 +189,24 @@ final class SymmetricExperiment implements Experiment
         }
     }
 
+    /** AES-CBC and Blowfish in both engines, and about as many inventory ciphers as measure() will find (inventoryEstimate). */
     public function caseCount(Profile $profile): int
     {
         $aes = count(self::AES_KEY_BITS) * count(self::AES_PAYLOADS[$profile->name]) * 2 * (self::mcryptMissingReason() === null ? 2 : 1);
-        return $aes + count($this->blowfishCiphers()) * count(self::BLOWFISH_PAYLOADS[$profile->name]) * 2;
+        $inventory = self::inventoryEstimate() * count(self::INVENTORY_PAYLOADS[$profile->name]);
+        return $aes + count($this->blowfishCiphers()) * count(self::BLOWFISH_PAYLOADS[$profile->name]) * 2 + $inventory;
+    }
+
+    /**
+     * About how many ciphers the inventory round-trips: those OpenSSL offers but the authenticated ones
+     * (InventoryProbe sets them aside), without probing each (a few it offers may then fail to
+     * round-trip). Counted so that the AES and Blowfish groups, sampled first, leave the inventory its
+     * share of the experiment's time (ExperimentBudget shares by the cases to come).
+     */
+    public static function inventoryEstimate(): int
+    {
+        $aead = static fn (string $name): bool => in_array(OpensslCipher::modeOf($name), ['gcm', 'ccm', 'ocb', 'siv', 'aead'], true);
+        return count(array_filter(openssl_get_cipher_methods(), static fn (string $name): bool => !$aead($name)));
     }
 
     /** @return list<string> what cannot be measured here, and why */
@@ -284,6 +301,11 @@ final class SymmetricExperiment implements Experiment
                 }
             }
         }
+        $tables = TableSet::ofExperiment($this->schema, $this->name());
+        // The rounds against `openssl speed` come last: their seconds are set aside before the cases share the time.
+        $steps = $this->nativeSteps($context, $tables->get(self::ROUNDS_CSV), $tables->get(self::NATIVE_CSV));
+        $rounds = InterleavedRounds::forProfile($profile);
+        $rounds->reserve($context->sampler->budget(), $steps);
         $context->progress->begin($this->name(), count($cases), $profile->estimatedSeconds(count($cases)));
         $rows = [];
         $interleaving = new Interleaving(self::CSV, self::INTERLEAVED_BY);
@@ -298,16 +320,63 @@ final class SymmetricExperiment implements Experiment
             }
         }
         ksort($rows);
-        $tables = TableSet::ofExperiment($this->schema, $this->name());
         foreach (array_merge(...$rows) as $row) {
             $tables->get(self::CSV)->add($row);
         }
         foreach ($inventory as $entry) {
             $tables->get(self::INVENTORY_CSV)->add($entry->toRow());
         }
-        $steps = $this->nativeSteps($context, $tables->get(self::ROUNDS_CSV), $tables->get(self::NATIVE_CSV));
-        $nativeGaps = InterleavedRounds::forProfile($profile)->run($this->name(), $steps, $context->progress);
+        $nativeGaps = $rounds->run($this->name(), $steps, $context->progress, $context->sampler->budget());
         return new MeasurementResult($tables->writeTo($context->outputDirectory), [...$this->gaps(), ...$nativeGaps]);
+    }
+
+    /**
+     * The rounds against `openssl speed` (a second per cipher and operation in every round, on any
+     * host), and the least samples of the inventory's slow ciphers (CFB1's 200 KiB round trip takes
+     * up to 0.7 s), projected from a round trip of 1 % of it (after one untimed) through each cipher this process offers
+     * (a cipher only the legacy provider has, which the measuring child loads, is not projected).
+     */
+    public function fixedWorkNs(Profile $profile, bool $fakeClock): int
+    {
+        return $this->nativeNs($profile) + ($fakeClock ? 0 : SlowCases::extraNs($profile, self::inventoryOperationNs($profile)));
+    }
+
+    /** @return list<float> one round trip per inventory cipher and payload, as a 1 % one times 100 projects it */
+    private static function inventoryOperationNs(Profile $profile): array
+    {
+        $operations = [];
+        foreach (openssl_get_cipher_methods() as $name) {
+            if (in_array(OpensslCipher::modeOf($name), ['gcm', 'ccm', 'ocb', 'siv', 'aead'], true)) {
+                continue;
+            }
+            foreach (self::INVENTORY_PAYLOADS[$profile->name] as $payload) {
+                try {
+                    $cipher = new OpensslCipher($name);
+                    $key = random_bytes(intdiv($cipher->keyBits(), 8));
+                    $iv = $cipher->ivBytes() > 0 ? random_bytes($cipher->ivBytes()) : '';
+                    $plaintext = random_bytes(intdiv($payload, 100) - intdiv($payload, 100) % 8);
+                    $roundTrip = static fn (): string => $cipher->decrypt($cipher->encrypt($plaintext, $key, $iv), $key, $iv);
+                    $roundTrip(); // the first call fetches the cipher: not what 100 of them would take
+                    $operations[] = 100 * SlowCases::time($roundTrip);
+                } catch (BenchException) {
+                    continue; // not offered here: the inventory says so, and it is not timed
+                }
+            }
+        }
+        return $operations;
+    }
+
+    private function nativeNs(Profile $profile): int
+    {
+        $primitives = [];
+        foreach (self::NATIVE_CIPHERS as $name => $operations) {
+            if ($name !== 'bf-cbc' || self::legacyMissingReason() === null) {
+                foreach ($operations as $operation) {
+                    $primitives[] = NativePrimitive::cipher($name, self::NATIVE_BYTES, $operation === SymmetricCase::DECRYPT);
+                }
+            }
+        }
+        return InterleavedRounds::forProfile($profile)->nativeNs($primitives);
     }
 
     /**

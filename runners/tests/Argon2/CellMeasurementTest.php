@@ -50,13 +50,23 @@ final class CellMeasurementTest extends TestCase
         self::assertFalse($result['verified']);
     }
 
-    public function testASlowCellStopsOnceItsBudgetIsSpentButNotBeforeThreeSamples(): void
+    public function testASlowCellTakesItsLeastSamplesWhateverItsBudget(): void
     {
+        // Before issue 48.3 a spent budget stopped a cell after 3 samples: too few for a CI of its median.
         $measure = new CellMeasurement(new ScriptedHasher(), new SteppingClock(self::SECOND));
-        self::assertCount(3, $measure->measure(self::cell(), 10, (int) (2.5 * self::SECOND))['samples']);
-        self::assertCount(3, $measure->measure(self::cell(), 10, 1)['samples'], 'never fewer than 3');
+        self::assertCount(10, $measure->measure(self::cell(), 10, (int) (2.5 * self::SECOND))['samples']);
+        self::assertCount(6, $measure->measure(self::cell(), 6, 1)['samples'], 'never fewer than its least');
         self::assertCount(2, $measure->measure(self::cell(), 2, 1)['samples'], 'nor more than asked for');
-        self::assertCount(5, $measure->measure(self::cell(), 10, (int) (4.5 * self::SECOND))['samples']);
+    }
+
+    public function testPastItsLeastACellTakesNoSampleThatWouldEndPastItsBudget(): void
+    {
+        // Too spread for ±3 % at 6, 7 or 8 samples. After 6: 650 ns, 108 a sample, so a 7th fits in 900;
+        // after 7: 730 + 104 fits; after 8: 850 + 106 would not.
+        $walls = [100, 150, 60, 140, 70, 130, 80, 120, 90, 110, 100, 150, 60, 140];
+        $result = (new CellMeasurement(new ScriptedHasher(), new ScriptedCellClock($walls)))->measure(self::cell(), 6, 900, 40, 0.03);
+        self::assertCount(8, $result['samples']);
+        self::assertLessThanOrEqual(900, $result['elapsed_ns'], 'within its budget');
     }
 
     public function testGivenATargetACellGoesOnUntilTheCiOfItsMedianIsWithinIt(): void
@@ -83,9 +93,9 @@ final class CellMeasurementTest extends TestCase
 
     public function testTheBudgetStillStopsACellThatSamplesToATarget(): void
     {
-        // 50, then 150 per hash: past 500 after the fifth, below the minimum of 6 (but above 3).
+        // 50, then 150 per hash: past 500 after the fifth; it still takes its least (6), and no more.
         $noisy = (new CellMeasurement(new ScriptedHasher(), new ScriptedCellClock([50, 150])))->measure(self::cell(), 6, 500, 40, 0.03);
-        self::assertCount(5, $noisy['samples']);
+        self::assertCount(6, $noisy['samples']);
     }
 
     /** @return iterable<string, array{string, list<bool|null>, bool|null}> */
@@ -141,9 +151,12 @@ final class CellMeasurementTest extends TestCase
 
     public function testTheModelledBudgetCountsModelledTime(): void
     {
-        // 1 GiB × 6 passes at 1 µs per KiB-pass: about 6.4 s a sample; an 8 s budget stops at the floor.
+        // 1 GiB × 6 passes at 1 µs per KiB-pass: about 6.3 s a sample. A target no cell reaches: a 30 s
+        // budget takes a fourth sample past the least 3 (25 s), not a fifth (31 s); an 8 s one none.
         $cell = Argon2Cell::of('password_hash', 'argon2id', 1024 * 1024, 1, 6);
-        self::assertCount(3, (new CellMeasurement(new ScriptedHasher(), new ModelledClock()))->measure($cell, 10, 8 * self::SECOND)['samples']);
+        $measure = new CellMeasurement(new ScriptedHasher(), new ModelledClock());
+        self::assertCount(4, $measure->measure($cell, 3, 30 * self::SECOND, 40, 0.0001)['samples']);
+        self::assertCount(3, $measure->measure($cell, 3, 8 * self::SECOND, 40, 0.0001)['samples']);
     }
 
     public function testTheRusageClockMeasuresARealHashAndOnlyItsMemory(): void

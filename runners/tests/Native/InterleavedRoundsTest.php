@@ -51,9 +51,9 @@ final class InterleavedRoundsTest extends TestCase
         self::assertSame(['bad#0', 'php#0', 'php#1', 'php#2'], $log->getArrayCopy());
     }
 
-    public function testQuickAndFullProfilesTakeThreeAndFiveRounds(): void
+    public function testQuickAndFullProfilesTakeTwoAndFiveRounds(): void
     {
-        self::assertSame(3, InterleavedRounds::forProfile(Profile::named('quick'))->rounds);
+        self::assertSame(2, InterleavedRounds::forProfile(Profile::named('quick'))->rounds);
         self::assertSame(5, InterleavedRounds::forProfile(Profile::named('full'))->rounds);
     }
 

@@ -6,6 +6,8 @@ namespace PhpCryptoBench\Tests\Run;
 
 use DateTimeImmutable;
 use DateTimeZone;
+use PhpCryptoBench\Argon2\Argon2Cell;
+use PhpCryptoBench\Argon2\CellSampling;
 use PhpCryptoBench\Environment\EnvironmentProbe;
 use PhpCryptoBench\Environment\ModelledSystemLoad;
 use PhpCryptoBench\Environment\Stack;
@@ -20,7 +22,9 @@ use PhpCryptoBench\Run\ExperimentLauncher;
 use PhpCryptoBench\Run\Manifest;
 use PhpCryptoBench\Run\RunId;
 use PhpCryptoBench\Run\Runner;
+use PhpCryptoBench\Tests\Support\ModelledCells;
 use PhpCryptoBench\Tests\Support\ModelledWorkload;
+use PhpCryptoBench\Tests\Support\NoisyCellClock;
 use PhpCryptoBench\Tests\Support\NoisyTimer;
 use PhpCryptoBench\Tests\Support\StubExperiment;
 use PHPUnit\Framework\TestCase;
@@ -224,6 +228,118 @@ final class RunnerTest extends TestCase
         self::assertMatchesRegularExpression('/^\[light\] took 0:0\d of its 0:03; \d+ of 40 cases within ±3 %$/m', $slowLines);
         self::assertStringContainsString(sprintf('of the 0:05 budget; %d of 60 cases (%.1f %%) within their target', $within($slow), 100 * $within($slow) / 60), $slowLines);
         self::assertStringContainsString(sprintf('%d of 60 cases (%.1f %%) within their target', $within($fast), 100 * $within($fast) / 60), $fastLines);
+    }
+
+    /**
+     * A quick run made as the real one is, in small: sampled cases (µs, ms, slow, a noisy key
+     * generation), each run verified (half its time again, on the clock but not in its sample); a
+     * verification before each experiment's timing; rounds against a modelled `openssl speed` (the same
+     * seconds on any host) beside a PHP case each; and an Argon2 grid sampled as the argon2 experiment
+     * samples it, each hash verified by a second one. Every operation but `openssl speed` costs
+     * $slowdown times the reference model.
+     *
+     * @return array{0: int, 1: array<string, mixed>, 2: string, 3: array<string, int>} the experiments'
+     *         time on the modelled clock, the manifest, the runner's lines, the samples of every case
+     */
+    private function modelledRunWithFixedWork(float $slowdown, int $budgetNs): array
+    {
+        $kinds = ['fast' => [2_000, 0.05], 'ms' => [1_500_000, 0.06], 'slow' => [5_000_000, 0.04], 'keygen' => [10_000_000, 0.35]];
+        $model = [];
+        $sigma = [];
+        $group = static function (int $payload, array $counts) use ($kinds, &$model, &$sigma): array {
+            $cases = [];
+            foreach ($counts as $kind => $count) {
+                for ($i = 0; $i < $count; $i++) {
+                    [$model["$kind-$i"], $sigma["$kind-$i"]] = $kinds[$kind];
+                    $cases[] = ["$kind-$i", $payload];
+                }
+            }
+            return $cases;
+        };
+        $light = array_merge(...array_map(static fn (int $p): array => $group($p, ['fast' => 7, 'ms' => 3]), [16, 64, 256, 1024]));
+        $heavy = array_merge(...array_map(static fn (int $p): array => $group($p, ['ms' => 5, 'slow' => 3, 'keygen' => 2]), [0, 1]));
+        $timer = new NoisyTimer($model, $sigma, 0.0, 16, $slowdown, 0.5);
+        $grid = [];
+        foreach ([1, 3] as $time) {
+            foreach ([1, 2] as $threads) {
+                foreach ([1024, 4096] as $memory) {
+                    $grid[] = Argon2Cell::of('password_hash', 'argon2id', $memory, $threads, $time);
+                }
+            }
+        }
+        $experiments = [
+            new ModelledWorkload('light', $light, $timer, 50_000_000, 2, 100_000_000),
+            new ModelledCells('cells', $grid, new NoisyCellClock($timer)),
+            new ModelledWorkload('heavy', $heavy, $timer, 100_000_000),
+        ];
+        $stream = fopen('php://memory', 'w+b');
+        $runner = new Runner($timer, new FakeWallClock(), new FixedNativeSpeed(), EnvironmentProbe::forFakeClock(), new Progress($stream, $timer->now(...)), REPOSITORY, null, new ModelledSystemLoad());
+        $runner->start(Profile::named('quick')->withBudgetNs($budgetNs), $experiments, $this->directory);
+        rewind($stream);
+        $manifest = $this->manifest();
+        foreach (glob($this->directory . '/*') ?: [] as $file) {
+            unlink($file);
+        }
+        $samples = [];
+        foreach ($experiments as $experiment) {
+            $counts = $experiment instanceof ModelledCells ? $experiment->samplesPerCell : $experiment->samplesPerCase;
+            foreach ($counts as $case => $count) {
+                $samples[$experiment->name() . ' ' . $case] = $count;
+            }
+        }
+        return [$timer->now(), $manifest, (string) stream_get_contents($stream), $samples];
+    }
+
+    /**
+     * Issue 48.3: `make report` within 6 minutes on the slowest host of the pool, 1.5 to 3 times slower
+     * than the others. Three times slower than the model, the experiments end within their budget
+     * (and 5 %), every case with the least samples its statistics need, those short of ±3 % counted so.
+     */
+    public function testAQuickRunThreeTimesSlowerThanTheModelEndsWithinItsBudgetWithEveryCasesLeastSamples(): void
+    {
+        $budget = 10_000_000_000;
+        [$took, $manifest, $lines, $samples] = $this->modelledRunWithFixedWork(3.0, $budget);
+        $cases = static fn (array $manifest): array => array_map(static fn (array $e): int => $e['sampling']['cases'], $manifest['experiments']);
+        $within = static fn (array $manifest): int => array_sum(array_map(static fn (array $e): int => $e['sampling']['within_target'], $manifest['experiments']));
+
+        self::assertLessThanOrEqual($budget * 1.05, $took, 'three times slower, its fixed work included, and within the budget');
+        self::assertGreaterThan($budget * 0.85, $took, 'having used it');
+        self::assertSame(['light' => 42, 'cells' => 8, 'heavy' => 20], $cases($manifest), 'every case measured, the rounds\' PHP cases too');
+        foreach ($samples as $case => $count) {
+            $least = str_starts_with($case, 'cells ') ? CellSampling::forProfile('quick')->minSamples : Profile::FEWEST_SAMPLES;
+            self::assertGreaterThanOrEqual($least, $count, "$case: the least its statistics need");
+        }
+        self::assertCount(70, $samples);
+        self::assertLessThan(66, $within($manifest), 'a slower host reaches less');
+        self::assertGreaterThanOrEqual(30, $manifest['experiments']['light']['sampling']['within_target'], 'the cheap cases still reach ±3 %, past a preempted sample or two');
+        self::assertStringContainsString(sprintf('%d of 70 cases (%.1f %%) within their target', $within($manifest), 100 * $within($manifest) / 70), $lines, 'those short of it are counted so');
+        self::assertMatchesRegularExpression('/^budget 0:10 for the experiments \(--budget-seconds 10\): each takes its cases\' share of what is left past its fixed work \(0:0\d in all/m', $lines);
+        self::assertStringNotContainsString('WARNING', $lines, 'its least work fits');
+    }
+
+    public function testAtTheModelsSpeedTheSameBudgetBringsEveryCaseButTheKeyGenerationsWithinTarget(): void
+    {
+        $budget = 10_000_000_000;
+        [$took, $manifest, , $samples] = $this->modelledRunWithFixedWork(1.0, $budget);
+        $within = array_map(static fn (array $e): int => $e['sampling']['within_target'], $manifest['experiments']);
+
+        self::assertLessThanOrEqual($budget, $took);
+        self::assertSame(['light' => 42, 'cells' => 8, 'heavy' => 16], $within, 'all but the four key generations, which no budget brings within ±3 %');
+        self::assertGreaterThanOrEqual(Profile::FEWEST_SAMPLES, min(array_filter($samples, static fn (string $case): bool => !str_starts_with($case, 'cells '), ARRAY_FILTER_USE_KEY)));
+    }
+
+    public function testWhenTheLeastWorkExceedsTheBudgetTheRunSaysSoAndTakesOnlyThat(): void
+    {
+        $budget = 3_000_000_000;
+        [$took, $manifest, $lines, $samples] = $this->modelledRunWithFixedWork(3.0, $budget);
+
+        self::assertStringContainsString('WARNING: the work no budget shortens', $lines);
+        self::assertGreaterThan($budget, $took, 'the least samples are not cut');
+        foreach ($samples as $case => $count) {
+            $least = str_starts_with($case, 'cells ') ? CellSampling::forProfile('quick')->minSamples : Profile::FEWEST_SAMPLES;
+            self::assertGreaterThanOrEqual($least, $count, "$case: the least its statistics need, whatever the budget");
+        }
+        self::assertSame(70, array_sum(array_map(static fn (array $e): int => $e['sampling']['cases'], $manifest['experiments'])));
     }
 
     public function testWhatAnExperimentLeavesGoesToTheExperimentsAfterIt(): void

@@ -32,7 +32,29 @@ final class NoisyTimer implements Timer
         private readonly int $seed = 16,
         /** How much slower this machine is than the model: 3.0 is a host that takes three times as long. */
         private readonly float $slowdown = 1.0,
+        /**
+         * What each run costs besides its timed part, as a share of it: its verification (every run is
+         * verified before its sample counts), on the clock but not in the sample.
+         */
+        private readonly float $untimedShare = 0.0,
     ) {
+    }
+
+    /** Work outside any case that takes the same time on every host (`openssl speed`'s seconds). */
+    public function advance(int $ns): void
+    {
+        $this->nowNs += max(0, $ns);
+    }
+
+    /** Work outside any case that the host's speed sets (a verification, a key generation): $modelNs on the model's host. */
+    public function advanceModelled(int $modelNs): void
+    {
+        $this->advance((int) round($modelNs * $this->slowdown));
+    }
+
+    public function slowdown(): float
+    {
+        return $this->slowdown;
     }
 
     public function time(BenchCase $case, int $iterations): int
@@ -43,7 +65,7 @@ final class NoisyTimer implements Timer
         $sigma = is_array($this->sigma) ? $this->sigma[$algorithm] : $this->sigma;
         $drift = 1.0 + $this->driftPerSecond * $this->nowNs / 1e9;
         $elapsed = max(1, (int) round($model * $drift * exp($sigma * $this->gaussian())));
-        $this->nowNs += $elapsed;
+        $this->nowNs += $elapsed + (int) round($elapsed * $this->untimedShare);
         return $elapsed;
     }
 
