@@ -20,7 +20,9 @@ final class MemoryPerHashTest extends TestCase
     {
         $verification = Argon2Experiment::create(ExperimentSetup::forRepository(REPOSITORY))->verify();
         self::assertArrayHasKey('memory_per_hash', $verification, 'a real hash of 1 MiB took at least its 1 MiB');
-        self::assertStringStartsWith('password_hash argon2id self-test at m=1024 KiB: ', $verification['memory_per_hash']);
+        // The first self-test whose hash's resident growth reached its memory says it: argon2id's, unless the
+        // process already held some of those pages (allocator reuse; seen once in Debian 13's stack), then the next.
+        self::assertMatchesRegularExpression('/^(password_hash|sodium) argon2(id|i) self-test at m=1024 KiB: /', $verification['memory_per_hash']);
         self::assertDoesNotMatchRegularExpression('/\d+ KiB resident|took \d/', $verification['memory_per_hash'], 'no measured number: the same text on every host');
     }
 
