@@ -171,19 +171,17 @@ final class RunnerTest extends TestCase
     }
 
     /**
-     * A quick run of modelled cases, as the real experiments have them (µs operations sampled 0.5 ms
-     * at a time, milliseconds ones, slow ones, a noisy key generation no budget brings within ±3 %),
-     * on a host as the model says and on one three times slower, each in the same budget.
+     * The modelled run's cases: 40 light ones (7 µs and 3 ms ones at four payloads) and 20 heavy ones (ms,
+     * slow and a noisy key generation at two), each its own algorithm ("ms-2"), with each one's modelled
+     * time and log-normal spread.
      *
-     * @return array{0: int, 1: array<string, mixed>, 2: string} the experiments' time on the
-     *         modelled clock, the manifest, the runner's lines on stderr
+     * @return array{0: list<array{0: string, 1: int}>, 1: list<array{0: string, 1: int}>, 2: array<string, int>, 3: array<string, float>}
      */
-    private function modelledRun(float $slowdown, int $budgetNs): array
+    private static function modelledCases(): array
     {
         $kinds = ['fast' => [2_000, 0.05], 'ms' => [1_500_000, 0.06], 'slow' => [5_000_000, 0.04], 'keygen' => [10_000_000, 0.35]];
         $model = [];
         $sigma = [];
-        // A group: so many cases of each kind at one payload, each its own algorithm ("ms-2").
         $group = static function (int $payload, array $counts) use ($kinds, &$model, &$sigma): array {
             $cases = [];
             foreach ($counts as $kind => $count) {
@@ -196,6 +194,20 @@ final class RunnerTest extends TestCase
         };
         $light = array_merge(...array_map(static fn (int $p): array => $group($p, ['fast' => 7, 'ms' => 3]), [16, 64, 256, 1024]));
         $heavy = array_merge(...array_map(static fn (int $p): array => $group($p, ['ms' => 5, 'slow' => 3, 'keygen' => 2]), [0, 1]));
+        return [$light, $heavy, $model, $sigma];
+    }
+
+    /**
+     * A quick run of modelled cases, as the real experiments have them (µs operations sampled 0.5 ms
+     * at a time, milliseconds ones, slow ones, a noisy key generation no budget brings within ±3 %),
+     * on a host as the model says and on one three times slower, each in the same budget.
+     *
+     * @return array{0: int, 1: array<string, mixed>, 2: string} the experiments' time on the
+     *         modelled clock, the manifest, the runner's lines on stderr
+     */
+    private function modelledRun(float $slowdown, int $budgetNs): array
+    {
+        [$light, $heavy, $model, $sigma] = self::modelledCases();
         $timer = new NoisyTimer($model, $sigma, 0.0, 16, $slowdown);
         $experiments = [new ModelledWorkload('light', $light), new ModelledWorkload('heavy', $heavy)];
         $stream = fopen('php://memory', 'w+b');
@@ -243,21 +255,7 @@ final class RunnerTest extends TestCase
      */
     private function modelledRunWithFixedWork(float $slowdown, int $budgetNs): array
     {
-        $kinds = ['fast' => [2_000, 0.05], 'ms' => [1_500_000, 0.06], 'slow' => [5_000_000, 0.04], 'keygen' => [10_000_000, 0.35]];
-        $model = [];
-        $sigma = [];
-        $group = static function (int $payload, array $counts) use ($kinds, &$model, &$sigma): array {
-            $cases = [];
-            foreach ($counts as $kind => $count) {
-                for ($i = 0; $i < $count; $i++) {
-                    [$model["$kind-$i"], $sigma["$kind-$i"]] = $kinds[$kind];
-                    $cases[] = ["$kind-$i", $payload];
-                }
-            }
-            return $cases;
-        };
-        $light = array_merge(...array_map(static fn (int $p): array => $group($p, ['fast' => 7, 'ms' => 3]), [16, 64, 256, 1024]));
-        $heavy = array_merge(...array_map(static fn (int $p): array => $group($p, ['ms' => 5, 'slow' => 3, 'keygen' => 2]), [0, 1]));
+        [$light, $heavy, $model, $sigma] = self::modelledCases();
         $timer = new NoisyTimer($model, $sigma, 0.0, 16, $slowdown, 0.5);
         $grid = [];
         foreach ([1, 3] as $time) {
