@@ -171,6 +171,25 @@ final class RunnerTest extends TestCase
     }
 
     /**
+     * A quick run of $experiments on the modelled $timer within $budgetNs, its directory emptied after.
+     *
+     * @param list<\PhpCryptoBench\Experiment\Experiment> $experiments
+     * @return array{0: array<string, mixed>, 1: string} the manifest, the runner's lines on stderr
+     */
+    private function startModelled(NoisyTimer $timer, array $experiments, int $budgetNs): array
+    {
+        $stream = fopen('php://memory', 'w+b');
+        $runner = new Runner($timer, new FakeWallClock(), new FixedNativeSpeed(), EnvironmentProbe::forFakeClock(), new Progress($stream, $timer->now(...)), REPOSITORY, null, new ModelledSystemLoad());
+        $runner->start(Profile::named('quick')->withBudgetNs($budgetNs), $experiments, $this->directory);
+        rewind($stream);
+        $manifest = $this->manifest();
+        foreach (glob($this->directory . '/*') ?: [] as $file) {
+            unlink($file);
+        }
+        return [$manifest, (string) stream_get_contents($stream)];
+    }
+
+    /**
      * The modelled run's cases: 40 light ones (7 µs and 3 ms ones at four payloads) and 20 heavy ones (ms,
      * slow and a noisy key generation at two), each its own algorithm ("ms-2"), with each one's modelled
      * time and log-normal spread.
@@ -210,15 +229,8 @@ final class RunnerTest extends TestCase
         [$light, $heavy, $model, $sigma] = self::modelledCases();
         $timer = new NoisyTimer($model, $sigma, 0.0, 16, $slowdown);
         $experiments = [new ModelledWorkload('light', $light), new ModelledWorkload('heavy', $heavy)];
-        $stream = fopen('php://memory', 'w+b');
-        $runner = new Runner($timer, new FakeWallClock(), new FixedNativeSpeed(), EnvironmentProbe::forFakeClock(), new Progress($stream, $timer->now(...)), REPOSITORY, null, new ModelledSystemLoad());
-        $runner->start(Profile::named('quick')->withBudgetNs($budgetNs), $experiments, $this->directory);
-        rewind($stream);
-        $manifest = $this->manifest();
-        foreach (glob($this->directory . '/*') ?: [] as $file) {
-            unlink($file);
-        }
-        return [$timer->now(), $manifest, (string) stream_get_contents($stream)];
+        [$manifest, $lines] = $this->startModelled($timer, $experiments, $budgetNs);
+        return [$timer->now(), $manifest, $lines];
     }
 
     public function testAHostThreeTimesSlowerStaysWithinTheBudgetAndSaysWhatPrecisionItReached(): void
@@ -270,14 +282,7 @@ final class RunnerTest extends TestCase
             new ModelledCells('cells', $grid, new NoisyCellClock($timer)),
             new ModelledWorkload('heavy', $heavy, $timer, 100_000_000),
         ];
-        $stream = fopen('php://memory', 'w+b');
-        $runner = new Runner($timer, new FakeWallClock(), new FixedNativeSpeed(), EnvironmentProbe::forFakeClock(), new Progress($stream, $timer->now(...)), REPOSITORY, null, new ModelledSystemLoad());
-        $runner->start(Profile::named('quick')->withBudgetNs($budgetNs), $experiments, $this->directory);
-        rewind($stream);
-        $manifest = $this->manifest();
-        foreach (glob($this->directory . '/*') ?: [] as $file) {
-            unlink($file);
-        }
+        [$manifest, $lines] = $this->startModelled($timer, $experiments, $budgetNs);
         $samples = [];
         foreach ($experiments as $experiment) {
             $counts = $experiment instanceof ModelledCells ? $experiment->samplesPerCell : $experiment->samplesPerCase;
@@ -285,7 +290,7 @@ final class RunnerTest extends TestCase
                 $samples[$experiment->name() . ' ' . $case] = $count;
             }
         }
-        return [$timer->now(), $manifest, (string) stream_get_contents($stream), $samples];
+        return [$timer->now(), $manifest, $lines, $samples];
     }
 
     /**
