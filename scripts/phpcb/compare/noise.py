@@ -124,21 +124,17 @@ class Boots:
         return values - self.means(values)[..., self.index]
 
 
-def _between_boots(means: np.ndarray, within_var: float, boots: Boots) -> float | None:
-    """The SD between the boots' means beyond what the runs within them explain (a mean of R runs
-    varies by within_var / R): None from one boot; 0 when the runs explain all of it."""
-    if boots.count < 2:
-        return None
-    observed = float(np.var(means, ddof=1))
-    explained = within_var * float(np.mean(1 / boots.runs_per_boot))
-    return math.sqrt(max(0.0, observed - explained))
-
-
-def _per_case_between_boots(boot_means: np.ndarray, within_var: float, boots: Boots) -> np.ndarray:
-    """Each case's SD between its boots' mean residuals beyond what its runs explain (cases × boots in)."""
-    observed = np.var(boot_means, axis=1, ddof=1)
+def _beyond_runs(means: np.ndarray, within_var: float, boots: Boots) -> np.ndarray:
+    """The SD between the boots' means (… × boots, on the last axis) beyond what the runs within them
+    explain (a mean of R runs varies by within_var / R): 0 where the runs explain all of it."""
+    observed = np.var(means, axis=-1, ddof=1)
     explained = within_var * float(np.mean(1 / boots.runs_per_boot))
     return np.sqrt(np.maximum(0.0, observed - explained))
+
+
+def _between_boots(means: np.ndarray, within_var: float, boots: Boots) -> float | None:
+    """A class's shift between boots beyond its runs' (_beyond_runs): None from one boot."""
+    return float(_beyond_runs(means, within_var, boots)) if boots.count >= 2 else None
 
 
 def estimate_experiment(
@@ -174,7 +170,7 @@ def estimate_experiment(
             spread *= math.sqrt(boots.count / (boots.count - 1))
             explained = residual_sd**2 * float(np.mean(1 / boots.runs_per_boot))
             boot_residual = math.sqrt(max(0.0, spread**2 - explained))
-            for key, sd in zip(keys, _per_case_between_boots(boot_means, residual_sd**2, boots), strict=True):
+            for key, sd in zip(keys, _beyond_runs(boot_means, residual_sd**2, boots), strict=True):
                 per_case_boots[case_label(key)] = float(sd)
         classes[label] = ClassNoise(
             cases=len(keys),

@@ -147,8 +147,10 @@ class ProfileNoise:
 def moderated(own: float | None, df: int, pooled: float | None) -> float | None:
     """A case's SD: its own (on `df` degrees of freedom) and its class's pooled SD (counted as
     CLASS_PRIOR_DF), their variances averaged by those weights; either alone when the other is unknown."""
-    if own is None or pooled is None or df <= 0:
-        return pooled if pooled is not None or df <= 0 else own
+    if own is None or df <= 0:
+        return pooled
+    if pooled is None:
+        return own
     return math.sqrt((CLASS_PRIOR_DF * pooled**2 + df * own**2) / (CLASS_PRIOR_DF + df))
 
 
