@@ -50,7 +50,7 @@ final class RunBudget
         if ($weight <= 0.0 || $all <= 0.0) {
             return 0;
         }
-        $fixed = array_sum(array_intersect_key($this->fixedNs, array_filter($this->weights)));
+        $fixed = $this->fixedToComeNs();
         $reservable = max(0.0, $this->leftNs() - $all * $this->caseSliceNs);
         $beyondReserved = max(0.0, $reservable - $fixed);
         // Fixed work past what is left is no share of it: each gets its part of what is left (its
