@@ -232,9 +232,9 @@ final class Sampler
         $spent = [];
         foreach ($cases as $i => $case) {
             $before = $this->timer->now();
-            $this->timedAndVerified($case, 1); // warm-up: caches, lazy initialisation, first allocation
+            $warmUpNs = $this->timedAndVerified($case, 1); // warm-up: caches, lazy initialisation, first allocation
             $minimum = is_int($minimumOperations) ? $minimumOperations : ($minimumOperations[$i] ?? 0);
-            [$calibrated, $calibratedNs] = $this->calibration($case);
+            [$calibrated, $calibratedNs] = $this->profile->calibrates($warmUpNs) ? $this->calibration($case) : [1, $warmUpNs];
             $iterations[$i] = max($calibrated, (int) ceil($minimum / $this->profile->minSamples));
             $sampleNs = intdiv($calibratedNs * $iterations[$i], $calibrated);
             $least[$i] = max($this->leastSamples($sampleNs, $minimumSamples), (int) ceil($minimum / $iterations[$i]));
@@ -246,12 +246,13 @@ final class Sampler
     /**
      * The samples a case takes whatever its CI: the profile's minimum, but no more than fit in the
      * per-case ceiling when one sample is long (des-ede3-cfb1's 2 MiB round trip takes 11 s: 20 of
-     * them would be 4 minutes for one case), and never fewer than Profile::FEWEST_SAMPLES; a group's
-     * explicit minimum ($minimumSamples, the harness overhead's rounds) always.
+     * them would be 4 minutes for one case), and never fewer than the profile's fewest
+     * (Profile::$fewestSamples); a group's explicit minimum ($minimumSamples, the harness overhead's
+     * rounds) always.
      */
     private function leastSamples(int $sampleNs, int $minimumSamples): int
     {
-        $fitting = max(Profile::FEWEST_SAMPLES, intdiv($this->profile->caseCeilingNs, max($sampleNs, 1)));
+        $fitting = max($this->profile->fewestSamples, intdiv($this->profile->caseCeilingNs, max($sampleNs, 1)));
         return min(max(min($this->profile->minSamples, $fitting), $minimumSamples), $this->profile->maxSamples);
     }
 

@@ -151,6 +151,9 @@ final class Runner
             $spentNs > 0 ? sprintf(', %s of it spent before', Progress::clock($spentNs / 1e9)) : '',
             $fixed === [] ? '' : sprintf(' past its fixed work (%s in all, projected on this host in %s)', Progress::clock(array_sum($fixed) / 1e9), Progress::clock($projectedIn / 1e9)),
         ));
+        if ($fixed !== []) {
+            $this->progress->message(self::fixedWorkLine($fixed));
+        }
         if (array_sum($fixed) > $budget->leftNs()) {
             $this->progress->message(sprintf(
                 'WARNING: the work no budget shortens (`openssl speed` rounds, verification, every case\'s least samples) is projected at %s on this host, past the %s left: each experiment takes its least samples only, and the run ends late',
@@ -211,6 +214,18 @@ final class Runner
             }
         }
         return $fixed;
+    }
+
+    /**
+     * "fixed work by experiment: aead 0:17, argon2 0:50, ...", in the order they run: which of them to
+     * look at when the fixed work leaves too little of the budget (on a slow host).
+     *
+     * @param array<string, int> $fixedNs
+     */
+    private static function fixedWorkLine(array $fixedNs): string
+    {
+        $parts = array_map(static fn (string $name, int $ns): string => sprintf('%s %s', $name, Progress::clock($ns / 1e9)), array_keys($fixedNs), $fixedNs);
+        return 'fixed work by experiment: ' . implode(', ', $parts);
     }
 
     private static function seconds(int $ns): string

@@ -103,9 +103,24 @@ final class FixedWorkTest extends TestCase
     {
         $quick = Profile::named('quick');
         self::assertSame(9 * 500_000, $quick->leastNs(0.0), 'warm-up, calibration and 7 samples of 0.5 ms, on any host');
-        self::assertSame(9 * 100_000_000, $quick->leastNs(100_000_000.0), 'a 100 ms operation: one a sample');
-        self::assertSame(9 * 700_000_000, $quick->leastNs(700_000_000.0), 'never under 7 samples, though 2 s holds only 2');
-        self::assertSame(9 * 100_000_000 - 9 * 500_000 + 0, SlowCases::extraNs($quick, [100_000_000.0, 1_000.0]), 'a fast case adds nothing');
+        self::assertSame(9 * 4_000_000, $quick->leastNs(4_000_000.0), 'a 4 ms operation: calibrated, then one a sample');
+        self::assertSame(8 * 100_000_000, $quick->leastNs(100_000_000.0), 'a 100 ms operation: its warm-up, not calibrated, then one a sample');
+        self::assertSame(8 * 280_000_000, $quick->leastNs(280_000_000.0), '7 samples of 0.28 s fit in the 2 s ceiling');
+        self::assertSame(7 * 300_000_000, $quick->leastNs(300_000_000.0), 'a 0.3 s operation: 7 would not fit, so the fewest with a CI, 6');
+        self::assertSame(7 * 700_000_000, $quick->leastNs(700_000_000.0), 'never under 6 samples, though 2 s holds only 2');
+        self::assertSame(8 * 100_000_000 - 9 * 500_000 + 0, SlowCases::extraNs($quick, [100_000_000.0, 1_000.0]), 'a fast case adds nothing');
         self::assertSame(22 * 2_000_000, Profile::named('full')->leastNs(2_000_000.0), 'full: 20 samples');
+        self::assertSame(22 * 100_000_000, Profile::named('full')->leastNs(100_000_000.0), 'full: every case calibrated');
+        self::assertSame(9 * 10_000_000_000, Profile::named('full')->leastNs(10_000_000_000.0), 'full: never under 7, though its 60 s ceiling holds only 6');
+    }
+
+    public function testTheQuickProfileCalibratesACaseUnlessItsWarmUpTookTenSamplesLength(): void
+    {
+        $quick = Profile::named('quick');
+        self::assertTrue($quick->calibrates(4_999_999));
+        self::assertFalse($quick->calibrates(5_000_000));
+        self::assertTrue($quick->withBudgetNs(1)->calibrates(4_999_999) && !$quick->withBudgetNs(1)->calibrates(5_000_000), 'another budget, the same rule');
+        self::assertTrue($quick->forFakeClock()->calibrates(100_000_000), 'the fake clock: every case, its jitter cycle\'s first two offsets the warm-up\'s and the calibration\'s');
+        self::assertTrue(Profile::named('full')->calibrates(10_000_000_000), 'full: every case');
     }
 }

@@ -142,6 +142,45 @@ final class SamplerTest extends TestCase
         self::assertGreaterThan(0.01, self::halfWidth(array_slice($samples, 0, -1)), 'it stops at the first sample that reaches the target');
     }
 
+    public function testInTheQuickProfileACaseWhoseSevenSamplesWouldPassItsCeilingTakesSixTheFewestWithAnInterval(): void
+    {
+        $quick = Profile::named('quick');
+        // 0.7 s a sample (des-ede3-cfb1's 200 KiB round trip): 2 fit in the 2 s ceiling, so the fewest
+        // with a 95 % CI of the median, 6; 0.25 s: 8 fit, so the profile's 7.
+        $timer = new NoisyTimer(['cfb1' => 700_000_000, 'rsa' => 250_000_000], 0.001);
+        [$cfb1, $rsa] = (new Sampler($timer, $quick))->measureInterleaved(
+            [new CountingCase(64, null, 'cfb1'), new CountingCase(64, null, 'rsa')],
+            new Interleaving('t.csv', ['payload_bytes']),
+        );
+
+        self::assertSame(2_000_000_000, $quick->caseCeilingNs, 'the ceiling this test divides');
+        self::assertCount(Profile::FEWEST_WITH_AN_INTERVAL, $cfb1);
+        self::assertNotNull(MedianInterval::lowRank(count($cfb1)), 'still a finite 95 % interval');
+        self::assertCount(Profile::FEWEST_SAMPLES, $rsa);
+    }
+
+    public function testInTheQuickProfileACaseWhoseWarmUpTookTenSamplesLengthIsNotCalibrated(): void
+    {
+        // 100 ms an operation: its warm-up, then 7 samples of one operation each; 1 ms: its warm-up,
+        // a calibration run (one operation already outlasts the 0.5 ms sample), then 7.
+        $timer = new NoisyTimer(['keygen' => 100_000_000, 'ms' => 1_000_000], 0.001);
+        $slow = new CountingCase(64, null, 'keygen');
+        $ms = new CountingCase(64, null, 'ms');
+        [$slowSamples, $msSamples] = (new Sampler($timer, Profile::named('quick')))->measureInterleaved([$slow, $ms], new Interleaving('t.csv', ['payload_bytes']));
+
+        self::assertSame([1 + Profile::FEWEST_SAMPLES, 2 + Profile::FEWEST_SAMPLES], [$slow->runs, $ms->runs]);
+        self::assertSame([1], array_values(array_unique(array_map(static fn (Sample $s): int => $s->iterations, [...$slowSamples, ...$msSamples]))), 'one operation a sample either way');
+    }
+
+    public function testInTheFullProfileEveryCaseIsCalibrated(): void
+    {
+        $full = Profile::named('full');
+        $slow = new CountingCase(64, null, 'keygen');
+        (new Sampler(new NoisyTimer(['keygen' => 100_000_000], 0.001), $full))->measureInterleaved([$slow], null);
+
+        self::assertSame(2 + $full->minSamples, $slow->runs, 'its warm-up, a calibration run, then its 20 samples');
+    }
+
     public function testInTheFullProfileACaseWhoseTwentySamplesWouldPassItsCeilingTakesWhatFits(): void
     {
         $full = Profile::named('full');

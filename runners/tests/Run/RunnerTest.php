@@ -317,6 +317,7 @@ final class RunnerTest extends TestCase
         self::assertGreaterThanOrEqual(30, $manifest['experiments']['light']['sampling']['within_target'], 'the cheap cases still reach ±3 %, past a preempted sample or two');
         self::assertStringContainsString(sprintf('%d of 70 cases (%.1f %%) within their target', $within($manifest), 100 * $within($manifest) / 70), $lines, 'those short of it are counted so');
         self::assertMatchesRegularExpression('/^budget 0:10 for the experiments \(--budget-seconds 10\): each takes its cases\' share of what is left past its fixed work \(0:0\d in all/m', $lines);
+        self::assertMatchesRegularExpression('/^fixed work by experiment: light 0:0\d, cells 0:0\d, heavy 0:0\d$/m', $lines, 'each experiment\'s part of it, in the order they run');
         self::assertStringNotContainsString('WARNING', $lines, 'its least work fits');
     }
 
