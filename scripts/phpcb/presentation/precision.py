@@ -7,6 +7,7 @@ unstable, as pyperf ("the benchmark seems unstable"), criterion (outlier classes
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass
 
 from phpcb.data.loader import Run
@@ -119,7 +120,21 @@ def short_of_target_rate(found: Precision | None, mb_per_s: float, interval: tup
     return short_of_target(found, 1.0 / mb_per_s, 1.0 / high, 1.0 / low)
 
 
+# A build asks for each run's precision from its experiment pages and again from the Runs page. A Run
+# is not changed once loaded (frozen, its tables Arrow's), so the answer is kept per run object, and
+# goes when the run does; Precision is frozen too, so no caller changes what the next one reads.
+_KNOWN: weakref.WeakKeyDictionary[Run, dict[tuple[str, int], tuple[Schemas, Precision]]] = weakref.WeakKeyDictionary()
+
+
 def precision(run: Run, experiment: str, schemas: Schemas) -> Precision:
+    known = _KNOWN.setdefault(run, {})
+    key = (experiment, id(schemas))  # the schemas are held beside the answer: their id stays theirs
+    if key not in known:
+        known[key] = (schemas, _precision(run, experiment, schemas))
+    return known[key][1]
+
+
+def _precision(run: Run, experiment: str, schemas: Schemas) -> Precision:
     entry = run.experiment(experiment)
     sampling = Sampling.of(entry)
     mild = severe = samples = cases = within = 0

@@ -14,6 +14,7 @@ own CI.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -25,8 +26,20 @@ from phpcb.statistics.stats import Ratio
 WITHIN_RUN_ONLY = "WITHIN_RUN_ONLY"
 
 
+# An analysis holds some ten thousand numbers and strings for each (experiment, run): these exact types
+# hold no Ratio, and are passed by without a call (what `widened` does with them, quicker).
+_ATOMS = frozenset({str, bytes, int, float, bool, type(None), np.float64})
+
+
+@functools.cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    return tuple(field.name for field in dataclasses.fields(kind))
+
+
 def widened(value: Any, widen: Callable[[Ratio], Ratio]) -> Any:
     """`value` with every Ratio inside it (dataclass fields, lists, tuples, dicts) passed through `widen`."""
+    if type(value) in _ATOMS:
+        return value
     if isinstance(value, Ratio):
         return widen(value)
     if isinstance(value, Run | np.ndarray | str | bytes | int | float | type(None)):
@@ -35,21 +48,25 @@ def widened(value: Any, widen: Callable[[Ratio], Ratio]) -> Any:
         if getattr(value, WITHIN_RUN_ONLY, False):
             return value
         changes = {}
-        for field in dataclasses.fields(value):
-            before = getattr(value, field.name)
+        for name in _field_names(type(value)):
+            before = getattr(value, name)
             after = widened(before, widen)
             if after is not before:
-                changes[field.name] = after
+                changes[name] = after
         return dataclasses.replace(value, **changes) if changes else value
     if isinstance(value, list):
-        items = [widened(item, widen) for item in value]
+        items = _each_widened(value, widen)
         return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
     if isinstance(value, tuple):
-        items = [widened(item, widen) for item in value]
+        items = _each_widened(value, widen)
         if all(a is b for a, b in zip(items, value, strict=True)):
             return value
         return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
     if isinstance(value, dict):
-        changed = {key: widened(item, widen) for key, item in value.items()}
+        changed = {key: item if type(item) in _ATOMS else widened(item, widen) for key, item in value.items()}
         return changed if any(changed[k] is not value[k] for k in value) else value
     return value
+
+
+def _each_widened(items: list[Any] | tuple[Any, ...], widen: Callable[[Ratio], Ratio]) -> list[Any]:
+    return [item if type(item) in _ATOMS else widened(item, widen) for item in items]

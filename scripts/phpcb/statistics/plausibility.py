@@ -18,7 +18,7 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 
 from phpcb.data.schema import Measure
-from phpcb.statistics.stats import Ratio, iterations_of, ratio_between
+from phpcb.statistics.stats import Ratio, iterations_of, median_of, ratio_between
 
 PAGE_BYTES = 4096
 # Below this, a call's fixed cost (argument checks, a context set up) is a large part of its time,
@@ -132,7 +132,7 @@ def faults_per_op(
         faults = row.get("minor_faults")
         per_case.setdefault(key(row), []).append(None if faults is None else faults / operations)
     return {
-        case: None if any(v is None for v in values) else float(np.median(np.asarray(values, dtype=float)))
+        case: None if any(v is None for v in values) else float(median_of(np.asarray(values, dtype=float)))
         for case, values in per_case.items()
     }
 

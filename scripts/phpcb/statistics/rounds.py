@@ -15,7 +15,7 @@ from typing import Any, ClassVar, TypeVar
 import numpy as np
 
 from phpcb.data.schema import Measure
-from phpcb.statistics.stats import Ratio, Summary, iterations_of, paired_ratio, per_op_ns, summarize
+from phpcb.statistics.stats import Ratio, Summary, iterations_of, median_of, paired_ratio, per_op_ns, summarize
 
 K = TypeVar("K")
 
@@ -54,7 +54,7 @@ def series_by_case(
         per_round = {r: per_op_ns(elapsed, counts) for r, (elapsed, counts) in sorted(by_round.items())}
         found[case] = Series(
             per_op_ns=np.concatenate(list(per_round.values())),
-            by_round={r: float(np.median(values)) for r, values in per_round.items()},
+            by_round={r: float(median_of(values)) for r, values in per_round.items()},
         )
     return found
 

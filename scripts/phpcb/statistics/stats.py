@@ -7,6 +7,7 @@ A sample is `iterations` operations timed together; its per-operation time is el
 from __future__ import annotations
 
 import functools
+import hashlib
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -118,20 +119,125 @@ def median_ci(values: np.ndarray, confidence: float = CONFIDENCE) -> tuple[float
 
     Too few samples for the confidence asked (n < 6 at 95 %) give an infinite bound.
     """
-    low_rank, high_rank = _median_ci_ranks(int(values.size), confidence)
-    ordered = np.sort(values)
+    return _median_ci_of_sorted(np.sort(values), confidence)
+
+
+def _median_ci_of_sorted(ordered: np.ndarray, confidence: float) -> tuple[float, float]:
+    low_rank, high_rank = _median_ci_ranks(int(ordered.size), confidence)
     low = float(ordered[low_rank]) if low_rank is not None else -math.inf
     high = float(ordered[high_rank]) if high_rank is not None else math.inf
     return low, high
 
 
+# numpy's percentile and median cost some 20 to 100 µs a call in argument handling, on samples of a
+# few dozen values, and the pages ask for them some 100,000 times a build. For a sorted sample of
+# finite float64 values the two helpers below read the same order statistics and do numpy's own
+# float arithmetic on them, so they give the same float to the bit (tests/test_stats_quantiles.py);
+# anything else (empty, NaN or infinite values, another dtype) goes to numpy itself, with its warnings.
+# So does a sample with a zero: −0.0 and +0.0 are equal, and numpy's partition may order them otherwise
+# than a sort, which changes the sign of a zero it reads.
+
+
+def _fast_path(ordered: np.ndarray) -> bool:
+    """Whether `ordered` (sorted) is a non-empty float64 sample with no NaN, infinity or zero."""
+    return (
+        ordered.dtype == np.float64
+        and ordered.ndim == 1
+        and ordered.size > 0
+        and math.isfinite(ordered[0])
+        and math.isfinite(ordered[-1])
+        and (ordered[0] > 0 or ordered[-1] < 0 or not bool(np.any(ordered == 0)))
+    )
+
+
+def _neighbours(n: int, q: float) -> tuple[int, int, float]:
+    """Where numpy's default ("linear", Hyndman and Fan's 7th) quantile q of n sorted values reads them,
+    in its float operations: the index (n − 1)·q, its floor and the next, and the weight between them.
+    An index at or beyond the last value reads the last value for both, with the weight numpy computes
+    then (its `previous` index being −1)."""
+    index = (n - 1) * q
+    if index >= n - 1:
+        return n - 1, n - 1, index + 1
+    below = math.floor(index)
+    return below, below + 1, index - below
+
+
+def _linear_quantile(ordered: np.ndarray, q: float) -> float:
+    """numpy's quantile q of `ordered`, sorted at least at q's neighbours, with numpy's _lerp (which
+    interpolates from the upper neighbour when the weight is 0.5 or more)."""
+    below, above, weight = _neighbours(len(ordered), q)
+    a, b = float(ordered[below]), float(ordered[above])
+    step = b - a
+    return b - step * (1 - weight) if weight >= 0.5 else a + step * weight
+
+
+def _quantiles(values: np.ndarray, qs: tuple[float, ...]) -> tuple[Any, ...]:
+    """np.quantile(values, qs), element by element: for a large sample (a bootstrap's draws), a partition
+    at the values the quantiles read, where numpy partitions at every neighbour and both ends."""
+    array = np.asarray(values)
+    if not (array.dtype == np.float64 and array.ndim == 1 and array.size > 0):
+        return tuple(np.quantile(values, list(qs)))
+    if not (np.isfinite(array).all() and array.all()):  # NaN, infinities and zeros: see _fast_path
+        return tuple(np.quantile(values, list(qs)))
+    read = sorted({index for q in qs for index in _neighbours(array.size, q)[:2]})
+    partitioned = np.partition(array, read)
+    return tuple(np.float64(_linear_quantile(partitioned, q)) for q in qs)
+
+
+def _percentiles(values: np.ndarray, percents: tuple[float, ...], ordered: np.ndarray | None = None) -> tuple[Any, ...]:
+    """np.percentile(values, percents), element by element, for a one-dimensional sample (`ordered`:
+    the sample sorted, where the caller has it)."""
+    ordered = np.sort(values) if ordered is None else ordered
+    if not _fast_path(ordered):
+        return tuple(np.percentile(values, list(percents)))
+    return tuple(np.float64(_linear_quantile(ordered, p / 100)) for p in percents)
+
+
+def _median_of_sorted(ordered: np.ndarray) -> Any:
+    """np.median of a sorted one-dimensional sample: numpy averages the middle value (or two) as
+    np.mean does, a sum from +0.0 over the count."""
+    if not _fast_path(ordered):
+        return np.median(ordered)
+    middle = ordered.size // 2
+    if ordered.size % 2:
+        return np.float64(0.0 + float(ordered[middle]))
+    return np.float64((0.0 + float(ordered[middle - 1]) + float(ordered[middle])) / 2)
+
+
+def median_of(values: np.ndarray) -> Any:
+    """np.median(values), to the bit and of the same type, without numpy's overhead per call."""
+    array = np.asarray(values)
+    if array.ndim != 1:
+        return np.median(array)
+    return _median_of_sorted(np.sort(array))
+
+
+# Far enough from float64's largest value that no sum or square of a sample's values overflows.
+_MODERATE = 1e150
+
+
+def _mean_and_sd(values: np.ndarray, ordered: np.ndarray) -> tuple[float, float]:
+    """float(np.mean(values)) and float(np.std(values, ddof=1)) (0.0 for one value), to the bit: numpy's
+    own operations in its order (the pairwise sum, the mean, each deviation squared, their sum over
+    n − 1, the square root), without its dispatch. `ordered` is the sample sorted, to check it cheaply."""
+    n = values.size
+    if not (_fast_path(ordered) and ordered[0] > -_MODERATE and ordered[-1] < _MODERATE):
+        return float(np.mean(values)), float(np.std(values, ddof=1)) if n > 1 else 0.0
+    mean = np.add.reduce(values) / n
+    if n < 2:
+        return float(mean), 0.0
+    deviations = values - mean
+    np.square(deviations, out=deviations)
+    return float(mean), math.sqrt(np.add.reduce(deviations) / (n - 1))
+
+
 def summarize(values: np.ndarray) -> Summary:
     if values.size == 0:
         raise ValueError("cannot summarize zero samples")
-    q1, median, q3 = np.percentile(values, [25, 50, 75])
-    low, high = median_ci(values)
-    mean = float(np.mean(values))
-    std = float(np.std(values, ddof=1)) if values.size > 1 else 0.0
+    ordered = np.sort(values)
+    q1, median, q3 = _percentiles(values, (25, 50, 75), ordered)
+    low, high = _median_ci_of_sorted(ordered, CONFIDENCE)
+    mean, std = _mean_and_sd(values, ordered)
     return Summary(
         n=int(values.size),
         median_ns=float(median),
@@ -139,7 +245,7 @@ def summarize(values: np.ndarray) -> Summary:
         ci_high_ns=high,
         q1_ns=float(q1),
         q3_ns=float(q3),
-        min_ns=float(np.min(values)),
+        min_ns=float(values.min()),
         cv=std / mean if mean else 0.0,
     )
 
@@ -180,25 +286,67 @@ def bootstrap_medians(sample: np.ndarray, rng: np.random.Generator, resamples: i
     return (at_lower + ordered[np.minimum((upper * n).astype(int), n - 1)]) / 2
 
 
+def _constant(sample: np.ndarray) -> bool:
+    """np.ptp(sample) == 0 (its maximum less its minimum, as ptp computes it), without np.ptp's
+    dispatch, which costs more than the arithmetic on a small sample."""
+    values = np.asarray(sample)
+    return bool(values.max() - values.min() == 0)
+
+
+# A bootstrap costs a millisecond or two (the beta draws), and its CI is a function of the samples and
+# the statistic alone (fixed seed): kept per process, keyed by a digest of the samples' bytes and the
+# statistic's name and parameters (their bits: −0.0 is not 0.0 here), the same data in another page,
+# claim or test's build costs a lookup. The oldest are dropped beyond this many.
+BOOTSTRAPS_KEPT = 8192
+_bootstrapped: dict[tuple[Any, ...], tuple[float, float]] = {}
+
+
+def _fingerprint(sample: np.ndarray) -> tuple[str, tuple[int, ...], bytes]:
+    array = np.asarray(sample)
+    return array.dtype.str, array.shape, hashlib.blake2b(array.tobytes(), digest_size=16).digest()
+
+
+def _bits(*numbers: float) -> bytes:
+    return np.asarray(numbers, dtype=float).tobytes()
+
+
 def _independent_bootstrap(
-    samples: Sequence[np.ndarray], statistic: Callable[..., np.ndarray], value: float, confidence: float
+    samples: Sequence[np.ndarray],
+    statistic: Callable[..., np.ndarray],
+    value: float,
+    confidence: float,
+    statistic_key: tuple[Any, ...],
 ) -> tuple[float, float]:
     """The percentile-bootstrap CI of `statistic` of the groups' medians, each group resampled on its
     own (fixed seed); the value itself when every group is constant (the fake clock: every resample
-    gives the same)."""
-    if all(np.ptp(sample) == 0 for sample in samples):
+    gives the same). `statistic_key` names the statistic and its parameters: the same key and samples
+    give the same CI."""
+    key = (statistic_key, _bits(value, confidence), BOOTSTRAP_SEED, tuple(_fingerprint(s) for s in samples))
+    found = _bootstrapped.get(key)
+    if found is None:
+        found = _bootstrap(samples, statistic, value, confidence)
+        if len(_bootstrapped) >= BOOTSTRAPS_KEPT:
+            del _bootstrapped[next(iter(_bootstrapped))]
+        _bootstrapped[key] = found
+    return found
+
+
+def _bootstrap(
+    samples: Sequence[np.ndarray], statistic: Callable[..., np.ndarray], value: float, confidence: float
+) -> tuple[float, float]:
+    if all(_constant(sample) for sample in samples):
         return value, value
     rng = np.random.default_rng(BOOTSTRAP_SEED)
     resampled = statistic(*(bootstrap_medians(sample, rng) for sample in samples))
     tail = (1.0 - confidence) / 2
-    low, high = np.quantile(resampled, [tail, 1.0 - tail])
+    low, high = _quantiles(resampled, (tail, 1.0 - tail))
     return float(low), float(high)
 
 
 def ratio_of_medians(a: np.ndarray, b: np.ndarray, confidence: float = CONFIDENCE) -> Ratio:
     """Ratio of medians with a percentile-bootstrap CI (independent resampling of each group)."""
-    value = float(np.median(a) / np.median(b))
-    return Ratio(value, *_independent_bootstrap((a, b), np.divide, value, confidence))
+    value = float(median_of(a) / median_of(b))
+    return Ratio(value, *_independent_bootstrap((a, b), np.divide, value, confidence, ("ratio",)))
 
 
 @dataclass(frozen=True)
@@ -220,8 +368,8 @@ def _weighted_mean(weights: np.ndarray) -> Callable[..., np.ndarray]:
 def difference_of_medians(a: np.ndarray, b: np.ndarray, confidence: float = CONFIDENCE) -> Estimate:
     """median(a) − median(b) with a percentile-bootstrap CI (independent resampling of each group, fixed
     seed): what one case adds to another's time, in the time's unit."""
-    value = float(np.median(a) - np.median(b))
-    return Estimate(value, *_independent_bootstrap((a, b), np.subtract, value, confidence))
+    value = float(median_of(a) - median_of(b))
+    return Estimate(value, *_independent_bootstrap((a, b), np.subtract, value, confidence, ("difference",)))
 
 
 def mean_of_medians(groups: Sequence[np.ndarray], weights: Sequence[float], confidence: float = CONFIDENCE) -> Estimate:
@@ -233,8 +381,9 @@ def mean_of_medians(groups: Sequence[np.ndarray], weights: Sequence[float], conf
         raise ValueError("expected one weight per group, and at least one group")
     w = np.asarray(weights, dtype=float)
     statistic = _weighted_mean(w)
-    value = float(statistic(*(np.median(group) for group in groups)))
-    return Estimate(value, *_independent_bootstrap(tuple(groups), statistic, value, confidence))
+    value = float(statistic(*(median_of(group) for group in groups)))
+    described = ("weighted mean", w.tobytes())
+    return Estimate(value, *_independent_bootstrap(tuple(groups), statistic, value, confidence, described))
 
 
 def ratio_of_mean_medians(
@@ -253,8 +402,9 @@ def ratio_of_mean_medians(
     def statistic(*medians: np.ndarray) -> np.ndarray:
         return top(*medians[: len(a)]) / bottom(*medians[len(a) :])
 
-    value = float(statistic(*(np.median(group) for group in (*a, *b))))
-    return Ratio(value, *_independent_bootstrap((*a, *b), statistic, value, confidence))
+    value = float(statistic(*(median_of(group) for group in (*a, *b))))
+    described = ("ratio of weighted means", len(a), _bits(*a_weights), _bits(*b_weights))
+    return Ratio(value, *_independent_bootstrap((*a, *b), statistic, value, confidence, described))
 
 
 # Interleaved rounds (runners/src/Native/InterleavedRounds.php): round r measures every side of a
@@ -459,8 +609,8 @@ def ratio_ci(new: np.ndarray, base: np.ndarray, confidence: float = CONFIDENCE) 
 def two_samples(base: np.ndarray, new: np.ndarray, confidence: float = CONFIDENCE) -> TwoSamples:
     """The comparison of one case between two runs (see the note above `mann_whitney_p`)."""
     low, high = ratio_ci(new, base, confidence)
-    base_median = float(np.median(base))
-    ratio = float(np.median(new)) / base_median if base_median > 0 else math.inf
+    base_median = float(median_of(base))
+    ratio = float(median_of(new)) / base_median if base_median > 0 else math.inf
     return TwoSamples(ratio, low, high, mann_whitney_p(new, base))
 
 
@@ -479,8 +629,9 @@ def relative_half_width(values: np.ndarray) -> float:
     (high − low) / (2 × median), in this order: the runner computes it so, and floating point
     gives both the same number.
     """
-    low, high = median_ci(values)
-    median = float(np.median(values))
+    ordered = np.sort(values)
+    low, high = _median_ci_of_sorted(ordered, CONFIDENCE)
+    median = float(_median_of_sorted(ordered))
     if not (math.isfinite(low) and math.isfinite(high)) or median <= 0:
         return math.inf
     return (high - low) / (2.0 * median)
@@ -501,10 +652,12 @@ class Outliers:
 
 def tukey_outliers(values: np.ndarray) -> Outliers:
     """Count the samples outside Q1 − k·IQR … Q3 + k·IQR for k = 1.5 and 3 (numpy's quartiles)."""
-    q1, q3 = np.percentile(values, [25, 75])
+    values = np.asarray(values)
+    q1, q3 = _percentiles(values, (25, 75))
     iqr = q3 - q1
-    beyond = np.abs(np.clip(values, q1, q3) - values)  # distance outside [Q1, Q3], 0 inside
-    return Outliers(int(np.sum(beyond > TUKEY_FENCE * iqr)), int(np.sum(beyond > TUKEY_FAR_FENCE * iqr)))
+    beyond = np.abs(values.clip(q1, q3) - values)  # distance outside [Q1, Q3], 0 inside
+    mild, severe = np.count_nonzero(beyond > TUKEY_FENCE * iqr), np.count_nonzero(beyond > TUKEY_FAR_FENCE * iqr)
+    return Outliers(int(mild), int(severe))
 
 
 def _median_per_round(
@@ -516,7 +669,7 @@ def _median_per_round(
         raise ValueError(f"expected at least {MIN_PAIRS} paired samples, got {rounds}")
     per_round = combine(a[:rounds], b[:rounds])
     low, high = median_ci(per_round, confidence)
-    return float(np.median(per_round)), low, high
+    return float(median_of(per_round)), low, high
 
 
 def paired_median_ratio(a: np.ndarray, b: np.ndarray, confidence: float = CONFIDENCE) -> Ratio:
@@ -543,7 +696,7 @@ def ratio_between(a: np.ndarray, b: np.ndarray, paired: bool) -> Ratio:
     medians imply, and never outside the interval it prints beside it."""
     if paired and min(a.size, b.size) >= MIN_PAIRS:
         rounds = paired_median_ratio(a, b)
-        pooled = float(np.median(a) / np.median(b))
+        pooled = float(median_of(a) / median_of(b))
         return Ratio(pooled, min(rounds.low, pooled), max(rounds.high, pooled))
     return ratio_of_medians(a, b)
 
@@ -560,5 +713,6 @@ def share_of_gap(small: np.ndarray, large: np.ndarray, native_ns: float, confide
     time and the native tool's time a fixed cost per call (a small message's time) explains. The CI
     resamples both samples (percentile bootstrap, fixed seed)."""
     statistic = _share_of_gap(native_ns)
-    value = float(statistic(np.median(small), np.median(large)))
-    return Estimate(value, *_independent_bootstrap((small, large), statistic, value, confidence))
+    value = float(statistic(median_of(small), median_of(large)))
+    described = ("share of gap", _bits(native_ns))
+    return Estimate(value, *_independent_bootstrap((small, large), statistic, value, confidence, described))
