@@ -11,8 +11,10 @@ import os
 import re
 import shutil
 import subprocess
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import markdown
 import pytest
@@ -45,8 +47,7 @@ def git(root: Path, *args: str) -> str:
     return done.stdout.strip()
 
 
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def published(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The default branch's checkout: the fixture run published; a branch `pr` to change."""
     monkeypatch.setenv("PREVIEW_URL", PREVIEW)
     root = project_with(tmp_path, FIXTURE_RUN)
@@ -56,6 +57,11 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     git(root, "commit", "-qm", "published")
     git(root, "checkout", "-qb", "pr")
     return root
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    return published(tmp_path, monkeypatch)
 
 
 def pull_request(root: Path) -> str:
@@ -100,15 +106,47 @@ def one_sample_longer(run: Path, name: str = "jwt.csv") -> None:
     reseal(run)
 
 
-def test_the_comment_is_written_from_the_head_commits_files_never_from_the_artifact(project: Path, tmp_path: Path):
+def recorded_run_measured_busy(root: Path) -> tuple[dict[str, Any], LoadedExperiment]:
+    """`add_run`'s run with its runner's commit recorded, its jwt measured while other processes kept the
+    machine busy: its manifest, and what compare/load.py reads of the load."""
+    run = add_run(root)
+    manifest = json.loads((run / "manifest.json").read_text())
+    manifest["git_commit"] = "0123456789abcdef0123456789abcdef01234567"
+    write_manifest(run, manifest)
+    found = busy(run, "jwt")
+    return json.loads((run / "manifest.json").read_text()), found
+
+
+@dataclass(frozen=True)
+class Commented:
+    """A pull request's comment, as artifact_comment wrote it and said it did."""
+
+    said: str
+    out: Path
+    text: str
+    manifest: dict[str, Any]  # the added run's
+    busy: LoadedExperiment  # what it measured while the machine was busy
+
+
+@pytest.fixture(scope="module")
+def added_run(tmp_path_factory: pytest.TempPathFactory, shared_builds: dict[str, Any]) -> Commented:
+    """One pull request whose comment several tests read (each comment builds the merged tree's site):
+    it adds a run (`recorded_run_measured_busy`); its artifact says the committed run is deleted."""
+    tmp_path = tmp_path_factory.mktemp("added-run")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        root = published(tmp_path, monkeypatch)
+        manifest, found = recorded_run_measured_busy(root)
+        head = pull_request(root)
+        claims = {"added": [], "deleted": [FIXTURE_RUN.name], "changes": []}
+        out = tmp_path / "comment.md"
+        said = artifact_comment(root, artifact(tmp_path, claims), out, head)
+    return Commented(said, out, out.read_text(encoding="utf-8"), manifest, found)
+
+
+def test_the_comment_is_written_from_the_head_commits_files_never_from_the_artifact(added_run: Commented):
     """Issue 36: a fake "deleted" entry made the comment claim statements change; "changes": [] hid a run."""
-    add_run(project)
-    head = pull_request(project)
-    claims = {"added": [], "deleted": [FIXTURE_RUN.name], "changes": []}
-    out = tmp_path / "comment.md"
-    said = artifact_comment(project, artifact(tmp_path, claims), out, head)
-    text = out.read_text(encoding="utf-8")
-    assert said.startswith(f"{out}: the comment for #7")
+    text, out = added_run.text, added_run.out
+    assert added_run.said.startswith(f"{out}: the comment for #7")
     assert text.startswith(f"{MARKER}\n")
     assert LEAD_HEADING in text
     assert f"Runs page adds `{NEW_ID}`" in text
@@ -167,7 +205,7 @@ def test_an_added_run_must_agree_with_itself(project: Path, tmp_path: Path):
 def test_a_change_of_the_code_is_named_and_never_run(project: Path, tmp_path: Path):
     (project / "scripts" / "phpcb").mkdir(parents=True)
     (project / "scripts" / "phpcb" / "__init__.py").write_text("raise SystemExit('the pull request's code ran')\n")
-    add_run(project)
+    recorded_run_measured_busy(project)  # the merged files of `added_run`'s: one build of them (shared_builds)
     head = pull_request(project)
     out = tmp_path / "comment.md"
     artifact_comment(project, artifact(tmp_path), out, head)
@@ -268,14 +306,9 @@ def busy(run: Path, experiment: str) -> LoadedExperiment:
     return found
 
 
-def test_an_added_run_measured_on_a_busy_machine_is_flagged_not_refused(project: Path, tmp_path: Path):
+def test_an_added_run_measured_on_a_busy_machine_is_flagged_not_refused(added_run: Commented):
     """Issue 47: a run measured with 50 % of the CPU taken by other processes was accepted without a word."""
-    run = add_run(project)
-    found = busy(run, "jwt")
-    head = pull_request(project)
-    out = tmp_path / "comment.md"
-    artifact_comment(project, artifact(tmp_path), out, head)
-    text = out.read_text(encoding="utf-8")
+    text, found = added_run.text, added_run.busy
     assert text.index("**1 added run(s) measured on a busy machine**") < text.index(LEAD_HEADING)
     assert f"other processes used {percent(LOADED_SHARE)} of all CPU time or more" in text
     assert (
@@ -285,17 +318,10 @@ def test_an_added_run_measured_on_a_busy_machine_is_flagged_not_refused(project:
     assert found.others_share >= LOADED_SHARE
 
 
-def test_the_comment_names_each_added_runs_runner_commit_and_experiments(project: Path, tmp_path: Path):
+def test_the_comment_names_each_added_runs_runner_commit_and_experiments(added_run: Commented):
     """Issue 47: one line per added run, with the commit of the runner that measured it and each experiment
     with its status (as the comment did before it was shortened)."""
-    run = add_run(project)
-    manifest = json.loads((run / "manifest.json").read_text())
-    manifest["git_commit"] = "0123456789abcdef0123456789abcdef01234567"
-    write_manifest(run, manifest)
-    head = pull_request(project)
-    out = tmp_path / "comment.md"
-    artifact_comment(project, artifact(tmp_path), out, head)
-    text = out.read_text(encoding="utf-8")
+    text, manifest = added_run.text, added_run.manifest
     statuses = ", ".join(f"{name} {entry['status']}" for name, entry in manifest["experiments"].items())
     line = (
         f"- `{NEW_ID}`: runner commit `0123456789ab`; quick profile, {manifest['machine']['name']}, "

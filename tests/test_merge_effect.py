@@ -64,6 +64,15 @@ def fixture_before(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
     return collect(project(tmp_path_factory.mktemp("before"), FIXTURE_RUN))
 
 
+@pytest.fixture(scope="module")
+def fixture_and_newer(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    """The fixture run and a copy of it a day later: the pull request that adds the newer one, or the base
+    branch of the one that deletes it."""
+    root = project(tmp_path_factory.mktemp("newer"), FIXTURE_RUN)
+    copy_run(root / "data" / "runs", NEW_ID)
+    return collect(root)
+
+
 def page(found: MergeEffect, experiment: str) -> PageEffect:
     return next(p for p in found.pages if p.experiment == experiment)
 
@@ -107,10 +116,8 @@ def test_a_pull_request_that_only_changes_the_reference_machine_is_judged_by_eac
     assert f"| AEAD (GCM vs CCM) | `{epyc.name}` (quick, amd-epyc-unknown-2c-26292c) | **`{FIXTURE_ID}`" in lead(found)
 
 
-def test_a_newer_run_of_the_reference_machine_takes_over_every_page_it_has(tmp_path: Path, fixture_before):
-    after_root = project(tmp_path, FIXTURE_RUN)
-    copy_run(after_root / "data" / "runs", NEW_ID)
-    found = effect(fixture_before, collect(after_root))
+def test_a_newer_run_of_the_reference_machine_takes_over_every_page_it_has(fixture_before, fixture_and_newer):
+    found = effect(fixture_before, fixture_and_newer)
     assert [r.run_id for r in found.added] == [NEW_ID]
     for shown in found.pages:
         assert (shown.before.run_id, shown.after.run_id) == (FIXTURE_ID, NEW_ID), shown.experiment
@@ -156,10 +163,8 @@ def test_a_quick_run_beside_a_full_one_changes_no_page_and_says_why(tmp_path: Pa
     assert f"{NEW_ID} is a quick run: a quick run never replaces a full one" in text
 
 
-def test_a_deleted_run_gives_its_pages_back_to_the_run_before_it(tmp_path: Path, fixture_before):
-    before_root = project(tmp_path, FIXTURE_RUN)
-    copy_run(before_root / "data" / "runs", NEW_ID)
-    found = effect(collect(before_root), fixture_before)
+def test_a_deleted_run_gives_its_pages_back_to_the_run_before_it(fixture_before, fixture_and_newer):
+    found = effect(fixture_and_newer, fixture_before)
     assert [r.run_id for r in found.removed] == [NEW_ID]
     assert {(p.before.run_id, p.after.run_id) for p in found.pages} == {(NEW_ID, FIXTURE_ID)}
     assert f"Runs page drops `{NEW_ID}`" in lead(found)

@@ -28,8 +28,9 @@ from phpcb.presentation.render import snippet_block
 from phpcb.publish import merge_comment, page_text, sides
 from phpcb.publish.artifact_comment import artifact_comment
 from phpcb.publish.merge_effect import LEAD_HEADING, REPORTED_HEADING, MergeEffect, Reported, lead, reported_section
-from phpcb.publish.pr_runs import extract, merged_tree, resolve
+from phpcb.publish.pr_runs import PullRequestError, extract, merged_tree, resolve
 from phpcb.publish.sides import BASE, BY_OWN_CODE, MERGED, SIDES, Side, Sides
+from phpcb.publish.statements import FORMAT, Snapshot
 
 from .conftest import FIXTURE_RUN, copy_repository, reseal, scale_signing, write_manifest
 
@@ -92,6 +93,18 @@ def run(root: Path) -> None:
     scale_signing(target, "ES512", 1 / 40)
 
 
+def without_what_no_build_reads(root: Path) -> Path:
+    """The copy without the runners' code and the test vectors: no build reads them (the pages include
+    runners/snippets/ only), and each tree of the pull requests is archived and copied several times."""
+    shutil.rmtree(root / "vectors", ignore_errors=True)  # should copy_repository leave them out already
+    for path in (root / "runners").iterdir():
+        if path.is_dir() and path.name != "snippets":
+            shutil.rmtree(path)
+        elif path.is_file():
+            path.unlink()
+    return root
+
+
 KINDS: dict[str, Callable[[Path], None]] = {
     "code": code,
     "threshold": threshold,
@@ -105,6 +118,7 @@ KINDS: dict[str, Callable[[Path], None]] = {
 def repository(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The default branch (the repository's code, the fixture run) and one branch per kind of change."""
     root = copy_repository(tmp_path_factory.mktemp("merge-pages") / "repo", runs=(), machine=MACHINE)
+    without_what_no_build_reads(root)
     shutil.copytree(FIXTURE_RUN, root / "data/runs" / FIXTURE_RUN.name)
     git(root, "init", "-q", "-b", "main")
     git(root, "add", "-A")
@@ -263,6 +277,45 @@ def test_the_posted_comment_says_when_the_artifact_has_no_merged_side(
     comment = posted(previews, "threshold", tmp_path, artifact)
     assert headline(comment).startswith("**What the pull request's code changes on the pages is not known here**")
     assert "cannot be read" in comment
+
+
+# An older phpcb's command line: `statements --out` and `pages --out` only, each writing what it writes.
+OLDER_CLI = """
+import argparse, json, pathlib
+top = argparse.ArgumentParser(prog="python -m phpcb")
+top.add_argument("--root", type=pathlib.Path)
+top.add_argument("verb", choices=VERBS)
+top.add_argument("rest", nargs=argparse.REMAINDER)
+called = top.parse_args()
+verb = argparse.ArgumentParser(prog="python -m phpcb " + called.verb)
+verb.add_argument("--out", required=True, type=pathlib.Path)
+out = verb.parse_args(called.rest).out
+if called.verb == "statements":
+    out.write_text(json.dumps({"format": FORMAT, "pages": [], "statements": [], "runs": {}}))
+else:
+    (out / "docs").mkdir(parents=True)
+    (out / "docs" / "index.md").write_text("# Home\\n")
+"""
+
+
+def older_code(tree: Path, verbs: tuple[str, ...]) -> Path:
+    """A tree whose own scripts/ is an older phpcb that knows `verbs`."""
+    package = tree / "scripts" / "phpcb"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "__main__.py").write_text(OLDER_CLI.replace("VERBS", repr(verbs)).replace("FORMAT", str(FORMAT)))
+    return tree
+
+
+def test_a_side_by_code_older_than_the_pages_option_is_computed_by_its_two_verbs(tmp_path: Path):
+    """A base branch's code that predates `statements --pages` still computes its own side: `statements`,
+    then `pages`; code that predates `statements` is refused by name."""
+    (tmp_path / "work").mkdir()
+    side, note = sides.by_own_code(older_code(tmp_path / "old", ("statements", "pages")), tmp_path / "work", "old")
+    assert note is None
+    assert side == Side(Snapshot((), (), {}), {"index.md": "# Home\n"})
+    with pytest.raises(PullRequestError, match="invalid choice: 'statements'"):
+        sides.by_own_code(older_code(tmp_path / "older", ("pages",)), tmp_path / "work", "older")
 
 
 # --- the page diff itself, without a build --------------------------------------------------------

@@ -88,6 +88,18 @@ class Repo:
         return [(page, target) for page, target in links if target not in listing]
 
 
+def without_what_no_build_reads(root: Path) -> Path:
+    """The copy without the runners' code and the test vectors: no build reads them (the pages include
+    runners/snippets/ only), and each tree is committed, pushed, archived and copied."""
+    shutil.rmtree(root / "vectors", ignore_errors=True)  # should copy_repository leave them out already
+    for path in (root / "runners").iterdir():
+        if path.is_dir() and path.name != "snippets":
+            shutil.rmtree(path)
+        elif path.is_file():
+            path.unlink()
+    return root
+
+
 def computed_by(comment: str, drop: bool = False) -> str:
     """The line of a comment that says who computed it (`drop`: the comment without it)."""
     lines = comment.splitlines()
@@ -121,7 +133,7 @@ def test_preview_deploy_publish_and_cleanup(tmp_path):
     origin.path.mkdir()
     origin.ok("git", "init", "-q", "--bare", "-b", "main")
     work = Repo(tmp_path / "repo")
-    copy_repository(work.path)
+    without_what_no_build_reads(copy_repository(work.path))
     work.ok("git", "init", "-q", "-b", "main")
     work.ok("git", "add", "-A")
     work.ok("git", "commit", "-qm", "published runs")
@@ -235,10 +247,14 @@ def test_preview_deploy_publish_and_cleanup(tmp_path):
     assert f"pr-preview/pr-{PR}/runs/{NEW_RUN}/manifest.json" in targets, "the added run: the preview's own"
     assert_each_run_file_once_and_compressed(listing, work.path / "data" / "runs")
 
-    # main moves on and is published again: the preview stays (work's gh-pages is behind origin's).
+    # main moves on and is published again, with an edit HEAD does not hold (FORCE=1 publishes it anyway;
+    # without it, tests/test_publish.py checks the refusal): the preview stays (work's gh-pages is behind
+    # origin's).
     work.ok("git", "checkout", "-q", "main")
+    methodology = work.path / "docs" / "methodology.md"
+    methodology.write_text(methodology.read_text(encoding="utf-8") + "\nAn edit the commit does not hold.\n")
     before = origin.sizes("gh-pages")
-    republished = work.make("publish", "VERSION=0.2")
+    republished = work.make("publish", "VERSION=0.2", "FORCE=1")
     assert republished.returncode == 0, republished.stderr
     assert "every run already there" in republished.stdout
     after = origin.sizes("gh-pages")
@@ -258,6 +274,7 @@ def test_preview_deploy_publish_and_cleanup(tmp_path):
     assert {"0.1/index.html", "0.2/index.html", "index.html"} <= set(listing)
     versions = json.loads(origin.ok("git", "show", "gh-pages:versions.json"))
     assert [(v["version"], v["aliases"]) for v in versions] == [("0.2", ["latest"]), ("0.1", [])]
+    assert_each_run_file_once_and_compressed(listing, work.path / "data" / "runs")
 
     # The PR is closed.
     cleaned = deployer.make("cleanup-preview", f"PR={PR}")

@@ -24,7 +24,7 @@ VERBS: dict[str, tuple[str, str]] = {
     "stacks": ("stacks", "two stacks measured in ABBA rounds (make bench-stacks): record the set, report the ratios"),
     "preview-comment": ("preview_comment", "the pull-request comment: each named run beside its baseline"),
     "artifact-comment": ("artifact_comment", "the pull-request comment from its head commit's files, by this code"),
-    "statements": ("statements", "every statement the published pages would make, as JSON (what a PR's sides diff)"),
+    "statements": ("statements", "every statement the published pages would make, as JSON (--pages: their Markdown)"),
     "preview": ("preview", "build a pull request's preview site and comment (make preview)"),
     "collect-runs": ("collect_runs", "copy the runs of downloaded benchmark artifacts into data/runs/"),
     "publish": ("publish", "mike deploy VERSION with the alias latest on gh-pages (make publish)"),

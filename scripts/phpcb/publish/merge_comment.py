@@ -3,7 +3,7 @@ preview artifact says of itself.
 
 - `make preview` (the pull request's job, read-only token): the tree merging would give, built from
   git (pr_runs.merged_tree), and the base branch's tree; each side's statements and pages computed by
-  its own code (`python -m phpcb statements` and `pages` run in that tree: sides.py), so a change of
+  its own code (`python -m phpcb statements --pages` run in that tree: sides.py), so a change of
   the code, the templates, the thresholds, the policy, the snippets or the runs shows alike. The
   comment and both sides go into the artifact; the comment is never posted.
 - `make artifact-comment` (the trusted comment job: the default branch's checkout, no write token):

@@ -2,9 +2,9 @@
 statements (publish/statements.py) and its pages' Markdown (publish/page_text.py), and who computed it.
 
 - The preview job (the pull request's code, a read-only token): each side by its own code,
-  `python -m phpcb statements` and `python -m phpcb pages` run by the tree's own scripts/ on its own
-  files (`by_own_code`). Both sides go into the preview artifact (`Side.write`: sides/base/,
-  sides/merged/), for the contributor and for the trusted job.
+  `python -m phpcb statements --pages` run by the tree's own scripts/ on its own files (`by_own_code`).
+  Both sides go into the preview artifact (`Side.write`: sides/base/, sides/merged/), for the
+  contributor and for the trusted job.
 - The trusted comment job (the default branch's code; it never runs the pull request's): by this code
   (`by_this_code`), on the base's files and on the merged tree's files this code reads as data
   (`files_tree`: data/, runners/snippets/ and docs/ as merging leaves them, everything else as the base
@@ -39,6 +39,10 @@ STATEMENTS = "statements.json"
 PAGES = "pages"
 PREVIEW_ONLY = (COMPARE_VARIABLE, "PHPCB_PREVIEW_PR")  # what the preview's own site build reads, not a side's
 SHOWN_NAMES = 5
+# What the tree's own code says when it is older than the verb, or than the option, it is asked to run.
+NO_STATEMENTS = "invalid choice: 'statements'"
+NO_PAGES_OPTION = "unrecognized arguments: --pages"
+PREDATES_STATEMENTS = "The base branch's code predates `python -m phpcb statements`: its side is computed by this code."
 
 BY_OWN_CODE = (
     "Computed by the pull request's preview job, each side by its own code: the base branch's site by the "
@@ -118,43 +122,48 @@ def _failed(result: subprocess.CompletedProcess[str]) -> str:
     return lines[-1] if lines else f"exit code {result.returncode}"
 
 
-def statements_by_own_code(tree: Path, out: Path, fallback: Path | None = None) -> str | None:
-    """`python -m phpcb statements` run by the tree's own code on its own data; when that code has no
-    such verb (a base older than it) and `fallback` is given, this code is run on the tree instead,
-    and a note says so."""
-    command = [sys.executable, "-m", "phpcb", "--root", str(tree), "statements", "--out", str(out)]
-    result = subprocess.run(command, cwd=tree, env=_own_code_env(tree), capture_output=True, text=True)
-    if result.returncode == 0:
-        return None
-    if fallback is not None and "invalid choice: 'statements'" in result.stderr:
-        collect(tree).write(out)
-        return "The base branch's code predates `python -m phpcb statements`: its side is computed by this code."
-    raise PullRequestError(f"the statements of {tree} (python -m phpcb statements) failed: {_failed(result)}")
+def _own_code(tree: Path, *verb: str) -> subprocess.CompletedProcess[str]:
+    """`python -m phpcb VERB ...` run by the tree's own code (its scripts/) on its own files."""
+    command = [sys.executable, "-m", "phpcb", "--root", str(tree), *verb]
+    return subprocess.run(command, cwd=tree, env=_own_code_env(tree), capture_output=True, text=True)
+
+
+def statements_by_own_code(tree: Path, out: Path) -> None:
+    """`python -m phpcb statements` run by the tree's own code on its own data, into `out`."""
+    result = _own_code(tree, "statements", "--out", str(out))
+    if result.returncode != 0:
+        raise PullRequestError(f"the statements of {tree} (python -m phpcb statements) failed: {_failed(result)}")
 
 
 def pages_by_own_code(tree: Path, out: Path) -> dict[str, str]:
     """`python -m phpcb pages` run by the tree's own code on its own files, into `out`; its pages."""
-    command = [sys.executable, "-m", "phpcb", "--root", str(tree), "pages", "--out", str(out)]
-    result = subprocess.run(command, cwd=tree, env=_own_code_env(tree), capture_output=True, text=True)
+    result = _own_code(tree, "pages", "--out", str(out))
     if result.returncode != 0:
         raise PullRequestError(f"the pages of {tree} (python -m phpcb pages) failed: {_failed(result)}")
     return page_text.read(out / "docs")
 
 
 def by_own_code(tree: Path, work: Path, name: str, fallback: bool = False) -> tuple[Side, str | None]:
-    """The side of `tree` computed by its own code (scratch files in `work`, named `name`); with
-    `fallback`, a base whose code predates the statements verb is computed by this code, and the note
-    says so."""
+    """The side of `tree` computed by its own code (scratch files in `work`, named `name`), in one process
+    (`python -m phpcb statements --pages`: one interpreter and one import for both). Code older than
+    --pages runs `statements` and `pages` apart; with `fallback`, a base whose code predates the
+    statements verb is computed by this code, and the note says so."""
+    directory = work / name
+    result = _own_code(tree, "statements", "--out", str(directory / STATEMENTS), "--pages", str(directory / PAGES))
+    if result.returncode == 0:
+        return Side.read(directory), None
+    if fallback and NO_STATEMENTS in result.stderr:
+        return by_this_code(tree), PREDATES_STATEMENTS
+    if NO_PAGES_OPTION not in result.stderr:
+        raise PullRequestError(f"the side of {tree} (python -m phpcb statements --pages) failed: {_failed(result)}")
     statements = work / f"{name}.json"
-    note = statements_by_own_code(tree, statements, fallback=tree if fallback else None)
-    if note is not None:
-        return by_this_code(tree, Snapshot.read(statements)), note
+    statements_by_own_code(tree, statements)
     return Side(Snapshot.read(statements), pages_by_own_code(tree, work / f"{name}-build")), None
 
 
-def by_this_code(tree: Path, statements: Snapshot | None = None) -> Side:
+def by_this_code(tree: Path) -> Side:
     """The side of `tree` computed by this code, in this process: never the tree's own code."""
-    return Side(statements if statements is not None else collect(tree), page_text.generated(tree))
+    return Side(collect(tree), page_text.generated(tree))
 
 
 def _under(path: str, prefixes: tuple[str, ...]) -> bool:
