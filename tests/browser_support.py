@@ -6,9 +6,11 @@ import functools
 import http.server
 import json
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from playwright.sync_api import BrowserContext, Page
 
@@ -45,7 +47,14 @@ PAGES = ["", *CHART_PAGES, "runs/", "claims/", "methodology/", "contributing/", 
 # The Zensical build is loaded page by page too, where its frame differs from MkDocs' (home, nav, a
 # chart page, tables, admonitions); the charts' own checks run on the MkDocs build only.
 ZENSICAL_PAGES = ["", "experiments/aead/", "experiments/symmetric/", "runs/", "claims/"]
-LOADED = [("mkdocs", path) for path in PAGES] + [("zensical", path) for path in ZENSICAL_PAGES]
+# The MkDocs pages test_browser.py's later tests read again (the palette toggle, the symmetric, EC and Argon2
+# checks) are loaded last, so that they are still open then (Profile's shelf); Zensical's AEAD page too.
+REREAD = ["experiments/aead/", "experiments/symmetric/", "experiments/ec_keygen/", "experiments/argon2/"]
+LOADED = (
+    [("mkdocs", path) for path in PAGES if path not in REREAD]
+    + [("zensical", path) for path in ZENSICAL_PAGES]
+    + [("mkdocs", path) for path in REREAD]
+)
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 # Dark is the reader's system setting (mkdocs.yml's palette follows prefers-color-scheme); the toggle
@@ -60,6 +69,9 @@ SHOWN_RENDERED = (
     "[...document.querySelectorAll('.pcb-chart')]"
     ".every((chart) => chart.dataset.rendered === 'true' || chart.closest('details:not([open])'))"
 )
+# Pages Profile keeps open for the tests that read them (each about 140 MB): the last pages read by the
+# tests of test_browser.py and test_browser_reader.py, in the order pytest runs them, are reread there.
+SHELF_SIZE = 12
 RENDERED = "[...document.querySelectorAll('.pcb-chart')].every((chart) => chart.dataset.rendered === 'true')"
 
 
@@ -69,24 +81,87 @@ class Opens(Protocol):
     def new_page(self) -> Page: ...
 
 
-class Reading:
-    """One way of reading (MODES), in a Chromium profile of its own that the first page it opens launches
-    and the test process keeps (a context made with the mode's options, as before): on disk, so Chromium
-    keeps the code it compiled for Plotly.js (4.8 MB) from page to page, as a returning reader's browser
-    does. An in-memory context compiles it again for every page: most of a chart page's CPU time."""
+@dataclass
+class Opened:
+    """A page as open_page left it, read as first drawn (its answer block) and then with every collapsed
+    section open (open_sections): what the tests of a reading check on it, each test one part."""
+
+    page: Page
+    problems: list[str]
+    first_screen: dict[str, Any] | None
+
+
+# Material keeps the palette a page opened with (and a toggled one) in localStorage, and the next page of
+# the site opens with it whatever the reader's system setting: each page of the profile forgets it before
+# its scripts run, as a separate profile per reading did for the reading's first page. (A document with no
+# storage of its own, a new tab's about:blank, has none to forget.)
+FORGET_PALETTE = """try {
+  Object.keys(localStorage).filter((k) => k.endsWith('__palette')).forEach((k) => localStorage.removeItem(k));
+} catch (noStorage) {}"""
+
+
+class Profile:
+    """The Chromium profile of a test process, launched by the first page it opens and kept: on disk, so
+    Chromium keeps the code it compiled for Plotly.js (4.8 MB) from page to page, as a returning reader's
+    browser does (an in-memory context compiles it again for every page: most of a chart page's CPU time).
+    One profile for every reading, each page emulating its own (a second profile compiled Plotly.js again).
+
+    It also keeps the pages it opened for the tests that only read them (SHELF_SIZE, the most recently
+    read): the same page at the same reading is opened once and checked by each of them."""
 
     def __init__(self, launch: Callable[[], BrowserContext]) -> None:
         self._launch = launch
-        self._profile: BrowserContext | None = None
+        self._context: BrowserContext | None = None
+        self._shelf: OrderedDict[tuple[str, str], Opened] = OrderedDict()
 
-    def new_page(self) -> Page:
-        if self._profile is None:
-            self._profile = self._launch()
-        return self._profile.new_page()
+    def new_page(self, mode: str) -> Page:
+        if self._context is None:
+            self._context = self._launch()
+        page = self._context.new_page()
+        page.add_init_script(FORGET_PALETTE)
+        page.set_viewport_size(MODES[mode]["viewport"])
+        page.emulate_media(color_scheme=MODES[mode]["color_scheme"])
+        return page
+
+    def opened(self, reading: "Reading", url: str) -> Opened:
+        key = (reading.mode, url)
+        if key in self._shelf:
+            self._shelf.move_to_end(key)
+            return self._shelf[key]
+        self._shelf[key] = open_and_read(reading, url)
+        while len(self._shelf) > SHELF_SIZE:
+            self._shelf.popitem(last=False)[1].page.close()
+        return self._shelf[key]
+
+    def taken(self, reading: "Reading", url: str) -> Opened:
+        shelved = self._shelf.pop((reading.mode, url), None)
+        return shelved if shelved is not None else open_and_read(reading, url)
 
     def close(self) -> None:
-        if self._profile is not None:
-            self._profile.close()
+        if self._context is not None:
+            self._context.close()
+
+
+class Reading:
+    """One way of reading (MODES) in the test process's Profile."""
+
+    def __init__(self, profile: Profile, mode: str) -> None:
+        self._profile = profile
+        self.mode = mode
+
+    def new_page(self) -> Page:
+        """A page of its own, at this reading."""
+        return self._profile.new_page(self.mode)
+
+    def opened(self, url: str) -> Opened:
+        """The page at `url` at this reading (open_and_read), shared with every test that only reads it:
+        the page must be left as it is."""
+        return self._profile.opened(self, url)
+
+    def taken(self, url: str) -> Opened:
+        """The page at `url` at this reading (open_and_read), for a test that changes it and closes it:
+        taken off the shelf, so no later test reads it changed."""
+        return self._profile.taken(self, url)
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -192,11 +267,20 @@ CROWDED = (
 )
 
 
+# The three readings assert_reads_well checks, in one round trip.
+READS_WELL = f"""() => ({{
+  charts: ({CHART_CHECKS})(),
+  crowded: {CROWDED}.map((c) => c.id),
+  width: document.documentElement.scrollWidth,
+}})"""
+
+
 def assert_reads_well(page: Page, viewport: dict[str, int]) -> None:
     open_sections(page)
-    assert page.evaluate(CHART_CHECKS) == []
-    assert page.evaluate(f"{CROWDED}.map((c) => c.id)") == [], "at most 8 series on one axis"
-    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], "no sideways scrolling"
+    found = page.evaluate(READS_WELL)
+    assert found["charts"] == []
+    assert found["crowded"] == [], "at most 8 series on one axis"
+    assert found["width"] <= viewport["width"], "no sideways scrolling"
 
 
 # The answer block (templates/_answer.md.j2) as drawn: where it starts and ends against the header and the
@@ -222,10 +306,20 @@ ANSWER_BOX = """() => {
 }"""
 
 
-def assert_answer_fits(page: Page, viewport: dict[str, int], mode: str) -> None:
-    """The page's answer block, as first drawn: below the header, ending within the first screen, and
-    nothing of it beyond the viewport's sides or scrolling inside itself (issue 29's promise)."""
-    found = page.evaluate(ANSWER_BOX)
+def open_and_read(opens: Opens, url: str) -> Opened:
+    """The page at `url` (open_page), its answer block read as first drawn, then every collapsed section
+    opened (open_sections)."""
+    problems: list[str] = []
+    page = open_page(opens, url, problems)
+    first_screen = page.evaluate(ANSWER_BOX)
+    open_sections(page)
+    return Opened(page, problems, first_screen)
+
+
+def assert_answer_fits(found: dict[str, Any] | None, viewport: dict[str, int], mode: str) -> None:
+    """The page's answer block as `found` (ANSWER_BOX) where it is first drawn: below the header, ending
+    within the first screen, and nothing of it beyond the viewport's sides or scrolling inside itself
+    (issue 29's promise)."""
     assert found is not None, "the page opens with its answer"
     assert found["height"] == viewport["height"]
     assert found["top"] >= found["header"] - 0.5, f"{mode}: the answer starts below the header"

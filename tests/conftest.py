@@ -22,14 +22,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Playwright, sync_playwright
+from playwright.sync_api import Playwright, sync_playwright
 
 from phpcb.data import machines, seal
 from phpcb.data.loader import Run, load_run, run_directories
 from phpcb.data.rewrite import manifest_text
 from phpcb.data.schema import load_schemas
 
-from .browser_support import CHROMIUM, CHROMIUM_ARGS, MODES, QuietHandler, Reading
+from .browser_support import CHROMIUM, CHROMIUM_ARGS, MODES, Profile, QuietHandler, Reading
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -496,25 +496,13 @@ def playwright_driver() -> Iterator[Playwright]:
 
 
 @pytest.fixture(scope="session")
-def browser(playwright_driver: Playwright) -> Iterator[Browser]:
-    """A Chromium whose contexts are in memory and forget everything: for a test that needs a context of its
-    own (a palette toggle the context remembers, a page of another site)."""
-    instance = playwright_driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-    yield instance
-    instance.close()
-
-
-@pytest.fixture(scope="session")
 def contexts(playwright_driver: Playwright, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Reading]]:
-    """Each way of reading (MODES: light at 1280 × 900, dark on a phone), by name: a Chromium profile per
-    mode and test process, launched by the first page read that way (browser_support.Reading)."""
-
-    def launcher(mode: str, options: dict[str, Any]) -> Callable[[], BrowserContext]:
-        return lambda: playwright_driver.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp(f"chromium-{mode}")), executable_path=CHROMIUM, args=CHROMIUM_ARGS, **options
+    """Each way of reading (MODES: light at 1280 × 900, dark on a phone), by name, in the test process's
+    Chromium profile (browser_support.Profile), launched by the first page read."""
+    profile = Profile(
+        lambda: playwright_driver.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium")), executable_path=CHROMIUM, args=CHROMIUM_ARGS
         )
-
-    readings = {mode: Reading(launcher(mode, options)) for mode, options in MODES.items()}
-    yield readings
-    for reading in readings.values():
-        reading.close()
+    )
+    yield {mode: Reading(profile, mode) for mode in MODES}
+    profile.close()

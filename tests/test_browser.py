@@ -1,9 +1,9 @@
 """Every page in headless Chromium (Debian's, never a downloaded one): charts render, no console
 errors, no request leaves the site, and the charts follow the light/dark palette toggle.
 
-One browser for the file and one context per way of reading (light at 1280 × 900; dark on a phone,
-390 × 844), so Plotly.js is fetched once per context; each page is opened once per context and every
-check of that reading runs on it."""
+One Chromium profile per test process, each page emulating its way of reading (light at 1280 × 900; dark
+on a phone, 390 × 844), so Plotly.js is compiled once; each page is opened once per reading and every test
+that only reads it checks it there (browser_support.Profile), with the other browser test files."""
 
 import pytest
 
@@ -15,7 +15,6 @@ from .browser_support import (
     PHONE,
     assert_answer_fits,
     assert_reads_well,
-    open_page,
     open_sections,
 )
 from .conftest import GENERATORS
@@ -25,38 +24,23 @@ pytestmark = pytest.mark.browser
 
 @pytest.mark.parametrize(("generator", "path"), LOADED)
 def test_page_loads_and_draws_its_charts_without_console_errors_or_outside_requests(contexts, served, generator, path):
-    problems: list[str] = []
-    page = open_page(contexts["light"], served[generator] + path, problems)
+    opened = contexts["light"].opened(served[generator] + path)
+    page = opened.page
     assert page.locator("h1").count() == 1
     if path in ANSWERED_PAGES:
-        assert_answer_fits(page, DESKTOP, "desktop")
+        assert_answer_fits(opened.first_screen, DESKTOP, "desktop")
     assert_reads_well(page, DESKTOP)
     charts = page.locator(".pcb-chart").count()
     assert page.evaluate("typeof window.Plotly") == ("object" if charts else "undefined"), (
         "Plotly.js is loaded by the pages that draw a chart, and only by them"
     )
-    assert problems == []
-    page.close()
-
-
-@pytest.mark.parametrize("path", CHART_PAGES)
-def test_every_chart_reads_in_the_dark_on_a_phone(contexts, base_url, path):
-    problems: list[str] = []
-    page = open_page(contexts["phone-dark"], base_url + path, problems)
-    assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"
-    if path in ANSWERED_PAGES:
-        assert_answer_fits(page, PHONE, "phone")
-    assert_reads_well(page, PHONE)
-    assert problems == []
-    page.close()
+    assert opened.problems == []
 
 
 @pytest.mark.parametrize("generator", GENERATORS)
-def test_aead_charts_render_and_follow_the_palette(browser, served, generator):
-    page = browser.new_page(color_scheme="light")  # its own context: the toggle is remembered in it
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(served[generator] + "experiments/aead/", wait_until="load")
+def test_aead_charts_render_and_follow_the_palette(contexts, served, generator):
+    opened = contexts["light"].taken(served[generator] + "experiments/aead/")  # its palette is toggled
+    page = opened.page
     open_sections(page)
     page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=2', timeout=15_000)
     assert page.locator(".pcb-chart .main-svg").count() >= 3
@@ -71,14 +55,14 @@ def test_aead_charts_render_and_follow_the_palette(browser, served, generator):
     assert light != dark
     error_bars = "() => document.querySelector('.pcb-chart').data[0].error_y.color"
     page.wait_for_function(f"({error_bars})() === {dark!r}")
-    assert errors == []
+    assert [problem for problem in opened.problems if problem.startswith("page error")] == []
     page.close()
 
 
 def test_symmetric_charts_render_and_rank_no_cipher_the_page_says_not_to_use(contexts, base_url):
     """Issue 37: the race's 116 ciphers, none recommended, were a 2,056 px ranking topped by aes-128-ecb;
     only recommended ciphers are charted, the rest are in the inventory table."""
-    page = open_page(contexts["light"], base_url + "experiments/symmetric/")
+    page = contexts["light"].opened(base_url + "experiments/symmetric/").page
     open_sections(page)
     page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=1', timeout=15_000)
     assert page.locator(".pcb-chart").count() == 2
@@ -86,11 +70,10 @@ def test_symmetric_charts_render_and_rank_no_cipher_the_page_says_not_to_use(con
     assert "none of its 116 ciphers is recommended" in page.locator("article").inner_text()
     rows = page.locator("#every-cipher-openssl-offers ~ details table tbody tr")
     assert rows.count() >= 116, "every cipher raced stays in the inventory, with its verdict"
-    page.close()
 
 
 def test_ec_keygen_charts_render_and_hover_names_the_curve(contexts, base_url):
-    page = open_page(contexts["light"], base_url + "experiments/ec_keygen/")
+    page = contexts["light"].taken(base_url + "experiments/ec_keygen/").page  # its legend is clicked
     open_sections(page)
     page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=3', timeout=15_000)
     scatter = page.locator(".pcb-chart").first
@@ -111,7 +94,7 @@ def test_ec_keygen_charts_render_and_hover_names_the_curve(contexts, base_url):
 
 def test_the_argon2_heatmap_opens_on_the_answer_with_its_values_and_budget_line(contexts, base_url):
     """Issue 37: the heatmap showed no values, no budget line, and opened on a view the answer does not use."""
-    page = open_page(contexts["light"], base_url + "experiments/argon2/")
+    page = contexts["light"].taken(base_url + "experiments/argon2/").page  # its menu is used
     open_sections(page)
     page.wait_for_selector('#chart-argon2-heatmap[data-rendered="true"]', timeout=15_000)
     chart = page.locator("#chart-argon2-heatmap")
@@ -134,3 +117,15 @@ def test_the_argon2_heatmap_opens_on_the_answer_with_its_values_and_budget_line(
     assert chart.evaluate(f"(el) => el.data[{other}].visible") is True
     assert chart.evaluate(visible) != before, "each view shows its own marks"
     page.close()
+
+
+# Last: test_browser_reader.py reads these pages again, at the same reading, while they are still open.
+@pytest.mark.parametrize("path", CHART_PAGES)
+def test_every_chart_reads_in_the_dark_on_a_phone(contexts, base_url, path):
+    opened = contexts["phone-dark"].opened(base_url + path)
+    page = opened.page
+    assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"
+    if path in ANSWERED_PAGES:
+        assert_answer_fits(opened.first_screen, PHONE, "phone")
+    assert_reads_well(page, PHONE)
+    assert opened.problems == []

@@ -3,7 +3,7 @@ collapsed section is drawn to its width when the section opens, in headless Chro
 
 import pytest
 
-from .browser_support import ANSWERED_PAGES, DESKTOP, PHONE, Reading, assert_answer_fits, assert_reads_well
+from .browser_support import ANSWER_BOX, ANSWERED_PAGES, DESKTOP, PHONE, Reading, assert_answer_fits, assert_reads_well
 
 pytestmark = pytest.mark.browser
 
@@ -30,7 +30,7 @@ def test_the_answer_fits_the_first_screen_below_the_header_and_nothing_of_it_is_
     for mode, viewport in FIRST_SCREENS.items():
         page.set_viewport_size(viewport)
         page.evaluate("window.scrollTo(0, 0)")
-        assert_answer_fits(page, viewport, mode)
+        assert_answer_fits(page.evaluate(ANSWER_BOX), viewport, mode)
     page.close()
 
 

@@ -9,7 +9,7 @@ import contextlib
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from .browser_support import PAGES, PHONE, open_page, open_sections
+from .browser_support import PAGES, PHONE, open_sections
 
 pytestmark = pytest.mark.browser
 
@@ -47,21 +47,13 @@ TABLES_SHOWN = """() => {
 }"""
 
 
-@pytest.mark.parametrize("path", [*PAGES, "versions/"])
-def test_at_390_px_no_table_hides_a_column_without_saying_so(contexts, base_url, path):
-    page = open_page(contexts["phone-dark"], base_url + path)
-    open_sections(page)
-    with contextlib.suppress(PlaywrightTimeoutError):  # tables.js measures a table when its section opens
-        page.wait_for_function(f"({TABLES_SHOWN})().length === 0", timeout=5_000)
-    assert page.evaluate(TABLES_SHOWN) == [], f"{path or 'home'} at {PHONE['width']} px"
-    page.close()
-
-
+# Before the check of every page: these read pages test_browser.py's phone check opened last, still open
+# then (browser_support.Profile's shelf).
 def test_the_aead_pages_pick_and_pair_tables_show_every_column_on_a_phone(contexts, base_url):
     """The table whose last column ("vs the runner-up") was cut at 390 px, and the new AES-256-GCM against
     XChaCha20-Poly1305 table: laid out to the screen's width (as cards where a table does not fit), every
     cell of every column on the screen."""
-    page = open_page(contexts["phone-dark"], base_url + "experiments/aead/")
+    page = contexts["phone-dark"].opened(base_url + "experiments/aead/").page
     cells = """(t) => [...t.querySelectorAll('tbody td')].map((c) => {
       const r = c.getBoundingClientRect();
       return r.width > 0 && r.left >= -1 && r.right <= document.documentElement.clientWidth + 1;
@@ -74,7 +66,6 @@ def test_the_aead_pages_pick_and_pair_tables_show_every_column_on_a_phone(contex
         columns = table.locator("thead th").count()
         assert shown == [True] * (table.locator("tbody tr").count() * columns), f"every cell of {marker!r} shown"
     assert "AES-256-GCM is" in page.locator("#aes-256-gcm-against-xchacha20-poly1305 ~ div").first.inner_text()
-    page.close()
 
 
 # The Argon2 heatmap as a phone draws it: no colour bar (each cell prints its value), its longer axis
@@ -105,7 +96,7 @@ HEATMAP = """(el) => {
 
 
 def test_the_argon2_heatmap_reads_on_a_phone(contexts, base_url):
-    page = open_page(contexts["phone-dark"], base_url + "experiments/argon2/")
+    page = contexts["phone-dark"].opened(base_url + "experiments/argon2/").page
     open_sections(page)
     page.wait_for_selector('#chart-argon2-heatmap[data-rendered="true"]', timeout=15_000)
     found = page.locator("#chart-argon2-heatmap").evaluate(HEATMAP)
@@ -117,12 +108,20 @@ def test_the_argon2_heatmap_reads_on_a_phone(contexts, base_url):
     assert found["wide"] == [], "every value inside its cell"
     assert found["inPick"] is not None, "the pick's dotted box"
     assert len(found["inPick"]) == 1, "the pick's box follows its cell"
-    page.close()
+
+
+@pytest.mark.parametrize("path", [*PAGES, "versions/"])
+def test_at_390_px_no_table_hides_a_column_without_saying_so(contexts, base_url, path):
+    page = contexts["phone-dark"].opened(base_url + path).page
+    open_sections(page)
+    with contextlib.suppress(PlaywrightTimeoutError):  # tables.js measures a table when its section opens
+        page.wait_for_function(f"({TABLES_SHOWN})().length === 0", timeout=5_000)
+    assert page.evaluate(TABLES_SHOWN) == [], f"{path or 'home'} at {PHONE['width']} px"
 
 
 def test_search_finds_p384_as_one_word_on_the_curves_page(contexts, base_url):
     """Material's search split "P-384" into "p" and "384", and found every page with a "p" on it."""
-    page = open_page(contexts["light"], base_url)
+    page = contexts["light"].taken(base_url).page  # its search box is typed in
     page.locator(".md-search__input").click()
     ready = "!document.querySelector('.md-search-result__meta').textContent.includes('Initializing')"
     page.wait_for_function(ready, timeout=10_000)  # the index is built in a worker

@@ -18,7 +18,7 @@ from .test_baselines import NEW_ID, slower_copy
 pytestmark = pytest.mark.browser
 
 
-def test_the_build_error_page_wraps_a_long_message_instead_of_cutting_it(browser, tmp_path):
+def test_the_build_error_page_wraps_a_long_message_instead_of_cutting_it(contexts, tmp_path):
     """`make serve`'s error page (site_files.generate_error) at 1280 px: every character of the message
     is on the screen, a long path and a long line wrapped, none behind a scroll bar."""
     path = "data/runs/20261125T1525Z-amd-epyc-fb7fc6-php8.2/" + "a-very-long-directory-name/" * 8 + "jwt.csv"
@@ -28,7 +28,7 @@ def test_the_build_error_page_wraps_a_long_message_instead_of_cutting_it(browser
     result = build_html(build, tmp_path / "site")
     assert result.returncode == 0, result.stderr
     with serving(tmp_path / "site") as url:
-        page = browser.new_page(viewport=DESKTOP)
+        page = contexts["light"].new_page()  # 1280 × 900 (DESKTOP)
         page.goto(url, wait_until="load")
         block = page.locator("pre", has_text="expected true or false")
         assert block.count() == 1
@@ -109,10 +109,8 @@ ANSWERS_SHOWN = """([marker, columns]) => {
 @pytest.mark.parametrize("path", list(ANSWER_TABLES))
 def test_a_table_that_carries_an_answer_keeps_it_on_the_screen(contexts, base_url, report_url, mode, path):
     url = (report_url if path == "compare/" else base_url) + path
-    page = contexts[mode].new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(url, wait_until="load")
+    opened = contexts[mode].opened(url)
+    page = opened.page
     page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
     laid_out = "[...document.querySelectorAll('.pcb-key-table')].every((a) => a.dataset.layout)"
     page.wait_for_function(laid_out, timeout=10_000)  # tables.js measures a table when its section opens
@@ -120,5 +118,4 @@ def test_a_table_that_carries_an_answer_keeps_it_on_the_screen(contexts, base_ur
         tables, problems = page.evaluate(ANSWERS_SHOWN, [marker, columns])
         assert tables >= 1, f"{path} has a table with a {marker!r} column"
         assert problems == [], f"{path} at {MODES[mode]['viewport']['width']} px"
-    assert errors == []
-    page.close()
+    assert [problem for problem in opened.problems if problem.startswith("page error")] == []
