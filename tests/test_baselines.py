@@ -16,11 +16,12 @@ from phpcb.errors import NoDataError
 from phpcb.experiments import contexts
 from phpcb.experiments.contexts import Contexts, Project
 from phpcb.pages import build as site
+from phpcb.pages.build import GeneratedSite
 from phpcb.publish import preview_comment as preview_comments
 from phpcb.publish.github_comment import MARKER
 from phpcb.publish.preview_comment import preview_comment
 
-from .conftest import FIXTURE_RUN, named_run, scale_signing, write_manifest
+from .conftest import FIXTURE_RUN, named_run, project_with, scale_signing, write_manifest
 
 CONFIG = SiteConfig(Path("data/site.yaml"), "ref", {})
 
@@ -88,11 +89,36 @@ def slower_copy(root: Path) -> None:
     scale_signing(target, "ES256", 1.5)
 
 
-@pytest.fixture
-def project(make_project) -> Path:
-    root = make_project(FIXTURE_RUN)
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One project for the module: its tests read it (the comment test adds preview/, which no build reads)."""
+    root = project_with(tmp_path_factory.mktemp("baselines"), FIXTURE_RUN)
     slower_copy(root)
     return root
+
+
+Compared = tuple[GeneratedSite, list[tuple[str, str]]]
+
+
+@pytest.fixture(scope="module")
+def plain_build(project: Path) -> GeneratedSite:
+    """The site of data/site.yaml's picks, built once for the tests that read its pages."""
+    return site.build(project)
+
+
+@pytest.fixture(scope="module")
+def compared_build(project: Path) -> Compared:
+    """The site comparing NEW_ID, built once, and each (experiment, run) it analysed, in order."""
+    calls: list[tuple[str, str]] = []
+    analyse = contexts.run_context
+
+    def counted(experiment, run, *rest):
+        calls.append((experiment.name, run.run_id))
+        return analyse(experiment, run, *rest)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(contexts, "run_context", counted)
+        return site.build(project, view=View(compare=(NEW_ID,))), calls
 
 
 def test_the_comment_finds_the_slower_signing_within_githubs_limit(project: Path):
@@ -118,9 +144,11 @@ def test_a_small_limit_keeps_every_comparison_in_its_share(project: Path):
     assert "rows of the full tables were left out" in text
 
 
-def test_the_site_has_a_comparison_page_only_when_runs_are_named(project: Path):
-    assert site.COMPARISON_PAGE not in site.build(project).pages
-    page = site.build(project, view=View(compare=(NEW_ID,))).pages[site.COMPARISON_PAGE]
+def test_the_site_has_a_comparison_page_only_when_runs_are_named(
+    project: Path, plain_build: GeneratedSite, compared_build: Compared
+):
+    assert site.COMPARISON_PAGE not in plain_build.pages
+    page = compared_build[0].pages[site.COMPARISON_PAGE]
     assert f"## 20260101T0000Z-fixture-php8.2 → {NEW_ID}\n" in page
     assert "Baseline: the reference run of the same machine." in page
     assert "| slower |" in page
@@ -128,22 +156,14 @@ def test_the_site_has_a_comparison_page_only_when_runs_are_named(project: Path):
         site.build(project, view=View(compare=("20990101T0000Z-nowhere-php8.2",)))
 
 
-def test_a_build_analyses_each_run_of_each_experiment_once(project: Path, monkeypatch: pytest.MonkeyPatch):
-    calls: list[tuple[str, str]] = []
-    analyse = contexts.run_context
-
-    def counted(experiment, run, *rest):
-        calls.append((experiment.name, run.run_id))
-        return analyse(experiment, run, *rest)
-
-    monkeypatch.setattr(contexts, "run_context", counted)
-    site.build(project, view=View(compare=(NEW_ID,)))
+def test_a_build_analyses_each_run_of_each_experiment_once(compared_build: Compared):
+    _, calls = compared_build
     assert ("jwt", NEW_ID) in calls, "the compared run's advice is read"
     assert len(calls) == len(set(calls))
 
 
-def test_the_runs_page_says_which_pages_show_each_run(project: Path):
-    page = site.build(project).pages["runs.md"]
+def test_the_runs_page_says_which_pages_show_each_run(plain_build: GeneratedSite):
+    page = plain_build.pages["runs.md"]
     newer, older = page.split(f"## `{FIXTURE_RUN.name}`")
     assert newer.startswith("# Runs")
     assert f"## `{NEW_ID}`" in newer

@@ -3,6 +3,7 @@ one line naming the file, no traceback, the previous site/ kept."""
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -14,7 +15,7 @@ from phpcb.errors import DataError
 from phpcb.experiments import registry
 from phpcb.pages import build as site
 
-from .conftest import FIXTURE_RUN, ROOT, fixture_run_of, reseal, write_manifest
+from .conftest import FIXTURE_RUN, ROOT, fixture_run_of, project_with, reseal, write_manifest
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
 
@@ -52,39 +53,64 @@ def test_a_header_only_evidence_file_is_not_refused(make_project):
     assert site.build(root).pages
 
 
-def set_os(root, text):
-    path = root / "data" / "runs" / RUN / "manifest.json"
+# Each text in the OS of a run of its own: the fixture run, and copies of it a day apart.
+MARKDOWN_FROM_DATA = [
+    (RUN, "[zq](javascript:alert(1))", 'href="javascript:'),  # a link from data
+    ("20260102T0000Z-fixture-php8.2", "*zq*{ onclick=alert(1) }", 'onclick="'),  # attr_list: attributes
+    ("20260103T0000Z-fixture-php8.2", "![zq](http://example.invalid/x.png)", "<img"),
+    ("20260104T0000Z-fixture-php8.2", "zq\n# heading", "<h1>heading"),
+]
+VERIFICATION_SOURCE = "a<b>*c*"
+
+
+def hostile_copy(root, run_id):
+    """The fixture run under `run_id`, started on the day its id says, as a run of its own."""
+    target = root / "data" / "runs" / run_id
+    shutil.copytree(FIXTURE_RUN, target)
+    manifest = json.loads((target / "manifest.json").read_text(encoding="utf-8"))
+    manifest["run_id"] = run_id
+    manifest["started_utc"] = f"2026-01-{run_id[6:8]}T00:00:00Z"
+    write_manifest(target, manifest)
+
+
+def set_text(root, run_id, os_text):
+    """The run's OS and its first AEAD vector's source set to text that means something in Markdown."""
+    path = root / "data" / "runs" / run_id / "manifest.json"
     manifest = json.loads(path.read_text(encoding="utf-8"))
-    manifest["os"] = text
+    manifest["os"] = os_text
+    manifest["experiments"]["aead"]["verification"]["vectors"][0]["source"] = VERIFICATION_SOURCE
     write_manifest(path.parent, manifest)
 
 
-@pytest.mark.parametrize(
-    ("text", "forbidden"),
-    [
-        ("[zq](javascript:alert(1))", 'href="javascript:'),  # a link from data
-        ("*zq*{ onclick=alert(1) }", 'onclick="'),  # attr_list puts attributes on the emphasis
-        ("![zq](http://example.invalid/x.png)", "<img"),
-        ("zq\n# heading", "<h1>heading"),
-    ],
-)
-def test_markdown_in_manifest_text_is_shown_not_interpreted(make_project, text, forbidden):
+@pytest.fixture(scope="module")
+def hostile_site(tmp_path_factory):
+    """One build for the texts below: a run per text (its OS), every run's AEAD vector source as code.
+    A build per text cost most of this module's time; the Runs page shows every run, each in its section."""
+    root = project_with(tmp_path_factory.mktemp("hostile"), FIXTURE_RUN)
+    for run_id, text, _ in MARKDOWN_FROM_DATA:
+        if run_id != RUN:
+            hostile_copy(root, run_id)
+        set_text(root, run_id, text)
+    return site.build(root)
+
+
+def run_section(page, run_id):
+    """The Runs page's section of one run: from its heading to the next run's."""
+    return page.split(f"## `{run_id}`", 1)[1].split("\n## `", 1)[0]
+
+
+@pytest.mark.parametrize(("run_id", "text", "forbidden"), MARKDOWN_FROM_DATA)
+def test_markdown_in_manifest_text_is_shown_not_interpreted(hostile_site, run_id, text, forbidden):
     # Found by the fuzzer: HTML escaping alone let Markdown from data make links, images and attributes.
-    root = make_project(FIXTURE_RUN)
-    set_os(root, text)
-    page = site.build(root).pages["runs.md"]
+    page = hostile_site.pages["runs.md"]
     html = markdown.markdown(page, extensions=["attr_list", "tables", "admonition"])
-    assert forbidden not in html
-    assert "zq" in html
+    assert forbidden not in html, f"{text!r} (the OS of {run_id})"
+    section = markdown.markdown(run_section(page, run_id), extensions=["attr_list", "tables", "admonition"])
+    assert "zq" in section, f"{text!r} (the OS of {run_id}) is not shown in its run's section"
 
 
-def test_verification_sources_are_code_that_shows_the_text_as_written(make_project):
-    root = make_project(FIXTURE_RUN)
-    path = root / "data" / "runs" / RUN / "manifest.json"
-    manifest = json.loads(path.read_text(encoding="utf-8"))
-    manifest["experiments"]["aead"]["verification"]["vectors"][0]["source"] = "a<b>*c*"
-    write_manifest(path.parent, manifest)
-    page = site.build(root).pages["experiments/aead.md"]
+def test_verification_sources_are_code_that_shows_the_text_as_written(hostile_site):
+    page = hostile_site.pages["experiments/aead.md"]
     assert "<code>a&lt;b&gt;&#42;c&#42;</code>" in page
 
 

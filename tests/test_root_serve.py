@@ -9,7 +9,6 @@ import html
 import os
 import shutil
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,9 +26,11 @@ def environment(root: Path) -> dict[str, str]:
     return {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(root / "scripts")}
 
 
-@pytest.fixture
-def repository(tmp_path: Path) -> Path:
-    return copy_repository(tmp_path / "repository")
+@pytest.fixture(scope="module")
+def repository(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One copy for the module's tests: the serve test puts back every file it breaks, the Zensical test
+    removes the site it may leave."""
+    return copy_repository(tmp_path_factory.mktemp("root-serve") / "repository")
 
 
 @pytest.fixture
@@ -60,15 +61,16 @@ def test_mkdocs_serve_from_the_root_serves_the_generated_pages_and_their_errors(
 
     run = repository / "data" / "runs" / jwt_run
     original = (run / "jwt.csv").read_bytes(), (run / "manifest.json").read_bytes()
-    lines = (run / "jwt.csv").read_text().splitlines(keepends=True)
-    lines[2] = lines[2].replace(",true", ",maybe")
-    (run / "jwt.csv").write_text("".join(lines))
-    reseal(run)
-    broken = wait_for(served + "experiments/jwt/", lambda text: ERROR_TITLE in text, 120)
-    assert "jwt.csv, row 3, column 'verified': expected true or false, got 'maybe'" in html.unescape(broken)
-
-    (run / "jwt.csv").write_bytes(original[0])
-    (run / "manifest.json").write_bytes(original[1])
+    try:
+        lines = (run / "jwt.csv").read_text().splitlines(keepends=True)
+        lines[2] = lines[2].replace(",true", ",maybe")
+        (run / "jwt.csv").write_text("".join(lines))
+        reseal(run)
+        broken = wait_for(served + "experiments/jwt/", lambda text: ERROR_TITLE in text, 120)
+        assert "jwt.csv, row 3, column 'verified': expected true or false, got 'maybe'" in html.unescape(broken)
+    finally:  # the module's other tests read this copy
+        (run / "jwt.csv").write_bytes(original[0])
+        (run / "manifest.json").write_bytes(original[1])
     wait_for(served + "experiments/jwt/", lambda text: ERROR_TITLE not in text, 120)
 
 
@@ -89,16 +91,9 @@ def test_zensical_from_the_root_stops_with_one_line_naming_what_to_run(repositor
     shutil.rmtree(repository / "site", ignore_errors=True)
 
 
-def test_the_generated_configuration_carries_neither_the_hook_nor_the_guard(repository: Path, tmp_path: Path):
-    out = tmp_path / "build"
-    result = subprocess.run(
-        [sys.executable, "-m", "phpcb", "--root", str(repository), "pages", "--out", str(out)],
-        env=environment(repository),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    config = (out / "mkdocs.yml").read_text()
+def test_the_generated_configuration_carries_neither_the_hook_nor_the_guard(repository_build: Path):
+    """The session's `python -m phpcb pages` of the repository (conftest.repository_build, which other modules
+    read too): the configuration comes from the templates, whichever runs the pages show."""
+    config = (repository_build / "mkdocs.yml").read_text()
     assert "hooks" not in config
     assert generated_only.NAME not in config

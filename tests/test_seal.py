@@ -20,7 +20,7 @@ from phpcb.data.rewrite import reseal_on_disk, upgrade_on_disk
 from phpcb.data.schema import load_schemas
 from phpcb.errors import DataError
 
-from .conftest import FIXTURE_RUN, ROOT, V4_RUN, committed_run_dirs, reseal
+from .conftest import FIXTURE_RUN, ROOT, V4_RUN, committed_runs, reseal
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
 
@@ -234,8 +234,9 @@ def test_the_runner_and_the_build_seal_the_manifest_alike(sealed_run):
 
 
 def test_the_fixture_and_every_committed_run_load_with_their_seal_checked():
-    for directory in [FIXTURE_RUN, *committed_run_dirs()]:
-        assert load_run(directory, SCHEMAS).sealed, f"{directory.name}: run make upgrade-runs"
+    # committed_runs(): loaded once per test process, for every module that reads the committed runs.
+    for loaded in [load_run(FIXTURE_RUN, SCHEMAS), *committed_runs()]:
+        assert loaded.sealed, f"{loaded.run_id}: run make upgrade-runs"
 
 
 def test_the_command_line_prints_one_line_for_an_edited_run(run, tmp_path):

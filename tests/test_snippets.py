@@ -18,7 +18,7 @@ from phpcb.experiments.pitfalls.policy import load_pitfalls_policy
 from phpcb.pages import build as site
 from phpcb.presentation import render
 
-from .conftest import FIXTURE_RUN, ROOT, reseal
+from .conftest import FIXTURE_RUN, ROOT, project_with, reseal
 
 # As mkdocs.yml configures Markdown.
 MARKDOWN_EXTENSIONS = ["admonition", "attr_list", "tables", "toc", "pymdownx.details", "pymdownx.superfences"]
@@ -64,10 +64,15 @@ class _Codes(HTMLParser):
             self.text.append(data)
 
 
+# One converter, reset before each page: making one per page (its extensions loaded again each time) cost
+# a third of the time of reading every page of the site.
+_MARKDOWN = markdown.Markdown(extensions=MARKDOWN_EXTENSIONS)
+
+
 def codes(page: str) -> list[str]:
     """Every code span and code block of a Markdown page, as the reader sees its text."""
     parser = _Codes()
-    parser.feed(markdown.markdown(page, extensions=MARKDOWN_EXTENSIONS))
+    parser.feed(_MARKDOWN.reset().convert(page))
     parser.close()
     return parser.found
 
@@ -78,11 +83,16 @@ def quotable(root: Path) -> list[str]:
 
 def php_not_from_a_snippet(pages: dict[str, str], sources: list[str]) -> list[tuple[str, str]]:
     """(page, code) for each piece of PHP code on `pages` that is not, whitespace aside, part of a source."""
+    return code_not_from_a_snippet({name: codes(page) for name, page in pages.items()}, sources)
+
+
+def code_not_from_a_snippet(codes_by_page: dict[str, list[str]], sources: list[str]) -> list[tuple[str, str]]:
+    """php_not_from_a_snippet of pages already read into their code (codes)."""
     known = [snippets.normalised(source) for source in sources]
     return [
         (name, code)
-        for name, page in pages.items()
-        for code in codes(page)
+        for name, found in codes_by_page.items()
+        for code in found
         if looks_like_php(code) and not any(snippets.normalised(code) in source for source in known)
     ]
 
@@ -91,15 +101,22 @@ def hand_written() -> dict[str, str]:
     return {f"docs/{path.name}": path.read_text(encoding="utf-8") for path in sorted((ROOT / "docs").glob("*.md"))}
 
 
-def test_no_page_shows_php_code_that_is_not_part_of_a_snippet(make_project, repository_build):
+@pytest.fixture(scope="module")
+def fixture_site(tmp_path_factory: pytest.TempPathFactory) -> site.GeneratedSite:
+    """The fixture run's site, built once for the tests that only read it."""
+    return site.build(project_with(tmp_path_factory.mktemp("snippets"), FIXTURE_RUN))
+
+
+def test_no_page_shows_php_code_that_is_not_part_of_a_snippet(fixture_site: site.GeneratedSite, repository_build):
     """The fixture run's pages, and the repository's, generated and hand-written, as the build writes them."""
-    pages = {f"fixture: {name}": text for name, text in site.build(make_project(FIXTURE_RUN)).pages.items()}
+    pages = {f"fixture: {name}": text for name, text in fixture_site.pages.items()}
     docs = repository_build / "docs"
     pages |= {f"repository: {path.relative_to(docs)}": path.read_text(encoding="utf-8") for path in docs.rglob("*.md")}
     assert len(pages) > len(hand_written()) + 10, "the generated pages are read too"
-    shown = [code for page in pages.values() for code in codes(page) if looks_like_php(code)]
+    codes_by_page = {name: codes(page) for name, page in pages.items()}
+    shown = [code for found in codes_by_page.values() for code in found if looks_like_php(code)]
     assert sum("declare(strict_types=1);" in code for code in shown) >= 8, "the pages include the snippets"
-    assert php_not_from_a_snippet(pages, quotable(ROOT)) == []
+    assert code_not_from_a_snippet(codes_by_page, quotable(ROOT)) == []
 
 
 @pytest.mark.parametrize(
@@ -248,8 +265,8 @@ def test_a_fix_for_correctness_is_recommended_whatever_the_timing_and_one_for_sp
     assert "The fix" not in keygen, "a fix for speed that does not pay here is not offered"
 
 
-def test_each_fix_is_shown_once_per_page_with_the_test_that_runs_it(make_project):
-    page = site.build(make_project(FIXTURE_RUN)).pages["experiments/pitfalls.md"]
+def test_each_fix_is_shown_once_per_page_with_the_test_that_runs_it(fixture_site: site.GeneratedSite):
+    page = fixture_site.pages["experiments/pitfalls.md"]
     policy = load_pitfalls_policy(ROOT / "data" / "policy" / "pitfalls.yaml")
     for name in {entry.fix.snippet.name for entry in policy.values() if entry.key != "cipher-setup-16b"}:
         assert page.count(f'??? example "The fix: runners/snippets/{name}"') == 1, name

@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 import yaml
 
+from phpcb.commands.main import main
+
 from .conftest import FIXTURE_RUN, MALFORMED, ROOT, reseal, write_manifest
 
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
@@ -391,6 +393,16 @@ def collect(project: Path, artifacts: Path, *extra: str) -> subprocess.Completed
     )
 
 
+def collect_in_process(
+    project: Path, artifacts: Path, capsys: pytest.CaptureFixture[str]
+) -> subprocess.CompletedProcess[str]:
+    """`collect` by the command line's own main() in this process: the refusals are main()'s exit status and
+    error line; a Python started per case cost most of this module's time."""
+    status = main(["--root", str(project), "collect-runs", "--artifacts", str(artifacts)])
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(["collect-runs"], status, out, err)
+
+
 def test_collect_runs_takes_the_new_runs_and_skips_the_checkouts_own(make_project, tmp_path):
     project = make_project(FIXTURE_RUN)
     artifacts = tmp_path / "artifacts"
@@ -403,6 +415,11 @@ def test_collect_runs_takes_the_new_runs_and_skips_the_checkouts_own(make_projec
     assert (project / "data" / "runs" / NEW_ID / "manifest.json").is_file()
     assert f"- `{NEW_ID}`" in summary.read_text()
     assert not list((project / "data" / "runs").glob(".collect-*"))
+
+
+# The refusals checked through `python -m phpcb` itself (its exit status and stderr); the others call its
+# main() in process.
+BY_THE_COMMAND_LINE = {"invalid"}
 
 
 @pytest.mark.parametrize(
@@ -419,7 +436,7 @@ def test_collect_runs_takes_the_new_runs_and_skips_the_checkouts_own(make_projec
     ],
 )
 def test_collect_runs_refuses_what_it_cannot_take_and_leaves_data_runs_as_it_was(
-    make_project, tmp_path, arrange, message
+    make_project, tmp_path, capsys, arrange, message
 ):
     project = make_project(FIXTURE_RUN)
     artifacts = tmp_path / "artifacts"
@@ -447,7 +464,11 @@ def test_collect_runs_refuses_what_it_cannot_take_and_leaves_data_runs_as_it_was
         manifest["stack"]["name"] = "debian13"
         write_manifest(run, manifest)
     before = sorted(path.name for path in (project / "data" / "runs").iterdir())
-    result = collect(project, artifacts)
+    result = (
+        collect(project, artifacts)
+        if arrange in BY_THE_COMMAND_LINE
+        else collect_in_process(project, artifacts, capsys)
+    )
     assert result.returncode == 1
     assert message in result.stderr
     assert sorted(path.name for path in (project / "data" / "runs").iterdir()) == before
