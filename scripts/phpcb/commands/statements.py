@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from phpcb.pages import build
 from phpcb.publish import page_text
 from phpcb.publish.statements import collect
 
@@ -20,12 +21,15 @@ def arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    snapshot = collect(args.root)
+    # With the pages, the runs are loaded and analysed once for both (build.load checks them as the
+    # pages' build does); the statements alone read them as before, unchecked.
+    sources = build.load(args.root) if args.pages is not None else None
+    snapshot = collect(args.root, sources)
     snapshot.write(args.out)
     counts = f"{len(snapshot.statements):,} statements of {len(snapshot.pages)} pages and {len(snapshot.runs)} runs"
     print(f"{args.out}: {counts}")
     if args.pages is not None:
-        pages = page_text.generated(args.root)
+        pages = page_text.generated(args.root, sources)
         page_text.write(pages, args.pages)
         print(f"{args.pages}: the Markdown of {len(pages)} pages")
     return 0

@@ -14,6 +14,7 @@ from typing import Any
 from markupsafe import Markup
 
 from phpcb.claims import judge
+from phpcb.claims.ledger import Ledger
 from phpcb.compare import baselines
 from phpcb.compare import stacks as compare_stacks
 from phpcb.data import sampling, selection
@@ -196,9 +197,39 @@ def shown_on(pages: list[ExperimentPage]) -> dict[str, list[ExperimentPage]]:
     return shown
 
 
-def build(root: Path, run_files: RunFiles = IN_SITE, view: selection.View = selection.PICKS) -> GeneratedSite:
-    """Every page and file of the site; `run_files` says where the runs' files are published, `view` which
-    run the pages show instead of data/site.yaml's picks and which runs the Comparison page compares."""
+@dataclass
+class Sources:
+    """What a build reads, loaded once: the runs, the site's configuration and each (experiment, run)'s
+    analysis (`contexts`). Loading and analysing the runs is most of a build's time, and the statements
+    of a side (publish/statements.py) read the very analyses its pages do: one process shares them."""
+
+    root: Path
+    schemas: Schemas
+    experiments: list[Experiment]
+    runs: list[Run]
+    config: selection.SiteConfig
+    contexts: Contexts
+    _checked: dict[str | None, tuple[Ledger, list[judge.Checked]]] = field(default_factory=dict)
+
+    @property
+    def project(self) -> Project:
+        return self.contexts.project
+
+    def choice(self, focus: str | None = None) -> selection.Choice:
+        return selection.Choice(self.config, focus)
+
+    def claims(self, focus: str | None = None) -> tuple[Ledger, list[judge.Checked]]:
+        """The ledger and every claim's verdict, the pages showing data/site.yaml's picks (or `focus`
+        wherever it has the experiment), judged once."""
+        if focus not in self._checked:
+            self._checked[focus] = claims_page.check(
+                self.root, self.experiments, self.runs, self.choice(focus), self.contexts
+            )
+        return self._checked[focus]
+
+
+def load(root: Path, run_files: RunFiles = IN_SITE) -> Sources:
+    """The tree at `root` as a build reads it, checked (its tables, runs and configuration)."""
     project = Project(root)
     schemas = load_schemas(project.schema)
     experiments = registry.discover()
@@ -209,13 +240,32 @@ def build(root: Path, run_files: RunFiles = IN_SITE, view: selection.View = sele
         raise NoDataError(f"{project.runs}: no runs to build from; run `make bench` first")
     config = selection.SiteConfig.load(project.site_config)
     config.check(runs)
-    choice = selection.Choice(config, view.show)
+    return Sources(root, schemas, experiments, runs, config, Contexts(project, schemas, run_files))
+
+
+def build(
+    root: Path,
+    run_files: RunFiles = IN_SITE,
+    view: selection.View = selection.PICKS,
+    sources: Sources | None = None,
+) -> GeneratedSite:
+    """Every page and file of the site; `run_files` says where the runs' files are published, `view` which
+    run the pages show instead of data/site.yaml's picks and which runs the Comparison page compares;
+    `sources`: the tree at `root` already loaded (`load`) with these `run_files`."""
+    if sources is None:
+        sources = load(root, run_files)
+    elif sources.root != root or sources.contexts.run_files != run_files:
+        raise ValueError(
+            f"sources loaded from {sources.root} for {sources.contexts.run_files}, not {root} for {run_files}"
+        )
+    project, schemas, experiments, runs = sources.project, sources.schemas, sources.experiments, sources.runs
+    config, contexts = sources.config, sources.contexts
+    choice = sources.choice(view.show)
     if choice.focus is not None and choice.focus not in {run.run_id for run in runs}:
         raise NoDataError(f"{selection.SHOW_RUN_VARIABLE}={choice.focus}: no such run under {project.runs}")
     templates = environment(project.templates)
-    contexts = Contexts(project, schemas, run_files)
     site = GeneratedSite(run_files=run_files)
-    ledger, checked = claims_page.check(root, experiments, runs, choice, contexts)
+    ledger, checked = sources.claims(choice.focus)
     stack_sets = load_sets(root, runs)
     stack_comparison = versions_page.comparison_of(stack_sets, runs, config, schemas, experiments, contexts)
     notes = cross_notes(experiments, runs, choice, contexts)

@@ -3,7 +3,7 @@ pages differ. The ground truth of "what merging changes" (publish/merge_effect.p
 request touches (runs, code, policy, thresholds, templates, snippets), a page whose text differs between
 the base's build and the merged tree's build is a page that changes, and the comment names it.
 
-- `generated(root)`: this code's pages of the tree at `root`, as `python -m phpcb pages` writes them
+- `generated(root, sources)`: this code's pages of the tree at `root`, as `python -m phpcb pages` writes them
   (the published selection: no run of `make report` shown, no Comparison page).
 - `read(directory)` / `write(pages, directory)`: pages as files (a build's docs/, or a preview
   artifact's, which the trusted comment job reads as untrusted data: plain files, names and sizes checked).
@@ -53,10 +53,11 @@ class PageTextError(BuildError):
     """Pages that cannot be read as a build's pages: names the file and what is wrong."""
 
 
-def generated(root: Path) -> dict[str, str]:
+def generated(root: Path, sources: build.Sources | None = None) -> dict[str, str]:
     """This code's pages of the tree at `root`: the Markdown `python -m phpcb pages` writes for them,
-    generated in memory (no chart data, downloads or assets are written)."""
-    _, tree, _ = site_files.assemble(root, build.build(root, build.IN_SITE, PICKS))
+    generated in memory (no chart data, downloads or assets are written); `sources`: the tree already
+    loaded (build.load), its analyses shared with the side's statements."""
+    _, tree, _ = site_files.assemble(root, build.build(root, build.IN_SITE, PICKS, sources))
     pages = {}
     for name, content in tree.items():
         if name.endswith(".md"):

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from phpcb.data.selection import COMPARE_VARIABLE, SHOW_RUN_VARIABLE
 from phpcb.errors import BuildError
+from phpcb.pages import build
 from phpcb.publish import page_text
 from phpcb.publish.merge_effect import MergeEffect, Reported, effect
 from phpcb.publish.pr_runs import PullRequestError, extract, merged_tree, resolve, run_git
@@ -163,7 +164,8 @@ def by_own_code(tree: Path, work: Path, name: str, fallback: bool = False) -> tu
 
 def by_this_code(tree: Path) -> Side:
     """The side of `tree` computed by this code, in this process: never the tree's own code."""
-    return Side(collect(tree), page_text.generated(tree))
+    sources = build.load(tree)
+    return Side(collect(tree, sources), page_text.generated(tree, sources))
 
 
 def _under(path: str, prefixes: tuple[str, ...]) -> bool:

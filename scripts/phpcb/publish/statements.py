@@ -35,7 +35,7 @@ from phpcb.errors import DataError
 from phpcb.experiments import registry
 from phpcb.experiments.contexts import Contexts, Project
 from phpcb.pages import claims_page
-from phpcb.pages.build import cross_notes
+from phpcb.pages.build import Sources, cross_notes
 from phpcb.pages.machines_page import groups, shown_for_group
 
 FORMAT = 1
@@ -187,18 +187,28 @@ def _text(value: object) -> str:
     return " ".join(str(value).split())
 
 
-def collect(root: Path) -> Snapshot:
-    """What the pages built from `root` (its data/ and this code) would state: the published selection,
-    no run `make report` just measured."""
+def _sources(root: Path) -> Sources:
+    """The tree at `root` as the statements read it: not the build's checks of its tables and runs, so
+    that the statements of a tree whose pages cannot be built are still made."""
     project = Project(root)
     schemas = load_schemas(project.schema)
-    experiments = registry.discover()
     runs = load_runs(project.runs, schemas)
     config = selection.SiteConfig.load(project.site_config)
     config.check(runs)
-    choice = selection.Choice(config, None)
-    contexts = Contexts(project, schemas)
-    _, checked = claims_page.check(root, experiments, runs, choice, contexts)
+    return Sources(root, schemas, registry.discover(), runs, config, Contexts(project, schemas))
+
+
+def collect(root: Path, sources: Sources | None = None) -> Snapshot:
+    """What the pages built from `root` (its data/ and this code) would state: the published selection,
+    no run `make report` just measured. `sources`: the tree already loaded for its pages (build.load),
+    whose analyses the statements read rather than make again."""
+    if sources is None:
+        sources = _sources(root)
+    elif sources.root != root:
+        raise ValueError(f"sources loaded from {sources.root}, not {root}")
+    experiments, runs, config, contexts = sources.experiments, sources.runs, sources.config, sources.contexts
+    choice = sources.choice()
+    _, checked = sources.claims()
     notes = cross_notes(experiments, runs, choice, contexts)
     pages: list[PageRun] = []
     found: list[Statement] = []
