@@ -29,9 +29,18 @@ def _parse(text: str) -> Any:
 
 def read_json(path: Path, error: type[DataError] = DataError) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        data = path.read_bytes()
     except FileNotFoundError:
         raise error(path, "file missing") from None
+    return parse_json(path, data, error)
+
+
+def parse_json(path: Path, data: bytes, error: type[DataError] = DataError) -> Any:
+    """The JSON document in `data`, the bytes of the file at `path`, read as read_text reads a file
+    (universal newlines), so that an error names the same line and column."""
+    try:
+        text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+        return json.loads(text)
     except json.JSONDecodeError as problem:
         raise error(path, f"not valid JSON: {problem.msg} (line {problem.lineno}, column {problem.colno})") from None
     except UnicodeDecodeError:

@@ -4,7 +4,7 @@ Arrow tables (table_reader), runs of older schema versions upgraded on the way i
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -12,7 +12,7 @@ from typing import Any
 import pyarrow as pa
 
 from phpcb.data import consistency, run_files, seal, upgrade
-from phpcb.data.datafile import read_json
+from phpcb.data.datafile import parse_json, read_json
 from phpcb.data.schema import Schemas
 from phpcb.data.table_reader import RawTable, read_raw, typed
 from phpcb.errors import DataError, IncompleteRunError, SchemaVersionError
@@ -119,10 +119,12 @@ class RawRun:
     source_version: int
 
 
-def read_run(directory: Path, schemas: Schemas) -> RawRun:
+def read_run(directory: Path, schemas: Schemas, files: Mapping[str, bytes] | None = None) -> RawRun:
+    """`files`: the run's files already read, by name; what they hold is what is checked and parsed."""
     run_files.check_directory(directory)  # regular files only, before anything is read (run_files.py)
     path = directory / MANIFEST
-    manifest = read_json(path)
+    given = files or {}
+    manifest = parse_json(path, given[MANIFEST]) if MANIFEST in given else read_json(path)
     steps = upgrade_path(path, manifest, schemas.version)
     source_version = int(manifest["schema_version"])
     for step in steps:
@@ -134,18 +136,18 @@ def read_run(directory: Path, schemas: Schemas) -> RawRun:
         )
     if manifest["run_id"] != directory.name:
         raise DataError(path, f"expected run_id {directory.name!r} (the directory name), got {manifest['run_id']!r}")
-    if source_version >= seal.SEALED_FROM_VERSION:
-        seal.verify(directory, manifest, path)
+    # A sealed run's files are read once, by the seal check, and parsed from the bytes it checked.
+    contents = seal.verify(directory, manifest, path, files) if source_version >= seal.SEALED_FROM_VERSION else given
     if source_version >= seal.MANIFEST_SEALED_FROM_VERSION:
-        seal.verify_manifest(manifest, path)
+        seal.verify_manifest(manifest, path, given.get(MANIFEST))
     tables: dict[str, RawTable] = {}
     for entry in manifest["experiments"].values():
         for file_name in entry["files"]:
             table_path = directory / file_name
             schema = schemas.table(file_name, table_path)
-            raw = read_raw(table_path, upgrade.old_header(steps, file_name, schema.columns))
+            raw = read_raw(table_path, upgrade.old_header(steps, file_name, schema.columns), contents.get(file_name))
             for step in steps:
-                raw = RawTable(raw.path, step.table(file_name, raw.table), raw.broken_row)
+                raw = replace(raw, table=step.table(file_name, raw.table))
             tables[file_name] = raw
     return RawRun(directory, manifest, tables, steps, source_version)
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import csv
 import hashlib
-from collections.abc import Callable, Iterable
+import io
+from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -32,8 +33,18 @@ _CHUNK = 1 << 20
 
 def rows(path: Path) -> int:
     """CSV records after the header, as PHP's fgetcsv counts them (a quoted line break stays in its record)."""
-    with path.open(newline="", encoding="utf-8", errors="replace") as handle:
-        return max(0, sum(1 for _ in csv.reader(handle)) - 1)
+    return rows_of(path.read_bytes())
+
+
+def rows_of(data: bytes) -> int:
+    """rows() of a file's bytes. Without quotes, carriage returns or NULs every line is one record, so
+    counting line feeds gives what the CSV reader counts; only other files (a quoted value may span
+    lines) are parsed for it."""
+    if b'"' in data or b"\r" in data or b"\0" in data:
+        reader = csv.reader(io.StringIO(data.decode("utf-8", errors="replace"), newline=""))
+        return max(0, sum(1 for _ in reader) - 1)
+    lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+    return max(0, lines - 1)
 
 
 def sha256(path: Path) -> str:
@@ -42,6 +53,10 @@ def sha256(path: Path) -> str:
         while chunk := handle.read(_CHUNK):
             digest.update(chunk)
     return digest.hexdigest()
+
+
+def sha256_of(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def compute(directory: Path, files: Iterable[str]) -> dict[str, dict[str, Any]]:
@@ -65,8 +80,9 @@ def digest_of_unsealed(text: str) -> str:
     return manifest_digest(body[:-2].encode("utf-8"))
 
 
-def verify_manifest(manifest: dict[str, Any], manifest_path: Path) -> None:
-    """The manifest's bytes before its seal, against `seal.manifest_sha256`."""
+def verify_manifest(manifest: dict[str, Any], manifest_path: Path, text: bytes | None = None) -> None:
+    """The manifest's bytes before its seal (`text`, the bytes `manifest` was parsed from, when given),
+    against `seal.manifest_sha256`."""
     recorded = (manifest.get("seal") or {}).get("manifest_sha256")
     if recorded is None:
         raise DataError(
@@ -74,7 +90,8 @@ def verify_manifest(manifest: dict[str, Any], manifest_path: Path) -> None:
             f"the seal does not cover the manifest (no seal.manifest_sha256; schema version "
             f"{MANIFEST_SEALED_FROM_VERSION} on records it): re-measure the run, or restore manifest.json from git",
         )
-    text = manifest_path.read_bytes()
+    if text is None:
+        text = manifest_path.read_bytes()
     at = text.rfind(SEAL_MEMBER)
     if at < 0 or list(manifest)[-1] != "seal" or manifest_digest(text[:at]) != recorded:
         raise DataError(
@@ -85,8 +102,12 @@ def verify_manifest(manifest: dict[str, Any], manifest_path: Path) -> None:
         )
 
 
-def verify(directory: Path, manifest: dict[str, Any], manifest_path: Path) -> None:
-    """Every file the run lists, and only those, as the seal recorded it; else one line naming the file."""
+def verify(
+    directory: Path, manifest: dict[str, Any], manifest_path: Path, files: Mapping[str, bytes] | None = None
+) -> dict[str, bytes]:
+    """Every file the run lists, and only those, as the seal recorded it; else one line naming the file.
+    `files`: the run's files already read, by name (the others are read here). Returns the bytes
+    checked, by file name: the reader parses exactly these, so a file changed after the check is never read."""
     seal = manifest.get("seal")
     if not isinstance(seal, dict):
         raise DataError(
@@ -102,14 +123,25 @@ def verify(directory: Path, manifest: dict[str, Any], manifest_path: Path) -> No
     extra = [name for name in sealed if name not in listed]
     if extra:
         raise DataError(manifest_path, f"the seal names {extra}, which no experiment lists: the manifest was edited")
+    contents: dict[str, bytes] = {}
     for name in listed:
         path = directory / name
-        if not path.is_file():
-            raise DataError(path, "file missing: the run's seal lists it")
-        found_rows, found_hash = rows(path), sha256(path)
+        data = files[name] if files is not None and name in files else _sealed_bytes(path)
+        found_rows, found_hash = rows_of(data), sha256_of(data)
         expected = sealed[name]
         if found_rows != expected["rows"] or found_hash != expected["sha256"]:
-            raise DataError(path, mismatch(path, found_rows, found_hash, expected))
+            raise DataError(path, mismatch(path, found_rows, found_hash, expected, data))
+        contents[name] = data
+    return contents
+
+
+def _sealed_bytes(path: Path) -> bytes:
+    if not path.is_file():
+        raise DataError(path, "file missing: the run's seal lists it")
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise DataError(path, "file missing: the run's seal lists it") from None
 
 
 def _crlf(path: Path) -> bool:
@@ -117,14 +149,14 @@ def _crlf(path: Path) -> bool:
         return b"\r\n" in handle.read(_CHUNK)
 
 
-def mismatch(path: Path, found_rows: int, found_hash: str, expected: dict[str, Any]) -> str:
+def mismatch(path: Path, found_rows: int, found_hash: str, expected: dict[str, Any], data: bytes | None = None) -> str:
     """Why a file differs from its seal, and what to do: never "re-seal" alone, which would let a cut
     or converted file through (a re-seal checks the rows against the manifest first: rewrite.py)."""
     found = (
         f"does not match the run's seal: {found_rows:,} rows (sealed {expected['rows']:,}), "
         f"SHA-256 {found_hash[:12]}… (sealed {expected['sha256'][:12]}…)"
     )
-    if _crlf(path):
+    if b"\r\n" in data[:_CHUNK] if data is not None else _crlf(path):
         return (
             f"{found}: it has CRLF line endings, which the runner never writes; a checkout converted them "
             "(core.autocrlf). The repository's .gitattributes keeps data/runs/ byte-exact: check the files "

@@ -9,8 +9,10 @@ of 1") and name the file, the row (the file line; the header is row 1) and the c
 from __future__ import annotations
 
 import csv
+import dataclasses
+import io
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,6 +39,8 @@ class RawTable:
     # The first row with the wrong number of fields: (file line, fields found, fields its header has).
     # Rows after it are dropped.
     broken_row: tuple[int, int, int] | None = None
+    # The bytes parsed, when given (sealed runs): an error's file line is found in them, not in the file.
+    data: bytes | None = dataclasses.field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True, order=True)
@@ -48,10 +52,16 @@ class _Violation:
     message: str
 
 
-def read_header(path: Path) -> list[str]:
+def read_bytes(path: Path) -> bytes:
     try:
-        with path.open("rb") as handle:
-            first_line = handle.readline()
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise DataError(path, "file missing: the manifest lists it") from None
+
+
+def read_header(path: Path, data: bytes | None = None) -> list[str]:
+    try:
+        first_line = _first_line(path if data is None else data)
         header = next(csv.reader([first_line.decode("utf-8")], strict=True), None) if first_line else None
     except FileNotFoundError:
         raise DataError(path, "file missing: the manifest lists it") from None
@@ -64,9 +74,18 @@ def read_header(path: Path) -> list[str]:
     return header
 
 
-def read_raw(path: Path, columns: tuple[str, ...]) -> RawTable:
-    """The file's rows as text, after checking that its header is exactly `columns`."""
-    header = read_header(path)
+def _first_line(source: Path | bytes) -> bytes:
+    if isinstance(source, bytes):
+        end = source.find(b"\n")
+        return source if end < 0 else source[: end + 1]
+    with source.open("rb") as handle:
+        return handle.readline()
+
+
+def read_raw(path: Path, columns: tuple[str, ...], data: bytes | None = None) -> RawTable:
+    """The file's rows as text, after checking that its header is exactly `columns`. Given `data` (the
+    file's bytes as a seal checked them), those are parsed, and the file is not opened again."""
+    header = read_header(path, data)
     if tuple(header) != columns:
         raise DataError(path, f"expected header {list(columns)}, got {header}", 1)
     broken: list[tuple[int, int, int]] = []
@@ -78,7 +97,7 @@ def read_raw(path: Path, columns: tuple[str, ...]) -> RawTable:
 
     try:
         table = pa_csv.read_csv(
-            path,
+            path if data is None else pa.BufferReader(data),
             read_options=pa_csv.ReadOptions(column_names=list(columns), skip_rows=1, use_threads=False),
             parse_options=pa_csv.ParseOptions(newlines_in_values=True, invalid_row_handler=skip_broken),
             convert_options=pa_csv.ConvertOptions(
@@ -89,7 +108,7 @@ def read_raw(path: Path, columns: tuple[str, ...]) -> RawTable:
         )
     except pa.ArrowInvalid as error:
         raise _arrow_error(path, columns, str(error)) from None
-    return RawTable(path, table, broken[0] if broken else None)
+    return RawTable(path, table, broken[0] if broken else None, data)
 
 
 def _arrow_error(path: Path, columns: tuple[str, ...], message: str) -> DataError:
@@ -103,7 +122,22 @@ def _arrow_error(path: Path, columns: tuple[str, ...], message: str) -> DataErro
 
 def _first(mask: pa.ChunkedArray | pa.Array) -> int:
     """Index of the first true value, or -1; null counts as false."""
+    chunks = mask.chunks if isinstance(mask, pa.ChunkedArray) else [mask]
+    # Most masks are all false (a good file): their count of true values says so without a search.
+    if not any(chunk.true_count for chunk in chunks):
+        return -1
     return int(pc.index(pc.fill_null(mask, False), True).as_py())
+
+
+def _canonical_integers(text: pa.ChunkedArray) -> pa.ChunkedArray | None:
+    """The column as integers when every value is written as Python and Arrow write one (no sign but a
+    minus, no leading zero): a cast and a cast back say so, more cheaply than the pattern, which every
+    such text matches. None for any other column, which the pattern then checks value by value."""
+    try:
+        values = pc.cast(text, pa.int64())
+    except pa.ArrowInvalid:
+        return None
+    return values if pc.cast(values, pa.string()).equals(text) else None
 
 
 _CHECKS: tuple[tuple[str, Callable[[Any, Any], Any], str], ...] = (
@@ -149,6 +183,8 @@ class _Column:
             self._violation(pc.invert(valid), lambda i: f"expected true or false, got {self.text[i].as_py()!r}")
             true = pc.is_in(self.text, value_set=pa.array(list(self.field.true_values)))
             return pc.if_else(valid, true, pa.scalar(None, pa.bool_()))
+        if kind == "integer" and (integers := _canonical_integers(self.text)) is not None:
+            return integers
         valid = pc.match_substring_regex(self.text, _INTEGER_TEXT if kind == "integer" else _NUMBER_TEXT)
         self._violation(pc.invert(valid), lambda i: f"expected {kind}, got {self.text[i].as_py()!r}")
         castable = pc.if_else(valid, self.text, pa.scalar(None, pa.string()))
@@ -202,9 +238,8 @@ class _Column:
 
 def _first_duplicate(table: pa.Table, key: tuple[str, ...], limit: int) -> int | None:
     """The first row (before `limit`) whose key an earlier row already has."""
-    counts = table.group_by(list(key), use_threads=False).aggregate([([], "count_all")])
-    if pc.max(counts["count_all"]).as_py() in (None, 1):
-        return None
+    if table.group_by(list(key), use_threads=False).aggregate([]).num_rows == table.num_rows:
+        return None  # as many keys as rows: none twice
     seen: set[tuple[Any, ...]] = set()
     for index, identity in enumerate(zip(*(table[column].to_pylist() for column in key), strict=True)):
         if index >= limit:
@@ -215,15 +250,21 @@ def _first_duplicate(table: pa.Table, key: tuple[str, ...], limit: int) -> int |
     return None
 
 
-def file_line(path: Path, index: int) -> int:
+def file_line(path: Path, index: int, data: bytes | None = None) -> int:
     """The file line on which data row `index` starts (a quoted value may span lines)."""
+    if data is not None:
+        return _line_of(io.StringIO(data.decode("utf-8"), newline=""), index)
     with path.open(encoding="utf-8", newline="") as handle:
-        reader = csv.reader(handle)
+        return _line_of(handle, index)
+
+
+def _line_of(handle: Iterable[str], index: int) -> int:
+    reader = csv.reader(handle)
+    next(reader)
+    line = reader.line_num + 1
+    for _ in range(index):
         next(reader)
         line = reader.line_num + 1
-        for _ in range(index):
-            next(reader)
-            line = reader.line_num + 1
     return line
 
 
@@ -239,11 +280,11 @@ def typed(raw: RawTable, schema: TableSchema) -> pa.Table:
     # Rows after a broken row were dropped by the reader: what follows it cannot be placed in the file.
     limit = raw.broken_row[0] - 2 if raw.broken_row else text.num_rows
     if first is not None and first.index < limit:
-        raise DataError(path, first.message, file_line(path, first.index), first.column)
+        raise DataError(path, first.message, file_line(path, first.index, raw.data), first.column)
     values = pa.table({column.field.name: column.values for column in columns})
     duplicate = _first_duplicate(values, schema.primary_key, limit)
     if duplicate is not None:
-        raise DataError(path, "the same case and sample appear twice", file_line(path, duplicate))
+        raise DataError(path, "the same case and sample appear twice", file_line(path, duplicate, raw.data))
     if raw.broken_row is not None:
         line, found, expected = raw.broken_row
         raise DataError(path, f"expected {expected} fields, got {found}", line)
