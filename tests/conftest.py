@@ -28,6 +28,7 @@ from phpcb.data import machines, seal
 from phpcb.data.loader import Run, load_run, run_directories
 from phpcb.data.rewrite import manifest_text
 from phpcb.data.schema import load_schemas
+from phpcb.pages import build as site
 
 from .browser_support import CHROMIUM, CHROMIUM_ARGS, MODES, Profile, QuietHandler, Reading
 
@@ -164,10 +165,15 @@ def committed_run_dirs(root: Path = ROOT) -> tuple[Path, ...]:
     return tuple(directory for directory in run_directories(root / "data" / "runs") if directory.name in tracked)
 
 
-@functools.cache
 def committed_runs(root: Path = ROOT) -> tuple[Run, ...]:
     """The committed runs (committed_run_dirs), loaded once per test process and only by the tests that read
     them (at import time, each worker would load them all whatever tests it runs)."""
+    # One cache key per checkout however it is named: committed_runs() and committed_runs(ROOT) were two.
+    return _committed_runs_of(root.resolve())
+
+
+@functools.cache
+def _committed_runs_of(root: Path) -> tuple[Run, ...]:
     schemas = load_schemas(ROOT / "data" / "schema")
     return tuple(load_run(directory, schemas) for directory in committed_run_dirs(root))
 
@@ -214,13 +220,34 @@ def runs_of_stack_set(path: Path) -> list[str]:
     return [run for pair in json.loads(path.read_text(encoding="utf-8"))["rounds"] for run in pair]
 
 
-def copy_repository(target: Path, runs: tuple[str, ...] = SLIM_RUNS, machine: str = SLIM_MACHINE) -> Path:
+# What only the runner reads: the Wycheproof vectors, and all of runners/ but the snippets the pages include.
+# A copy that no runner runs in leaves them out (copy_repository(runner=False)): the flows that commit,
+# archive and copy their tree several times have some 10 MB and 400 files less to go through each time.
+NOT_COPIED_WITHOUT_RUNNER = ("vectors",)
+RUNNERS_KEPT_WITHOUT_RUNNER = ("snippets",)
+
+
+def only_the_runner_reads(directory: str, names: list[str]) -> set[str]:
+    """Of `names` in `directory` of the repository, those only the runner reads."""
+    if Path(directory) == ROOT:
+        return set(names) & set(NOT_COPIED_WITHOUT_RUNNER)
+    if Path(directory) == ROOT / "runners":
+        return set(names) - set(RUNNERS_KEPT_WITHOUT_RUNNER)
+    return set()
+
+
+def copy_repository(
+    target: Path, runs: tuple[str, ...] = SLIM_RUNS, machine: str = SLIM_MACHINE, *, runner: bool = True
+) -> Path:
     """The repository at `target` (no tests, caches or builds) with only `runs` under data/runs/, and a
-    data/site.yaml naming their machine as the reference."""
+    data/site.yaml naming their machine as the reference; with `runner=False`, without what only the runner
+    reads (only_the_runner_reads): for a copy that builds, previews or publishes and runs no benchmark."""
     skip = shutil.ignore_patterns(*NOT_COPIED)
 
     def ignore(directory: str, names: list[str]) -> set[str]:
         ignored = set(skip(directory, names)) | not_a_plain_file(directory, names)
+        if not runner:
+            ignored |= only_the_runner_reads(directory, names)
         if Path(directory) == ROOT / "data" / "runs":
             ignored |= {name for name in names if name not in runs}
         if Path(directory) == ROOT / "data" / "stacks":  # a set of stacks is of runs: only with all of them
@@ -250,6 +277,13 @@ def project_with(parent: Path, *runs: Path) -> Path:
     for run in runs:
         shutil.copytree(run, root / "data" / "runs" / run.name)
     return root
+
+
+@pytest.fixture(scope="session")
+def fixture_run_site(tmp_path_factory: pytest.TempPathFactory) -> site.GeneratedSite:
+    """The site of a project with FIXTURE_RUN alone, built once per test process for the modules that
+    only read it (each built its own: 0.5 to 1 s each). Read it, never change it: the next module reads it."""
+    return site.build(project_with(tmp_path_factory.mktemp("fixture-run-site"), FIXTURE_RUN))
 
 
 @pytest.fixture

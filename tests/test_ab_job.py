@@ -2,13 +2,14 @@
 and the report compares them; under the fake clock both sides time the same, so nothing changes."""
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from .conftest import copy_repository
+from .conftest import ROOT, copy_repository
 
 pytestmark = pytest.mark.slow
 
@@ -19,6 +20,8 @@ def git(repo: Path, *args: str) -> str:
 
 def test_two_rounds_of_the_same_code_change_nothing(tmp_path):
     repo = copy_repository(tmp_path / "repo", runs=())
+    # Pitfalls reads no test vectors: without their 8 MB, the copy, its commit and the base's worktree cost less.
+    shutil.rmtree(repo / "vectors")
     git(repo, "init", "-q")
     git(repo, "-c", "user.name=t", "-c", "user.email=t@example.org", "add", "-A")
     git(repo, "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-q", "-m", "base")
@@ -53,10 +56,14 @@ def test_two_rounds_of_the_same_code_change_nothing(tmp_path):
 
 
 def test_a_base_that_is_no_commit_is_refused_in_one_line(tmp_path):
-    repo = copy_repository(tmp_path / "repo", runs=())
-    git(repo, "init", "-q")
+    # The refusal comes first, from git in the working directory: an empty repository, not a copy of this one.
+    git(tmp_path, "init", "-q")
     result = subprocess.run(
-        ["bash", "scripts/ab.sh", "no-such-ref"], cwd=repo, capture_output=True, text=True, check=False
+        ["bash", str(ROOT / "scripts" / "ab.sh"), "no-such-ref"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 2
     assert result.stderr == "error: BASE 'no-such-ref' is not a commit of this repository\n"

@@ -547,9 +547,9 @@ def hostile_cell(draw: st.DrawFn) -> Damage:
 
 
 @pytest.fixture(scope="module")
-def shown_text_paths(project: Path) -> list[Path_]:
+def shown_text_paths(fixture_run_site: site.GeneratedSite) -> list[Path_]:
     """The manifest's text fields whose values the fixture run's pages show."""
-    pages = "\n".join(site.build(damaged(project, Damage("fixture", MANIFEST, {}))).pages.values())
+    pages = "\n".join(fixture_run_site.pages.values())
     shown = [where for where in TEXT_PATHS if len(value_at(MANIFEST_DATA, where)) > 3]
     return [where for where in shown if str(render.markdown_text(value_at(MANIFEST_DATA, where))) in pages]
 

@@ -112,7 +112,8 @@ def github(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeGitHub]:
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     fake.base = f"http://127.0.0.1:{server.server_port}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # shutdown() waits for serve_forever's next poll: its default 0.5 s cost each test half a second of wall.
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
     thread.start()
     monkeypatch.setenv("GITHUB_API_URL", fake.base)
     monkeypatch.setenv("GITHUB_REPOSITORY", REPO)

@@ -93,18 +93,6 @@ def run(root: Path) -> None:
     scale_signing(target, "ES512", 1 / 40)
 
 
-def without_what_no_build_reads(root: Path) -> Path:
-    """The copy without the runners' code and the test vectors: no build reads them (the pages include
-    runners/snippets/ only), and each tree of the pull requests is archived and copied several times."""
-    shutil.rmtree(root / "vectors", ignore_errors=True)  # should copy_repository leave them out already
-    for path in (root / "runners").iterdir():
-        if path.is_dir() and path.name != "snippets":
-            shutil.rmtree(path)
-        elif path.is_file():
-            path.unlink()
-    return root
-
-
 KINDS: dict[str, Callable[[Path], None]] = {
     "code": code,
     "threshold": threshold,
@@ -117,8 +105,7 @@ KINDS: dict[str, Callable[[Path], None]] = {
 @pytest.fixture(scope="module")
 def repository(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The default branch (the repository's code, the fixture run) and one branch per kind of change."""
-    root = copy_repository(tmp_path_factory.mktemp("merge-pages") / "repo", runs=(), machine=MACHINE)
-    without_what_no_build_reads(root)
+    root = copy_repository(tmp_path_factory.mktemp("merge-pages") / "repo", runs=(), machine=MACHINE, runner=False)
     shutil.copytree(FIXTURE_RUN, root / "data/runs" / FIXTURE_RUN.name)
     git(root, "init", "-q", "-b", "main")
     git(root, "add", "-A")

@@ -88,18 +88,6 @@ class Repo:
         return [(page, target) for page, target in links if target not in listing]
 
 
-def without_what_no_build_reads(root: Path) -> Path:
-    """The copy without the runners' code and the test vectors: no build reads them (the pages include
-    runners/snippets/ only), and each tree is committed, pushed, archived and copied."""
-    shutil.rmtree(root / "vectors", ignore_errors=True)  # should copy_repository leave them out already
-    for path in (root / "runners").iterdir():
-        if path.is_dir() and path.name != "snippets":
-            shutil.rmtree(path)
-        elif path.is_file():
-            path.unlink()
-    return root
-
-
 def computed_by(comment: str, drop: bool = False) -> str:
     """The line of a comment that says who computed it (`drop`: the comment without it)."""
     lines = comment.splitlines()
@@ -133,7 +121,7 @@ def test_preview_deploy_publish_and_cleanup(tmp_path):
     origin.path.mkdir()
     origin.ok("git", "init", "-q", "--bare", "-b", "main")
     work = Repo(tmp_path / "repo")
-    without_what_no_build_reads(copy_repository(work.path))
+    copy_repository(work.path, runner=False)
     work.ok("git", "init", "-q", "-b", "main")
     work.ok("git", "add", "-A")
     work.ok("git", "commit", "-qm", "published runs")

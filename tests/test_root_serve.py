@@ -5,10 +5,12 @@ with one line naming `make serve GENERATOR=zensical`. On a copy of the repositor
 
 from __future__ import annotations
 
+import hashlib
 import html
 import os
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +18,7 @@ import pytest
 
 from phpcb.presentation import generated_only
 
-from .conftest import BIN, SLIM_RUNS, copy_repository, reseal
+from .conftest import BIN, ROOT, SLIM_RUNS, copy_repository, reseal
 from .test_serve import ERROR_TITLE, fetch, free_port, wait_for
 
 pytestmark = pytest.mark.slow
@@ -27,14 +29,46 @@ def environment(root: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def repository(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def repository(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """One copy for the module's tests: the serve test puts back every file it breaks, the Zensical test
-    removes the site it may leave."""
-    return copy_repository(tmp_path_factory.mktemp("root-serve") / "repository")
+    removes the site it may leave. Both build, neither runs a benchmark: no runner in it."""
+    copy = copy_repository(tmp_path_factory.mktemp("root-serve") / "repository", runner=False)
+    yield copy
+    # The hook's build directory, named after the copy, is kept between builds: no other run reuses it.
+    shutil.rmtree(hook_build_directory(copy), ignore_errors=True)
+
+
+def hook_build_directory(root: Path) -> Path:
+    """overrides/hooks/generated_site.build_directory() of the checkout at `root`."""
+    digest = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:12]
+    return Path(tempfile.gettempdir()) / f"phpcrypto-bench-site-{digest}"
+
+
+def jwt_run_of(repository: Path) -> Path:
+    """The copy's one run with jwt results: its page is the one the test watches."""
+    return next(run for name in SLIM_RUNS if ((run := repository / "data" / "runs" / name) / "jwt.csv").is_file())
 
 
 @pytest.fixture
-def served(repository: Path) -> Iterator[str]:
+def jwt_broken(repository: Path) -> Iterator[Path]:
+    """The jwt run with a bad value in row 3 (re-sealed), put back afterwards: the module's other tests read
+    this copy. Broken before the server starts, so that its first build shows the error and the fix's rebuild
+    the pages: one build fewer than breaking a served site, the same hook run on every build (on_config)."""
+    run = jwt_run_of(repository)
+    original = (run / "jwt.csv").read_bytes(), (run / "manifest.json").read_bytes()
+    lines = (run / "jwt.csv").read_text().splitlines(keepends=True)
+    lines[2] = lines[2].replace(",true", ",maybe")
+    (run / "jwt.csv").write_text("".join(lines))
+    reseal(run)
+    try:
+        yield run
+    finally:
+        (run / "jwt.csv").write_bytes(original[0])
+        (run / "manifest.json").write_bytes(original[1])
+
+
+@pytest.fixture
+def served(repository: Path, jwt_broken: Path) -> Iterator[str]:
     port = free_port()
     server = subprocess.Popen(
         [str(BIN / "mkdocs"), "serve", "-a", f"127.0.0.1:{port}"],
@@ -53,25 +87,19 @@ def served(repository: Path) -> Iterator[str]:
             server.kill()
 
 
-def test_mkdocs_serve_from_the_root_serves_the_generated_pages_and_their_errors(repository: Path, served: str):
-    jwt_run = next(name for name in SLIM_RUNS if (repository / "data" / "runs" / name / "jwt.csv").is_file())
-    page = wait_for(served + "experiments/jwt/", lambda text: "Which run this page shows" in text, 120)
-    assert jwt_run in page, "the page generated from the run that has jwt results"
-    assert fetch(served + "versions/") is not None, "the generated pages are in the nav's site"
+def test_mkdocs_serve_from_the_root_serves_the_generated_pages_and_their_errors(jwt_broken: Path, served: str):
+    broken = wait_for(served + "experiments/jwt/", lambda text: ERROR_TITLE in text, 120)
+    assert "jwt.csv, row 3, column 'verified': expected true or false, got 'maybe'" in html.unescape(broken)
 
-    run = repository / "data" / "runs" / jwt_run
-    original = (run / "jwt.csv").read_bytes(), (run / "manifest.json").read_bytes()
-    try:
-        lines = (run / "jwt.csv").read_text().splitlines(keepends=True)
-        lines[2] = lines[2].replace(",true", ",maybe")
-        (run / "jwt.csv").write_text("".join(lines))
-        reseal(run)
-        broken = wait_for(served + "experiments/jwt/", lambda text: ERROR_TITLE in text, 120)
-        assert "jwt.csv, row 3, column 'verified': expected true or false, got 'maybe'" in html.unescape(broken)
-    finally:  # the module's other tests read this copy
-        (run / "jwt.csv").write_bytes(original[0])
-        (run / "manifest.json").write_bytes(original[1])
-    wait_for(served + "experiments/jwt/", lambda text: ERROR_TITLE not in text, 120)
+    for name in ("jwt.csv", "manifest.json"):  # the file as it was, and the seal that matches it
+        shutil.copy(ROOT / "data" / "runs" / jwt_broken.name / name, jwt_broken / name)
+    page = wait_for(
+        served + "experiments/jwt/",
+        lambda text: ERROR_TITLE not in text and "Which run this page shows" in text,
+        120,
+    )
+    assert jwt_broken.name in page, "the page generated from the run that has jwt results"
+    assert fetch(served + "versions/") is not None, "the generated pages are in the nav's site"
 
 
 def test_zensical_from_the_root_stops_with_one_line_naming_what_to_run(repository: Path):

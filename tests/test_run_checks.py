@@ -75,13 +75,10 @@ def git(*arguments: str) -> str:
     return subprocess.run(["git", *arguments], check=True, capture_output=True, text=True).stdout
 
 
-def check_committed_runs(root: Path | None = None) -> None:
+def check_committed_runs(root: Path = ROOT) -> None:
     """The checks of an added run on every run git tracks under `root`/data/runs/ (this checkout's by
     default), and on the fixture."""
-    # committed_runs() with no argument: the call the other modules make, whose runs its cache keeps
-    # (committed_runs(ROOT) is another key, and loaded every run a second time).
-    runs = committed_runs() if root is None else committed_runs(root)
-    for run in (*runs, load_run(FIXTURE_RUN, SCHEMAS)):
+    for run in (*committed_runs(root), load_run(FIXTURE_RUN, SCHEMAS)):
         run_checks.check_added(run, SCHEMAS)
 
 

@@ -18,7 +18,7 @@ from phpcb.experiments.pitfalls.policy import load_pitfalls_policy
 from phpcb.pages import build as site
 from phpcb.presentation import render
 
-from .conftest import FIXTURE_RUN, ROOT, project_with, reseal
+from .conftest import FIXTURE_RUN, ROOT, reseal
 
 # As mkdocs.yml configures Markdown.
 MARKDOWN_EXTENSIONS = ["admonition", "attr_list", "tables", "toc", "pymdownx.details", "pymdownx.superfences"]
@@ -101,15 +101,9 @@ def hand_written() -> dict[str, str]:
     return {f"docs/{path.name}": path.read_text(encoding="utf-8") for path in sorted((ROOT / "docs").glob("*.md"))}
 
 
-@pytest.fixture(scope="module")
-def fixture_site(tmp_path_factory: pytest.TempPathFactory) -> site.GeneratedSite:
-    """The fixture run's site, built once for the tests that only read it."""
-    return site.build(project_with(tmp_path_factory.mktemp("snippets"), FIXTURE_RUN))
-
-
-def test_no_page_shows_php_code_that_is_not_part_of_a_snippet(fixture_site: site.GeneratedSite, repository_build):
+def test_no_page_shows_php_code_that_is_not_part_of_a_snippet(fixture_run_site: site.GeneratedSite, repository_build):
     """The fixture run's pages, and the repository's, generated and hand-written, as the build writes them."""
-    pages = {f"fixture: {name}": text for name, text in fixture_site.pages.items()}
+    pages = {f"fixture: {name}": text for name, text in fixture_run_site.pages.items()}
     docs = repository_build / "docs"
     pages |= {f"repository: {path.relative_to(docs)}": path.read_text(encoding="utf-8") for path in docs.rglob("*.md")}
     assert len(pages) > len(hand_written()) + 10, "the generated pages are read too"
@@ -265,8 +259,8 @@ def test_a_fix_for_correctness_is_recommended_whatever_the_timing_and_one_for_sp
     assert "The fix" not in keygen, "a fix for speed that does not pay here is not offered"
 
 
-def test_each_fix_is_shown_once_per_page_with_the_test_that_runs_it(fixture_site: site.GeneratedSite):
-    page = fixture_site.pages["experiments/pitfalls.md"]
+def test_each_fix_is_shown_once_per_page_with_the_test_that_runs_it(fixture_run_site: site.GeneratedSite):
+    page = fixture_run_site.pages["experiments/pitfalls.md"]
     policy = load_pitfalls_policy(ROOT / "data" / "policy" / "pitfalls.yaml")
     for name in {entry.fix.snippet.name for entry in policy.values() if entry.key != "cipher-setup-16b"}:
         assert page.count(f'??? example "The fix: runners/snippets/{name}"') == 1, name
