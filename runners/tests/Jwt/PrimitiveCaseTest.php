@@ -15,6 +15,9 @@ use PHPUnit\Framework\Attributes\DataProvider;
 /** The raw primitive under each JWS algorithm: checked against the JWS layer, then timed and checked. */
 final class PrimitiveCaseTest extends TestCase
 {
+    /** @var array<string, mixed> each algorithm's private key, made once: an RSA key costs a tenth of a second */
+    private static array $keys = [];
+
     /** @return iterable<string, array{string, string}> */
     public static function algorithms(): iterable
     {
@@ -28,7 +31,7 @@ final class PrimitiveCaseTest extends TestCase
     public function testSignsAndVerifiesTheTokensSigningInputAndChecksEveryRun(string $alg): void
     {
         $scheme = JwtScheme::named($alg);
-        $private = $scheme->generate();
+        $private = self::keyFor($scheme);
         $token = (new JwtCase($scheme, JwtCase::VERIFY, 100, $private))->token();
         foreach ([JwtCase::SIGN, JwtCase::VERIFY] as $operation) {
             $case = new PrimitiveCase($scheme, $operation, $scheme->signingKey($private), $scheme->verificationKey($private), $token);
@@ -53,7 +56,7 @@ final class PrimitiveCaseTest extends TestCase
     public function testATokenFromAnotherKeyIsRefusedBeforeTiming(string $alg): void
     {
         $scheme = JwtScheme::named($alg);
-        $private = $scheme->generate();
+        $private = self::keyFor($scheme);
         $foreign = (new JwtCase($scheme, JwtCase::VERIFY, 100, $scheme->generate()))->token();
         $this->expectException(VerificationFailed::class);
         new PrimitiveCase($scheme, JwtCase::VERIFY, $scheme->signingKey($private), $scheme->verificationKey($private), $foreign);
@@ -76,5 +79,10 @@ final class PrimitiveCaseTest extends TestCase
     {
         $primitive = JwtScheme::named($alg)->nativePrimitive(231);
         self::assertSame([$native, $block], [$primitive->name, $primitive->blockBytes]);
+    }
+
+    private static function keyFor(JwtScheme $scheme): mixed
+    {
+        return self::$keys[$scheme->name()] ??= $scheme->generate();
     }
 }

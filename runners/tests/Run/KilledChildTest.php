@@ -84,17 +84,25 @@ final class KilledChildTest extends TestCase
         self::assertGreaterThan(0, $this->rowsWhere('symmetric.csv', 'engine', 'mcrypt'));
     }
 
-    public function testAnArgon2CellUnderTheParentDeathSignal(): void
+    /**
+     * One Argon2 run killed under each guard in turn (the parent-death signal, then the pipe on the
+     * resumed run), then resumed to its end: the grid, its rounds and bcrypt's real hashes are made
+     * once for both guards, not once each.
+     */
+    public function testAnArgon2CellUnderTheParentDeathSignalThenThePipeWatch(): void
     {
-        $this->requireSetpriv();
-        $manifest = $this->killMidChildThenResume([], 'argon2', 'pdeathsig', 'argon2-cell.php sodium argon2id 16384 ');
-        $this->assertArgon2Completed($manifest);
-    }
-
-    public function testAnArgon2CellUnderThePipeWatch(): void
-    {
-        $manifest = $this->killMidChildThenResume([], 'argon2', 'pipe', 'argon2-cell.php sodium argon2id 16384 ');
-        $this->assertArgon2Completed($manifest);
+        $marker = 'argon2-cell.php sodium argon2id 16384 ';
+        $resumed = false;
+        if ($this->hasSetpriv()) {
+            $this->killMidChild([], 'argon2', 'pdeathsig', $marker, false);
+            $resumed = true;
+        }
+        $this->killMidChild([], 'argon2', 'pipe', $marker, $resumed);
+        $this->assertArgon2Completed($this->resume([], 'argon2', 'pipe'));
+        if (!$resumed) {
+            // Reported as the separate parent-death-signal test was: skipped, once the pipe's half passed.
+            self::markTestSkipped('the pipe watch passed; setpriv --pdeathsig is not available here');
+        }
     }
 
     /** @param array<string, mixed> $manifest */
@@ -108,20 +116,32 @@ final class KilledChildTest extends TestCase
     }
 
     /**
-     * Starts the runner (PHP with $ini) on $experiment, waits for its child whose command line
-     * contains $childMarker, kills the runner with SIGKILL, checks the child is gone and the
-     * directory does not change, then resumes the run and returns its manifest.
+     * Starts the runner (PHP with $ini) on $experiment, kills it mid-child and resumes the run.
      *
      * @param list<string> $ini
-     * @return array<string, mixed>
+     * @return array<string, mixed> the resumed run's manifest
      */
     private function killMidChildThenResume(array $ini, string $experiment, string $guard, string $childMarker): array
+    {
+        $this->killMidChild($ini, $experiment, $guard, $childMarker, false);
+        return $this->resume($ini, $experiment, $guard);
+    }
+
+    /**
+     * Starts the runner (PHP with $ini) on $experiment, or resumes its run if $resume, waits for its
+     * child whose command line contains $childMarker, kills the runner with SIGKILL, and checks the
+     * child is gone and the directory does not change.
+     *
+     * @param list<string> $ini
+     */
+    private function killMidChild(array $ini, string $experiment, string $guard, string $childMarker, bool $resume): void
     {
         // The Argon2 test holds one grid cell (after the password_hash cells are checkpointed), the
         // symmetric test its child, long enough to kill the runner while it runs; without a guard the
         // child would outlive the runner by a minute.
-        $environment = ['PHPCB_PARENT_GUARD' => $guard, TestHold::CELL_VARIABLE => 'sodium/argon2id:60', TestHold::CHILD_VARIABLE => 'symmetric:60', SymmetricExperiment::TEST_CIPHERS_VARIABLE => self::SMALL_INVENTORY, Argon2Experiment::TEST_MAX_MIB_VARIABLE => self::SMALL_GRID_MIB] + getenv();
-        $command = [PHP_BINARY, ...$ini, REPOSITORY . '/runners/bench.php', 'run', '--profile', 'quick', '--only', $experiment, '--fake-clock', '--out', $this->directory];
+        $environment = [TestHold::CELL_VARIABLE => 'sodium/argon2id:60', TestHold::CHILD_VARIABLE => 'symmetric:60'] + $this->environment($guard);
+        $run = $resume ? ['--resume'] : ['--profile', 'quick'];
+        $command = [PHP_BINARY, ...$ini, REPOSITORY . '/runners/bench.php', 'run', ...$run, '--only', $experiment, '--fake-clock', '--out', $this->directory];
         $log = $this->root . '.log';
         $runner = proc_open($command, [0 => ['file', '/dev/null', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', $log, 'w']], $pipes, null, $environment);
         self::assertIsResource($runner);
@@ -153,9 +173,19 @@ final class KilledChildTest extends TestCase
         } else {
             self::assertFileExists($this->directory . '/.argon2.checkpoint.csv', 'the cells measured before the kill are kept');
         }
+    }
 
+    /**
+     * Resumes the run to its end (PHP with $ini, under $guard) and returns its manifest.
+     *
+     * @param list<string> $ini
+     * @return array<string, mixed>
+     */
+    private function resume(array $ini, string $experiment, string $guard): array
+    {
+        $log = $this->root . '.log';
         $resume = [PHP_BINARY, ...$ini, REPOSITORY . '/runners/bench.php', 'run', '--resume', '--only', $experiment, '--fake-clock', '--out', $this->directory];
-        $process = proc_open($resume, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['file', $log, 'w']], $pipes, null, ['PHPCB_PARENT_GUARD' => $guard, SymmetricExperiment::TEST_CIPHERS_VARIABLE => self::SMALL_INVENTORY, Argon2Experiment::TEST_MAX_MIB_VARIABLE => self::SMALL_GRID_MIB] + getenv());
+        $process = proc_open($resume, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['file', $log, 'w']], $pipes, null, $this->environment($guard));
         self::assertIsResource($process);
         $out = trim((string) stream_get_contents($pipes[1]));
         fclose($pipes[1]);
@@ -167,12 +197,23 @@ final class KilledChildTest extends TestCase
         return $manifest;
     }
 
+    /** @return array<string, string> the runner's environment: $guard alone, and the small inventory and grid */
+    private function environment(string $guard): array
+    {
+        return ['PHPCB_PARENT_GUARD' => $guard, SymmetricExperiment::TEST_CIPHERS_VARIABLE => self::SMALL_INVENTORY, Argon2Experiment::TEST_MAX_MIB_VARIABLE => self::SMALL_GRID_MIB] + getenv();
+    }
+
     private function requireSetpriv(): void
     {
-        exec('setpriv --pdeathsig KILL -- true 2>/dev/null', $output, $status);
-        if ($status !== 0) {
+        if (!$this->hasSetpriv()) {
             self::markTestSkipped('setpriv --pdeathsig is not available here');
         }
+    }
+
+    private function hasSetpriv(): bool
+    {
+        exec('setpriv --pdeathsig KILL -- true 2>/dev/null', $output, $status);
+        return $status === 0;
     }
 
     private function waitForChild(int $parent, string $marker, float $seconds): ?int
