@@ -6,11 +6,14 @@ namespace PhpCryptoBench\Argon2;
 
 /**
  * What Argon2's and bcrypt's work costs on this host, projected from probes: a 16 MiB and a 64 MiB
- * one-pass Argon2id cell process (their hashes, and what a process took besides), and one bcrypt hash
- * at cost 8. Argon2's cost per KiB-pass grows with the memory once it leaves the caches (64 MiB took
- * 2.7 times 16 MiB's per KiB-pass on amd-epyc-zen5): between the probes it is interpolated on the
- * memory's logarithm, outside them it is the nearer probe's. bcrypt doubles per cost. What a cell takes
- * in all: its process, its untimed first hash, and its timed ones, each verified by a second hash
+ * one-pass Argon2id cell process (their hashes, and what a process took besides), on the real clock a
+ * two-pass hash at each memory and one bcrypt hash at cost 8 in this process. A hash's first pass and
+ * its later ones are probed apart: the first maps the memory, so at 64 MiB it cost 1.7 times a later
+ * pass (62 against 36 ms, 2-core VM), and counting every pass as a first projected password_hash's t=3
+ * at 186 ms against 135 measured. Argon2's cost per KiB-pass grows with the memory once it leaves the
+ * caches (64 MiB took 2.7 times 16 MiB's per KiB-pass on amd-epyc-zen5): between the probes it is
+ * interpolated on the memory's logarithm, outside them it is the nearer probe's. bcrypt doubles per
+ * cost. What a cell takes in all: its process, its untimed first hash, and its timed ones, each verified by a second hash
  * (password_verify: verification is counted, never skipped). Under the fake clock only the timed
  * hashes take (modelled) time, as ModelledClock and BcryptCosts count it.
  */
@@ -33,34 +36,87 @@ final class HashCost
         public readonly bool $modelled,
         /** At LARGE_PROBE_MIB */
         public readonly float $largeNsPerKibPass,
+        /** A pass after the first, at PROBE_MIB */
+        public readonly float $laterNsPerKibPass,
+        /** A pass after the first, at LARGE_PROBE_MIB */
+        public readonly float $largeLaterNsPerKibPass,
     ) {
     }
 
-    /** @param float|null $largeNsPerKibPass at LARGE_PROBE_MIB; null: as at PROBE_MIB */
-    public static function of(float $nsPerKibPass, int $processNs, float $nsPerBcryptRound, bool $modelled = false, ?float $largeNsPerKibPass = null): self
+    /**
+     * @param float|null $largeNsPerKibPass at LARGE_PROBE_MIB; null: as at PROBE_MIB
+     * @param float|null $laterNsPerKibPass a pass after the first at PROBE_MIB; null: as the first
+     * @param float|null $largeLaterNsPerKibPass a pass after the first at LARGE_PROBE_MIB; null: as the first
+     */
+    public static function of(float $nsPerKibPass, int $processNs, float $nsPerBcryptRound, bool $modelled = false, ?float $largeNsPerKibPass = null, ?float $laterNsPerKibPass = null, ?float $largeLaterNsPerKibPass = null): self
     {
-        return new self(max(1e-3, $nsPerKibPass), max(0, $processNs), max(1e-3, $nsPerBcryptRound), $modelled, max(1e-3, $largeNsPerKibPass ?? $nsPerKibPass));
+        $large = $largeNsPerKibPass ?? $nsPerKibPass;
+        return new self(
+            max(1e-3, $nsPerKibPass),
+            max(0, $processNs),
+            max(1e-3, $nsPerBcryptRound),
+            $modelled,
+            max(1e-3, $large),
+            max(1e-3, $laterNsPerKibPass ?? $nsPerKibPass),
+            max(1e-3, $largeLaterNsPerKibPass ?? $large),
+        );
     }
 
-    /** Two probe cell processes through $runner (and, on the real clock, one bcrypt hash in this process). */
+    /**
+     * Two probe cell processes through $runner and, on the real clock, a two-pass hash at each probed
+     * memory and one bcrypt hash in this process. Under the fake clock a pass costs as the first
+     * (ModelledCellCost).
+     */
     public static function probed(CellRunner $runner, bool $fakeClock): self
     {
-        [$perKibPass, $smallProcessNs] = self::probe($runner, self::PROBE_MIB);
-        [$largePerKibPass, $largeProcessNs] = self::probe($runner, self::LARGE_PROBE_MIB);
+        [$first, $smallProcessNs] = self::probe($runner, self::PROBE_MIB);
+        [$largeFirst, $largeProcessNs] = self::probe($runner, self::LARGE_PROBE_MIB);
+        $perKibPass = $first / (self::PROBE_MIB * 1024);
+        $largePerKibPass = $largeFirst / (self::LARGE_PROBE_MIB * 1024);
         if ($fakeClock) {
             return self::of($perKibPass, 0, BcryptCosts::FAKE_NS_PER_ROUND, true, $largePerKibPass);
         }
+        $later = self::laterPass($first, self::twoPassHashNs(self::PROBE_MIB, self::PROBE_HASHES), self::PROBE_MIB);
+        $largeLater = self::laterPass($largeFirst, self::twoPassHashNs(self::LARGE_PROBE_MIB, 1), self::LARGE_PROBE_MIB);
         $bcrypt = hrtime(true);
         password_hash(Argon2Hasher::PASSWORD, PASSWORD_BCRYPT, ['cost' => self::BCRYPT_PROBE_COST]);
         $perRound = (hrtime(true) - $bcrypt) / (1 << self::BCRYPT_PROBE_COST);
-        return self::of($perKibPass, min($smallProcessNs, $largeProcessNs), $perRound, false, $largePerKibPass);
+        return self::of($perKibPass, min($smallProcessNs, $largeProcessNs), $perRound, false, $largePerKibPass, $later, $largeLater);
+    }
+
+    /**
+     * The fastest of $hashes two-pass hashes in this process: a cell process would add its start, its
+     * untimed hash and a verification of each (four hashes for one timed, 0.4 s at 64 MiB). At 16 MiB
+     * a process's first hashes took 2 to 4 times a cell's timed ones (their memory not yet reused), so
+     * there the fastest of three counts; at 64 MiB every hash maps its memory as the cell's do, and one
+     * is enough: a preempted one only makes a later pass dearer, the projection stays one of least work.
+     */
+    private static function twoPassHashNs(int $mib, int $hashes): float
+    {
+        $fastest = PHP_INT_MAX;
+        for ($hash = 0; $hash < $hashes; $hash++) {
+            $started = hrtime(true);
+            password_hash(Argon2Hasher::PASSWORD, PASSWORD_ARGON2ID, ['memory_cost' => $mib * 1024, 'time_cost' => 2, 'threads' => 1]);
+            $fastest = min($fastest, hrtime(true) - $started);
+        }
+        return (float) $fastest;
+    }
+
+    /**
+     * A pass after the first, per KiB: what the second pass added to a one-pass hash. No less than a
+     * hundredth of the first: a one-pass hash preempted into a two-pass one's time must not make later
+     * passes free (the projection is of least work, and the grid's cells run up to four passes).
+     */
+    public static function laterPass(float $onePassNs, float $twoPassNs, int $mib): float
+    {
+        return max($onePassNs / 100, $twoPassNs - $onePassNs) / ($mib * 1024);
     }
 
     /**
      * One cell process of PROBE_HASHES timed hashes at $mib MiB, one pass, one thread: their median,
      * so that a hash a neighbour preempted does not set the projection of the whole grid.
      *
-     * @return array{0: float, 1: int} a hash's nanoseconds per KiB-pass, and what its process took besides its hashes
+     * @return array{0: float, 1: int} a hash's nanoseconds, and what its process took besides its hashes
      */
     private static function probe(CellRunner $runner, int $mib): array
     {
@@ -71,22 +127,34 @@ final class HashCost
         sort($walls);
         $hashNs = $walls === [] ? 3 * $mib * 1_000_000 : $walls[intdiv(count($walls), 2)];
         // The probe made its untimed first hash and its timed ones, each verified by a second hash.
-        return [$hashNs / ($mib * 1024), max(0, $took - 2 * (1 + count($walls)) * $hashNs)];
+        return [(float) $hashNs, max(0, $took - 2 * (1 + count($walls)) * $hashNs)];
     }
 
-    /** The cost of a KiB-pass at $memoryKib: the probes', interpolated on the memory's logarithm between them. */
+    /** The cost of a hash's first KiB-pass at $memoryKib: the probes', interpolated on the memory's logarithm between them. */
     public function nsPerKibPassAt(int $memoryKib): float
+    {
+        return $this->between($this->nsPerKibPass, $this->largeNsPerKibPass, $memoryKib);
+    }
+
+    /** The cost of a KiB-pass after a hash's first at $memoryKib, as nsPerKibPassAt() interpolates it. */
+    public function laterNsPerKibPassAt(int $memoryKib): float
+    {
+        return $this->between($this->laterNsPerKibPass, $this->largeLaterNsPerKibPass, $memoryKib);
+    }
+
+    private function between(float $atProbe, float $atLargeProbe, int $memoryKib): float
     {
         $small = log(self::PROBE_MIB * 1024);
         $large = log(self::LARGE_PROBE_MIB * 1024);
         $at = min(1.0, max(0.0, (log(max(1, $memoryKib)) - $small) / ($large - $small)));
-        return $this->nsPerKibPass + $at * ($this->largeNsPerKibPass - $this->nsPerKibPass);
+        return $atProbe + $at * ($atLargeProbe - $atProbe);
     }
 
-    /** One hash of $cell, verification not included. */
+    /** One hash of $cell, verification not included: its first pass, then its later ones. */
     public function hashNs(Argon2Cell $cell): float
     {
-        $hash = $this->nsPerKibPassAt($cell->memoryKib) * $cell->memoryKib * $cell->timeCost / min($cell->threads, 2) * ($cell->threads > 1 ? 1.2 : 1.0);
+        $passes = $this->nsPerKibPassAt($cell->memoryKib) + ($cell->timeCost - 1) * $this->laterNsPerKibPassAt($cell->memoryKib);
+        $hash = $passes * $cell->memoryKib / min($cell->threads, 2) * ($cell->threads > 1 ? 1.2 : 1.0);
         return $hash + ($cell->interface === 'cli' && !$this->modelled ? self::CLI_START_NS : 0);
     }
 
