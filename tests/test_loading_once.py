@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from phpcb.data import loader, seal
+from phpcb.data.datafile import read_json
 from phpcb.data.loader import load_run
 from phpcb.data.schema import load_schemas
 from phpcb.data.table_reader import read_raw, read_table
@@ -58,7 +59,7 @@ def test_rows_counted_from_bytes_are_what_the_csv_reader_counts(data: bytes, tmp
 
 def test_the_seal_returns_the_bytes_it_checked_and_the_reader_parses_those(tmp_path: Path) -> None:
     run = shutil.copytree(FIXTURE_RUN, tmp_path / FIXTURE_RUN.name)
-    manifest = loader.read_json(run / loader.MANIFEST)
+    manifest = read_json(run / loader.MANIFEST)
     checked = seal.verify(run, manifest, run / loader.MANIFEST)
     assert checked.keys() == set(seal.listed_files(manifest))
     assert checked["aead.csv"] == (run / "aead.csv").read_bytes()

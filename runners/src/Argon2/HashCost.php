@@ -13,9 +13,9 @@ namespace PhpCryptoBench\Argon2;
  * at 186 ms against 135 measured. Argon2's cost per KiB-pass grows with the memory once it leaves the
  * caches (64 MiB took 2.7 times 16 MiB's per KiB-pass on amd-epyc-zen5): between the probes it is
  * interpolated on the memory's logarithm, outside them it is the nearer probe's. bcrypt doubles per
- * cost. What a cell takes in all: its process, its untimed first hash, and its timed ones, each verified by a second hash
- * (password_verify: verification is counted, never skipped). Under the fake clock only the timed
- * hashes take (modelled) time, as ModelledClock and BcryptCosts count it.
+ * cost. What a cell takes in all: its process, its untimed first hash, and its timed ones, each
+ * verified by a second hash (password_verify: verification is counted, never skipped). Under the fake
+ * clock only the timed hashes take (modelled) time, as ModelledClock and BcryptCosts count it.
  */
 final class HashCost
 {

@@ -27,12 +27,15 @@ def _parse(text: str) -> Any:
     return copy.deepcopy(_PARSED[text])
 
 
-def read_json(path: Path, error: type[DataError] = DataError) -> Any:
+def read_bytes(path: Path, error: type[DataError] = DataError) -> bytes:
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except FileNotFoundError:
         raise error(path, "file missing") from None
-    return parse_json(path, data, error)
+
+
+def read_json(path: Path, error: type[DataError] = DataError) -> Any:
+    return parse_json(path, read_bytes(path, error), error)
 
 
 def parse_json(path: Path, data: bytes, error: type[DataError] = DataError) -> Any:

@@ -12,7 +12,7 @@ from typing import Any
 import pyarrow as pa
 
 from phpcb.data import consistency, run_files, seal, upgrade
-from phpcb.data.datafile import parse_json, read_json
+from phpcb.data.datafile import parse_json, read_bytes
 from phpcb.data.schema import Schemas
 from phpcb.data.table_reader import RawTable, read_raw, typed
 from phpcb.errors import DataError, IncompleteRunError, SchemaVersionError
@@ -119,12 +119,12 @@ class RawRun:
     source_version: int
 
 
-def read_run(directory: Path, schemas: Schemas, files: Mapping[str, bytes] | None = None) -> RawRun:
-    """`files`: the run's files already read, by name; what they hold is what is checked and parsed."""
+def read_run(directory: Path, schemas: Schemas) -> RawRun:
+    """The run's files, each read once: what the seal checks is what is parsed."""
     run_files.check_directory(directory)  # regular files only, before anything is read (run_files.py)
     path = directory / MANIFEST
-    given = files or {}
-    manifest = parse_json(path, given[MANIFEST]) if MANIFEST in given else read_json(path)
+    manifest_bytes = read_bytes(path)
+    manifest = parse_json(path, manifest_bytes)
     steps = upgrade_path(path, manifest, schemas.version)
     source_version = int(manifest["schema_version"])
     for step in steps:
@@ -137,9 +137,9 @@ def read_run(directory: Path, schemas: Schemas, files: Mapping[str, bytes] | Non
     if manifest["run_id"] != directory.name:
         raise DataError(path, f"expected run_id {directory.name!r} (the directory name), got {manifest['run_id']!r}")
     # A sealed run's files are read once, by the seal check, and parsed from the bytes it checked.
-    contents = seal.verify(directory, manifest, path, files) if source_version >= seal.SEALED_FROM_VERSION else given
+    contents = seal.verify(directory, manifest, path) if source_version >= seal.SEALED_FROM_VERSION else {}
     if source_version >= seal.MANIFEST_SEALED_FROM_VERSION:
-        seal.verify_manifest(manifest, path, given.get(MANIFEST))
+        seal.verify_manifest(manifest, path, manifest_bytes)
     tables: dict[str, RawTable] = {}
     for entry in manifest["experiments"].values():
         for file_name in entry["files"]:

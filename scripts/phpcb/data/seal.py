@@ -17,7 +17,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -102,12 +102,10 @@ def verify_manifest(manifest: dict[str, Any], manifest_path: Path, text: bytes |
         )
 
 
-def verify(
-    directory: Path, manifest: dict[str, Any], manifest_path: Path, files: Mapping[str, bytes] | None = None
-) -> dict[str, bytes]:
+def verify(directory: Path, manifest: dict[str, Any], manifest_path: Path) -> dict[str, bytes]:
     """Every file the run lists, and only those, as the seal recorded it; else one line naming the file.
-    `files`: the run's files already read, by name (the others are read here). Returns the bytes
-    checked, by file name: the reader parses exactly these, so a file changed after the check is never read."""
+    Returns the bytes checked, by file name: the reader parses exactly these, so a file changed after the
+    check is never read."""
     seal = manifest.get("seal")
     if not isinstance(seal, dict):
         raise DataError(
@@ -126,7 +124,7 @@ def verify(
     contents: dict[str, bytes] = {}
     for name in listed:
         path = directory / name
-        data = files[name] if files is not None and name in files else _sealed_bytes(path)
+        data = _sealed_bytes(path)
         found_rows, found_hash = rows_of(data), sha256_of(data)
         expected = sealed[name]
         if found_rows != expected["rows"] or found_hash != expected["sha256"]:
