@@ -37,7 +37,7 @@ final class InventoryProbe
             return $entry(InventoryEntry::ROUNDTRIP_FAILED, $mismatch);
         }
         return $special
-            ? $entry(InventoryEntry::NEEDS_SPECIAL_INPUT, 'key wrap: input must be a multiple of 8 bytes; measured with 200 KiB and 2 MiB, which are')
+            ? $entry(InventoryEntry::NEEDS_SPECIAL_INPUT, 'key wrap: input must be a multiple of 8 bytes; measured with 200 KiB, a multiple of 8')
             : $entry(InventoryEntry::OK, sprintf('round trip of %d bytes gives them back', self::PROBE_BYTES));
     }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from markupsafe import Markup
@@ -14,6 +15,7 @@ from phpcb.experiments.symmetric.analysis import (
     RANKING_PAYLOAD,
     STATUS_WORDS,
     Comparison,
+    InventoryRow,
     SymCase,
     SymmetricAnalysis,
 )
@@ -101,6 +103,15 @@ def _fastest(analysis: SymmetricAnalysis, payload: int, count: int = 5) -> list[
     return [c.key.cipher for c in race[:count]]
 
 
+def _with_payload_note(row: InventoryRow) -> InventoryRow:
+    """The row, its detail saying at which payload its throughput was timed when the table's column,
+    headed by the race's payload, does not."""
+    if row.case is None or not row.timed_elsewhere:
+        return row
+    note = f"throughput timed at {size(row.case.key.payload_bytes)}, not {size(RANKING_PAYLOAD)}"
+    return replace(row, detail=f"{row.detail}; {note}" if row.detail else note)
+
+
 def aes_case(comparison: Comparison) -> str:
     key = comparison.subject.key
     return f"AES-{key.key_bits}, {key.operation}, {size(key.payload_bytes)}"
@@ -154,9 +165,15 @@ def context(analysis: SymmetricAnalysis, reference: ReferenceData, policy: Symme
         "status_words": STATUS_WORDS,
         "cfb1_rows": [row for row in analysis.inventory if row.cipher.endswith("-cfb1")],
         "cfb1_all_ok": all(row.status == "ok" for row in analysis.inventory if row.cipher.endswith("-cfb1")),
-        "inventory_sorted": sorted(analysis.inventory, key=lambda row: (row.status != "ok", row.status, row.cipher)),
+        "inventory_sorted": [
+            _with_payload_note(row)
+            for row in sorted(analysis.inventory, key=lambda row: (row.status != "ok", row.status, row.cipher))
+        ],
         "policy_rows": examples,
         "ranking_payload": RANKING_PAYLOAD,
+        "elsewhere_payloads": sorted(
+            {row.case.key.payload_bytes for row in analysis.inventory if row.case is not None and row.timed_elsewhere}
+        ),
         "mcrypt_gap": next((part.strip() for part in reason.split(";") if "mcrypt extension not loaded" in part), ""),
     }
 
