@@ -16,14 +16,15 @@ RUNS ?= 10 50 200
 export PYTHONPATH := $(CURDIR)/scripts
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: help report setup setup-dev report-packages system-packages venv bench site serve test test-fast lint test-php test-python \
+.PHONY: help report setup setup-dev report-packages system-packages venv venv-dev bench site serve test test-fast lint test-php test-python \
         bench-fidelity bench-site bench-repeat bench-replication noise ab upgrade-runs publish clean compare mutation \
-        stack stack-test test-stack clean-stacks bench-stacks seal phpcb-path coverage
+        stack stack-test test-stack clean-stacks bench-stacks seal phpcb-path coverage rehearse
 
 help:
 	@echo "make report [BUDGET=seconds]   install what is missing, run the quick benchmark in its time budget, build the site showing your run, print the precision reached"
 	@echo "make test            every check: php -l, ruff, PHPUnit (PHP 8.2, and 8.4 in Debian 13's stack), pytest (incl. mkdocs --strict, browser)"
 	@echo "make test-fast       the edit loop: lint and every test but the runner end to end and the browser"
+	@echo "make rehearse [SLOWER=2.7]   the README's two commands from a fresh clone of HEAD, timed against their goals, as on a host SLOWER times slower (root)"
 	@echo "make site [GENERATOR=zensical]    pages into build/, then site/ from it (no benchmarking)"
 	@echo "make serve [GENERATOR=zensical]   serve the site; pages regenerate when data/, templates/, scripts/ or docs/ change"
 	@echo "make bench PROFILE=full [ONLY=aead] [STACK=debian13]   measure this machine into data/runs/<run-id>/"
@@ -61,10 +62,11 @@ report: setup
 	  $(PY) -m phpcb precision "$$run"
 
 # `make report` installs only what measuring and the site need (PHP and its extensions, argon2, openssl,
-# python3-venv and the pinned Python packages); `make test` adds PHPUnit, Chromium and actionlint (setup-dev).
+# python3-venv and the build's pinned Python packages, requirements.txt); `make test` adds PHPUnit, Chromium,
+# actionlint and the checks' Python packages (setup-dev, requirements-dev.txt).
 setup: report-packages venv
 
-setup-dev: system-packages venv tools
+setup-dev: system-packages venv-dev tools
 
 report-packages:
 	@PHPCB_INSTALL=$${PHPCB_INSTALL:-report} scripts/install-system-packages.sh
@@ -79,6 +81,14 @@ $(VENV)/.installed: requirements.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	@# Only this checkout's own venv points at this checkout's scripts/ (a copy that borrows it must not).
 	@if [ "$(abspath $(VENV))" = "$(CURDIR)/.venv" ]; then $(MAKE) --no-print-directory phpcb-path; fi
+	@touch $@
+
+# The checks' packages (requirements-dev.txt) added to the same venv: `make report` then `make test` in one
+# checkout installs the build once.
+venv-dev: $(VENV)/.installed-dev
+
+$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	@touch $@
 
 # `python -m phpcb ...` with the venv's python, from any directory: a .pth file puts scripts/ on its path.
@@ -117,7 +127,7 @@ GENERATOR ?= mkdocs
 SITE_mkdocs = $(VENV)/bin/mkdocs build --strict --quiet -f build/mkdocs.yml -d "$(CURDIR)/site.tmp"
 SITE_zensical = rm -rf build/site && $(VENV)/bin/zensical build --strict -f build/mkdocs.yml && mv build/site site.tmp
 
-site: venv
+site: venv $(if $(filter zensical,$(GENERATOR)),venv-dev,)
 	@case "$(GENERATOR)" in mkdocs|zensical) ;; *) echo "error: GENERATOR must be mkdocs or zensical, got '$(GENERATOR)'" >&2; exit 2;; esac
 	$(PY) -m phpcb pages --out build
 	rm -rf site.tmp
@@ -125,7 +135,7 @@ site: venv
 	rm -rf site && mv site.tmp site
 
 # Regenerates build/ when data/, templates/, scripts/, docs/ or mkdocs*.yml change; the generator reloads.
-serve: venv
+serve: venv $(if $(filter zensical,$(GENERATOR)),venv-dev,)
 	$(PY) -m phpcb serve --generator $(GENERATOR) --address 127.0.0.1:8000
 
 # PHPUnit beside pytest's two workers: both cores stay busy. PHPUnit runs under the host's PHP, then under
@@ -143,7 +153,7 @@ test: setup-dev $(if $(TEST_STACK),test-stack,) lint
 	  test $$py_status -eq 0 -a $$php_status -eq 0
 
 # The edit loop: lint, then the tests that neither run the PHP runner end to end nor drive Chromium.
-test-fast: venv lint
+test-fast: venv-dev lint
 	@log=$$(mktemp); \
 	  scripts/phpunit.sh --exclude-group slow >"$$log" 2>&1 & php_pid=$$!; \
 	  $(PY) -m pytest -n 2 --dist worksteal -m "not slow and not browser"; py_status=$$?; \
@@ -154,7 +164,7 @@ test-fast: venv lint
 # php -l takes one file (PHP 8.2): a process per file, as many at once as there are cores. PHP_INI_SCAN_DIR=
 # keeps php.ini (short_open_tag, errors printed to stderr naming the file) but not the extensions' ini files,
 # which each of those processes loaded for nothing: a syntax check needs none, and they were half its CPU.
-lint: venv
+lint: venv-dev
 	@find runners scripts tests/fixtures -name '*.php' -print0 | PHP_INI_SCAN_DIR= xargs -0 -n 1 -P "$$(nproc)" php -l >/dev/null
 	$(VENV)/bin/ruff check scripts tests
 	$(VENV)/bin/ruff format --check scripts tests
@@ -166,7 +176,7 @@ lint: venv
 # under 95 % of the non-equivalent mutants killed in a security-critical module (mutation.sh's STRICT list),
 # 90 % elsewhere (scripts/mutation-equivalent.txt lists the equivalent ones, with why). MODULES=... runs some
 # of them; JOBS=2 runs two PHP mutants at a time. Outside make test: it runs the tests once per mutant.
-mutation: venv
+mutation: venv-dev
 	VENV=$(VENV) JOBS=$(or $(JOBS),1) scripts/mutation.sh $(MODULES)
 
 # PHPUnit under the host's PHP, or (STACK=debian13) under the stack's PHP with the stack's PHPUnit
@@ -180,8 +190,15 @@ stack-test:
 test-stack:
 	@scripts/stack.sh build "$(TEST_STACK)" --test
 
-test-python: venv
+test-python: venv-dev
 	$(PY) -m pytest
+
+# The newcomer's path timed against its goals (issue 48: make report 6 min, make test 5 min after its setup):
+# a fresh clone of HEAD, then the README's two commands in its order (scripts/rehearse.sh). SLOWER=2.7 runs
+# them as on a host whose every core is 2.7 times slower (scripts/slower-host.py: a real-time process per
+# CPU takes the rest of each 10 ms; root), the pool's slowest host measured against its fastest.
+rehearse:
+	@scripts/rehearse.sh $(SLOWER)
 
 # Three runs in a row of FIDELITY_ROUNDS interleaved rounds each (runners/fidelity.php); the check fails
 # unless every CI is within ±5 % and the three runs' CIs overlap.
@@ -266,9 +283,9 @@ tools:
 actionlint: tools
 	.tools/actionlint -no-color
 
-# zizmor (pinned in requirements.txt) audits the workflows' security offline; tests/test_workflows.py
+# zizmor (pinned in requirements-dev.txt) audits the workflows' security offline; tests/test_workflows.py
 # fails on any finding. A deliberate choice is ignored inline, next to a comment saying why.
-zizmor: venv
+zizmor: venv-dev
 	$(VENV)/bin/zizmor --offline --no-progress .github/workflows
 
 preview: venv

@@ -23,7 +23,7 @@ from .conftest import FIXTURE_RUN, MALFORMED, ROOT, reseal, write_manifest
 
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 ACTIONLINT = ROOT / ".tools" / "actionlint"
-# Installed by `make venv` from requirements.txt, beside the Python running the tests.
+# Installed by `make venv-dev` from requirements-dev.txt, beside the Python running the tests.
 ZIZMOR = Path(sys.executable).parent / "zizmor"
 # The one step that is not a make target: a bare debian:bookworm container has no make (nor git for
 # the checkout) to run `make test` with.
@@ -181,7 +181,7 @@ def test_an_image_without_a_digest_is_caught(job):
 
 def zizmor(*args: str) -> subprocess.CompletedProcess[str]:
     if not ZIZMOR.is_file():
-        pytest.fail(f"{ZIZMOR} is missing: `make venv` installs zizmor from requirements.txt")
+        pytest.fail(f"{ZIZMOR} is missing: `make venv-dev` installs zizmor from requirements-dev.txt")
     command = [str(ZIZMOR), "--offline", "--no-progress", "--color", "never", *args]
     return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
 
@@ -302,7 +302,7 @@ def test_the_bench_matrix_uploads_one_artifact_per_leg_and_merges_them():
     assert download["with"]["merge-multiple"] is True
 
 
-INSTALLS = {"venv", "setup", "system-packages", "tools"}
+INSTALLS = {"venv", "venv-dev", "setup", "setup-dev", "system-packages", "tools"}
 
 
 def prerequisites(target: str, seen: frozenset[str] = frozenset()) -> set[str]:
@@ -394,22 +394,23 @@ def collect(project: Path, artifacts: Path, *extra: str) -> subprocess.Completed
 
 
 def collect_in_process(
-    project: Path, artifacts: Path, capsys: pytest.CaptureFixture[str]
+    project: Path, artifacts: Path, capsys: pytest.CaptureFixture[str], *extra: str
 ) -> subprocess.CompletedProcess[str]:
-    """`collect` by the command line's own main() in this process: the refusals are main()'s exit status and
-    error line; a Python started per case cost most of this module's time."""
-    status = main(["--root", str(project), "collect-runs", "--artifacts", str(artifacts)])
+    """`collect` by the command line's own main() in this process: its exit status, what it printed, its
+    error line; a Python started per case cost most of this module's time (the collected runs are still
+    validated by `python -m phpcb check` in a process of its own: collect-runs starts it)."""
+    status = main(["--root", str(project), "collect-runs", "--artifacts", str(artifacts), *extra])
     out, err = capsys.readouterr()
     return subprocess.CompletedProcess(["collect-runs"], status, out, err)
 
 
-def test_collect_runs_takes_the_new_runs_and_skips_the_checkouts_own(make_project, tmp_path):
+def test_collect_runs_takes_the_new_runs_and_skips_the_checkouts_own(make_project, tmp_path, capsys):
     project = make_project(FIXTURE_RUN)
     artifacts = tmp_path / "artifacts"
     shutil.copytree(FIXTURE_RUN, artifacts / FIXTURE_RUN.name)  # a leg uploads data/runs/ whole
     measured_again(renamed_run(artifacts / "run-ubuntu-24.04-php8.2", FIXTURE_RUN, NEW_ID))
     summary = tmp_path / "collected.md"
-    result = collect(project, artifacts, "--summary", str(summary))
+    result = collect_in_process(project, artifacts, capsys, "--summary", str(summary))
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-2:] == [NEW_ID, f"(already present, identical: {FIXTURE_RUN.name})"]
     assert (project / "data" / "runs" / NEW_ID / "manifest.json").is_file()
@@ -417,8 +418,8 @@ def test_collect_runs_takes_the_new_runs_and_skips_the_checkouts_own(make_projec
     assert not list((project / "data" / "runs").glob(".collect-*"))
 
 
-# The refusals checked through `python -m phpcb` itself (its exit status and stderr); the others call its
-# main() in process.
+# The refusals checked through `python -m phpcb` itself (its exit status and stderr); the others, and the
+# collection that succeeds, call its main() in process.
 BY_THE_COMMAND_LINE = {"invalid"}
 
 

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The newcomer's path, timed against issue 48's goals: a fresh clone of this checkout's HEAD, then the
+# README's two commands in the README's order, `make report` (goal: 6 minutes, setup included), then
+# `make test` (goal: 5 minutes after setup; the setup `make test` does first, its Debian 13 stack and
+# test packages, is timed on its own line). With FACTOR, each runs as on a host whose every core is
+# FACTOR times slower (scripts/slower-host.py; needs root): the pool's slowest hosts take 1.5-3x
+# longer than its fastest, and a time goal holds only where it holds on the slowest.
+#
+#   scripts/rehearse.sh [FACTOR]        make rehearse [SLOWER=2.7]
+#
+# What this machine already has is not reinstalled (Debian packages): the fresh machine's apt time
+# (about 1:30 on the pool) is not in the report line. pip downloads again (no cache). Exits 1 when a
+# command fails or misses its goal; the clone and its logs stay for a look.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+factor=${1:-1}
+[[ "$factor" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "error: FACTOR is a number of times slower, e.g. 2.7, got '$factor'" >&2; exit 2; }
+
+dir=$(mktemp -d)
+git clone --quiet "$root" "$dir/p"
+echo "rehearsal in $dir/p (commit $(git -C "$dir/p" rev-parse --short HEAD)); logs in $dir" >&2
+
+slower=()
+if awk -v f="$factor" 'BEGIN { exit !(f > 1) }'; then
+  slower=("$root/scripts/slower-host.py" --factor "$factor" --)
+fi
+
+failed=0
+report=()
+# step LABEL GOAL_SECONDS(0: none) MAKE-ARGS...: one line of the report; the log is $dir/LABEL.log.
+step() {
+  local label=$1 goal=$2 start status elapsed verdict
+  shift 2
+  start=$(date +%s)
+  echo "--- $label: make $* (log: $dir/$label.log)" >&2
+  status=0
+  (cd "$dir/p" && PIP_NO_CACHE_DIR=1 "${slower[@]}" make --no-print-directory "$@") >"$dir/$label.log" 2>&1 || status=$?
+  elapsed=$(($(date +%s) - start))
+  if [ "$status" -ne 0 ]; then
+    verdict="FAILED (exit $status; last lines of its log below)"
+    failed=1
+    tail -n 15 "$dir/$label.log" >&2
+  elif [ "$goal" -gt 0 ] && [ "$elapsed" -gt "$goal" ]; then
+    verdict="passed, past its goal of $((goal / 60)):$(printf %02d $((goal % 60)))"
+    failed=1
+  else
+    verdict=passed
+  fi
+  report+=("$(printf '%-7s %3d:%02d  %s' "$label" $((elapsed / 60)) $((elapsed % 60)) "$verdict")")
+}
+
+step report 360 report
+step setup 0 setup-dev test-stack
+step test 300 test
+
+echo ""
+echo "The README's two commands on $(grep -m1 '^model name' /proc/cpuinfo | sed 's/.*: //'), family $(grep -m1 '^cpu family' /proc/cpuinfo | sed 's/.*: //') model $(grep -m1 '^model[[:space:]]' /proc/cpuinfo | sed 's/.*: //')${slower:+, as on a host $factor times slower per core}:"
+printf '%s\n' "${report[@]}"
+exit "$failed"

@@ -1,0 +1,123 @@
+"""scripts/slower-host.py: a command run as on a host whose every core is FACTOR times slower, by a
+real-time process per CPU that holds it busy (1 - 1/FACTOR) of every period. What must hold: the duty
+cycle is the factor's, bad arguments are refused in one line, the command keeps normal scheduling and
+its exit status, and no busy process outlives the run, not even when the script is killed."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from .conftest import ROOT
+
+SCRIPT = ROOT / "scripts" / "slower-host.py"
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="real-time scheduling needs root")
+
+
+def load_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("slower_host", SCRIPT)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    # dataclasses look their module up by name while the class is made
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=60)
+
+
+def processes_running(marker: str, script: Path | None = SCRIPT) -> list[int]:
+    """Pids whose command line holds $marker and names $script (the burners are forks of the script;
+    None: any)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        words = [word.decode(errors="replace") for word in cmdline]
+        if marker in words and (script is None or str(script) in words):
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.parametrize(("factor", "period_ms", "busy_ms"), [(2.0, 10.0, 5.0), (2.5, 10.0, 6.0), (4.0, 20.0, 15.0)])
+def test_each_cpu_is_busy_the_share_that_leaves_the_command_one_factorth(
+    factor: float, period_ms: float, busy_ms: float
+) -> None:
+    cycle = load_script().DutyCycle.for_factor(factor, period_ms)
+    assert cycle.period_s == pytest.approx(period_ms / 1000)
+    assert cycle.busy_s == pytest.approx(busy_ms / 1000)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--factor", "1", "--", "true"], "--factor must be above 1 and at most 10, got 1"),
+        (["--factor", "12", "--", "true"], "--factor must be above 1 and at most 10, got 12"),
+        (["--factor", "2", "--period-ms", "0.5", "--", "true"], "--period-ms must be between 1 and 100, got 0.5"),
+        (["--factor", "2"], "no command: give it after --"),
+    ],
+)
+def test_a_bad_argument_is_refused_in_one_line_before_anything_runs(args: list[str], message: str) -> None:
+    result = run(*args)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert result.stdout == ""
+
+
+@needs_root
+def test_the_command_runs_with_normal_scheduling_and_its_exit_status_is_the_scripts() -> None:
+    result = run(
+        "--factor", "2", "--", sys.executable, "-c", "import os, sys; print(os.sched_getscheduler(0)); sys.exit(3)"
+    )
+    assert result.returncode == 3
+    assert result.stdout.strip() == str(os.SCHED_OTHER)
+    assert "runs 2x slower" in result.stderr
+
+
+@needs_root
+def test_no_busy_process_outlives_the_run_even_when_the_script_is_killed() -> None:
+    marker = f"marker-{os.getpid()}"
+    done = run("--factor", "2", "--", "echo", marker)
+    assert done.returncode == 0
+    assert done.stdout.strip() == marker
+    assert processes_running(marker) == []
+
+    killed = subprocess.Popen([sys.executable, str(SCRIPT), "--factor", "2", "--", "sh", "-c", "sleep 30", marker])
+    cpus = len(os.sched_getaffinity(0))
+    deadline = time.monotonic() + 10
+    while len(processes_running(marker)) < 1 + cpus and time.monotonic() < deadline:
+        time.sleep(0.05)
+    burners = [pid for pid in processes_running(marker) if pid != killed.pid]
+    assert len(burners) == cpus
+    assert all(os.sched_getscheduler(pid) == os.SCHED_FIFO for pid in burners)
+    killed.send_signal(signal.SIGKILL)
+    killed.wait()
+    deadline = time.monotonic() + 10
+    while processes_running(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert processes_running(marker) == []
+    for orphan in processes_running(marker, script=None):
+        os.kill(orphan, signal.SIGKILL)
+
+
+def test_the_rehearsal_refuses_a_factor_that_is_no_number_before_it_clones() -> None:
+    result = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "rehearse.sh"), "2.7x"], capture_output=True, text=True, timeout=30
+    )
+    assert result.returncode == 2
+    assert result.stderr == "error: FACTOR is a number of times slower, e.g. 2.7, got '2.7x'\n"
