@@ -121,7 +121,7 @@ def repository(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 class Previews:
     """The preview job's sides, built once each: the base by its own code, each branch's merged tree by
-    its own code."""
+    its own code; and its comment on each branch, written once (two tests read the snippet's)."""
 
     def __init__(self, root: Path, work: Path) -> None:
         self.root, self.work = root, work
@@ -129,6 +129,7 @@ class Previews:
         extract(root, resolve(root, "main"), self.base_root)
         self.base, _ = sides.by_own_code(self.base_root, work, "base")
         self.merged: dict[str, tuple[Path, Side]] = {}
+        self.comments: dict[str, str] = {}
 
     def of(self, kind: str) -> tuple[Path, Side]:
         if kind not in self.merged:
@@ -138,10 +139,13 @@ class Previews:
             self.merged[kind] = (tree, sides.by_own_code(tree, self.work, f"{kind}-side")[0])
         return self.merged[kind]
 
-    def comment(self, kind: str, out: Path) -> str:
-        tree, after = self.of(kind)
-        merge_comment.trees_comment(self.base_root, tree, Sides(self.base, after, (), BY_OWN_CODE), PREVIEW, out)
-        return out.read_text(encoding="utf-8")
+    def comment(self, kind: str) -> str:
+        if kind not in self.comments:
+            tree, after = self.of(kind)
+            out = self.work / f"{kind}-comment.md"
+            merge_comment.trees_comment(self.base_root, tree, Sides(self.base, after, (), BY_OWN_CODE), PREVIEW, out)
+            self.comments[kind] = out.read_text(encoding="utf-8")
+        return self.comments[kind]
 
     def artifact(self, kind: str, into: Path) -> Path:
         """What the preview job uploads: its number and both sides (the site itself is not read)."""
@@ -193,8 +197,8 @@ EXPECTED = {
 
 
 @pytest.mark.parametrize("kind", list(KINDS))
-def test_the_preview_comment_names_every_page_whose_text_changes(previews: Previews, kind: str, tmp_path: Path):
-    comment = previews.comment(kind, tmp_path / "comment.md")
+def test_the_preview_comment_names_every_page_whose_text_changes(previews: Previews, kind: str):
+    comment = previews.comment(kind)
     line = headline(comment)
     assert not line.startswith(tuple(f"**{words}" for words in NO_CHANGE)), line
     assert all(title in named_pages(line) for title in EXPECTED[kind]), line
@@ -212,8 +216,8 @@ def test_a_pages_text_is_the_ground_truth(previews: Previews):
     assert {t.page for t in found} == differing
 
 
-def test_a_weakened_snippet_is_quoted_line_by_line(previews: Previews, tmp_path: Path):
-    comment = previews.comment("snippet", tmp_path / "comment.md")
+def test_a_weakened_snippet_is_quoted_line_by_line(previews: Previews):
+    comment = previews.comment("snippet")
     assert f"`{SNIPPET}` on mcrypt vs OpenSSL:" in comment.replace("\\", "")
     diff = comment[comment.index("```diff") :]
     assert f"-    {SAFE_CHECK}" in diff

@@ -1,7 +1,8 @@
 """A pull request's preview, end to end, as the workflows run it, in throwaway git repositories with a
-bare "origin": `make publish` → gh-pages; a PR branch adds a run; `make preview` builds its site and
-comment; `make deploy-preview` (from a checkout of main, as the deploy workflow) puts the site under
-pr-preview/pr-N/; `make publish` keeps it; `make cleanup-preview` removes it. Throughout, each run's
+bare "origin": `make publish` → gh-pages (refused without VERSION or over uncommitted files; the version
+and its `latest` alias, as a workflow publishes them); a PR branch adds a run; `make preview` builds its
+site and comment; `make deploy-preview` (from a checkout of main, as the deploy workflow) puts the site
+under pr-preview/pr-N/; `make publish` keeps it; `make cleanup-preview` removes it. Throughout, each run's
 files are on gh-pages once, compressed: the published runs in the shared runs/, which every version
 and the preview link to, and the run the PR adds in the preview's own directory.
 
@@ -116,7 +117,67 @@ def add_run(runs: Path) -> None:
     reseal(target)
 
 
-def test_preview_deploy_publish_and_cleanup(tmp_path):
+def append(path: Path, text: str) -> None:
+    """An edit that keeps the page's anchors, so the site still builds with --strict."""
+    path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
+
+
+def assert_publish_refuses_without_a_version_or_over_uncommitted_files(work: Repo) -> None:
+    """`make publish` without VERSION, or over files HEAD does not hold, publishes nothing (moved here from
+    tests/test_publish.py: refused before any build, on the checkout this flow publishes from)."""
+    refused = work.make("publish")
+    assert refused.returncode != 0
+    assert "VERSION is required" in refused.stderr
+
+    stray = work.path / "data" / "runs" / "20990101T0000Z-stray-php8.2"
+    stray.mkdir()
+    (stray / "manifest.json").write_text("{}")
+    append(work.path / "docs" / "methodology.md", "\nAn edit the commit does not hold.\n")
+    dirty = work.make("publish", "VERSION=0.1")
+    assert dirty.returncode != 0
+    message = dirty.stderr.strip().splitlines()[-2]
+    assert message.startswith("error: 2 uncommitted or untracked file(s) under data, docs, templates, scripts")
+    assert "?? data/runs/20990101T0000Z-stray-php8.2/manifest.json" in message
+    assert "M docs/methodology.md" in message
+    assert message.endswith("Commit or remove them, or publish anyway with FORCE=1")
+    assert work.run("git", "rev-parse", "--verify", "-q", "gh-pages").returncode != 0, "nothing published"
+    shutil.rmtree(stray)
+    work.ok("git", "checkout", "-q", "--", "docs")
+
+
+def assert_a_version_with_the_latest_alias(origin: Repo, work: Repo) -> None:
+    """The first `make publish VERSION=0.1` (with GITHUB_REPOSITORY, as a workflow sets it): mike's version and
+    its `latest` alias, each version's address, and the runs' files once in the shared runs/ (moved here from
+    tests/test_publish.py, whose own publish built the same site a second time)."""
+    versions = json.loads(origin.ok("git", "show", "gh-pages:versions.json"))
+    assert versions == [{"version": "0.1", "title": "0.1", "aliases": ["latest"]}]
+    listing = origin.listing("gh-pages")
+    assert "0.1/experiments/aead/index.html" in listing
+    assert "0.1/assets/javascripts/plotly.min.js" in listing
+    assert "index.html" in listing, "the default version redirect"
+    assert "pcb-chart" in origin.ok("git", "show", "gh-pages:0.1/experiments/aead/index.html")
+    assert_no_symlinks(origin.ok("git", "ls-tree", "-r", "gh-pages"))
+    # Issue 36: site_url per version. The sitemap lists the version's pages (Material's version selector
+    # reads it to stay on the same page), and the 404 page's links work from any depth.
+    sitemap = origin.ok("git", "show", "gh-pages:0.1/sitemap.xml")
+    assert "<loc>https://octo.github.io/phpcrypto-bench/0.1/experiments/aead/</loc>" in sitemap
+    not_found = origin.ok("git", "show", "gh-pages:0.1/404.html")
+    assert 'href="/phpcrypto-bench/0.1/assets/' in not_found
+    assert 'href="assets/' not in not_found
+    latest = origin.ok("git", "show", "gh-pages:latest/experiments/aead/index.html")
+    assert "../../../0.1/experiments/aead/" in latest, "the alias redirects to its version"
+    assert work.ok("git", "rev-parse", "--abbrev-ref", "HEAD").strip() == "main"
+    assert not [path for path in listing if path.startswith("0.1/runs/") and path != "0.1/runs/index.html"], (
+        "the version holds no run file: its pages link to the shared runs/"
+    )
+    assert_each_run_file_once_and_compressed(listing, work.path / "data" / "runs")
+    links = run_file_links(listing, lambda path: origin.ok("git", "show", f"gh-pages:{path}"))
+    assert {page for page, _ in links} >= {"0.1/runs/index.html", "0.1/experiments/aead/index.html"}
+    assert [(page, target) for page, target in links if target not in listing] == []
+    assert all(target.startswith("runs/") for _, target in links), "every version links to the one copy"
+
+
+def test_preview_deploy_publish_and_cleanup(tmp_path, monkeypatch, capsys):
     origin = Repo(tmp_path / "origin.git")
     origin.path.mkdir()
     origin.ok("git", "init", "-q", "--bare", "-b", "main")
@@ -128,10 +189,12 @@ def test_preview_deploy_publish_and_cleanup(tmp_path):
     work.ok("git", "remote", "add", "origin", str(origin.path))
     work.ok("git", "push", "-q", "origin", "main")
 
-    published = work.make("publish", "VERSION=0.1")
+    assert_publish_refuses_without_a_version_or_over_uncommitted_files(work)
+    published = work.make("publish", "VERSION=0.1", GITHUB_REPOSITORY=REPOSITORY)
     assert published.returncode == 0, published.stderr
     assert "pushed to origin/gh-pages" in published.stdout
     assert "0.1/index.html" in origin.listing("gh-pages")
+    assert_a_version_with_the_latest_alias(origin, work)
     published_runs = sorted(p.name for p in (work.path / "data" / "runs").iterdir())
     assert {f"runs/{run}/manifest.json" for run in published_runs} <= set(origin.listing("gh-pages"))
     page = origin.ok("git", "show", "gh-pages:0.1/index.html")
@@ -147,9 +210,14 @@ def test_preview_deploy_publish_and_cleanup(tmp_path):
     missing = work.make("preview", f"PR={PR}")
     assert missing.returncode != 0
     assert "BASE is required" in missing.stderr
-    bad_ref = work.make("preview", f"PR={PR}", "BASE=origin/nope")
-    assert bad_ref.returncode != 0
-    assert "BASE 'origin/nope' is not a commit" in bad_ref.stderr
+    # The refusals that come from python -m phpcb itself, by its main() in this process (a Python started
+    # for each cost more than the check): the make targets pass BASE and HEAD_SHA in the runs that succeed.
+    for name in CLEARED:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("GITHUB_REPOSITORY", REPOSITORY)
+    bad_ref = ["--root", str(work.path), "preview", "--pr", str(PR), "--base", "origin/nope"]
+    assert main([*bad_ref, "--out", str(work.path / "preview")]) != 0
+    assert "BASE 'origin/nope' is not a commit" in capsys.readouterr().err
     bad_pr = work.make("preview", "PR=7;ls", "BASE=origin/main")
     assert bad_pr.returncode != 0
     assert "PR must be a positive integer" in bad_pr.stderr
@@ -209,15 +277,9 @@ def test_preview_deploy_publish_and_cleanup(tmp_path):
     assert computed_by(posted, drop=True) == computed_by(comment, drop=True), (
         "the same code on the same files: the same comment"
     )
-    moved = deployer.make(
-        "artifact-comment",
-        f"ARTIFACT={artifact}",
-        f"HEAD_SHA={'0' * 40}",
-        f"BODY={trusted}",
-        GITHUB_REPOSITORY=REPOSITORY,
-    )
-    assert moved.returncode != 0
-    assert f"pull request #{PR}'s head is {head[:12]}, not 000000000000" in moved.stderr
+    moved = ["--root", str(deployer.path), "artifact-comment", "--artifact", str(artifact), "--head", "0" * 40]
+    assert main([*moved, "--out", str(trusted)]) != 0
+    assert f"pull request #{PR}'s head is {head[:12]}, not 000000000000" in capsys.readouterr().err
     deployed = deployer.make("deploy-preview", f"ARTIFACT={artifact}")
     assert deployed.returncode == 0, deployed.stderr
     listing = origin.listing("gh-pages")
@@ -236,11 +298,9 @@ def test_preview_deploy_publish_and_cleanup(tmp_path):
     assert_each_run_file_once_and_compressed(listing, work.path / "data" / "runs")
 
     # main moves on and is published again, with an edit HEAD does not hold (FORCE=1 publishes it anyway;
-    # without it, tests/test_publish.py checks the refusal): the preview stays (work's gh-pages is behind
-    # origin's).
+    # without it, the first publish's refusal above): the preview stays (work's gh-pages is behind origin's).
     work.ok("git", "checkout", "-q", "main")
-    methodology = work.path / "docs" / "methodology.md"
-    methodology.write_text(methodology.read_text(encoding="utf-8") + "\nAn edit the commit does not hold.\n")
+    append(work.path / "docs" / "methodology.md", "\nAn edit the commit does not hold.\n")
     before = origin.sizes("gh-pages")
     republished = work.make("publish", "VERSION=0.2", "FORCE=1")
     assert republished.returncode == 0, republished.stderr

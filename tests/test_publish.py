@@ -1,10 +1,10 @@
-"""`make publish VERSION=x.y`: the runs' files to gh-pages' shared runs/ once, then mike deploys a
-version with the `latest` alias to the local gh-pages branch; its pages link up to runs/."""
+"""`make publish VERSION=x.y`'s parts without a site build: the runs' files to gh-pages' shared runs/ once
+(sealed bytes, refusals, replacements on record), a failed mike deploy taken back, the reserved version names.
+The whole `make publish` is checked in tests/test_preview_flow.py, whose flow publishes two versions."""
 
 import gzip
 import hashlib
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -17,11 +17,6 @@ from phpcb.publish import ghpages
 
 from .conftest import (
     FIXTURE_RUN,
-    ROOT,
-    assert_each_run_file_once_and_compressed,
-    assert_no_symlinks,
-    copy_repository,
-    run_file_links,
     scale_signing,
 )
 
@@ -33,75 +28,9 @@ GIT_IDENTITY = {
 }
 
 
-def append(path, text: str) -> None:
-    """An edit that keeps the page's anchors, so the site still builds with --strict."""
-    path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
-
-
-def test_publish_deploys_a_version_with_the_latest_alias(tmp_path):
-    clone = tmp_path / "repo"
-    copy_repository(clone)
-    env = {**os.environ, **GIT_IDENTITY, "NO_MKDOCS_2_WARNING": "1", "VENV": str(ROOT / ".venv")}
-    env["GITHUB_REPOSITORY"] = "octo/phpcrypto-bench"  # what a workflow sets: each version's address
-
-    def run(*command: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(command, cwd=clone, env=env, capture_output=True, text=True, check=False)
-
-    assert run("git", "init", "-q", "-b", "main").returncode == 0
-    assert run("git", "add", "-A").returncode == 0
-    assert run("git", "commit", "-qm", "snapshot").returncode == 0
-
-    refused = run("make", "--no-print-directory", f"VENV={ROOT / '.venv'}", "publish")
-    assert refused.returncode != 0
-    assert "VERSION is required" in refused.stderr
-
-    stray = clone / "data" / "runs" / "20990101T0000Z-stray-php8.2"
-    stray.mkdir()
-    (stray / "manifest.json").write_text("{}")
-    append(clone / "docs" / "methodology.md", "\nAn edit the commit does not hold.\n")
-    dirty = run("make", "--no-print-directory", f"VENV={ROOT / '.venv'}", "publish", "VERSION=0.1")
-    assert dirty.returncode != 0
-    message = dirty.stderr.strip().splitlines()[-2]
-    assert message.startswith("error: 2 uncommitted or untracked file(s) under data, docs, templates, scripts")
-    assert "?? data/runs/20990101T0000Z-stray-php8.2/manifest.json" in message
-    assert "M docs/methodology.md" in message
-    assert message.endswith("Commit or remove them, or publish anyway with FORCE=1")
-    assert run("git", "rev-parse", "--verify", "-q", "gh-pages").returncode != 0, "nothing published"
-    shutil.rmtree(stray)
-    assert run("git", "checkout", "-q", "--", "docs").returncode == 0
-
-    published = run("make", "--no-print-directory", f"VENV={ROOT / '.venv'}", "publish", "VERSION=0.1")
-    assert published.returncode == 0, published.stderr
-
-    versions = json.loads(run("git", "show", "gh-pages:versions.json").stdout)
-    assert versions == [{"version": "0.1", "title": "0.1", "aliases": ["latest"]}]
-    listing = run("git", "ls-tree", "-r", "--name-only", "gh-pages").stdout.splitlines()
-    assert "0.1/experiments/aead/index.html" in listing
-    assert "0.1/assets/javascripts/plotly.min.js" in listing
-    assert "index.html" in listing, "the default version redirect"
-    page = run("git", "show", "gh-pages:0.1/experiments/aead/index.html").stdout
-    assert "pcb-chart" in page
-    assert_no_symlinks(run("git", "ls-tree", "-r", "gh-pages").stdout)
-    # Issue 36: site_url per version. The sitemap lists the version's pages (Material's version selector
-    # reads it to stay on the same page), and the 404 page's links work from any depth.
-    sitemap = run("git", "show", "gh-pages:0.1/sitemap.xml").stdout
-    assert "<loc>https://octo.github.io/phpcrypto-bench/0.1/experiments/aead/</loc>" in sitemap
-    not_found = run("git", "show", "gh-pages:0.1/404.html").stdout
-    assert 'href="/phpcrypto-bench/0.1/assets/' in not_found
-    assert 'href="assets/' not in not_found
-    latest = run("git", "show", "gh-pages:latest/experiments/aead/index.html").stdout
-    assert "../../../0.1/experiments/aead/" in latest, "the alias redirects to its version"
-    assert run("git", "rev-parse", "--abbrev-ref", "HEAD").stdout.strip() == "main"
-    assert not [path for path in listing if path.startswith("0.1/runs/") and path != "0.1/runs/index.html"], (
-        "the version holds no run file: its pages link to the shared runs/"
-    )
-    assert_each_run_file_once_and_compressed(listing, clone / "data" / "runs")
-    links = run_file_links(listing, lambda path: run("git", "show", f"gh-pages:{path}").stdout)
-    assert {page for page, _ in links} >= {"0.1/runs/index.html", "0.1/experiments/aead/index.html"}
-    assert [(page, target) for page, target in links if target not in listing] == []
-    assert all(target.startswith("runs/") for _, target in links), "every version links to the one copy"
-    # A second version, published with FORCE=1 over an edit HEAD does not hold, its runs already there: in
-    # tests/test_preview_flow.py, whose flow publishes a second version anyway (a site build each).
+# `make publish VERSION=0.1` end to end (refused without VERSION and over uncommitted files; mike's version,
+# its `latest` alias, site_url per version, the runs' files once in the shared runs/) is checked in
+# tests/test_preview_flow.py, on the first version its flow publishes anyway: a site build fewer.
 
 
 # --- publish_runs: the shared runs/, without a site build ------------------------------------------
