@@ -47,9 +47,10 @@ PAGES = ["", *CHART_PAGES, "runs/", "claims/", "methodology/", "contributing/", 
 # The Zensical build is loaded page by page too, where its frame differs from MkDocs' (home, nav, a
 # chart page, tables, admonitions); the charts' own checks run on the MkDocs build only.
 ZENSICAL_PAGES = ["", "experiments/aead/", "experiments/symmetric/", "runs/", "claims/"]
-# The MkDocs pages test_browser.py's later tests read again (the palette toggle, the symmetric, EC and Argon2
-# checks) are loaded last, so that they are still open then (Profile's shelf); Zensical's AEAD page too.
-REREAD = ["experiments/aead/", "experiments/symmetric/", "experiments/ec_keygen/", "experiments/argon2/"]
+# The MkDocs pages test_browser.py's later tests read again (the answer tables at 1280 px, the palette toggle,
+# the symmetric, EC and Argon2 checks) are loaded last, so that they are still open then (Profile's shelf);
+# Zensical's AEAD page too.
+REREAD = ["experiments/aead/", "experiments/symmetric/", "experiments/ec_keygen/", "experiments/argon2/", "claims/"]
 LOADED = (
     [("mkdocs", path) for path in PAGES if path not in REREAD]
     + [("zensical", path) for path in ZENSICAL_PAGES]
@@ -98,6 +99,27 @@ class Opened:
 FORGET_PALETTE = """try {
   Object.keys(localStorage).filter((k) => k.endsWith('__palette')).forEach((k) => localStorage.removeItem(k));
 } catch (noStorage) {}"""
+
+
+# Material's search worker (both generators') fetches the whole site's index (800 kB) and builds it on every
+# page load, a quarter of a second of CPU a page. A test that reads neither the page's console nor its
+# requests (the layout checks of the answers and of the error page) opens its page without it: search itself
+# is test_search_finds_p384_as_one_word_on_the_curves_page's, and every page of both builds loads it in
+# test_page_loads_and_draws_its_charts_without_console_errors_or_outside_requests. Other workers (Plotly's)
+# start as they would.
+NO_SEARCH_WORKER = """(() => {
+  const Real = window.Worker;
+  class Unstarted extends EventTarget { postMessage() {} terminate() {} }
+  window.Worker = function (url, options) {
+    return String(url).includes('search') ? new Unstarted() : new Real(url, options);
+  };
+})();"""
+
+
+def without_search_worker(page: Page) -> Page:
+    """`page`, its documents to come starting no search worker (NO_SEARCH_WORKER)."""
+    page.add_init_script(NO_SEARCH_WORKER)
+    return page
 
 
 class Profile:
@@ -327,3 +349,59 @@ def assert_answer_fits(found: dict[str, Any] | None, viewport: dict[str, int], m
         f"{mode}: the answer ends {found['bottom'] - found['height']:.0f} px below the screen"
     )
     assert found["clipped"] == [], mode
+
+
+# Tables that carry an answer, by a header only they have, and the columns that hold the answer: each
+# cell of those columns is drawn, and inside the viewport and every box that would clip it, at 1280 px
+# and on a phone. Collapsed sections are opened first.
+ANSWER_TABLES = {
+    "claims/": {"what we measured": ["claim", "verdict"]},
+    "experiments/argon2/": {
+        "budget": ["budget", "memory", "time cost", "threads", "verdict"],
+        "parameter set": ["verdict", "password_hash (Argon2id)", "sodium_crypto_pwhash (Argon2id)"],
+        "latency budget": ["latency budget", "Argon2id through libsodium (p = 1)", "verdict"],
+    },
+    "compare/": {"beyond shift": ["new", "delta", "verdict"]},
+}
+ANSWERS_SHOWN = """([marker, columns]) => {
+  const width = document.documentElement.clientWidth;
+  const problems = [];
+  let tables = 0;
+  for (const table of document.querySelectorAll('article table')) {
+    const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent.trim());
+    if (!heads.includes(marker)) { continue; }
+    tables += 1;
+    const missing = columns.filter((c) => !heads.includes(c));
+    if (missing.length) { problems.push(`${marker}: no column ${missing}`); continue; }
+    let right = width;
+    for (let box = table; box; box = box.parentElement) {
+      if (getComputedStyle(box).overflowX !== 'visible') { right = Math.min(right, box.getBoundingClientRect().right); }
+    }
+    for (const row of table.querySelectorAll('tbody tr')) {
+      for (const column of columns) {
+        const cell = row.children[heads.indexOf(column)];
+        const box = cell.getBoundingClientRect();
+        if (!cell.checkVisibility() || box.width === 0) { problems.push(`${marker}/${column}: hidden`); }
+        else if (box.left < -1 || box.right > right + 1) {
+          const where = `${Math.round(box.left)}–${Math.round(box.right)} px, room to ${Math.round(right)}`;
+          problems.push(`${marker}/${column}: ${where}`);
+        }
+      }
+    }
+  }
+  return [tables, [...new Set(problems)]];
+}"""
+
+
+def assert_answers_shown(opened: Opened, path: str, mode: str) -> None:
+    """Every table of `path` (ANSWER_TABLES) on `opened`, read at `mode`, shows its answer's cells; and the
+    page raised no error."""
+    page = opened.page
+    page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    laid_out = "[...document.querySelectorAll('.pcb-key-table')].every((a) => a.dataset.layout)"
+    page.wait_for_function(laid_out, timeout=10_000)  # tables.js measures a table when its section opens
+    for marker, columns in ANSWER_TABLES[path].items():
+        tables, problems = page.evaluate(ANSWERS_SHOWN, [marker, columns])
+        assert tables >= 1, f"{path} has a table with a {marker!r} column"
+        assert problems == [], f"{path} at {MODES[mode]['viewport']['width']} px"
+    assert [problem for problem in opened.problems if problem.startswith("page error")] == []

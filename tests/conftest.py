@@ -54,7 +54,6 @@ LONGEST_FIRST = (
     "tests/test_end_to_end.py",
     "tests/test_artifact_comment.py",
     "tests/test_merge_effect.py",
-    "tests/test_publish.py",
     "tests/test_root_serve.py",
     "tests/test_fuzz_runs.py",
     "tests/test_data_failures.py",

@@ -8,12 +8,14 @@ that only reads it checks it there (browser_support.Profile), with the other bro
 import pytest
 
 from .browser_support import (
+    ANSWER_TABLES,
     ANSWERED_PAGES,
     CHART_PAGES,
     DESKTOP,
     LOADED,
     PHONE,
     assert_answer_fits,
+    assert_answers_shown,
     assert_reads_well,
     open_sections,
 )
@@ -35,6 +37,13 @@ def test_page_loads_and_draws_its_charts_without_console_errors_or_outside_reque
         "Plotly.js is loaded by the pages that draw a chart, and only by them"
     )
     assert opened.problems == []
+
+
+# test_browser_tables.py's check of the repository's answer tables at 1280 × 900, here: the pages are still
+# open from the check above (REREAD), and the Argon2 check below changes its page.
+@pytest.mark.parametrize("path", [path for path in ANSWER_TABLES if path != "compare/"])
+def test_a_table_that_carries_an_answer_keeps_it_on_the_screen_at_1280_px(contexts, base_url, path):
+    assert_answers_shown(contexts["light"].opened(base_url + path), path, "light")
 
 
 @pytest.mark.parametrize("generator", GENERATORS)
