@@ -124,9 +124,9 @@ def test_the_method_names_the_payload_the_cfb1_ciphers_were_timed_at_when_it_is_
     quick = page.context(quick_analysis, REFERENCE, POLICY)
     assert quick["elsewhere_payloads"] == [SMALL]
     assert method_payloads_bullet(quick, quick_analysis).endswith(
-        "encrypt + decrypt of 200 KiB; this run timed the bit-serial CFB1 ciphers, whose round trip takes hundreds "
-        "of milliseconds, at 25 KiB (the quick profile's least work), and their rows say so: the race compares "
-        "them per byte."
+        "encrypt + decrypt of 200 KiB; this run timed the bit-serial CFB1 ciphers (the block cipher once per bit: "
+        "their 200 KiB round trips were most of the quick profile's least work) at 25 KiB, and their rows say so: "
+        "the race compares them per byte."
     )
     samples = rows("inventory", "openssl", "aes-128-cfb1", "cfb1", 128, "roundtrip", RACE, 128_000_000, 3)
     full_analysis = analysis.analyse(run_with(samples, inventory(("aes-128-cfb1", "ok"))), POLICY)
