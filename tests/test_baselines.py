@@ -170,3 +170,14 @@ def test_the_runs_page_says_which_pages_show_each_run(plain_build: GeneratedSite
     assert "- [JWT](experiments/jwt.md): the newest run of any machine" in newer
     assert "Not shown on an experiment page" in older, "the older run of the same machine is shown nowhere"
     assert "Shown on:" not in older
+
+
+def test_a_page_links_the_comparison_page_only_when_it_sets_the_shown_run_beside_its_baseline(project: Path):
+    """PHPCB_SHOW_RUN alone builds no Comparison page: a link to it failed `mkdocs build --strict`."""
+    link = "The [Comparison](../compare.md) page sets it beside its baseline run"
+    shown = site.build(project, view=View(show=NEW_ID)).pages["experiments/jwt.md"]
+    assert f"Run [`{NEW_ID}`]" in shown
+    assert link not in shown
+    both = site.build(project, view=View(show=NEW_ID, compare=(NEW_ID,)))
+    assert site.COMPARISON_PAGE in both.pages
+    assert link in both.pages["experiments/jwt.md"]

@@ -218,3 +218,6 @@ class Choice:
 
     config: SiteConfig
     focus: str | None
+    # Whether the Comparison page sets the focus run beside its baseline (it is among View.compare): only
+    # then do the pages link to it (PHPCB_SHOW_RUN alone builds no Comparison page).
+    compared: bool = False

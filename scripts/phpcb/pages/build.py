@@ -108,6 +108,7 @@ def experiment_page(
             answer = across_machines.with_holds(answer, experiment, context, chosen.run, questions)
     context.update(claims)
     context["selection"] = chosen
+    context["compared"] = choice.compared
     context["claims_tally"] = str(judge.Tally.of(page_claims)) if page_claims else ""
     context["notes"] = notes or []
     context["answer"] = answer
@@ -260,7 +261,9 @@ def build(
         )
     project, schemas, experiments, runs = sources.project, sources.schemas, sources.experiments, sources.runs
     config, contexts = sources.config, sources.contexts
-    choice = sources.choice(view.show)
+    choice = dataclasses.replace(
+        sources.choice(view.show), compared=view.show is not None and view.show in view.compare
+    )
     if choice.focus is not None and choice.focus not in {run.run_id for run in runs}:
         raise NoDataError(f"{selection.SHOW_RUN_VARIABLE}={choice.focus}: no such run under {project.runs}")
     templates = environment(project.templates)
