@@ -69,17 +69,6 @@ final class Argon2Cell
         return null;
     }
 
-    /**
-     * The cell's untimed first hashes (CellMeasurement::WARM_UP_HASHES): its memory and threads at the
-     * fewest passes its interface takes. What a fresh process's first hash pays for (mapping its
-     * memory, starting its threads) is paid in the first pass; later passes only add time.
-     */
-    public function warmUp(): self
-    {
-        $least = $this->interface === 'sodium' && $this->variant === 'argon2i' ? self::SODIUM_ARGON2I_MIN_TIME : 1;
-        return new self($this->interface, $this->variant, $this->memoryKib, $this->threads, min($this->timeCost, $least));
-    }
-
     /** @return array{interface: string, variant: string, memory_kib: int, threads: int, time_cost: int} */
     public function key(): array
     {

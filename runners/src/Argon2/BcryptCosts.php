@@ -13,8 +13,7 @@ use PhpCryptoBench\Io\CsvTable;
  * bcrypt (password_hash() with PASSWORD_BCRYPT, PHP's PASSWORD_DEFAULT) at costs 10 to 13, timed
  * beside the Argon2 grid so that the page can set them against the same latency budgets. A sample is
  * one hash, as in an Argon2 cell: wall time (hrtime) and CPU time (getrusage), then checked by
- * password_verify() before it counts; as in a cell, a first hash is made untimed (warmUpCost()).
- * Sampled as the cells are (CellSampling): at least 6 hashes, then
+ * password_verify() before it counts; as in a cell, a first hash is made and verified untimed. Sampled as the cells are (CellSampling): at least 6 hashes, then
  * more until the median's 95% CI is within ±3 %, the cost's share of the experiment's time is spent
  * (CellShares) or the maximum is reached.
  * In this process: bcrypt uses 4 KiB, so there is no peak memory to keep apart.
@@ -31,11 +30,6 @@ final class BcryptCosts
     public const FAKE_NS_PER_ROUND = 50_000;
     /** PHP's manual's example (password_verify()): a $2y$ hash of cost 10 made elsewhere. */
     public const KNOWN_ANSWER = ['rasmuslerdorf', '$2y$10$.vGA1O9wmRjrwAVXD98HNOgsNpDczlqm3Jq7KnEd1rVAGv3Fykk1a'];
-    /**
-     * The untimed hashes before a cost's first timed one, as a cell's (CellMeasurement::WARM_UP_HASHES)
-     * but one: bcrypt holds 4 KiB, no memory for malloc to map and then take from its heap.
-     */
-    public const WARM_UP_HASHES = 1;
 
     /** The fake clock's time so far: the budget is counted in it. */
     private int $fakeNow = 0;
@@ -99,16 +93,6 @@ final class BcryptCosts
     }
 
     /**
-     * The cost of the untimed hash before $cost's first timed one: at most the lowest of COSTS. Every
-     * cost runs the same loop, so a cost-10 hash warms it as a cost-13 one would, in an eighth of the
-     * time. Not verified: nothing of it is timed or kept.
-     */
-    public static function warmUpCost(int $cost): int
-    {
-        return min($cost, self::COSTS[0]);
-    }
-
-    /**
      * At least $minSamples hashes whatever the budget, then more until the CI is within
      * CellSampling::TARGET, the next hash would end past the budget (0: no budget) or $maxSamples are
      * taken, as CellMeasurement samples a cell.
@@ -121,9 +105,10 @@ final class BcryptCosts
         $rows = [];
         $walls = [];
         $started = $this->now();
-        // Under the fake clock the first sample makes the real hash instead.
-        for ($warmUp = 0; !$this->fakeClock && $warmUp < self::WARM_UP_HASHES; $warmUp++) {
-            password_hash(Argon2Hasher::PASSWORD, PASSWORD_BCRYPT, ['cost' => self::warmUpCost($cost)]);
+        // As a cell does (CellMeasurement::WARM_UP_HASHES): hashes made and verified before the first
+        // timed one. Under the fake clock the first sample makes the real hash instead.
+        for ($warmUp = 0; !$this->fakeClock && $warmUp < CellMeasurement::WARM_UP_HASHES; $warmUp++) {
+            $this->hashAndVerify($cost);
         }
         for ($sample = 0; $sample < max($minSamples, $maxSamples); $sample++) {
             [$wall, $cpu] = $this->timeOne($cost, $sample);

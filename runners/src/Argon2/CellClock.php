@@ -17,7 +17,7 @@ interface CellClock
     public function time(Argon2Cell $cell, int $sample, callable $hash): array;
 
     /**
-     * Runs $hash (one hash of the cell's memory, not verified) untimed before the first sample: the
+     * Runs $hash (one hash; its verification follows outside) untimed before the first sample: the
      * process's first hash maps its memory afresh. A modelled clock has nothing to warm and may skip it.
      *
      * @param callable(): void $hash

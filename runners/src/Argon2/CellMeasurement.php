@@ -21,18 +21,12 @@ use Throwable;
 final class CellMeasurement
 {
     /**
-     * Hashes made before the first timed one: a cell's first hash in its fresh process maps Argon2's
-     * memory afresh and was 1.2 to 2.6 times the cell's median in the committed quick runs of
-     * amd-epyc-fb7fc6 (e.g. 19.4 ms against 8.9 ms), so the first sample alone kept many cells outside
-     * ±3 %. Two: libargon2 takes its memory from glibc's malloc, where the free of a first block under
-     * 32 MiB raises the mapping threshold, so the second block is new heap (at 16 MiB, 4,096 page
-     * faults) and only from the third on is the heap reused (none); with one warm-up, password_hash's
-     * first sample at 16 MiB was 1.3 to 3 times its median. One pass each (Argon2Cell::warmUp), since
-     * the memory is mapped in the first, and unverified, since nothing of them is timed or kept: before
-     * issue 48 the warm-up was a hash at the cell's passes and its verification: at three passes over
-     * twice the time of two one-pass hashes, for the same page faults.
+     * Hashes made (and verified) before the first timed one: a cell's first hash in its fresh process
+     * maps Argon2's memory afresh and was 1.2 to 2.6 times the cell's median in the committed quick runs
+     * of amd-epyc-fb7fc6 (e.g. 19.4 ms against 8.9 ms), so the first sample alone kept many cells
+     * outside ±3 %.
      */
-    public const WARM_UP_HASHES = 2;
+    public const WARM_UP_HASHES = 1;
 
     public function __construct(
         private readonly CellHasher $hasher,
@@ -54,10 +48,15 @@ final class CellMeasurement
         $adaptive = $maxSamples > $samples && $target > 0.0;
         try {
             for ($warmUp = 0; $warmUp < self::WARM_UP_HASHES; $warmUp++) {
-                // Its memory is the cell's, so the clock counts it (CellClock::hashMemoryKib) as a sample's.
-                $this->clock->warmUp($cell, function () use ($cell): void {
-                    $this->hasher->hash($cell->warmUp());
+                $hash = null;
+                // The hash alone inside the clock's call, its verification after: the clock counts the
+                // hash's memory (CellClock::hashMemoryKib), not the verification's.
+                $this->clock->warmUp($cell, function () use ($cell, &$hash): void {
+                    $hash = $this->hasher->hash($cell);
                 });
+                if ($hash !== null) {
+                    $result['verified'] = self::combine($result['verified'], $this->hasher->verify($cell, $hash));
+                }
             }
             for ($index = 0; $index < ($adaptive ? $maxSamples : $samples); $index++) {
                 ParentWatch::exitIfParentGone(); // a cell whose runner is gone stops between hashes

@@ -38,7 +38,7 @@ final class CellStep implements UnsampledStep
         return 0.05 + $this->samples * 0.1 * $this->cell->memoryKib / 65536 * $this->cell->timeCost / 3;
     }
 
-    /** The cell's process, its untimed first hashes, and its samples, each verified: what the Sampler does not control. */
+    /** The cell's process, its untimed first hash and its samples, each verified: what the Sampler does not control. */
     public function fixedNs(): int
     {
         return $this->cost?->cellNs($this->cell, $this->samples) ?? (int) round($this->estimatedSeconds() * 1e9);

@@ -13,10 +13,9 @@ namespace PhpCryptoBench\Argon2;
  * at 186 ms against 135 measured. Argon2's cost per KiB-pass grows with the memory once it leaves the
  * caches (64 MiB took 2.7 times 16 MiB's per KiB-pass on amd-epyc-zen5): between the probes it is
  * interpolated on the memory's logarithm, outside them it is the nearer probe's. bcrypt doubles per
- * cost. What a cell takes in all: its process, its untimed first hashes (one pass each, unverified:
- * CellMeasurement::WARM_UP_HASHES), and its timed ones, each verified by a second hash
- * (password_verify: verification is counted, never skipped). Under the fake clock only the timed
- * hashes take (modelled) time, as ModelledClock and BcryptCosts count it.
+ * cost. What a cell takes in all: its process, its untimed first hash, and its timed ones, each
+ * verified by a second hash (password_verify: verification is counted, never skipped). Under the fake
+ * clock only the timed hashes take (modelled) time, as ModelledClock and BcryptCosts count it.
  */
 final class HashCost
 {
@@ -87,7 +86,7 @@ final class HashCost
 
     /**
      * The fastest of $hashes two-pass hashes in this process: a cell process would add its start, its
-     * untimed hashes and a verification (four hashes for one timed, 0.3 s at 64 MiB). At 16 MiB
+     * untimed hash and a verification of each (four hashes for one timed, 0.4 s at 64 MiB). At 16 MiB
      * a process's first hashes took 2 to 4 times a cell's timed ones (their memory not yet reused), so
      * there the fastest of three counts; at 64 MiB every hash maps its memory as the cell's do, and one
      * is enough: a preempted one only makes a later pass dearer, the projection stays one of least work.
@@ -127,8 +126,8 @@ final class HashCost
         $walls = array_map(static fn (array $sample): int => $sample['wall_ns'], $probe['samples']);
         sort($walls);
         $hashNs = $walls === [] ? 3 * $mib * 1_000_000 : $walls[intdiv(count($walls), 2)];
-        // The probe made its untimed hashes (one pass, as its timed ones) and its timed ones, each verified by a second hash.
-        return [(float) $hashNs, max(0, $took - (CellMeasurement::WARM_UP_HASHES + 2 * count($walls)) * $hashNs)];
+        // The probe made its untimed first hash and its timed ones, each verified by a second hash.
+        return [(float) $hashNs, max(0, $took - 2 * (1 + count($walls)) * $hashNs)];
     }
 
     /** The cost of a hash's first KiB-pass at $memoryKib: the probes', interpolated on the memory's logarithm between them. */
@@ -166,20 +165,13 @@ final class HashCost
             return (int) round($timed * $this->hashNs($cell));
         }
         $verified = $cell->variant === 'argon2d' ? 1.0 : 2.0; // no second Argon2d implementation: nothing to verify with
-        return (int) round($this->processNs + CellMeasurement::WARM_UP_HASHES * $this->hashNs($cell->warmUp()) + $timed * $this->hashNs($cell) * $verified);
+        return (int) round($this->processNs + (CellMeasurement::WARM_UP_HASHES + $timed) * $this->hashNs($cell) * $verified);
     }
 
-    /** bcrypt at $cost, $timed timed hashes, each verified by password_verify (the same cost again), after its untimed ones at BcryptCosts::warmUpCost(). */
+    /** bcrypt at $cost, $timed timed hashes, each verified by password_verify (the same cost again). */
     public function bcryptNs(int $cost, int $timed): int
     {
-        if ($this->modelled) {
-            return (int) round($timed * $this->bcryptHashNs($cost));
-        }
-        return (int) round(BcryptCosts::WARM_UP_HASHES * $this->bcryptHashNs(BcryptCosts::warmUpCost($cost)) + $timed * $this->bcryptHashNs($cost) * 2);
-    }
-
-    private function bcryptHashNs(int $cost): float
-    {
-        return (1 << $cost) * $this->nsPerBcryptRound;
+        $hash = (1 << $cost) * $this->nsPerBcryptRound;
+        return (int) round($this->modelled ? $timed * $hash : (CellMeasurement::WARM_UP_HASHES + $timed) * $hash * 2);
     }
 }

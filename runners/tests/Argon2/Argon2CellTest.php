@@ -41,18 +41,6 @@ final class Argon2CellTest extends TestCase
         self::assertNotNull(Argon2Cell::of('password_hash', 'argon2id', 16384, 1, 1)->refusal(null));
     }
 
-    public function testTheWarmUpIsTheCellAtTheFewestPassesItsInterfaceTakes(): void
-    {
-        self::assertEquals(Argon2Cell::of('password_hash', 'argon2id', 65536, 2, 1), Argon2Cell::of('password_hash', 'argon2id', 65536, 2, 3)->warmUp());
-        self::assertEquals(Argon2Cell::of('cli', 'argon2d', 16384, 1, 1), Argon2Cell::of('cli', 'argon2d', 16384, 1, 3)->warmUp());
-        self::assertEquals(Argon2Cell::of('sodium', 'argon2id', 65536, 1, 1), Argon2Cell::of('sodium', 'argon2id', 65536, 1, 4)->warmUp());
-        $sodiumArgon2i = Argon2Cell::of('sodium', 'argon2i', 16384, 1, 4);
-        self::assertSame(3, $sodiumArgon2i->warmUp()->timeCost, 'libsodium takes Argon2i at 3 passes or more');
-        self::assertNull($sodiumArgon2i->warmUp()->refusal('standard'));
-        $onePass = Argon2Cell::of('password_hash', 'argon2i', 16384, 1, 1);
-        self::assertEquals($onePass, $onePass->warmUp());
-    }
-
     public function testTheProviderIsReadFromPhp(): void
     {
         self::assertSame(defined('PASSWORD_ARGON2_PROVIDER') ? PASSWORD_ARGON2_PROVIDER : null, Argon2Cell::provider());

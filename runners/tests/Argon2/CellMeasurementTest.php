@@ -5,7 +5,6 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Tests\Argon2;
 
 use PhpCryptoBench\Argon2\Argon2Cell;
-use PhpCryptoBench\Argon2\CellHasher;
 use PhpCryptoBench\Argon2\CellMeasurement;
 use PhpCryptoBench\Argon2\ModelledCellCost;
 use PhpCryptoBench\Argon2\ModelledClock;
@@ -38,43 +37,16 @@ final class CellMeasurementTest extends TestCase
         self::assertSame('ok', $result['status']);
         self::assertCount(6, $result['samples']);
         self::assertSame(['wall_ns' => self::SECOND, 'cpu_ns' => 2 * self::SECOND], $result['samples'][5]);
-        self::assertSame(['hash-2', 'hash-3', 'hash-4', 'hash-5', 'hash-6', 'hash-7'], $result['hashes'], 'hash-0 and hash-1 warmed the cell up, untimed');
-        self::assertSame(CellMeasurement::WARM_UP_HASHES + 6, $hasher->hashes);
+        self::assertSame(['hash-1', 'hash-2', 'hash-3', 'hash-4', 'hash-5', 'hash-6'], $result['hashes'], 'hash-0 warmed the cell up, untimed');
+        self::assertSame(7, $hasher->hashes);
         self::assertSame(6 * self::SECOND, $result['elapsed_ns'], 'the warm-up is not a sample');
         self::assertSame(4242, $result['max_rss_kib']);
     }
 
-    public function testTheWarmUpIsTwoUnverifiedHashesOfTheCellsMemoryAtOnePassAndEveryTimedHashIsVerified(): void
+    public function testTheWarmUpHashIsVerifiedLikeTheOthers(): void
     {
-        $hasher = new class () implements CellHasher {
-            /** @var list<string> */
-            public array $hashed = [];
-            /** @var list<string> */
-            public array $verified = [];
-
-            public function hash(Argon2Cell $cell): string
-            {
-                $this->hashed[] = sprintf('m=%d p=%d t=%d', $cell->memoryKib, $cell->threads, $cell->timeCost);
-                return 'hash-' . (count($this->hashed) - 1);
-            }
-
-            public function verify(Argon2Cell $cell, string $hash): ?bool
-            {
-                $this->verified[] = $hash;
-                return true;
-            }
-        };
-        $result = (new CellMeasurement($hasher, new SteppingClock(self::SECOND)))->measure(self::cell('argon2id', 2), 6, 0);
-        self::assertSame([...array_fill(0, 2, 'm=16384 p=2 t=1'), ...array_fill(0, 6, 'm=16384 p=2 t=3')], $hasher->hashed, 'the warm-up maps the cell\'s memory on its threads twice, in one pass');
-        self::assertSame(['hash-2', 'hash-3', 'hash-4', 'hash-5', 'hash-6', 'hash-7'], $hasher->verified, 'each timed hash verified, the warm-up not');
-        self::assertSame($hasher->verified, $result['hashes']);
-        self::assertTrue($result['verified']);
-    }
-
-    public function testAWrongFirstTimedHashFailsTheCell(): void
-    {
-        // The first verdict is the first timed hash's: the warm-up asks for none.
-        $result = (new CellMeasurement(new ScriptedHasher([false, true, true]), new SteppingClock(1)))->measure(self::cell(), 3, 0);
+        // The first verdict is the warm-up's: a wrong warm-up hash fails the cell as a wrong sample would.
+        $result = (new CellMeasurement(new ScriptedHasher([false, true, true, true]), new SteppingClock(1)))->measure(self::cell(), 3, 0);
         self::assertFalse($result['verified']);
     }
 
@@ -129,11 +101,10 @@ final class CellMeasurementTest extends TestCase
     /** @return iterable<string, array{string, list<bool|null>, bool|null}> */
     public static function verdicts(): iterable
     {
-        // The three timed hashes' verdicts: the warm-up is not verified.
-        yield 'every hash verifies' => ['argon2id', [true, true, true], true];
-        yield 'one hash fails to verify' => ['argon2id', [true, false, true], false];
-        yield 'the last hash fails to verify' => ['argon2id', [true, true, false], false];
-        yield 'Argon2d: nothing can look' => ['argon2d', [null, null, null], null];
+        // The warm-up hash first, then the three timed ones.
+        yield 'every hash verifies' => ['argon2id', [true, true, true, true], true];
+        yield 'one hash fails to verify' => ['argon2id', [true, true, false, true], false];
+        yield 'Argon2d: nothing can look' => ['argon2d', [null, null, null, null], null];
     }
 
     /**
