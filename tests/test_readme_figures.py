@@ -132,3 +132,21 @@ def test_no_figure_that_changes_with_every_run_is_stated_as_prose(path):
     assert re.findall(r"takes about [\d.]+ (?:minutes|hours)", text) == [], "a budget is at most, not about"
     # (GitHub Pages' 1 GB limit is GitHub's figure, not the runs'.)
     assert re.findall(r"\b\d+(?:\.\d+)? MB\b", text) == [], "a size of the runs' files"
+
+
+def makefile_seconds(name: str) -> int:
+    found = re.search(rf"^{name} \?= (\d+)$", (ROOT / "Makefile").read_text(encoding="utf-8"), re.MULTILINE)
+    assert found is not None, f"the Makefile sets {name}"
+    return int(found.group(1))
+
+
+def test_the_report_deadline_the_readme_states_is_the_makefiles_and_the_rehearsals_goal():
+    """`make report` ends its experiments REPORT_SITE_SECONDS before its goal (--ends-by), counted from its
+    start: the README says when, and `make rehearse` times the command against the same goal."""
+    goal, site = makefile_seconds("REPORT_SECONDS"), makefile_seconds("REPORT_SITE_SECONDS")
+    text = text_of(README)
+    assert f"they end by {goal - site} s after `make report` started" in text
+    assert f"fits in the {goal} s the Makefile's `REPORT_SECONDS` gives it" in text
+    rehearsal = (ROOT / "scripts" / "rehearse.sh").read_text(encoding="utf-8")
+    assert re.search(rf"^step report {goal} report$", rehearsal, re.MULTILINE)
+    assert 0 < site < goal - budgets()["quick"], "the quick profile's whole budget fits when the setup is quick"

@@ -17,6 +17,7 @@ use PhpCryptoBench\Harness\HrTimer;
 use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Harness\Progress;
 use PhpCryptoBench\Harness\SystemWallClock;
+use PhpCryptoBench\Harness\WallClock;
 use PhpCryptoBench\Native\FixedNativeSpeed;
 use PhpCryptoBench\Native\OpensslSpeedCommand;
 use PhpCryptoBench\Run\ChildProcessLauncher;
@@ -32,7 +33,7 @@ final class Application
 
     private const USAGE = <<<'TXT'
         Usage:
-          php runners/bench.php run [--profile quick|full] [--budget-seconds S] [--only LIST] [--out DIR] [--resume] [--fake-clock]
+          php runners/bench.php run [--profile quick|full] [--budget-seconds S | --ends-by T] [--only LIST] [--out DIR] [--resume] [--fake-clock]
           php runners/bench.php list
           php runners/bench.php --help
 
@@ -43,6 +44,8 @@ final class Application
           --budget-seconds  the experiments' time in all (quick: 210, full: 5400): each experiment
                      takes its cases' share of what is left, its sampling goes where the noise is, and
                      the run says what it took and how many cases reached their target
+          --ends-by  a time, in seconds since the epoch (date +%s): the budget is the profile's, or
+                     what is left until then when that is less (make report: its 6 minutes in all)
           --only     comma-separated experiment names (see list)
           --out      the run directory to write
           --resume   finish the experiments a killed run in --out did not record
@@ -114,19 +117,44 @@ final class Application
         return self::EXIT_OK;
     }
 
-    private static function profile(RunOptions $options): Profile
+    /** @param int $now the wall clock's reading the budget of --ends-by is counted from */
+    private static function profile(RunOptions $options, int $now): Profile
     {
         $profile = Profile::named($options->profile);
         $profile = $options->budgetNs === null ? $profile : $profile->withBudgetNs($options->budgetNs);
+        $profile = $options->endsBy === null ? $profile : $profile->endingBy($options->endsBy, $now);
         return $options->fakeClock ? $profile->forFakeClock() : $profile;
     }
 
-    private function runner(RunOptions $options, Profile $profile): Runner
+    private static function wallClock(RunOptions $options): WallClock
+    {
+        return $options->fakeClock ? self::fakeWallClock() : new SystemWallClock();
+    }
+
+    /** What --ends-by left the experiments, said before anything is measured. */
+    private function sayWhatEndsByLeaves(RunOptions $options, Profile $profile, int $now): void
+    {
+        if ($options->endsBy === null) {
+            return;
+        }
+        $profileBudgetS = Profile::named($options->profile)->budgetNs / 1e9;
+        fwrite($this->stderr, sprintf(
+            "--ends-by %s UTC, %s from now: the experiments' budget is %s (the %s profile's is %s)%s\n",
+            gmdate('H:i:s', $options->endsBy),
+            Progress::clock(max(0, $options->endsBy - $now)),
+            Progress::clock($profile->budgetNs / 1e9),
+            $options->profile,
+            Progress::clock($profileBudgetS),
+            $profile->budgetNs / 1e9 < $profileBudgetS ? ', what is left until then' : '',
+        ));
+    }
+
+    private function runner(RunOptions $options, Profile $profile, WallClock $clock): Runner
     {
         $timer = $options->fakeClock ? new FakeTimer() : new HrTimer();
         return new Runner(
             $timer,
-            $options->fakeClock ? self::fakeWallClock() : new SystemWallClock(),
+            $clock,
             $options->fakeClock ? new FixedNativeSpeed() : new OpensslSpeedCommand($profile->nativeSeconds),
             $options->fakeClock ? EnvironmentProbe::forFakeClock() : new EnvironmentProbe(),
             // Under the fake clock, progress reads its time too: the same lines on every machine.
@@ -163,8 +191,9 @@ final class Application
         if ($options->out === null) {
             throw UsageError::missingValue('--out');
         }
-        $profile = self::profile($options);
-        $entry = $this->runner($options, $profile)->runExperimentHere($experiment, $profile, $options->out);
+        $clock = self::wallClock($options);
+        $profile = self::profile($options, $clock->timestamp());
+        $entry = $this->runner($options, $profile, $clock)->runExperimentHere($experiment, $profile, $options->out);
         ParentWatch::exitIfParentGone();
         fwrite($this->stdout, json_encode($entry, JSON_UNESCAPED_SLASHES | JSON_PRESERVE_ZERO_FRACTION | JSON_THROW_ON_ERROR) . PHP_EOL);
         return self::EXIT_OK;
@@ -174,8 +203,11 @@ final class Application
     private function runExperiments(array $arguments): int
     {
         $options = RunOptions::parse($arguments, $this->registry()->names(), getenv('PHPCB_FAKE_CLOCK') === '1');
-        $profile = self::profile($options);
-        $runner = $this->runner($options, $profile);
+        $clock = self::wallClock($options);
+        $now = $clock->timestamp();
+        $profile = self::profile($options, $now);
+        $this->sayWhatEndsByLeaves($options, $profile, $now);
+        $runner = $this->runner($options, $profile, $clock);
         $experiments = $this->registry()->select($options->only);
         // Without --out the runner names the directory, from the same clock reading as started_utc.
         $manifest = $options->resume

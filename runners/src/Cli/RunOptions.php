@@ -18,6 +18,8 @@ final class RunOptions
         public readonly bool $fakeClock,
         /** --budget-seconds in nanoseconds; null: the profile's budget */
         public readonly ?int $budgetNs = null,
+        /** --ends-by in seconds since the epoch: the experiments' budget is at most what is left until then */
+        public readonly ?int $endsBy = null,
     ) {
     }
 
@@ -33,6 +35,7 @@ final class RunOptions
         $resume = false;
         $fakeClock = $fakeClockFromEnvironment;
         $budgetNs = null;
+        $endsBy = null;
         while ($arguments !== []) {
             $argument = array_shift($arguments);
             [$name, $inline] = str_contains($argument, '=') && str_starts_with($argument, '--')
@@ -52,6 +55,7 @@ final class RunOptions
                 '--resume' => $resume = true,
                 '--fake-clock' => $fakeClock = true,
                 '--budget-seconds' => $budgetNs = self::budgetNs($value()),
+                '--ends-by' => $endsBy = self::endsBy($value()),
                 default => throw UsageError::unknownOption($argument),
             };
         }
@@ -61,7 +65,23 @@ final class RunOptions
         if ($resume && $out === null) {
             throw UsageError::resumeWithoutOut();
         }
-        return new self($profile, $only, $out, $resume, $fakeClock, $budgetNs);
+        if ($endsBy !== null && $budgetNs !== null) {
+            throw UsageError::twoBudgets();
+        }
+        if ($endsBy !== null && $resume) {
+            // A resumed run's budget is the whole run's, part of it spent before: a time of day says nothing of that part.
+            throw UsageError::endsByWithResume();
+        }
+        return new self($profile, $only, $out, $resume, $fakeClock, $budgetNs, $endsBy);
+    }
+
+    /** Whole seconds since the epoch (`date +%s`). */
+    private static function endsBy(string $seconds): int
+    {
+        if (preg_match('/^[0-9]{1,12}$/', $seconds) !== 1) {
+            throw UsageError::invalidEndsBy($seconds);
+        }
+        return (int) $seconds;
     }
 
     /** Seconds, whole or decimal ("210", "54.321"), 0 or more, as nanoseconds. */

@@ -124,6 +124,15 @@ final class Profile
         return new self($this->name, $this->minSamples, $this->maxSamples, $this->targetHalfWidth, $this->minSampleNs, $this->maxIterations, $this->nativeSeconds, $this->caseAllowanceNs, $this->caseCeilingNs, $this->caseSliceNs, $budgetNs, $this->fewestSamples, $this->uncalibratedFromNs);
     }
 
+    /**
+     * This profile with its budget cut to what is left until $endsBy (seconds since the epoch) at $now,
+     * when that is less: `make report` ends its experiments in time for its site whatever its setup took.
+     */
+    public function endingBy(int $endsBy, int $now): self
+    {
+        return $this->withBudgetNs(min($this->budgetNs, max(0, $endsBy - $now) * 1_000_000_000));
+    }
+
     public static function named(string $name): self
     {
         return match ($name) {

@@ -84,6 +84,19 @@ final class ApplicationTest extends TestCase
         self::assertStringContainsString('php runners/bench.php run [--profile quick|full]', $out);
     }
 
+    public function testEndsBySaysWhatItLeavesTheExperimentsBeforeAnythingIsMeasured(): void
+    {
+        $out = sys_get_temp_dir() . '/pcb-ends-by-' . bin2hex(random_bytes(4));
+        // The fake wall clock starts at 2026-01-01T00:00:00 (1767225600): 20 s left until then.
+        [$code, , $err] = $this->invoke('run', '--fake-clock', '--only', 'pitfalls', '--ends-by', '1767225620', '--out', $out);
+        array_map('unlink', glob($out . '/*') ?: []);
+        rmdir($out);
+        self::assertSame(0, $code, $err);
+        $lines = explode("\n", $err);
+        self::assertSame("--ends-by 00:00:20 UTC, 0:20 from now: the experiments' budget is 0:20 (the quick profile's is 3:30), what is left until then", $lines[0]);
+        self::assertStringStartsWith('budget 0:20 for the experiments (--budget-seconds 20)', $lines[1]);
+    }
+
     /** @return iterable<string, array{list<string>, string}> */
     public static function usageErrors(): iterable
     {

@@ -22,6 +22,14 @@ final class RunOptionsTest extends TestCase
         self::assertFalse($options->resume);
         self::assertFalse($options->fakeClock);
         self::assertNull($options->budgetNs, 'the profile\'s budget');
+        self::assertNull($options->endsBy, 'no time to end by');
+    }
+
+    public function testEndsByIsATimeInWholeSecondsSinceTheEpoch(): void
+    {
+        self::assertSame(1_795_000_000, RunOptions::parse(['--ends-by', '1795000000'], self::KNOWN, false)->endsBy);
+        self::assertSame(0, RunOptions::parse(['--ends-by=0'], self::KNOWN, false)->endsBy, 'long past: nothing left');
+        self::assertNull(RunOptions::parse(['--ends-by=0'], self::KNOWN, false)->budgetNs, 'the profile\'s budget, cut later against the clock');
     }
 
     public function testEveryOptionInBothSpellings(): void
@@ -53,6 +61,10 @@ final class RunOptionsTest extends TestCase
         yield 'resume without out' => [['--resume'], '--resume needs --out DIR naming the run to finish'];
         yield 'budget not a number' => [['--budget-seconds', '3m'], '--budget-seconds expects a number of seconds, 0 or more; got "3m"'];
         yield 'negative budget' => [['--budget-seconds=-5'], '--budget-seconds expects a number of seconds, 0 or more; got "-5"'];
+        yield 'ends-by as a date' => [['--ends-by', '2026-11-29T10:00:00'], '--ends-by expects a time as whole seconds since the epoch (date +%s); got "2026-11-29T10:00:00"'];
+        yield 'ends-by with a fraction' => [['--ends-by=1795000000.5'], '--ends-by expects a time as whole seconds since the epoch (date +%s); got "1795000000.5"'];
+        yield 'ends-by and a budget' => [['--ends-by', '1795000000', '--budget-seconds', '60'], '--budget-seconds and --ends-by both set the budget: give one of them'];
+        yield 'ends-by on a resumed run' => [['--resume', '--out', '/tmp/x', '--ends-by', '1795000000'], '--ends-by cannot be given with --resume: a resumed run keeps its budget (--budget-seconds), less what its recorded experiments took'];
     }
 
     /**
