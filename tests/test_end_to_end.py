@@ -1,8 +1,10 @@
 """Runner (fake clock) → CSV → build → page: the numbers on the page are the ones the fake clock implies."""
 
 import csv
+import json
 import os
 import re
+import shutil
 import signal
 import statistics
 import subprocess
@@ -11,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from phpcb.data import run_checks
 from phpcb.data.loader import load_run
 from phpcb.data.schema import load_schemas
 from phpcb.pages import build as site
@@ -288,3 +291,58 @@ def test_symmetric_runs_in_a_legacy_provider_child_and_its_page_shows_the_number
     headline = re.search(r"AES-256 decrypting\s+2 MiB: \*\*(.+)\*\*", page)
     assert headline is not None
     assert_speedup(headline.group(1), "OpenSSL", "mcrypt", openssl, mcrypt)
+
+
+def record_the_fixture_runs_ec_keygen(out: Path) -> None:
+    """The fixture run's ec_keygen entry and files in the run `out` (which measured pitfalls), unsealed again,
+    as a killed run leaves it."""
+    manifest_path = out / "manifest.json"
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    entry = json.loads((FIXTURE_RUN / "manifest.json").read_text(encoding="utf-8"))["experiments"]["ec_keygen"]
+    for name in entry["files"]:
+        shutil.copyfile(FIXTURE_RUN / name, out / name)
+    # Measured by this run's runner, as in a run of both: the fixture's process recorded other libraries.
+    manifest["experiments"]["ec_keygen"] = {**entry, "measured_by": manifest["experiments"]["pitfalls"]["measured_by"]}
+    for sealed_at_the_end in ("seal", "finished_utc"):
+        manifest.pop(sealed_at_the_end, None)
+    manifest_path.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+
+
+def test_jwt_after_ec_keygen_times_only_the_hmac_keygen_and_its_page_quotes_the_others(tmp_path):
+    """Issue 48: the JWT page quotes key generation from the curves page of the same run, so the runner no
+    longer times it twice; the run still checks out, and the page still has every algorithm's keygen. The
+    run's ec_keygen is the fixture run's (a fake-clock ec_keygen makes hundreds of real keys, RSA-3072 ones
+    among them: 10 CPU-seconds): a killed run that recorded it, resumed for jwt, which a child process
+    measures after it, as in a run of both."""
+    out, result = fake_run(tmp_path, "pitfalls")
+    assert result.returncode == 0, result.stderr
+    record_the_fixture_runs_ec_keygen(out)
+    result = subprocess.run(
+        ["php", str(ROOT / "runners" / "bench.php"), "run", "--resume", "--out", str(out), "--only", "jwt"],
+        env={**os.environ, "PHPCB_FAKE_CLOCK": "1"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "1 experiment(s) left" in result.stderr
+    assert "[jwt] key generation of prime256v1, secp384r1, secp521r1, RSA-2048, Ed25519: quoted" in result.stderr
+    schemas = load_schemas(ROOT / "data" / "schema")
+    run = load_run(out, schemas)
+    keygen = {row["alg"] for row in run.tables["jwt.csv"] if row["operation"] == "keygen"}
+    assert keygen == {"HS256", "HS384", "HS512"}, "an HMAC secret is the one key ec_keygen does not make"
+    entry = run.experiment("jwt")
+    measured = [name for name in entry["files"] if schemas.tables[name].measure is not None]
+    counted = sum(run_checks.measured_cases(run.frames[name], schemas.tables[name].key) for name in measured)
+    assert counted == entry["sampling"]["cases"] == 13 * 2 * 4 + 3 + 20, (
+        "the manifest's sampling counts what was measured"
+    )
+
+    page = site.build(tmp_path).pages["experiments/jwt.md"]
+    table = page.split("| algorithm | key | sign | verify | sign ÷ verify | keygen | security |", 1)[1].split(
+        "\n\n", 1
+    )[0]
+    keygen_cells = {line.split("|")[1].strip(): line.split("|")[6].strip() for line in table.splitlines()[2:]}
+    assert len(keygen_cells) == 13
+    assert "–" not in keygen_cells.values(), keygen_cells
+    assert "the keygen column quotes the [elliptic-curves page](ec_keygen.md)'s measurement" in " ".join(page.split())

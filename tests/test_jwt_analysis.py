@@ -50,6 +50,55 @@ def synthetic(rsa_bits=2048):
     return Run.from_rows(manifest["run_id"], manifest, {"jwt.csv": data})
 
 
+def curve_keygen_rows(scheme, ms, seed=0):
+    """ec_keygen.csv's keygen samples of one key scheme (the columns the JWT analysis reads)."""
+    rng = np.random.default_rng(seed)
+    return [
+        {
+            "curve": scheme,
+            "operation": "keygen",
+            "sample": sample,
+            "iterations": 1,
+            "elapsed_ns": int(ms * 1e6 * rng.normal(1, 0.01)),
+        }
+        for sample in range(7)
+    ]
+
+
+def after_the_curves_page():
+    """Issue 48: the JWT experiment ran after ec_keygen, which timed RSA-3072 (not P-256 here): jwt.csv has
+    keygen rows for the HMAC secret only."""
+    jwt = [row for row in synthetic(rsa_bits=3072).tables["jwt.csv"] if row["operation"] != "keygen"]
+    jwt += rows("HS256", "keygen", 0.001, seed=8)
+    tables = {"jwt.csv": jwt, "ec_keygen.csv": curve_keygen_rows("RSA-3072", 80.0)}
+    experiments = {
+        "ec_keygen": {"status": "ok", "files": ["ec_keygen.csv"]},
+        "jwt": {"status": "ok", "files": ["jwt.csv"]},
+    }
+    manifest = {"run_id": "20260101T0000Z-t-php8.2", "experiments": experiments}
+    return Run.from_rows(manifest["run_id"], manifest, tables)
+
+
+def test_keygen_the_jwt_run_left_to_the_curves_page_is_quoted_from_it():
+    result = analysis.analyse(after_the_curves_page(), POLICY)
+    for alg in ("RS256", "PS256"):
+        keygen = result.find(alg).keygen
+        assert keygen.measured_by == "ec_keygen"
+        assert (keygen.key_type, keygen.key_bits, keygen.payload_chars, keygen.token_bytes) == ("RSA", 3072, 0, 0)
+        assert keygen.summary.n == 7
+        assert keygen.summary.median_ns == pytest.approx(80e6, rel=0.03)
+    assert result.find("HS256").keygen.measured_by == "jwt", "ec_keygen makes no HMAC secret"
+    assert result.find("ES256").keygen is None, "neither table timed P-256 keys here: no number, not a made-up one"
+    rotation = result.choices[2]
+    assert rotation.operation == "keygen"
+    assert rotation.best.alg == "PS256", "the only recommended asymmetric algorithm with a keygen time"
+
+
+def test_keygen_quoting_leaves_a_jwt_run_without_ec_keygen_as_it_was():
+    result = analysis.analyse(synthetic(), POLICY)
+    assert all(a.keygen is None for a in result.algorithms), "synthetic() times no keygen, and no ec_keygen to quote"
+
+
 def test_hmac_is_never_chosen_for_many_verifiers_however_fast():
     result = analysis.analyse(synthetic(rsa_bits=3072), POLICY)
     verifiers = result.choices[0]

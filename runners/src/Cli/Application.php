@@ -192,7 +192,7 @@ final class Application
             throw UsageError::missingValue('--out');
         }
         $clock = self::wallClock($options);
-        $profile = self::profile($options, $clock->timestamp());
+        $profile = self::profile($options, $options->endsBy === null ? 0 : $clock->timestamp());
         $entry = $this->runner($options, $profile, $clock)->runExperimentHere($experiment, $profile, $options->out);
         ParentWatch::exitIfParentGone();
         fwrite($this->stdout, json_encode($entry, JSON_UNESCAPED_SLASHES | JSON_PRESERVE_ZERO_FRACTION | JSON_THROW_ON_ERROR) . PHP_EOL);
@@ -204,7 +204,8 @@ final class Application
     {
         $options = RunOptions::parse($arguments, $this->registry()->names(), getenv('PHPCB_FAKE_CLOCK') === '1');
         $clock = self::wallClock($options);
-        $now = $clock->timestamp();
+        // Read only for --ends-by: a reading moves the fake wall clock, whose first is the run's start.
+        $now = $options->endsBy === null ? 0 : $clock->timestamp();
         $profile = self::profile($options, $now);
         $this->sayWhatEndsByLeaves($options, $profile, $now);
         $runner = $this->runner($options, $profile, $clock);

@@ -5,9 +5,9 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Jwt;
 
 use PhpCryptoBench\Environment\MissingExtension;
-use PhpCryptoBench\Experiment\Experiment;
 use PhpCryptoBench\Experiment\ExperimentContext;
 use PhpCryptoBench\Experiment\ExperimentSetup;
+use PhpCryptoBench\Experiment\FollowsEarlierExperiments;
 use PhpCryptoBench\Experiment\MeasurementResult;
 use PhpCryptoBench\Harness\BenchCase;
 use PhpCryptoBench\Harness\FixedWork;
@@ -28,11 +28,12 @@ use PhpCryptoBench\Native\SampledStep;
 
 /**
  * JWT token size and sign/verify time per algorithm (seed 004), through this project's own JWS
- * code: the seed's 10, 100 and 500-character payloads and 2 KiB, plus key generation per key kind.
+ * code: the seed's 10, 100 and 500-character payloads and 2 KiB, plus key generation per key kind
+ * where the run's curves experiment did not time it (CurvesPageKeygen: the page quotes that one).
  * Then, in interleaved rounds at 100 characters, three layers per algorithm: `openssl speed` (the
  * native limit), the raw primitive in PHP on the token's signing input, and the full JWS layer.
  */
-final class JwtExperiment implements Experiment, FixedWork
+final class JwtExperiment implements FollowsEarlierExperiments, FixedWork
 {
     public const CSV = 'jwt.csv';
     public const TOKENS_CSV = 'jwt_tokens.csv';
@@ -53,15 +54,22 @@ final class JwtExperiment implements Experiment, FixedWork
     public const LAYERS_PAIRED_BY = ['alg', 'operation'];
     public const JWS_LAYER = 'jws';
 
+    /** @param list<string> $before the experiments the run measures before this one (FollowsEarlierExperiments) */
     public function __construct(
         private readonly string $vectorDirectory,
         private readonly TableSchema $schema,
+        private readonly array $before = [],
     ) {
     }
 
     public static function create(ExperimentSetup $setup): self
     {
         return new self($setup->vectorDirectory, $setup->schema);
+    }
+
+    public function after(array $names): self
+    {
+        return new self($this->vectorDirectory, $this->schema, $names);
     }
 
     public function name(): string
@@ -99,15 +107,32 @@ final class JwtExperiment implements Experiment, FixedWork
         ];
     }
 
+    /** Sign and verify per algorithm and payload, and key generation where the curves experiment before this one does not time it. */
     public function caseCount(Profile $profile): int
     {
-        return count(Algorithms::NAMES) * (2 * count(self::PAYLOAD_CHARS) + 1);
+        return self::cases(CurvesPageKeygen::expected($this->before, $profile));
+    }
+
+    private static function cases(CurvesPageKeygen $elsewhere): int
+    {
+        return count(Algorithms::NAMES) * 2 * count(self::PAYLOAD_CHARS) + count(self::keygenTimedHere($elsewhere));
+    }
+
+    /** @return list<string> the algorithms whose kind of key this experiment generates in a timed case */
+    public static function keygenTimedHere(CurvesPageKeygen $elsewhere): array
+    {
+        return array_values(array_filter(Algorithms::NAMES, static fn (string $alg): bool => !$elsewhere->covers(JwtScheme::named($alg))));
     }
 
     public function measure(ExperimentContext $context): MeasurementResult
     {
         $profile = $context->profile;
-        $context->progress->begin($this->name(), $this->caseCount($profile), $profile->estimatedSeconds($this->caseCount($profile)));
+        $elsewhere = CurvesPageKeygen::measuredIn($context->outputDirectory, $this->schema);
+        $context->progress->begin($this->name(), self::cases($elsewhere), $profile->estimatedSeconds(self::cases($elsewhere)));
+        if ($elsewhere->schemes() !== []) {
+            $context->progress->message(sprintf('[%s] key generation of %s: quoted from this run\'s ec_keygen, not timed again', $this->name(), implode(', ', $elsewhere->schemes())));
+        }
+        $timedKeygen = self::keygenTimedHere($elsewhere);
         $tables = TableSet::ofExperiment($this->schema, $this->name());
         [$table, $tokens, $keys] = [$tables->get(self::CSV), $tables->get(self::TOKENS_CSV), $tables->get(self::KEYS_CSV)];
         $privateKeys = [];
@@ -116,7 +141,9 @@ final class JwtExperiment implements Experiment, FixedWork
             $scheme = JwtScheme::named($alg);
             $private = $privateKeys[$alg] = $scheme->generate();
             $keys->add(['alg' => $alg, 'key_type' => $scheme->keyType, 'key_bits' => $scheme->keyBits, 'jwk' => json_encode($scheme->publishedJwk($private), JSON_UNESCAPED_SLASHES | JSON_THROW_ON_ERROR)]);
-            $cases[] = new JwtCase($scheme, JwtCase::KEYGEN, 0, $private);
+            if (in_array($alg, $timedKeygen, true)) {
+                $cases[] = new JwtCase($scheme, JwtCase::KEYGEN, 0, $private);
+            }
             foreach (self::PAYLOAD_CHARS as $chars) {
                 $sign = new JwtCase($scheme, JwtCase::SIGN, $chars, $private);
                 $tokens->add(['alg' => $alg, 'payload_chars' => $chars, 'token_bytes' => strlen($sign->token()), 'token' => $sign->token()]);
@@ -143,16 +170,20 @@ final class JwtExperiment implements Experiment, FixedWork
     /**
      * The layer rounds' `openssl speed` (one native primitive per algorithm family: RS and PS share
      * RSA-2048), a second per operation in every round, on any host; and the RSA key generations: one
-     * key per RSA algorithm made before timing, and each RSA algorithm's keygen case's least samples,
-     * projected from one RSA key generated here (slow, and the slower the host).
+     * key per RSA algorithm made before timing, and the least samples of each RSA keygen case timed
+     * here (none when the curves experiment before this one times RSA-2048), projected from one RSA
+     * key generated here (slow, and the slower the host).
      */
     public function fixedWorkNs(Profile $profile, bool $fakeClock): int
     {
         $primitives = [];
         $rsa = 0;
+        $rsaKeygenCases = 0;
+        $timedKeygen = self::keygenTimedHere(CurvesPageKeygen::expected($this->before, $profile));
         foreach (Algorithms::NAMES as $alg) {
             $scheme = JwtScheme::named($alg);
             $rsa += $scheme->keyType === 'RSA' ? 1 : 0;
+            $rsaKeygenCases += $scheme->keyType === 'RSA' && in_array($alg, $timedKeygen, true) ? 1 : 0;
             if ($profile->name === 'full' || in_array($alg, self::QUICK_LAYER_ALGORITHMS, true)) {
                 $primitive = $scheme->nativePrimitive(1);
                 $primitives[$primitive->name] = $primitive;
@@ -163,7 +194,7 @@ final class JwtExperiment implements Experiment, FixedWork
             return $native;
         }
         $keygen = SlowCases::time(static fn (): mixed => JwtScheme::named('RS256')->generate());
-        return $native + (int) round($rsa * $keygen) + SlowCases::extraNs($profile, array_fill(0, $rsa, $keygen));
+        return $native + (int) round($rsa * $keygen) + SlowCases::extraNs($profile, array_fill(0, $rsaKeygenCases, $keygen));
     }
 
     /**

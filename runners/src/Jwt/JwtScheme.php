@@ -42,6 +42,19 @@ final class JwtScheme
         return $this->algorithm->name();
     }
 
+    /**
+     * The name the curves experiment (ec_keygen) times this kind of key's generation under: RSA-2048,
+     * prime256v1, Ed25519; null for an HMAC secret, which it does not make.
+     */
+    public function keyScheme(): ?string
+    {
+        return match ($this->keyType) {
+            'oct' => null,
+            'RSA' => 'RSA-' . $this->keyBits,
+            default => explode(' ', $this->keyType, 2)[1],
+        };
+    }
+
     /** A fresh private key (or HMAC secret) for this algorithm. */
     public function generate(): mixed
     {

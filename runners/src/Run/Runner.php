@@ -13,6 +13,7 @@ use PhpCryptoBench\Exception\BenchException;
 use PhpCryptoBench\Exception\IoError;
 use PhpCryptoBench\Experiment\Experiment;
 use PhpCryptoBench\Experiment\ExperimentContext;
+use PhpCryptoBench\Experiment\FollowsEarlierExperiments;
 use PhpCryptoBench\Harness\FixedWork;
 use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Harness\Progress;
@@ -137,6 +138,7 @@ final class Runner
     private function finishRun(Manifest $manifest, Profile $profile, array $experiments, string $directory, int $spentNs = 0): Manifest
     {
         $manifest->save($directory);
+        $experiments = self::toldWhatComesBefore($experiments, $manifest);
         $context = $this->context($profile, $directory, $manifest->cores());
         // Projecting the fixed work times a little of it on this host (an Argon2 cell, a slow case's
         // operation): that time is the run's too.
@@ -176,6 +178,31 @@ final class Runner
         $manifest->save($directory);
         $this->progress->message(self::runLine($manifest->toArray()['experiments'], $budget));
         return $manifest;
+    }
+
+    /**
+     * Each experiment that leaves a measurement to one before it (FollowsEarlierExperiments), told which
+     * come before it: those the run recorded as measured, then those this session runs first.
+     *
+     * @param list<Experiment> $experiments in the order they run
+     * @return list<Experiment>
+     */
+    private static function toldWhatComesBefore(array $experiments, Manifest $manifest): array
+    {
+        $before = self::measuredExperiments($manifest);
+        $told = [];
+        foreach ($experiments as $experiment) {
+            $told[] = $experiment instanceof FollowsEarlierExperiments ? $experiment->after($before) : $experiment;
+            $before[] = $experiment->name();
+        }
+        return $told;
+    }
+
+    /** @return list<string> the experiments the manifest records as measured (ok or partial) */
+    private static function measuredExperiments(Manifest $manifest): array
+    {
+        $measured = array_filter($manifest->toArray()['experiments'], static fn (array $entry): bool => in_array($entry['status'] ?? null, ['ok', 'partial'], true));
+        return array_map('strval', array_keys($measured));
     }
 
     /**
@@ -352,7 +379,9 @@ final class Runner
         }
         // The parent saved the run's manifest before starting this child: its core count is the run's;
         // its budget (--budget-seconds) is the experiment's share of the run's.
-        return $this->runHere($experiment, $this->context($profile, $directory, Manifest::load($directory)->cores()), 'child', $profile->budgetNs);
+        $manifest = Manifest::load($directory);
+        [$experiment] = self::toldWhatComesBefore([$experiment], $manifest);
+        return $this->runHere($experiment, $this->context($profile, $directory, $manifest->cores()), 'child', $profile->budgetNs);
     }
 
     private function context(Profile $profile, string $directory, int $cores): ExperimentContext

@@ -218,7 +218,21 @@ def keygen_from_the_curves_page(run: Run, cases: list[JwtCase]) -> list[JwtCase]
             quoted.append(case)
             continue
         quoted.append(replace(case, summary=summarize(values), per_op_ns=values, measured_by="ec_keygen"))
-    return quoted
+    return [*quoted, *keygen_left_to_the_curves_page(cases, by_scheme)]
+
+
+def keygen_left_to_the_curves_page(cases: list[JwtCase], by_scheme: Mapping[str, np.ndarray]) -> list[JwtCase]:
+    """The keygen case of each algorithm the JWT table has none for, from ec_keygen's samples of its key
+    type: a JWT experiment run after ec_keygen does not time again what ec_keygen timed."""
+    timed = {case.alg for case in cases if case.operation == "keygen"}
+    keys = {case.alg: (case.key_type, case.key_bits) for case in cases if case.alg not in timed}
+    left = []
+    for alg, (key_type, key_bits) in keys.items():
+        scheme = key_scheme(key_type, key_bits)
+        values = by_scheme.get(scheme) if scheme is not None else None
+        if values is not None:
+            left.append(JwtCase(alg, key_type, key_bits, "keygen", 0, 0, summarize(values), values, "ec_keygen"))
+    return left
 
 
 def analyse(run: Run, policy: JwtPolicy) -> JwtAnalysis:
