@@ -290,8 +290,9 @@ def test_layers_measured_apart_are_compared_median_to_median():
     assert apart.goal == "missed"
 
 
-def test_the_page_says_who_padded_ps_signatures_in_the_run_it_shows(tmp_path):
-    """Runs recorded before `pss_padding` encoded PSS in PHP: their page must not describe the RSASSA-PSS key."""
+def test_the_page_says_who_padded_ps_signatures_in_the_run_it_shows(tmp_path, fixture_run_site):
+    """Runs recorded before `pss_padding` encoded PSS in PHP: their page must not describe the RSASSA-PSS key.
+    The current run's page is the session's site of the fixture run alone (conftest's fixture_run_site)."""
     from phpcb.pages import build as site
 
     from .conftest import project_with
@@ -303,8 +304,7 @@ def test_the_page_says_who_padded_ps_signatures_in_the_run_it_shows(tmp_path):
     write_manifest(older, manifest)
 
     pages = {}
-    for name, run in (("current", FIXTURE_RUN), ("older", older)):
-        generated = site.build(project_with(tmp_path / name, run))
+    for name, generated in (("current", fixture_run_site), ("older", site.build(project_with(tmp_path, older)))):
         pages[name] = next(page.text for page in generated.experiments if page.experiment.name == "jwt")
 
     assert "PSS comes from the key's RSASSA-PSS form" in pages["current"]

@@ -7,8 +7,8 @@ the preview artifact, said to be that job's word). Both name the pages whose tex
 change"; a snippet's changed lines are quoted.
 
 Site builds are slow: the base is built once per way of building it, each pull request's merged tree
-once by its own code, and the trusted job's builds of identical files are shared (conftest's
-`shared_builds`)."""
+once by its own code (in this process when its code is this code: Previews.merged_side), and the builds
+of identical files in this process are shared (conftest's `shared_builds`)."""
 
 from __future__ import annotations
 
@@ -136,8 +136,18 @@ class Previews:
             tree = self.work / kind
             merged_tree(self.root, "main", kind, tree, only_data=False)
             merge_comment.check_changed_runs(self.base_root, tree)
-            self.merged[kind] = (tree, sides.by_own_code(tree, self.work, f"{kind}-side")[0])
+            self.merged[kind] = (tree, self.merged_side(kind, tree))
         return self.merged[kind]
+
+    def merged_side(self, kind: str, tree: Path) -> Side:
+        """The merged tree's side by its own code. A branch that changes only files this code reads as data
+        (sides.AS_FILES) has this code for its own: its side is the in-process build of its files, which the
+        trusted job's build of the same files then reuses (conftest's shared_builds), instead of a Python of
+        its own per branch. That the two ways give the same side is checked on the base, whose side is
+        still computed in a process of its own (the posted comment's "differs from this job's build")."""
+        if only_data_changes(self.root, kind):
+            return merge_comment.by_this_code(tree)
+        return sides.by_own_code(tree, self.work, f"{kind}-side")[0]
 
     def comment(self, kind: str) -> str:
         if kind not in self.comments:
@@ -161,8 +171,22 @@ def preview_url(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PREVIEW_URL", PREVIEW)
 
 
+def only_data_changes(root: Path, branch: str) -> bool:
+    """Whether `branch` changes only files under sides.AS_FILES (data, snippets, hand-written pages)."""
+    changed = git(root, "diff", "--no-renames", "--name-only", "main", branch).splitlines()
+    assert changed, f"{branch} changes nothing"
+    return all(any(path.startswith(f"{prefix}/") for prefix in sides.AS_FILES) for path in changed)
+
+
+def test_the_branches_that_change_code_are_the_ones_a_process_of_their_own_builds(repository: Path):
+    """Previews.merged_side's split: the preview comments of code and threshold are still of sides computed
+    by the pull request's own code, in its own process."""
+    assert {kind for kind in KINDS if not only_data_changes(repository, kind)} == {"code", "threshold"}
+
+
 @pytest.fixture(scope="module")
-def previews(repository: Path, tmp_path_factory: pytest.TempPathFactory) -> Previews:
+def previews(repository: Path, tmp_path_factory: pytest.TempPathFactory, shared_builds: dict[str, Side]) -> Previews:
+    """The preview job's sides; the in-process builds among them are shared with the trusted job's."""
     return Previews(repository, tmp_path_factory.mktemp("previews"))
 
 

@@ -15,6 +15,7 @@ import yaml
 
 from phpcb.experiments import registry
 from phpcb.pages import site_files
+from phpcb.pages.build import GeneratedSite
 from phpcb.pages.site_files import SiteFilesError
 from phpcb.presentation.downloads import RunFiles
 
@@ -168,10 +169,19 @@ def test_each_run_file_is_published_compressed_and_decompresses_to_its_sealed_by
     assert not (generated / "runs").exists(), "nothing beside the site when the runs are published in it"
 
 
-def test_runs_shared_beside_the_site_are_written_beside_docs_and_linked_up_past_its_root(tmp_path: Path):
+def in_site(project: Path, out: Path, fixture_run_site: GeneratedSite) -> None:
+    """What `site_files.generate(project, out)` writes for a project of FIXTURE_RUN alone, from the session's
+    build of such a project (`generated` checks generate() itself): a build fewer each time."""
+    site_files.write(out, *site_files.assemble(project, fixture_run_site))
+
+
+def test_runs_shared_beside_the_site_are_written_beside_docs_and_linked_up_past_its_root(
+    tmp_path: Path, fixture_run_site: GeneratedSite
+):
     project = project_with(tmp_path / "project", FIXTURE_RUN)
     out = project / "build"
-    site_files.generate(project, out)
+    in_site(project, out, fixture_run_site)
+    assert (out / "docs" / "runs" / FIXTURE_RUN.name / "aead.csv.gz").is_file(), "published in the site first"
     said = site_files.generate(project, out, RunFiles("../"))
     assert "beside it in" in said
     beside = out / "runs" / FIXTURE_RUN.name
@@ -182,7 +192,7 @@ def test_runs_shared_beside_the_site_are_written_beside_docs_and_linked_up_past_
     assert f'<a href="../../../runs/{FIXTURE_RUN.name}/aead.csv.gz">aead.csv.gz</a>' in page
     runs_page = (out / "docs" / "runs.md").read_text(encoding="utf-8")
     assert f'<a href="../../runs/{FIXTURE_RUN.name}/manifest.json">' in runs_page
-    site_files.generate(project, out)
+    in_site(project, out, fixture_run_site)
     assert not (out / "runs").exists(), "back in the site: nothing left beside it"
     assert (out / "docs" / "runs" / FIXTURE_RUN.name / "aead.csv.gz").is_file()
 
