@@ -8,7 +8,8 @@ declare(strict_types=1);
  * Prints one JSON object (see CellMeasurement::measure): per-sample wall and CPU nanoseconds, the
  * resident memory one hash takes in KiB (max_rss_kib: RusageClock, its peak over what was resident
  * before it, not the process's ru_maxrss, which starts at the size of the process that forked it),
- * the hashes, and whether a second implementation verified them (null: none exists).
+ * the hashes, whether they verified (null: nothing in this PHP can check them) and what checked them
+ * (verified_by: Argon2Verifiers::describeFor, a second implementation where this PHP has one).
  * With MAX_SAMPLES above SAMPLES, it goes on until the median's 95% CI is within ±TARGET (e.g. 0.03).
  * "fake" models the timings (ModelledClock, ModelledCellCost) so tests of the whole pipeline are
  * deterministic; the cell's first hash is still made and verified.
@@ -52,6 +53,8 @@ $budgetNs = (int) ($argv[7] ?? 0) * 1_000_000;
 $clock = ($argv[8] ?? 'real') === 'fake' ? new ModelledClock() : new RusageClock();
 $maxSamples = (int) ($argv[9] ?? 0);
 $target = (float) ($argv[10] ?? 0);
-$result = (new CellMeasurement(new Argon2Hasher(), $clock))->measure($cell, $samples, $budgetNs, $maxSamples, $target);
+$hasher = new Argon2Hasher();
+$result = (new CellMeasurement($hasher, $clock))->measure($cell, $samples, $budgetNs, $maxSamples, $target)
+    + ['verified_by' => $hasher->verification($cell)];
 ParentWatch::exitIfParentGone();
 echo json_encode($result, JSON_UNESCAPED_SLASHES | JSON_THROW_ON_ERROR), "\n";

@@ -136,16 +136,66 @@ final class Argon2Experiment implements Experiment, FixedWork
             if ($result['status'] !== 'ok' || $result['verified'] === false) {
                 throw VerificationFailed::operationFailed("$interface $variant self-test", $result['detail'] ?: 'its hash did not verify');
             }
-            $checked[] = "$interface $variant: " . ($result['verified'] === true ? 'password_verify accepts its hash' : 'hashes (no second Argon2d implementation in PHP; argon2-cffi checks it in the test suite)');
+            $verifiedBy = $result['verified_by'] ?? 'password_verify';
+            $checked[] = "$interface $variant: " . ($result['verified'] === true ? "its hash accepted by $verifiedBy" : "hashes; $verifiedBy");
             $memory ??= self::memoryPerHash($cell, $result['max_rss_kib']);
         }
+        $lanes = self::sodiumVerifiesLanes();
         // bcrypt, timed beside the grid (BcryptCosts): checked here first.
         $bcrypt = BcryptCosts::verify();
         return [
             'known_answers' => ['phc-winner-argon2 README: $argon2i$v=19$m=65536,t=2,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG verifies for "password", not for "passwore"', $bcrypt['known_answer']],
-            'self_tests' => [...$checked, $bcrypt['self_test']],
+            'self_tests' => [...$checked, ...($lanes === null ? [] : [$lanes]), $bcrypt['self_test']],
             'provider' => Argon2Cell::provider(),
+            'verifiers' => self::verifiers(new Argon2Hasher(), Argon2Cell::provider()),
         ] + ($memory === null ? [] : ['memory_per_hash' => $memory]);
+    }
+
+    /**
+     * What checks each interface's hashes in this run's cells (the manifest's verification.verifiers),
+     * one line per interface and variant, split by threads only where the verifier differs with them.
+     *
+     * @return list<string>
+     */
+    public static function verifiers(Argon2Hasher $hasher, ?string $provider): array
+    {
+        $lines = [];
+        foreach (self::VARIANTS as [$interface, $variant]) {
+            $byThreads = [];
+            foreach ([1, 2] as $threads) {
+                $cell = Argon2Cell::of($interface, $variant, self::SELF_TEST_MEMORY_KIB, $threads, 3);
+                if ($cell->refusal($provider) === null) {
+                    $byThreads[$threads === 1 ? '1 thread' : 'more threads'] = $hasher->verification($cell);
+                }
+            }
+            if (count(array_unique($byThreads)) === 1) {
+                $lines[] = sprintf('%s %s: %s', $interface, $variant, reset($byThreads));
+                continue;
+            }
+            foreach ($byThreads as $threads => $verification) {
+                $lines[] = sprintf('%s %s, %s: %s', $interface, $variant, $threads, $verification);
+            }
+        }
+        return $lines;
+    }
+
+    /**
+     * libsodium checks libargon2's hashes of more than one thread too (Argon2Verifiers): here, before
+     * any cell relies on it, on a 2-thread password_hash hash (a millisecond at 1 MiB). Null where
+     * there is no such pair to compare (PHP's Argon2 is libsodium, or the sodium extension is absent).
+     *
+     * @throws VerificationFailed
+     */
+    private static function sodiumVerifiesLanes(): ?string
+    {
+        if (Argon2Cell::provider() !== 'standard' || !extension_loaded('sodium')) {
+            return null;
+        }
+        $hash = password_hash(Argon2Hasher::PASSWORD, PASSWORD_ARGON2ID, ['memory_cost' => self::SELF_TEST_MEMORY_KIB, 'time_cost' => 1, 'threads' => 2]);
+        if (!sodium_crypto_pwhash_str_verify($hash, Argon2Hasher::PASSWORD) || sodium_crypto_pwhash_str_verify($hash, Argon2Hasher::PASSWORD . 'x')) {
+            throw VerificationFailed::operationFailed('sodium_crypto_pwhash_str_verify of a 2-thread libargon2 hash', 'libsodium did not accept it for its password alone');
+        }
+        return 'sodium_crypto_pwhash_str_verify (libsodium) accepts a 2-thread password_hash (libargon2) hash, and rejects it for another password';
     }
 
     /**

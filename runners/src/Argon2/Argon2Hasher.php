@@ -9,16 +9,20 @@ use PhpCryptoBench\Run\ParentWatch;
 
 /**
  * Hashes one password with one cell's parameters, and checks the result with a second
- * implementation where there is one: password_verify() (libargon2, or libsodium when that is
- * PHP's Argon2 provider) checks sodium's and the CLI's Argon2i/Argon2id hashes as PHC strings.
+ * implementation where this PHP has one (Argon2Verifiers: on Debian, libsodium checks password_hash's
+ * and the CLI's hashes, libargon2's password_verify sodium's), else with the same one, so labelled.
  */
 final class Argon2Hasher implements CellHasher
 {
     public const PASSWORD = 'correct horse battery staple';
     private const HASH_BYTES = 32;
 
-    public function __construct(private readonly string $cliBinary = 'argon2')
+    private readonly Argon2Verifiers $verifiers;
+
+    /** @param Argon2Verifiers|null $verifiers null: this PHP's (its Argon2 provider, its sodium extension) */
+    public function __construct(private readonly string $cliBinary = 'argon2', ?Argon2Verifiers $verifiers = null)
     {
+        $this->verifiers = $verifiers ?? Argon2Verifiers::ofThisPhp();
     }
 
     /** @throws Argon2Failed when the CLI fails; password_hash and sodium throw their own errors (ValueError, SodiumException) */
@@ -33,10 +37,19 @@ final class Argon2Hasher implements CellHasher
 
     public function verify(Argon2Cell $cell, string $hash): ?bool
     {
-        if ($cell->variant === 'argon2d') {
-            return null;
-        }
-        return password_verify(self::PASSWORD, $hash);
+        return $this->verifier($cell)?->accepts(self::PASSWORD, $hash);
+    }
+
+    /** What checks the cell's hashes; null when nothing in this PHP can (Argon2d). */
+    public function verifier(Argon2Cell $cell): ?Argon2Verifier
+    {
+        return $this->verifiers->for($cell);
+    }
+
+    /** Argon2Verifiers::describeFor(): what checks the cell's hashes, or why nothing does. */
+    public function verification(Argon2Cell $cell): string
+    {
+        return $this->verifiers->describeFor($cell);
     }
 
     private function passwordHash(Argon2Cell $cell): string

@@ -4,11 +4,11 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Argon2;
 
-/** Makes one Argon2 hash for a cell, and checks one with a second implementation where one exists. */
+/** Makes one Argon2 hash for a cell, and checks one, with a second implementation where this PHP has one (Argon2Verifiers). */
 interface CellHasher
 {
     public function hash(Argon2Cell $cell): string;
 
-    /** Whether a second look at the hash agrees: null when no second implementation exists (Argon2d). */
+    /** Whether a second look at the hash agrees: null when nothing in this PHP can check it (Argon2d). */
     public function verify(Argon2Cell $cell, string $hash): ?bool;
 }

@@ -9,8 +9,8 @@ use PhpCryptoBench\Run\ParentWatch;
 use Throwable;
 
 /**
- * Measures one Argon2 cell: a sample is one hash, timed by the clock and checked by the hasher's
- * second implementation. After $samples samples, a cell given a $maxSamples above that and a
+ * Measures one Argon2 cell: a sample is one hash, timed by the clock and checked, untimed, by the
+ * hasher (a second implementation where this PHP has one: Argon2Verifiers). After $samples samples, a cell given a $maxSamples above that and a
  * target goes on until the 95% CI of its median wall time is within ±target (MedianInterval), or
  * until its next sample would not fit in its budget (CellShares); it never takes fewer than $samples,
  * the least the statistics need, whatever its budget. A hash that
@@ -94,7 +94,7 @@ final class CellMeasurement
         return MedianInterval::of($walls)->relativeHalfWidth() <= $target;
     }
 
-    /** True only if every hash verified; null while no second implementation could look. */
+    /** True only if every hash verified; null while nothing could check them. */
     private static function combine(?bool $sofar, ?bool $latest): ?bool
     {
         if ($latest === null) {

@@ -18,7 +18,7 @@ final class CellRows
     /**
      * @param int $cores the run's core count, as its manifest records it
      * @param string|null $refusal why the interface refuses the cell (Argon2Cell::refusal); then $result is null
-     * @param array{samples: list<array{wall_ns: int, cpu_ns: int}>, verified: bool|null, status: string, detail: string, max_rss_kib: int}|null $result
+     * @param array{samples: list<array{wall_ns: int, cpu_ns: int}>, verified: bool|null, status: string, detail: string, max_rss_kib: int, verified_by?: string}|null $result
      * @return list<array<string, bool|int|string>>
      */
     public static function of(Argon2Cell $cell, int $cores, ?string $refusal, ?array $result): array
@@ -35,7 +35,7 @@ final class CellRows
                 'verified' => false,
             ]];
         }
-        $detail = $result['verified'] === null ? 'no second Argon2d implementation in PHP' : 'password_verify accepts every hash';
+        $detail = self::verification($result['verified'], $result['verified_by'] ?? null);
         $rows = [];
         foreach ($result['samples'] as $index => $sample) {
             $rows[] = $base + [
@@ -49,5 +49,17 @@ final class CellRows
             ];
         }
         return $rows;
+    }
+
+    /** What checked the cell's hashes, and its verdict; a cell process that does not say (before issue 48) used password_verify. */
+    private static function verification(?bool $verified, ?string $verifiedBy): string
+    {
+        if ($verifiedBy === null) {
+            return $verified === null ? 'no second Argon2d implementation in PHP' : 'password_verify accepts every hash';
+        }
+        if ($verified === null) {
+            return $verifiedBy;
+        }
+        return ($verified ? 'every hash accepted by ' : 'a hash rejected by ') . $verifiedBy;
     }
 }

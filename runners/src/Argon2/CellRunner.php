@@ -21,7 +21,7 @@ final class CellRunner
 
     /**
      * @param int $maxSamples, $target see CellMeasurement::measure()
-     * @return array{samples: list<array{wall_ns: int, cpu_ns: int}>, hashes: list<string>, verified: bool|null, status: string, detail: string, max_rss_kib: int, elapsed_ns?: int}
+     * @return array{samples: list<array{wall_ns: int, cpu_ns: int}>, hashes: list<string>, verified: bool|null, status: string, detail: string, max_rss_kib: int, elapsed_ns?: int, verified_by?: string}
      */
     public function measure(Argon2Cell $cell, int $samples, int $budgetMs, int $maxSamples = 0, float $target = 0.0): array
     {

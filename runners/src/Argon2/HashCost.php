@@ -14,8 +14,10 @@ namespace PhpCryptoBench\Argon2;
  * caches (64 MiB took 2.7 times 16 MiB's per KiB-pass on amd-epyc-zen5): between the probes it is
  * interpolated on the memory's logarithm, outside them it is the nearer probe's. bcrypt doubles per
  * cost. What a cell takes in all: its process, its untimed first hash, and its timed ones, each
- * verified by a second hash (password_verify: verification is counted, never skipped). Under the fake
- * clock only the timed hashes take (modelled) time, as ModelledClock and BcryptCosts count it.
+ * verified (verification is counted, never skipped) by what Argon2Verifiers picks: libargon2's
+ * password_verify costs a hash of the cell again, libsodium's check of a libargon2 hash
+ * LIBSODIUM_VERIFY_SHARE of one thread's hash. Under the fake clock only the timed hashes take
+ * (modelled) time, as ModelledClock and BcryptCosts count it.
  */
 final class HashCost
 {
@@ -25,6 +27,13 @@ final class HashCost
     public const BCRYPT_PROBE_COST = 8;
     /** A hash through the reference CLI starts a process of its own: about this much on top (2-core VM). */
     public const CLI_START_NS = 10_000_000;
+    /**
+     * libsodium's check of a libargon2 hash, over a libargon2 hash of one thread at the same
+     * parameters (the probes are password_hash's): 74 against 138 ms and 90 against 148 ms at 64 MiB,
+     * t=3, p=1 (amd-epyc, Debian 12 and 13's libsodium 1.0.18, whose code is vectorised). libsodium
+     * computes a hash's lanes in turn: a hash of more threads costs it as one of one thread.
+     */
+    public const LIBSODIUM_VERIFY_SHARE = 0.6;
 
     private function __construct(
         /** At PROBE_MIB */
@@ -40,6 +49,7 @@ final class HashCost
         public readonly float $laterNsPerKibPass,
         /** A pass after the first, at LARGE_PROBE_MIB */
         public readonly float $largeLaterNsPerKibPass,
+        private readonly Argon2Verifiers $verifiers,
     ) {
     }
 
@@ -47,8 +57,9 @@ final class HashCost
      * @param float|null $largeNsPerKibPass at LARGE_PROBE_MIB; null: as at PROBE_MIB
      * @param float|null $laterNsPerKibPass a pass after the first at PROBE_MIB; null: as the first
      * @param float|null $largeLaterNsPerKibPass a pass after the first at LARGE_PROBE_MIB; null: as the first
+     * @param Argon2Verifiers|null $verifiers what checks each cell's hashes; null: this PHP's
      */
-    public static function of(float $nsPerKibPass, int $processNs, float $nsPerBcryptRound, bool $modelled = false, ?float $largeNsPerKibPass = null, ?float $laterNsPerKibPass = null, ?float $largeLaterNsPerKibPass = null): self
+    public static function of(float $nsPerKibPass, int $processNs, float $nsPerBcryptRound, bool $modelled = false, ?float $largeNsPerKibPass = null, ?float $laterNsPerKibPass = null, ?float $largeLaterNsPerKibPass = null, ?Argon2Verifiers $verifiers = null): self
     {
         $large = $largeNsPerKibPass ?? $nsPerKibPass;
         return new self(
@@ -59,6 +70,7 @@ final class HashCost
             max(1e-3, $large),
             max(1e-3, $laterNsPerKibPass ?? $nsPerKibPass),
             max(1e-3, $largeLaterNsPerKibPass ?? $large),
+            $verifiers ?? Argon2Verifiers::ofThisPhp(),
         );
     }
 
@@ -69,24 +81,25 @@ final class HashCost
      */
     public static function probed(CellRunner $runner, bool $fakeClock): self
     {
-        [$first, $smallProcessNs] = self::probe($runner, self::PROBE_MIB);
-        [$largeFirst, $largeProcessNs] = self::probe($runner, self::LARGE_PROBE_MIB);
+        $verifiers = Argon2Verifiers::ofThisPhp();
+        [$first, $smallProcessNs] = self::probe($runner, self::PROBE_MIB, $verifiers);
+        [$largeFirst, $largeProcessNs] = self::probe($runner, self::LARGE_PROBE_MIB, $verifiers);
         $perKibPass = $first / (self::PROBE_MIB * 1024);
         $largePerKibPass = $largeFirst / (self::LARGE_PROBE_MIB * 1024);
         if ($fakeClock) {
-            return self::of($perKibPass, 0, BcryptCosts::FAKE_NS_PER_ROUND, true, $largePerKibPass);
+            return self::of($perKibPass, 0, BcryptCosts::FAKE_NS_PER_ROUND, true, $largePerKibPass, verifiers: $verifiers);
         }
         $later = self::laterPass($first, self::twoPassHashNs(self::PROBE_MIB, self::PROBE_HASHES), self::PROBE_MIB);
         $largeLater = self::laterPass($largeFirst, self::twoPassHashNs(self::LARGE_PROBE_MIB, 1), self::LARGE_PROBE_MIB);
         $bcrypt = hrtime(true);
         password_hash(Argon2Hasher::PASSWORD, PASSWORD_BCRYPT, ['cost' => self::BCRYPT_PROBE_COST]);
         $perRound = (hrtime(true) - $bcrypt) / (1 << self::BCRYPT_PROBE_COST);
-        return self::of($perKibPass, min($smallProcessNs, $largeProcessNs), $perRound, false, $largePerKibPass, $later, $largeLater);
+        return self::of($perKibPass, min($smallProcessNs, $largeProcessNs), $perRound, false, $largePerKibPass, $later, $largeLater, $verifiers);
     }
 
     /**
      * The fastest of $hashes two-pass hashes in this process: a cell process would add its start, its
-     * untimed hash and a verification of each (four hashes for one timed, 0.4 s at 64 MiB). At 16 MiB
+     * untimed hash and a verification of each (about three hashes more for one timed). At 16 MiB
      * a process's first hashes took 2 to 4 times a cell's timed ones (their memory not yet reused), so
      * there the fastest of three counts; at 64 MiB every hash maps its memory as the cell's do, and one
      * is enough: a preempted one only makes a later pass dearer, the projection stays one of least work.
@@ -118,16 +131,18 @@ final class HashCost
      *
      * @return array{0: float, 1: int} a hash's nanoseconds, and what its process took besides its hashes
      */
-    private static function probe(CellRunner $runner, int $mib): array
+    private static function probe(CellRunner $runner, int $mib, Argon2Verifiers $verifiers): array
     {
         $started = hrtime(true);
-        $probe = $runner->measure(Argon2Cell::of('password_hash', 'argon2id', $mib * 1024, 1, 1), self::PROBE_HASHES, 0);
+        $cell = Argon2Cell::of('password_hash', 'argon2id', $mib * 1024, 1, 1);
+        $probe = $runner->measure($cell, self::PROBE_HASHES, 0);
         $took = hrtime(true) - $started;
         $walls = array_map(static fn (array $sample): int => $sample['wall_ns'], $probe['samples']);
         sort($walls);
         $hashNs = $walls === [] ? 3 * $mib * 1_000_000 : $walls[intdiv(count($walls), 2)];
-        // The probe made its untimed first hash and its timed ones, each verified by a second hash.
-        return [(float) $hashNs, max(0, $took - 2 * (1 + count($walls)) * $hashNs)];
+        // The probe made its untimed first hash and its timed ones, each verified.
+        $verifiedShare = 1.0 + self::verifyShare($verifiers, $cell);
+        return [(float) $hashNs, max(0, (int) round($took - $verifiedShare * (1 + count($walls)) * $hashNs))];
     }
 
     /** The cost of a hash's first KiB-pass at $memoryKib: the probes', interpolated on the memory's logarithm between them. */
@@ -153,9 +168,37 @@ final class HashCost
     /** One hash of $cell, verification not included: its first pass, then its later ones. */
     public function hashNs(Argon2Cell $cell): float
     {
+        return $this->passesNs($cell, $cell->threads) + ($cell->interface === 'cli' && !$this->modelled ? self::CLI_START_NS : 0);
+    }
+
+    /** One check of a hash of $cell, by what Argon2Verifiers picks for it: 0 when nothing checks it. */
+    public function verificationNs(Argon2Cell $cell): float
+    {
+        $verifier = $this->verifiers->for($cell);
+        if ($verifier === null) {
+            return 0.0;
+        }
+        // libsodium computes the lanes in turn; password_verify runs libargon2's threads as the hash did.
+        $threads = $verifier->library === Argon2Verifier::LIBSODIUM ? 1 : $cell->threads;
+        return self::verifyShare($this->verifiers, $cell) * $this->passesNs($cell, $threads);
+    }
+
+    /** A check over a hash as the probes (password_hash's) cost one: LIBSODIUM_VERIFY_SHARE where libsodium checks and the probes were libargon2. */
+    private static function verifyShare(Argon2Verifiers $verifiers, Argon2Cell $cell): float
+    {
+        $verifier = $verifiers->for($cell);
+        if ($verifier === null) {
+            return 0.0;
+        }
+        $probed = $verifiers->madeBy(Argon2Cell::of('password_hash', 'argon2id', self::PROBE_MIB * 1024, 1, 1));
+        return $verifier->library === Argon2Verifier::LIBSODIUM && $probed === Argon2Verifier::LIBARGON2 ? self::LIBSODIUM_VERIFY_SHARE : 1.0;
+    }
+
+    /** The passes of a hash at $cell's memory and time cost on $threads threads, without a process to start. */
+    private function passesNs(Argon2Cell $cell, int $threads): float
+    {
         $passes = $this->nsPerKibPassAt($cell->memoryKib) + ($cell->timeCost - 1) * $this->laterNsPerKibPassAt($cell->memoryKib);
-        $hash = $passes * $cell->memoryKib / min($cell->threads, 2) * ($cell->threads > 1 ? 1.2 : 1.0);
-        return $hash + ($cell->interface === 'cli' && !$this->modelled ? self::CLI_START_NS : 0);
+        return $passes * $cell->memoryKib / min($threads, 2) * ($threads > 1 ? 1.2 : 1.0);
     }
 
     /** A cell process of $timed timed hashes, all it does included. */
@@ -164,8 +207,7 @@ final class HashCost
         if ($this->modelled) {
             return (int) round($timed * $this->hashNs($cell));
         }
-        $verified = $cell->variant === 'argon2d' ? 1.0 : 2.0; // no second Argon2d implementation: nothing to verify with
-        return (int) round($this->processNs + (CellMeasurement::WARM_UP_HASHES + $timed) * $this->hashNs($cell) * $verified);
+        return (int) round($this->processNs + (CellMeasurement::WARM_UP_HASHES + $timed) * ($this->hashNs($cell) + $this->verificationNs($cell)));
     }
 
     /** bcrypt at $cost, $timed timed hashes, each verified by password_verify (the same cost again). */

@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Tests\Argon2;
 
 use PhpCryptoBench\Argon2\Argon2Cell;
+use PhpCryptoBench\Argon2\Argon2Hasher;
 use PhpCryptoBench\Argon2\CellRunner;
 use PhpCryptoBench\Argon2\ModelledCellCost;
 use PhpCryptoBench\Exception\InvalidArgon2Parameter;
@@ -107,11 +108,12 @@ final class Argon2CellTest extends TestCase
         $cell = Argon2Cell::of('password_hash', 'argon2id', 8192, 2, 1);
         $result = (new CellRunner(REPOSITORY . '/runners/argon2-cell.php', true))->measure($cell, 3, 0);
         $cost = new ModelledCellCost();
-        self::assertSame(['samples', 'hashes', 'verified', 'status', 'detail', 'max_rss_kib', 'elapsed_ns'], array_keys($result), 'the JSON contract CellRunner reads');
+        self::assertSame(['samples', 'hashes', 'verified', 'status', 'detail', 'max_rss_kib', 'elapsed_ns', 'verified_by'], array_keys($result), 'the JSON contract CellRunner reads');
         self::assertSame(array_sum(array_column($result['samples'], 'wall_ns')), $result['elapsed_ns'], 'modelled time: the samples\' sum');
         self::assertSame(array_map(static fn (int $i): array => ['wall_ns' => $cost->wallNs($cell, $i), 'cpu_ns' => $cost->cpuNs($cell, $i)], [0, 1, 2]), $result['samples']);
         self::assertCount(1, $result['hashes']);
         self::assertTrue($result['verified']);
+        self::assertSame((new Argon2Hasher())->verification($cell), $result['verified_by'], 'what checked its hash, as this PHP picks it');
         self::assertSame(8192 + ModelledCellCost::HASH_OVERHEAD_KIB, $result['max_rss_kib']);
     }
 

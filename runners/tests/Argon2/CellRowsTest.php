@@ -44,6 +44,16 @@ final class CellRowsTest extends TestCase
         self::assertFalse(CellRows::of(Argon2Cell::of('cli', 'argon2i', 16384, 1, 1), 2, null, self::measured(false))[0]['verified']);
     }
 
+    public function testTheDetailNamesWhatCheckedTheHashesAndItsVerdict(): void
+    {
+        $cell = Argon2Cell::of('password_hash', 'argon2id', 16384, 1, 1);
+        $by = 'sodium_crypto_pwhash_str_verify (libsodium), a second implementation';
+        self::assertSame("every hash accepted by $by", CellRows::of($cell, 2, null, self::measured(true) + ['verified_by' => $by])[0]['detail']);
+        self::assertSame("a hash rejected by $by", CellRows::of($cell, 2, null, self::measured(false) + ['verified_by' => $by])[0]['detail']);
+        $argon2d = 'not verified: nothing in PHP computes Argon2d (argon2-cffi checks it in the test suite)';
+        self::assertSame($argon2d, CellRows::of(Argon2Cell::of('cli', 'argon2d', 16384, 1, 1), 2, null, self::measured(null) + ['verified_by' => $argon2d])[0]['detail']);
+    }
+
     public function testARefusedCellIsOneRowWithTheReason(): void
     {
         $cell = Argon2Cell::of('sodium', 'argon2i', 16384, 1, 1);

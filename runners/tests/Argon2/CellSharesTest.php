@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Tests\Argon2;
 
 use PhpCryptoBench\Argon2\Argon2Cell;
+use PhpCryptoBench\Argon2\Argon2Verifiers;
 use PhpCryptoBench\Argon2\CellShares;
 use PhpCryptoBench\Argon2\HashCost;
 use PHPUnit\Framework\TestCase;
@@ -54,14 +55,20 @@ final class CellSharesTest extends TestCase
 
     public function testTheProjectedCostCountsTheProcessTheUntimedHashAndEveryVerification(): void
     {
-        $cost = HashCost::of(1_000.0, 20_000_000, 50_000.0);
+        // Debian's PHP: libargon2 behind password_hash, libsodium beside it.
+        $verifiers = new Argon2Verifiers('standard', true);
+        $cost = HashCost::of(1_000.0, 20_000_000, 50_000.0, verifiers: $verifiers);
         $cell = Argon2Cell::of('password_hash', 'argon2id', 16_384, 1, 1);
         self::assertEqualsWithDelta(16_384_000, $cost->hashNs($cell), 1);
-        self::assertSame(20_000_000 + 7 * 16_384_000 * 2, $cost->cellNs($cell, 6), 'its process, then 1 + 6 hashes, each verified by a second');
+        self::assertSame(20_000_000 + 7 * (int) round(16_384_000 * (1 + HashCost::LIBSODIUM_VERIFY_SHARE)), $cost->cellNs($cell, 6), 'its process, then 1 + 6 hashes, each checked by libsodium');
+        $sodium = Argon2Cell::of('sodium', 'argon2id', 16_384, 1, 1);
+        self::assertSame(20_000_000 + 7 * 16_384_000 * 2, $cost->cellNs($sodium, 6), 'sodium\'s hashes checked by password_verify: a libargon2 hash again');
         $argon2d = Argon2Cell::of('cli', 'argon2d', 16_384, 1, 1);
         self::assertSame(20_000_000 + 7 * (16_384_000 + HashCost::CLI_START_NS), $cost->cellNs($argon2d, 6), 'nothing verifies Argon2d; the CLI starts a process per hash');
         self::assertSame((1 + 6) * 1024 * 50_000 * 2, $cost->bcryptNs(10, 6));
-        $modelled = HashCost::of(1_000.0, 0, 50_000.0, true);
+        $sameLibrary = HashCost::of(1_000.0, 20_000_000, 50_000.0, verifiers: new Argon2Verifiers('sodium', true));
+        self::assertSame(20_000_000 + 7 * 16_384_000 * 2, $sameLibrary->cellNs($cell, 6), 'where the probes were libsodium\'s, its check costs a probed hash');
+        $modelled = HashCost::of(1_000.0, 0, 50_000.0, true, verifiers: $verifiers);
         self::assertSame(6 * 16_384_000, $modelled->cellNs($cell, 6), 'under the fake clock only the timed hashes take (modelled) time');
     }
 
