@@ -7,7 +7,13 @@ import json
 import shutil
 from pathlib import Path
 
-from .conftest import FIXTURE_RUN, write_manifest
+import pytest
+
+from phpcb.data.loader import load_run
+from phpcb.data.schema import load_schemas
+from phpcb.errors import DataError
+
+from .conftest import FIXTURE_RUN, ROOT, write_manifest
 from .test_argon2_answer import argon2_page
 
 VERIFIERS = [
@@ -58,3 +64,13 @@ def test_a_run_before_the_verifiers_says_password_verify_was_a_second_implementa
 def test_a_libsodium_php_before_the_verifiers_had_a_second_implementation_for_the_cli_only(tmp_path: Path) -> None:
     text = argon2_page(tmp_path, run_with(tmp_path, {"verifiers": None, "provider": "sodium"}))
     assert "libsodium, a second implementation for the CLI's hashes only" in method(text)
+
+
+def test_the_manifest_schema_holds_a_runs_verifiers_to_a_list_of_texts(tmp_path: Path) -> None:
+    """manifest.schema.json documents verification.verifiers (issue 48): a list of texts, or absent (runs
+    before it); anything else is refused when the run is read, naming the manifest."""
+    schemas = load_schemas(ROOT / "data" / "schema")
+    load_run(run_with(tmp_path / "listed", {"verifiers": VERIFIERS}), schemas)
+    load_run(run_with(tmp_path / "absent", {"verifiers": None}), schemas)
+    with pytest.raises(DataError, match=r"manifest\.json: at verifiers: 'password_verify' is not of type 'array'"):
+        load_run(run_with(tmp_path / "text", {"verifiers": "password_verify"}), schemas)
