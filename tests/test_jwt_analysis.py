@@ -331,3 +331,29 @@ def test_the_answer_names_ed25519_as_rfc_9864_does():
     assert "`EdDSA`, the name this run's tokens carry, only for verifiers that predate it" in finding.recommendation
     assert finding.number.startswith("Ed25519 verifies")
     assert "**EdDSA**" not in finding.recommendation
+
+
+def test_a_quoted_keygen_prints_with_the_spread_and_precision_of_the_page_that_measured_it():
+    """One quantity, one number: the JWT page's keygen column quotes ec_keygen's case, so it prints it with
+    ec_keygen's spread between runs (and precision), as the curves page does, not the JWT experiment's."""
+    from phpcb.presentation import render
+    from phpcb.statistics.spread import RunSpread
+    from phpcb.statistics.stats import summarize
+
+    env = render.environment(ROOT / "templates")
+    keygen = summarize(np.array([150e3, 152e3, 154e3, 155e3, 156e3, 158e3, 160e3]))
+    jwt_spread, curves_spread = RunSpread(0.05, runs=("a", "b"), boots=2), RunSpread(0.08, runs=("a", "b"), boots=2)
+    as_curves_page = env.from_string("{{ s | time_spread }}").render(s=keygen, between_runs=curves_spread)
+    as_jwt_page = env.from_string("{{ s | time_spread }}").render(s=keygen, between_runs=jwt_spread)
+    assert as_curves_page != as_jwt_page, "the two spreads print apart: the check below can fail"
+    quoted = "{{ s | quoted_time_spread('ec_keygen') }}"
+    context = {
+        "between_runs": jwt_spread,
+        "quoted_between_runs": {"ec_keygen": {"between_runs": curves_spread, "precision": None}},
+    }
+    assert env.from_string(quoted).render(s=keygen, **context) == as_curves_page
+    assert env.from_string(quoted).render(s=keygen, between_runs=jwt_spread) == as_jwt_page, (
+        "nothing quoted: the page's"
+    )
+    own = "{{ s | quoted_time_spread('jwt') }}"
+    assert env.from_string(own).render(s=keygen, **context) == as_jwt_page, "measured by the JWT experiment itself"

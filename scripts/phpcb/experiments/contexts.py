@@ -20,7 +20,7 @@ from phpcb.presentation import environment as env_rows
 from phpcb.presentation import precision
 from phpcb.presentation.downloads import RunFiles
 from phpcb.presentation.plotting import figure_attribute, figure_title
-from phpcb.presentation.render import BETWEEN_RUNS
+from phpcb.presentation.render import BETWEEN_RUNS, PRECISION, QUOTED
 from phpcb.statistics import between_runs, sample_counts, spread
 from phpcb.statistics.spread import UNKNOWN, RunSpread
 
@@ -150,8 +150,11 @@ class Contexts:
 
     def spread(self, experiment: Experiment, run: Run) -> RunSpread:
         """How far the run's absolute times may sit from another run's of its machine."""
+        return self.spread_of(experiment.name, run)
+
+    def spread_of(self, experiment: str, run: Run) -> RunSpread:
         machine = machine_name(run.manifest)
-        return spread.run_spread(self.noise_model(machine), machine, str(run.manifest["profile"]), experiment.name)
+        return spread.run_spread(self.noise_model(machine), machine, str(run.manifest["profile"]), experiment)
 
     def inputs(self, experiment: Experiment) -> Inputs:
         if experiment.name not in self._inputs:
@@ -165,7 +168,16 @@ class Contexts:
             context = run_context(
                 experiment, run, self.inputs(experiment), self.schemas, self.spread(experiment, run), self.run_files
             )
-            context["precision"] = precision.precision(run, experiment.name, self.schemas)
+            context[PRECISION] = precision.precision(run, experiment.name, self.schemas)
+            if QUOTED in context:
+                raise ValueError(f"{experiment.name}'s page context has its own {QUOTED!r}: a name of the build's")
+            context[QUOTED] = {
+                quoted: {
+                    BETWEEN_RUNS: self.spread_of(quoted, run),
+                    PRECISION: precision.precision(run, quoted, self.schemas),
+                }
+                for quoted in experiment.quotes
+            }
             self._known[key] = context
         return dict(self._known[key])
 

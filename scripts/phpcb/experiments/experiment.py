@@ -82,6 +82,9 @@ class Experiment(ABC):
     # The case-key columns whose values make a case class: cases that move together from run to run
     # (one operation at one payload, say; noise.py). Empty: the whole experiment is one class.
     shift_columns: ClassVar[tuple[str, ...]] = ()
+    # The experiments whose measurements of the same run this page quotes (one quantity, one number): a
+    # quoted number prints with its own experiment's spread between runs and precision, as that page does.
+    quotes: ClassVar[tuple[str, ...]] = ()
     # What a stack offers, as this experiment's runs list it (the Versions page compares two stacks').
     offered: ClassVar[Offered | None] = None
     # Tokens this experiment's statements hold as values (its advice: a cipher's status in the inventory,

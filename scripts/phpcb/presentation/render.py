@@ -201,6 +201,22 @@ def time_spread(context: Any, summary: Any) -> str:
     return formatting.time_spread(widened_time(context, summary)) + _short_of_target(context, summary)
 
 
+# A page's context may hold `quoted_between_runs`: per experiment whose measurement of the run it quotes
+# (Experiment.quotes), that experiment's `between_runs` and `precision`, so that a quoted number prints as its
+# own page prints it. (Not `quoted`: the pitfalls page's context has that name for its quoted entries.)
+QUOTED = "quoted_between_runs"
+
+
+@jinja2.pass_context
+def quoted_time_spread(context: Any, summary: Any, source: str) -> str:
+    """time_spread of a case measured by experiment `source`: with that experiment's spread between runs
+    and its precision note where the page quotes it (the JWT page's keygen, from ec_keygen), else the page's."""
+    own = (context.get(QUOTED) or {}).get(source)
+    if own is None:
+        return time_spread(context, summary)
+    return formatting.time_spread(widened_time(own, summary)) + _short_of_target(own, summary)
+
+
 @jinja2.pass_context
 def time_ci(context: Any, summary: Any) -> str:
     return formatting.time_ci(widened_time(context, summary)) + _short_of_target(context, summary)
@@ -278,6 +294,7 @@ def environment(template_dir: Path) -> jinja2.Environment:
         size=formatting.size,
         spread=formatting.spread,
         time_spread=time_spread,
+        quoted_time_spread=quoted_time_spread,
         time_ci=time_ci,
         time_interval=time_interval,
         duration_interval=formatting.duration_interval,

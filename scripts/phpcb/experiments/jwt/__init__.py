@@ -17,6 +17,7 @@ class Jwt(Experiment):
     question = "JWT token size, and sign/verify time per algorithm"
     order = 40
     shift_columns = ("operation", "payload_chars")
+    quotes = ("ec_keygen",)  # key generation, where the run's curves experiment timed it (analysis.py)
     page_module = page
     measures_module = measures
 
