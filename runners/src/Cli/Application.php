@@ -126,6 +126,12 @@ final class Application
         return $options->fakeClock ? $profile->forFakeClock() : $profile;
     }
 
+    /** The clock's time for --ends-by; 0 without it, unread: a reading moves the fake wall clock, whose first is the run's start. */
+    private static function endsByNow(RunOptions $options, WallClock $clock): int
+    {
+        return $options->endsBy === null ? 0 : $clock->timestamp();
+    }
+
     private static function wallClock(RunOptions $options): WallClock
     {
         return $options->fakeClock ? self::fakeWallClock() : new SystemWallClock();
@@ -192,7 +198,7 @@ final class Application
             throw UsageError::missingValue('--out');
         }
         $clock = self::wallClock($options);
-        $profile = self::profile($options, $options->endsBy === null ? 0 : $clock->timestamp());
+        $profile = self::profile($options, self::endsByNow($options, $clock));
         $entry = $this->runner($options, $profile, $clock)->runExperimentHere($experiment, $profile, $options->out);
         ParentWatch::exitIfParentGone();
         fwrite($this->stdout, json_encode($entry, JSON_UNESCAPED_SLASHES | JSON_PRESERVE_ZERO_FRACTION | JSON_THROW_ON_ERROR) . PHP_EOL);
@@ -204,8 +210,7 @@ final class Application
     {
         $options = RunOptions::parse($arguments, $this->registry()->names(), getenv('PHPCB_FAKE_CLOCK') === '1');
         $clock = self::wallClock($options);
-        // Read only for --ends-by: a reading moves the fake wall clock, whose first is the run's start.
-        $now = $options->endsBy === null ? 0 : $clock->timestamp();
+        $now = self::endsByNow($options, $clock);
         $profile = self::profile($options, $now);
         $this->sayWhatEndsByLeaves($options, $profile, $now);
         $runner = $this->runner($options, $profile, $clock);
