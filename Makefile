@@ -86,9 +86,9 @@ system-packages:
 
 venv: $(VENV)/.installed
 
-$(VENV)/.installed: requirements.txt
+$(VENV)/.installed: requirements.txt requirements-setup.txt scripts/venv-install.sh
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	scripts/venv-install.sh $(VENV) requirements.txt
 	@# Only this checkout's own venv points at this checkout's scripts/ (a copy that borrows it must not).
 	@if [ "$(abspath $(VENV))" = "$(CURDIR)/.venv" ]; then $(MAKE) --no-print-directory phpcb-path; fi
 	@touch $@
@@ -98,7 +98,7 @@ $(VENV)/.installed: requirements.txt
 venv-dev: $(VENV)/.installed-dev
 
 $(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	scripts/venv-install.sh $(VENV) requirements-dev.txt
 	@touch $@
 
 # `python -m phpcb ...` with the venv's python, from any directory: a .pth file puts scripts/ on its path.

@@ -20,6 +20,7 @@ from .test_workflows import prerequisites
 
 BUILD = ROOT / "requirements.txt"
 DEV = ROOT / "requirements-dev.txt"
+SETUP = ROOT / "requirements-setup.txt"  # the venv's installer (scripts/venv-install.sh), pip installs it first
 PIN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*==[A-Za-z0-9.+!-]+$")
 # What `make report`, `make site`, `make compare`, `make publish` ... run in the venv: the package, the
 # scripts beside it, and the hook of `mkdocs serve` from the root.
@@ -89,12 +90,14 @@ def build_files() -> list[Path]:
 
 
 def test_every_package_is_pinned_to_one_version_in_one_file():
-    build, dev = pinned(BUILD), pinned(DEV)
-    for path in (BUILD, DEV):
+    build, dev, setup = pinned(BUILD), pinned(DEV), pinned(SETUP)
+    for path in (BUILD, DEV, SETUP):
         lines = [line for line in pin_lines(path) if not line.startswith("-r ")]
         assert [line for line in lines if not PIN.match(line)] == [], f"{path.name}: not pinned with =="
         assert len(pinned(path)) == len(lines), f"{path.name} pins a package twice"
     assert build.keys() & dev.keys() == set(), "pinned in both files"
+    assert setup.keys() == {"uv"}
+    assert setup.keys() & (build.keys() | dev.keys()) == set(), "the installer is pinned in its own file only"
     assert {"mkdocs", "mkdocs-material", "mike", "plotly", "numpy", "scipy", "pyarrow"} <= build.keys()
     assert {"pytest", "pytest-xdist", "playwright", "ruff", "mutmut", "zizmor", "zensical"} <= dev.keys()
 
@@ -107,7 +110,7 @@ def test_the_dev_requirements_install_the_build_first():
 
 def test_the_venv_holds_exactly_the_pinned_versions():
     """The tests run in the venv the two files install: a pin that drifted from it was never tested."""
-    for name, version in (pinned(BUILD) | pinned(DEV)).items():
+    for name, version in (pinned(BUILD) | pinned(DEV) | pinned(SETUP)).items():
         assert importlib.metadata.version(name) == version, name
 
 
@@ -173,9 +176,10 @@ def test_the_site_config_needs_only_build_packages():
 
 def test_make_report_installs_the_build_and_make_test_the_checks_too():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    assert "-r requirements.txt\n" in makefile.split("$(VENV)/.installed: requirements.txt\n", 1)[1].split("\n\n")[0]
+    rule = makefile.split("$(VENV)/.installed: requirements.txt requirements-setup.txt scripts/venv-install.sh\n", 1)
+    assert "scripts/venv-install.sh $(VENV) requirements.txt\n" in rule[1].split("\n\n")[0]
     dev_rule = makefile.split("$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt\n", 1)[1]
-    assert "-r requirements-dev.txt\n" in dev_rule.split("\n\n")[0]
+    assert "scripts/venv-install.sh $(VENV) requirements-dev.txt\n" in dev_rule.split("\n\n")[0]
     assert "venv-dev" not in prerequisites("report")
     for target in ("test", "test-fast", "test-python", "lint", "mutation", "zizmor"):
         assert "venv-dev" in prerequisites(target), target
