@@ -9,7 +9,7 @@
 #   scripts/rehearse.sh [FACTOR]        make rehearse [SLOWER=2.7]
 #
 # What this machine already has is not reinstalled (Debian packages): the fresh machine's apt time
-# (about 1:30 on the pool) is not in the report line. pip downloads again (no cache). Exits 1 when a
+# (about 1:30 on the pool) is not in the report line. The venv's packages download again (no pip or uv cache). Exits 1 when a
 # command fails or misses its goal, and then keeps the clone for a look; a passing one's clone (1.4 GB
 # with its venv and stack) is removed. The logs stay either way.
 set -euo pipefail
@@ -36,7 +36,7 @@ step() {
   start=$(date +%s)
   echo "--- $label: make $* (log: $dir/$label.log)" >&2
   status=0
-  (cd "$dir/p" && PIP_NO_CACHE_DIR=1 "${slower[@]}" make --no-print-directory "$@") >"$dir/$label.log" 2>&1 || status=$?
+  (cd "$dir/p" && PIP_NO_CACHE_DIR=1 UV_NO_CACHE=1 "${slower[@]}" make --no-print-directory "$@") >"$dir/$label.log" 2>&1 || status=$?
   elapsed=$(($(date +%s) - start))
   if [ "$status" -ne 0 ]; then
     verdict="FAILED (exit $status; last lines of its log below)"
