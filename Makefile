@@ -238,7 +238,7 @@ AB_DIR ?= ab
 ab: report-packages venv
 	PYTHON=$(PY) scripts/ab.sh "$(BASE)" "$(ROUNDS)" "$(PROFILE)" "$(ONLY)" "$(AB_DIR)"
 
-# The spread between repeated runs of one machine and profile, into data/noise/<machine>.json.
+# The spread between repeated runs of one machine, profile and stack, into data/noise/<machine>.json.
 noise: venv
 	@test -n "$(REPEATED)" || { echo "error: REPEATED is required: the run directories of make bench-repeat, e.g. REPEATED=\"data/runs/A data/runs/B data/runs/C\"" >&2; exit 2; }
 	$(PY) -m phpcb noise $(REPEATED)

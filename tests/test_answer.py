@@ -146,7 +146,7 @@ def test_the_answer_carries_the_pages_stability_warning(built_site):
 
 
 def test_the_spread_and_the_caveats_are_said_from_the_run():
-    assert spread_words(UNKNOWN) == "95% CIs within this one run (no repeated runs of this machine)"
+    assert spread_words(UNKNOWN) == "95% CIs within this one run (no repeated runs of this machine and stack)"
     across = RunSpread(0.05, runs=("a", "b", "c"), profile="quick", stand_in=True, ratio_log_sd=0.02)
     assert spread_words(across) == (
         "95% CIs across runs of this machine on one boot (3 quick-profile runs), widened by a stated allowance "

@@ -153,16 +153,83 @@ def test_a_malformed_model_is_refused_naming_the_file_and_entry(tmp_path, edit, 
 def test_a_run_of_another_profile_borrows_the_model_and_says_so():
     classes = {"jwt": {"all": noise_model.ClassNoise(40, 0.1, 0.02)}}
     model = noise_model.NoiseModel(MACHINE, {"quick": noise_model.ProfileNoise("quick", ("a", "b", "c"), classes)})
-    spread = run_spread(model, MACHINE, "full", "jwt")
+    spread = run_spread(model, MACHINE, "full", "host", "jwt")
     assert spread.stand_in
     # one boot: the run-level SD and the stated allowance for another boot, in quadrature
     assert spread.log_sd == pytest.approx(math.hypot(0.1, 0.02, ONE_BOOT_ALLOWANCE_LOG_SD))
-    assert run_spread(model, "another-machine", "quick", "jwt") == UNKNOWN
-    assert run_spread(model, MACHINE, "quick", "aead") == UNKNOWN, "no class of that experiment"
+    assert run_spread(model, "another-machine", "quick", "host", "jwt") == UNKNOWN
+    assert run_spread(model, MACHINE, "quick", "host", "aead") == UNKNOWN, "no class of that experiment"
     low, high = spread.widen(100.0, 99.0, 101.0)
     assert low == pytest.approx(100 / math.exp(1.96 * spread.log_sd), rel=1e-3)
     assert high == pytest.approx(100 * math.exp(1.96 * spread.log_sd), rel=1e-3)
     assert spread.widen(100.0, 50.0, 300.0) == (50.0, 300.0), "never narrower than the run's own CI"
+
+
+def on_stack(run: Run, stack: str) -> Run:
+    """The run as if measured on another stack (its manifest's stack name; its rows unchanged)."""
+    manifest = copy.deepcopy(run.manifest)
+    manifest["stack"]["name"] = stack
+    return Run.from_rows(run.run_id, manifest, {"jwt.csv": run.frames["jwt.csv"].to_pylist()})
+
+
+def test_a_model_is_of_one_stacks_runs_and_answers_for_that_stack_only(tmp_path):
+    runs = repeated([0.0, 0.1, -0.05])
+    with pytest.raises(noise_model.NoiseError, match=r"of 2 stacks \['debian13', 'host'\]: a noise model is of one"):
+        noise.estimate([*runs[:2], on_stack(runs[2], "debian13")], [JWT], SCHEMAS)
+    _, host = noise.estimate(runs, [JWT], SCHEMAS)
+    _, other = noise.estimate(repeated([0.0, 0.3, -0.2], seed=8), [JWT], SCHEMAS)
+    other = noise_model.ProfileNoise(other.profile, other.runs, other.classes, other.cases, other.boots, {}, "debian13")
+    noise_model.save(tmp_path, MACHINE, host)
+    path = noise_model.save(tmp_path, MACHINE, other)
+    assert set(json.loads(path.read_text(encoding="utf-8"))["profiles"]) == {"quick", "quick@debian13"}
+    model = noise_model.load(tmp_path, MACHINE)
+    assert model is not None
+    assert (
+        run_spread(model, MACHINE, "quick", "debian13", "jwt").log_sd
+        > run_spread(model, MACHINE, "quick", "host", "jwt").log_sd
+    ), "each stack's runs get their own stack's spread"
+    assert model.for_run("full", "debian13") == (model.profiles["quick@debian13"], True), "a stand-in of its stack"
+    assert run_spread(model, MACHINE, "quick", "debian12-sury", "jwt") == UNKNOWN, "never another stack's model"
+
+
+def busy_while_measuring(run: Run) -> Run:
+    """The run as if other processes used 80 % of all cores' time while it measured jwt."""
+    manifest = copy.deepcopy(run.manifest)
+    reading = {"load_average": [1.9, 1.0, 0.5], "governor": None, "frequency_mhz": None}
+    manifest["experiments"]["jwt"]["system"] = {
+        "before": {**reading, "cpu_ticks": {"total": 0, "idle": 0, "steal": 0}, "own_cpu_ns": 0},
+        "after": {**reading, "cpu_ticks": {"total": 1000, "idle": 100, "steal": 0}, "own_cpu_ns": 10**9},
+    }
+    return Run.from_rows(run.run_id, manifest, {"jwt.csv": run.frames["jwt.csv"].to_pylist()})
+
+
+def test_a_run_measured_on_a_busy_machine_is_refused_naming_it():
+    """Two runs of one stack measured while both stacks ran at once took 2x as long in places: the spread of
+    a busy run is load, not the machine's noise (compare/load.py)."""
+    runs = repeated([0.0, 0.1, -0.05])
+    with pytest.raises(noise_model.NoiseError) as caught:
+        noise.estimate([*runs[:2], busy_while_measuring(runs[2])], [JWT], SCHEMAS)
+    assert str(caught.value) == (
+        "a noise model is of quiet runs, and 1 experiment(s) measured on a busy machine: "
+        f"{runs[2].run_id}: other processes used 80.0 % of all cores' time while it measured jwt; leave those runs out"
+    )
+
+
+def test_a_section_written_before_stacks_had_sections_is_the_host_stacks(tmp_path):
+    _, model = noise.estimate(repeated([0.0, 0.1, -0.05]), [JWT], SCHEMAS)
+    path = noise_model.save(tmp_path, MACHINE, model)
+    document = json.loads(path.read_text(encoding="utf-8"))
+    assert (document["profiles"]["quick"]["profile"], document["profiles"]["quick"]["stack"]) == ("quick", "host")
+    for key in ("profile", "stack"):
+        del document["profiles"]["quick"][key]
+    path.write_text(json.dumps(document), encoding="utf-8")
+    loaded = noise_model.load(tmp_path, MACHINE)
+    assert loaded is not None
+    assert loaded.profiles["quick"].stack == "host"
+    document["profiles"]["quick"]["stack"] = "debian13"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(DataError, match="the section of profile 'quick' on stack 'debian13' is keyed 'quick@debian13'"):
+        noise_model.load(tmp_path, MACHINE)
 
 
 def test_pages_widen_absolute_times_by_the_spread_between_runs_where_it_is_known(tmp_path):
@@ -272,12 +339,12 @@ def test_a_model_of_one_boot_never_answers_for_another():
     assert (found.boot_shift_log_sd, found.boot_residual_log_sd, found.boot_log_sd) == (None, None, None)
     assert model.residual("jwt", "operation=sign · payload_chars=100", "A00 · 100 · sign", across_boots=True) is None
     assert model.experiment_run_log_sd("jwt", across_boots=True) is None
-    assert run_spread(noise_model.NoiseModel(MACHINE, {"quick": model}), MACHINE, "quick", "jwt").one_boot
+    assert run_spread(noise_model.NoiseModel(MACHINE, {"quick": model}), MACHINE, "quick", "host", "jwt").one_boot
 
 
 def test_from_two_boots_the_pages_spread_covers_a_run_of_another_boot():
     _, model = noise.estimate(two_boots(), [JWT], SCHEMAS)
-    spread = run_spread(noise_model.NoiseModel(MACHINE, {"quick": model}), MACHINE, "quick", "jwt")
+    spread = run_spread(noise_model.NoiseModel(MACHINE, {"quick": model}), MACHINE, "quick", "host", "jwt")
     found = model.classes["jwt"]["operation=sign · payload_chars=100"]
     assert spread.boots == 2
     assert spread.log_sd == pytest.approx(found.boot_log_sd)

@@ -1,5 +1,5 @@
-"""`python -m phpcb noise RUN...`: estimate the spread between repeated runs of one machine and
-profile (make bench-repeat), write it to data/noise/<machine>.json and say what it found."""
+"""`python -m phpcb noise RUN...`: estimate the spread between repeated runs of one machine, profile and
+stack (make bench-repeat), write it to data/noise/<machine>.json and say what it found."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from phpcb.experiments import registry
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("runs", type=Path, nargs="+", help="run directories of one machine and profile")
+    parser.add_argument("runs", type=Path, nargs="+", help="run directories of one machine, profile and stack")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -21,7 +21,10 @@ def run(args: argparse.Namespace) -> int:
     runs = [comparison.load(directory, schemas, "RUN") for directory in args.runs]
     machine, profile = noise.estimate(runs, registry.discover(), schemas)
     path = noise_model.save(args.root, machine, profile)
-    print(f"{path}: {machine}, {profile.profile} profile, from {len(profile.runs)} runs: {', '.join(profile.runs)}")
+    print(
+        f"{path}: {machine}, {profile.profile} profile, stack {profile.stack}, from {len(profile.runs)} runs: "
+        f"{', '.join(profile.runs)}"
+    )
     for experiment, classes in profile.classes.items():
         for label, found in classes.items():
             print(

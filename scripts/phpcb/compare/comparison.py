@@ -57,7 +57,9 @@ from phpcb.compare.environment_diff import diff as environment_diff
 from phpcb.data import case_samples
 from phpcb.data.loader import Run, load_run
 from phpcb.data.machines import boot_of, machine_name
+from phpcb.data.noise_model import section_name
 from phpcb.data.schema import Schemas
+from phpcb.data.stacks import stack_of
 from phpcb.errors import BuildError
 from phpcb.experiments import registry
 from phpcb.experiments.experiment import Experiment
@@ -476,15 +478,16 @@ def compare(
 
 
 def applicable_model(model: noise.NoiseModel | None, base: Run, new: Run) -> noise.ProfileNoise | None:
-    """The model's profile section, when both runs are of its machine and of that profile (compare() also
-    refuses it for a pair across machines: one machine with two PHP versions, say)."""
+    """The model's section of the runs' profile and stack, when both runs are of its machine, one profile and
+    one stack (compare() also refuses it for a pair across machines: one machine with two PHP versions, say)."""
     if model is None:
         return None
     machines = {machine_name(base.manifest), machine_name(new.manifest)}
     profiles = {str(base.manifest["profile"]), str(new.manifest["profile"])}
-    if machines != {model.machine} or len(profiles) != 1:
+    stacks = {stack_of(base.manifest).name, stack_of(new.manifest).name}
+    if machines != {model.machine} or len(profiles) != 1 or len(stacks) != 1:
         return None
-    return model.profiles.get(profiles.pop())
+    return model.profiles.get(section_name(profiles.pop(), stacks.pop()))
 
 
 def _names(names: list[str]) -> str:

@@ -121,9 +121,9 @@ def leave_one_boot_out(
             machine, section = noise.estimate(left_in, experiments, schemas)
         except NoiseError:
             continue  # the other boots have one run each: no spread between runs to widen by
-        model = NoiseModel(machine, {section.profile: section})
+        model = NoiseModel(machine, {section.section: section})
         for experiment in experiments:
-            spread = run_spread(model, machine, section.profile, experiment.name)
+            spread = run_spread(model, machine, section.profile, section.stack, experiment.name)
             coverage = found[experiment.name]
             coverage.boots_in_models.add(section.boot_count)
             for reference in left_in:

@@ -32,11 +32,13 @@ from typing import Any
 
 import numpy as np
 
+from phpcb.compare.load import loaded
 from phpcb.data import case_samples
 from phpcb.data.loader import Run
 from phpcb.data.machines import boot_of, machine_name
 from phpcb.data.noise_model import ClassNoise, NoiseError, ProfileNoise
 from phpcb.data.schema import Schemas
+from phpcb.data.stacks import stack_of
 from phpcb.experiments.experiment import Experiment
 
 # A case's own residual SD is kept from this many runs on; with fewer, its class's pooled SD stands
@@ -186,8 +188,9 @@ def estimate_experiment(
 
 
 def estimate(runs: Sequence[Run], experiments: Sequence[Experiment], schemas: Schemas) -> tuple[str, ProfileNoise]:
-    """The model of the runs' machine and profile; every run must be of the same machine and profile, and
-    each boot needs two runs or more (two runs of one boot say how runs of a boot vary)."""
+    """The model of the runs' machine, profile and stack; every run must be of the same machine, profile and
+    stack, measured on a quiet machine (compare/load.py: load is a confounder, not noise), and each boot needs
+    two runs or more (two runs of one boot say how runs of a boot vary)."""
     if len(runs) < 2:
         raise NoiseError(f"a spread between runs needs at least 2 runs of one machine, got {len(runs)}")
     boots = Boots.of(runs)
@@ -202,6 +205,23 @@ def estimate(runs: Sequence[Run], experiments: Sequence[Experiment], schemas: Sc
         raise NoiseError(
             f"the runs are of {len(machines)} machine(s) {machines} and {len(profiles)} profile(s) {profiles}: "
             "a noise model is of one machine and one profile"
+        )
+    busy = [
+        found.sentence
+        for run in runs
+        for e in experiments
+        if run.has_results(e.name) and (found := loaded(run, e.name))
+    ]
+    if busy:
+        raise NoiseError(
+            f"a noise model is of quiet runs, and {len(busy)} experiment(s) measured on a busy machine: "
+            f"{'; '.join(busy)}; leave those runs out"
+        )
+    stacks = sorted({stack_of(run.manifest).name for run in runs})
+    if len(stacks) > 1:
+        raise NoiseError(
+            f"the runs are of {len(stacks)} stacks {stacks}: a noise model is of one stack's runs (another PHP "
+            "and OpenSSL run each case at another speed); make one model per stack"
         )
     classes: dict[str, dict[str, ClassNoise]] = {}
     cases: dict[str, dict[str, float]] = {}
@@ -221,5 +241,5 @@ def estimate(runs: Sequence[Run], experiments: Sequence[Experiment], schemas: Sc
     ordered = sorted(runs, key=lambda run: run.run_id)
     boot_of_run = {run.run_id: boot_of(run.manifest) for run in ordered}
     return machines[0], ProfileNoise(
-        profiles[0], tuple(run.run_id for run in ordered), classes, cases, boot_of_run, boot_cases
+        profiles[0], tuple(run.run_id for run in ordered), classes, cases, boot_of_run, boot_cases, stacks[0]
     )

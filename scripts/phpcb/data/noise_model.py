@@ -22,6 +22,9 @@ from phpcb.errors import BuildError, DataError
 
 FORMAT_VERSION = 2
 NOT_RECORDED = "not recorded"
+# The stack of a model section written before sections named one: every such model was fit from runs of
+# the host's own PHP (data/stacks.py).
+HOST_STACK = "host"
 # How many degrees of freedom the class's pooled residual SD counts for beside a case's own SD (a moderated
 # variance, as in limma's empirical Bayes t): a case's own SD from a few runs, or from two boots, is as
 # often far too small as too large, and a normal test against a too-small SD flags noise. Between boots
@@ -65,8 +68,9 @@ class ClassNoise:
 
 @dataclass(frozen=True)
 class ProfileNoise:
-    """The model for one profile: the runs it comes from (and the boot of each), per experiment its
-    classes and cases."""
+    """The model for one profile and stack: the runs it comes from (and the boot of each), per experiment its
+    classes and cases. A stack's PHP and OpenSSL make other cases of other speeds, so runs of two stacks
+    never make one model, and a stack's model never answers for another's runs."""
 
     profile: str
     runs: tuple[str, ...]
@@ -75,6 +79,11 @@ class ProfileNoise:
     boots: dict[str, str] = field(default_factory=dict)  # run id → its boot (data/machines.py: boot_of)
     # Per-case residual SD between boots, beyond its runs' (from two boots or more; {} for one).
     boot_cases: dict[str, dict[str, float]] = field(default_factory=dict)
+    stack: str = HOST_STACK
+
+    @property
+    def section(self) -> str:
+        return section_name(self.profile, self.stack)
 
     def __post_init__(self) -> None:
         # A run whose boot is not given was measured on the same, unrecorded boot as the others.
@@ -160,13 +169,22 @@ class NoiseModel:
     profiles: dict[str, ProfileNoise]
     path: Path | None = None
 
-    def for_profile(self, profile: str) -> tuple[ProfileNoise, bool] | None:
-        """The profile's model, or another profile's as a stand-in (flagged True), or None."""
-        if profile in self.profiles:
-            return self.profiles[profile], False
-        for other in sorted(self.profiles):
-            return self.profiles[other], True
+    def for_run(self, profile: str, stack: str) -> tuple[ProfileNoise, bool] | None:
+        """The model of the profile's runs on the stack, or of another profile on the same stack as a
+        stand-in (flagged True), or None: never another stack's."""
+        exact = self.profiles.get(section_name(profile, stack))
+        if exact is not None:
+            return exact, False
+        for name in sorted(self.profiles):
+            if self.profiles[name].stack == stack:
+                return self.profiles[name], True
         return None
+
+
+def section_name(profile: str, stack: str) -> str:
+    """A model section's key in data/noise/<machine>.json: the profile for the host's stack (as models
+    wrote before stacks had sections of their own), `profile@stack` for another."""
+    return profile if stack == HOST_STACK else f"{profile}@{stack}"
 
 
 def path_for(root: Path, machine: str) -> Path:
@@ -179,6 +197,8 @@ def to_json(model: NoiseModel) -> str:
         "machine": model.machine,
         "profiles": {
             name: {
+                "profile": profile.profile,
+                "stack": profile.stack,
                 "runs": list(profile.runs),
                 "boots": {run: profile.boots[run] for run in profile.runs if run in profile.boots},
                 "classes": {
@@ -244,6 +264,7 @@ def parse(document: Any, path: Path) -> NoiseModel:
     for name, entry in _mapping(top.get("profiles"), path, "profiles").items():
         where = f"profiles/{name}"
         entry = _mapping(entry, path, where)
+        profile, stack = _profile_and_stack(name, entry, path, where)
         runs = entry.get("runs")
         if not isinstance(runs, list) or len(runs) < 2 or not all(isinstance(r, str) for r in runs):
             raise DataError(path, f"{where}/runs: expected the ids of at least 2 runs, got {runs!r}")
@@ -266,8 +287,22 @@ def parse(document: Any, path: Path) -> NoiseModel:
         cases = _parse_per_case(entry.get("cases", {}), path, f"{where}/cases")
         # Absent from models written before per-case spreads between boots were kept: none then.
         boot_cases = _parse_per_case(entry.get("boot_cases", {}), path, f"{where}/boot_cases")
-        profiles[str(name)] = ProfileNoise(str(name), tuple(runs), classes, cases, dict(boots), boot_cases)
+        profiles[str(name)] = ProfileNoise(profile, tuple(runs), classes, cases, dict(boots), boot_cases, stack)
     return NoiseModel(machine, profiles, path)
+
+
+def _profile_and_stack(name: str, entry: dict[str, Any], path: Path, where: str) -> tuple[str, str]:
+    """The section's profile and stack, which its key must name (section_name); a section written before
+    sections named them is the host stack's, keyed by its profile."""
+    profile, stack = entry.get("profile", name), entry.get("stack", HOST_STACK)
+    if not isinstance(profile, str) or not profile or not isinstance(stack, str) or not stack:
+        raise DataError(path, f"{where}: expected a profile and a stack name, got {profile!r} and {stack!r}")
+    if name != section_name(profile, stack):
+        raise DataError(
+            path,
+            f"{where}: the section of profile {profile!r} on stack {stack!r} is keyed {section_name(profile, stack)!r}",
+        )
+    return profile, stack
 
 
 def _parse_per_case(value: Any, path: Path, where: str) -> dict[str, dict[str, float]]:
@@ -289,13 +324,14 @@ def load(root: Path, machine: str) -> NoiseModel | None:
 
 
 def save(root: Path, machine: str, profile: ProfileNoise) -> Path:
-    """Adds (or replaces) the profile's section of the machine's model, written whole (temp + rename)."""
+    """Adds (or replaces) the profile and stack's section of the machine's model, written whole (temp +
+    rename)."""
     path = path_for(root, machine)
     # A model of an older format is replaced whole: its other profiles are estimated anew with `make noise`.
     older = path.is_file() and read_json(path).get("format_version") != FORMAT_VERSION
     existing = None if older else load(root, machine)
     profiles = dict(existing.profiles) if existing is not None else {}
-    profiles[profile.profile] = profile
+    profiles[profile.section] = profile
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_suffix(".json.tmp")
     temporary.write_text(to_json(NoiseModel(machine, profiles)), encoding="utf-8")

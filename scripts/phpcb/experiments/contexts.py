@@ -154,7 +154,8 @@ class Contexts:
 
     def spread_of(self, experiment: str, run: Run) -> RunSpread:
         machine = machine_name(run.manifest)
-        return spread.run_spread(self.noise_model(machine), machine, str(run.manifest["profile"]), experiment)
+        profile, stack = str(run.manifest["profile"]), stack_of(run.manifest).name
+        return spread.run_spread(self.noise_model(machine), machine, profile, stack, experiment)
 
     def inputs(self, experiment: Experiment) -> Inputs:
         if experiment.name not in self._inputs:

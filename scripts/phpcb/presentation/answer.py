@@ -72,7 +72,7 @@ def spread_words(spread: RunSpread) -> str:
     """Which spread the answer's interval carries: the machine's between runs, or the run's own samples."""
     if spread.known:
         return f"{wording.CI}s {spread.label}"
-    return f"{wording.CI}s within this one run (no repeated runs of this machine)"
+    return f"{wording.CI}s within this one run (no repeated runs of this machine and stack)"
 
 
 def shared_caveats(precision: Precision | None, profile: str) -> tuple[Markup, ...]:

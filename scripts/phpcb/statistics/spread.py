@@ -89,10 +89,12 @@ class RunSpread:
 UNKNOWN = RunSpread(None)
 
 
-def run_spread(model: NoiseModel | None, machine: str, profile: str, experiment: str) -> RunSpread:
+def run_spread(model: NoiseModel | None, machine: str, profile: str, stack: str, experiment: str) -> RunSpread:
+    """The spread of the experiment's times in a run of the machine, profile and stack: from the model of
+    that stack's runs only (UNKNOWN where there is none)."""
     if model is None or model.machine != machine:
         return UNKNOWN
-    found = model.for_profile(profile)
+    found = model.for_run(profile, stack)
     if found is None:
         return UNKNOWN
     section, stand_in = found
