@@ -34,7 +34,7 @@ help:
 	@echo "make bench-fidelity  PHP over openssl speed, aes-256-gcm/ccm at 16 KiB: 3 runs of interleaved rounds, CI within ±5 %"
 	@echo "make bench-site [RUNS='10 50 200']   time make site on that many synthetic runs"
 	@echo "make bench-repeat N=3 [PROFILE=quick]   N runs of this machine, experiments rotated (then make noise)"
-	@echo "make noise REPEATED='data/runs/A data/runs/B ...'   the spread between repeated runs, into data/noise/"
+	@echo "make noise [REPEATED='data/runs/A data/runs/B ...']   the spread between repeated runs (default: every run's, by machine, profile and stack), into data/noise/"
 	@echo "make bench-replication REPEATED='A B C D'   A/A, advice and power of compare on held-out pairs of repeated runs"
 	@echo "make ab BASE=origin/main [ROUNDS=3] [ONLY=jwt]   a runner change measured A/B: base and head take turns, compared round by round (ab/report.md)"
 	@echo "make upgrade-runs [RUN=data/runs/<id>]   rewrite that run (or every run under data/runs/) written under an older schema version"
@@ -238,9 +238,9 @@ AB_DIR ?= ab
 ab: report-packages venv
 	PYTHON=$(PY) scripts/ab.sh "$(BASE)" "$(ROUNDS)" "$(PROFILE)" "$(ONLY)" "$(AB_DIR)"
 
-# The spread between repeated runs of one machine, profile and stack, into data/noise/<machine>.json.
+# The spread between repeated runs of one machine, profile and stack, into data/noise/<machine>.json: of the
+# REPEATED runs, or without REPEATED of every run under data/runs/, a model per machine, profile and stack.
 noise: venv
-	@test -n "$(REPEATED)" || { echo "error: REPEATED is required: the run directories of make bench-repeat, e.g. REPEATED=\"data/runs/A data/runs/B data/runs/C\"" >&2; exit 2; }
 	$(PY) -m phpcb noise $(REPEATED)
 
 # Whether the intervals across runs hold on a boot the model has not seen (leave each boot out in turn).

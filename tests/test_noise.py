@@ -12,6 +12,7 @@ import shutil
 import numpy as np
 import pytest
 
+from phpcb.commands import noise as noise_commands
 from phpcb.compare import comparison, noise
 from phpcb.data import noise_model
 from phpcb.data.loader import Run
@@ -215,6 +216,46 @@ def test_a_run_measured_on_a_busy_machine_is_refused_naming_it():
     )
 
 
+def recorded(run: Run, machine: str = MACHINE) -> Run:
+    """The run with its machine's identity recorded (family and model read from the CPU), named `machine`."""
+    manifest = copy.deepcopy(run.manifest)
+    manifest["machine"].update(name=machine, identity_source="recorded")
+    manifest["machine"]["identity"].update(family=6, model=106, stepping=6, microarchitecture="icelake")
+    return Run.from_rows(run.run_id, manifest, {"jwt.csv": run.frames["jwt.csv"].to_pylist()})
+
+
+def test_every_run_makes_a_model_per_machine_profile_and_stack_from_its_quiet_runs(tmp_path, capsys):
+    host = [recorded(run) for run in repeated([0.0, 0.1, -0.05])]
+    other = [recorded(on_stack(run, "debian13")) for run in repeated([0.0, 0.2, -0.1], seed=9)]
+    busy = recorded(busy_while_measuring(run_of(5, 0.5, np.zeros(len(ALGORITHMS)))))
+    lone = recorded(run_of(6, 0.0, np.zeros(len(ALGORITHMS))), "intel-xeon-icelake-2c-abc123")
+    unknown = [run_of(7, 0.0, np.zeros(len(ALGORITHMS)), machine="amd-epyc-unknown-2c-def456")] * 2
+    every = [*host, busy, *other, lone, *unknown]
+    groups = noise.model_groups(every)
+    assert {key: [run.run_id for run in runs] for key, runs in groups.items()} == {
+        (MACHINE, "quick", "host"): [run.run_id for run in [*host, busy]],
+        (MACHINE, "quick", "debian13"): [run.run_id for run in other],
+        ("intel-xeon-icelake-2c-abc123", "quick", "host"): [lone.run_id],
+        ("amd-epyc-unknown-2c-def456", "quick", "host"): [run.run_id for run in unknown],
+    }
+    assert noise.busy_experiments(busy, [JWT]) != []
+    assert noise.busy_experiments(host[0], [JWT]) == []
+    assert noise_commands.from_every_run(tmp_path, every, [JWT], SCHEMAS) == 0
+    model = noise_model.load(tmp_path, MACHINE)
+    assert model is not None
+    assert model.profiles["quick"].runs == tuple(run.run_id for run in host), "the busy run left out"
+    assert model.profiles["quick@debian13"].runs == tuple(run.run_id for run in other)
+    assert noise_model.load(tmp_path, "intel-xeon-icelake-2c-abc123") is None
+    assert noise_model.load(tmp_path, "amd-epyc-unknown-2c-def456") is None
+    said = capsys.readouterr().out
+    assert f"{MACHINE}, quick profile, stack host: left out {busy.run_id}, measured on a busy machine" in said
+    assert "intel-xeon-icelake-2c-abc123, quick profile, stack host: no model from 1 quiet run(s): " in said
+    assert (
+        "amd-epyc-unknown-2c-def456, quick profile, stack host: no model from every run: its identity is not " in said
+    )
+    assert noise_commands.from_every_run(tmp_path, [lone], [JWT], SCHEMAS) == 1, "no group could make one"
+
+
 def test_a_section_written_before_stacks_had_sections_is_the_host_stacks(tmp_path):
     _, model = noise.estimate(repeated([0.0, 0.1, -0.05]), [JWT], SCHEMAS)
     path = noise_model.save(tmp_path, MACHINE, model)
@@ -265,6 +306,18 @@ def two_boots(case_by_boot: float = 0.03) -> list[Run]:
     a, b = "a" * 8 + "-0000-4000-8000-" + "0" * 12, "b" * 8 + "-0000-4000-8000-" + "0" * 12
     plan = [(a, 0.0, 1), (a, 0.02, 1), (a, -0.02, 1), (b, 0.10, -1), (b, 0.12, -1), (b, 0.08, -1)]
     return [booted(i, boot, shift, sign * case_by_boot * SIGNS) for i, (boot, shift, sign) in enumerate(plan)]
+
+
+def test_an_experiment_measured_once_per_boot_has_no_spread_between_runs_of_a_boot():
+    """The full runs of an unrecorded identity: an experiment in one run of each boot made NaN spreads."""
+    runs = two_boots()
+    without = copy.deepcopy(runs[1].manifest)
+    without["experiments"]["jwt"]["status"] = "skipped"
+    skipped = Run.from_rows(runs[1].run_id, without, {})
+    with pytest.raises(noise_model.NoiseError, match="no experiment has results in two runs of one boot"):
+        noise.estimate([runs[0], skipped, runs[3]], [JWT], SCHEMAS)
+    _, model = noise.estimate([runs[0], runs[1], runs[3]], [JWT], SCHEMAS)
+    assert all(math.isfinite(found.shift_log_sd) for found in model.classes["jwt"].values())
 
 
 def test_the_shift_is_split_into_its_spread_within_boots_and_between_them():
@@ -394,7 +447,9 @@ def test_the_robust_sd_of_nothing_is_nan_without_a_warning():
 
 def test_no_experiment_in_two_runs_is_refused_and_one_without_runs_is_skipped():
     runs = repeated([0.0, 0.1])
-    with pytest.raises(noise_model.NoiseError, match=r"^no experiment has results in two of these runs$"):
+    with pytest.raises(
+        noise_model.NoiseError, match=r"^no experiment has results in two runs of one boot of these runs$"
+    ):
         noise.estimate(runs, [PITFALLS], SCHEMAS)
     _, model = noise.estimate(runs, [PITFALLS, JWT], SCHEMAS)
     assert set(model.classes) == {"jwt"}

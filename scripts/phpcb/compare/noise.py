@@ -187,6 +187,22 @@ def estimate_experiment(
     return classes, per_case, per_case_boots
 
 
+def busy_experiments(run: Run, experiments: Sequence[Experiment]) -> list[str]:
+    """What the run measured on a busy machine, one sentence each (compare/load.py); [] for a quiet run."""
+    return [found.sentence for e in experiments if run.has_results(e.name) and (found := loaded(run, e.name))]
+
+
+GroupKey = tuple[str, str, str]  # machine, profile, stack
+
+
+def model_groups(runs: Sequence[Run]) -> dict[GroupKey, list[Run]]:
+    """The runs by what one model is of: machine, profile and stack (each group in the runs' order)."""
+    groups: dict[GroupKey, list[Run]] = defaultdict(list)
+    for run in runs:
+        groups[(machine_name(run.manifest), str(run.manifest["profile"]), stack_of(run.manifest).name)].append(run)
+    return dict(groups)
+
+
 def estimate(runs: Sequence[Run], experiments: Sequence[Experiment], schemas: Schemas) -> tuple[str, ProfileNoise]:
     """The model of the runs' machine, profile and stack; every run must be of the same machine, profile and
     stack, measured on a quiet machine (compare/load.py: load is a confounder, not noise), and each boot needs
@@ -206,12 +222,7 @@ def estimate(runs: Sequence[Run], experiments: Sequence[Experiment], schemas: Sc
             f"the runs are of {len(machines)} machine(s) {machines} and {len(profiles)} profile(s) {profiles}: "
             "a noise model is of one machine and one profile"
         )
-    busy = [
-        found.sentence
-        for run in runs
-        for e in experiments
-        if run.has_results(e.name) and (found := loaded(run, e.name))
-    ]
+    busy = [sentence for run in runs for sentence in busy_experiments(run, experiments)]
     if busy:
         raise NoiseError(
             f"a noise model is of quiet runs, and {len(busy)} experiment(s) measured on a busy machine: "
@@ -228,8 +239,8 @@ def estimate(runs: Sequence[Run], experiments: Sequence[Experiment], schemas: Sc
     boot_cases: dict[str, dict[str, float]] = {}
     for experiment in experiments:
         having = [run for run in runs if run.has_results(experiment.name)]
-        if len(having) < 2:
-            continue
+        if len(having) - Boots.of(having).count < 1:
+            continue  # one run of it per boot: nothing says how runs of a boot vary
         found, per_case, per_case_boots = estimate_experiment(experiment, having, schemas)
         classes[experiment.name] = found
         if per_case:
@@ -237,7 +248,7 @@ def estimate(runs: Sequence[Run], experiments: Sequence[Experiment], schemas: Sc
         if per_case_boots:
             boot_cases[experiment.name] = per_case_boots
     if not classes:
-        raise NoiseError("no experiment has results in two of these runs")
+        raise NoiseError("no experiment has results in two runs of one boot of these runs")
     ordered = sorted(runs, key=lambda run: run.run_id)
     boot_of_run = {run.run_id: boot_of(run.manifest) for run in ordered}
     return machines[0], ProfileNoise(
