@@ -27,18 +27,24 @@ with_pip() {
   "$python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
 }
 
-# uv reads its own variables, not pip's: an index or wheel directory set for pip is passed on.
+# uv reads its own variables, not pip's: an index or wheel directory set for pip is passed on. pip separates
+# several by spaces, uv by commas. (An index set only in pip.conf is not: uv then installs from PyPI, or fails
+# and pip installs.)
 [ -z "${PIP_INDEX_URL:-}" ] || export UV_INDEX_URL="${UV_INDEX_URL:-$PIP_INDEX_URL}"
+commas() { printf '%s' "$1" | tr -s ' \t\n' ','; }
 [ -z "${PIP_EXTRA_INDEX_URL:-}" ] || export UV_EXTRA_INDEX_URL="${UV_EXTRA_INDEX_URL:-$PIP_EXTRA_INDEX_URL}"
-[ -z "${PIP_FIND_LINKS:-}" ] || export UV_FIND_LINKS="${UV_FIND_LINKS:-$PIP_FIND_LINKS}"
+[ -z "${PIP_FIND_LINKS:-}" ] || export UV_FIND_LINKS="${UV_FIND_LINKS:-$(commas "$PIP_FIND_LINKS")}"
 
-if [ ! -x "$uv" ] && ! "$python" -m pip install --quiet --disable-pip-version-check -r "$setup" >&2; then
-  echo "note: uv could not be installed ($setup): pip installs $requirements, more slowly" >&2
-fi
+# Every time, not only when uv is missing: a changed pin replaces the uv installed before (pip leaves a
+# satisfied pin alone).
+pinned=0
+"$python" -m pip install --quiet --disable-pip-version-check -r "$setup" >&2 || pinned=$?
 if [ ! -x "$uv" ]; then
+  echo "note: uv could not be installed ($setup): pip installs $requirements, more slowly" >&2
   with_pip
   exit 0
 fi
+[ "$pinned" -eq 0 ] || echo "note: uv could not be brought to its pin ($setup): the uv installed before installs" >&2
 if ! "$uv" pip install --quiet --compile-bytecode --python "$python" -r "$requirements"; then
   echo "note: uv could not install $requirements (above): pip installs it" >&2
   with_pip

@@ -12,16 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from phpcb.compare import coverage
+from phpcb.compare import comparison, coverage
 from phpcb.data.loader import load_run
 from phpcb.data.schema import load_schemas
 from phpcb.experiments import registry
 from phpcb.experiments.contexts import Project
 
-from .conftest import FIXTURE_RUN, ROOT, reseal, write_manifest
+from .conftest import FIXTURE_RUN, FIXTURE_RUNS, ROOT, reseal, write_manifest
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
 JWT = [e for e in registry.discover() if e.name == "jwt"]
+PQ = [e for e in registry.discover() if e.name == "pq"]
+DEBIAN13_RUN = next(path for path in FIXTURE_RUNS if path.name.endswith("-debian13"))
 BOOTS = ("a" * 8 + "-0000-4000-8000-" + "0" * 12, "b" * 8 + "-0000-4000-8000-" + "0" * 12)
 
 
@@ -38,13 +40,15 @@ def slow_verification(run: Path, alg: str, factor: float) -> None:
     reseal(run)
 
 
-def runs_of_two_boots(tmp_path: Path, slower: float | None = None, per_boot: int = 2, slowed: int = 2) -> list:
+def runs_of_two_boots(
+    tmp_path: Path, slower: float | None = None, per_boot: int = 2, slowed: int = 2, fixture: Path = FIXTURE_RUN
+) -> list:
     """`per_boot` copies of the fixture run on each of two boots; from the `slowed`-th on (0-based), ES256
     verification `slower` times as slow."""
     loaded = []
     for index in range(2 * per_boot):
-        run_id = FIXTURE_RUN.name.replace("0000Z", f"000{index}Z")
-        target = shutil.copytree(FIXTURE_RUN, tmp_path / run_id)
+        run_id = fixture.name.replace("0000Z", f"000{index}Z")
+        target = shutil.copytree(fixture, tmp_path / run_id)
         manifest = json.loads((target / "manifest.json").read_text())
         manifest["run_id"] = run_id
         manifest["boot"] = {"id": BOOTS[index // per_boot], "uptime_s": 60}
@@ -116,3 +120,40 @@ def test_a_held_out_run_that_differs_is_flagged_and_the_report_says_it_misses_th
 def test_held_out_pairs_need_two_runs_of_each_boot_beside_the_pair(tmp_path):
     assert coverage.held_out_pairs(runs_of_two_boots(tmp_path), JWT, SCHEMAS) == []
     assert "none (each boot needs three runs" in coverage.pairs_report([])
+
+
+def test_held_out_pairs_of_another_stack_are_judged_by_that_stacks_model(tmp_path, monkeypatch):
+    """The model of the other runs is keyed by its profile and stack: a Debian 13 pair found none under the
+    profile's name alone, and was judged by its own spread."""
+    found = []
+    judge = comparison.compare
+
+    def spying(base, new, schemas, experiments, **options):  # type: ignore[no-untyped-def]
+        found.append(comparison.applicable_model(options.get("model"), base, new))
+        return judge(base, new, schemas, experiments, **options)
+
+    monkeypatch.setattr(comparison, "compare", spying)
+    pairs = coverage.held_out_pairs(runs_of_two_boots(tmp_path, per_boot=3, fixture=DEBIAN13_RUN), PQ, SCHEMAS)
+    assert len(pairs) == 9
+    assert [model.stack if model is not None else None for model in found] == ["debian13"] * 9
+
+
+def test_runs_no_one_model_is_of_are_refused_naming_why(tmp_path):
+    host = runs_of_two_boots(tmp_path / "host")
+    other = runs_of_two_boots(tmp_path / "other", fixture=DEBIAN13_RUN)
+    contexts = coverage.WithinRun(Project(ROOT), SCHEMAS)
+    with pytest.raises(coverage.CoverageError, match=r"of one machine, profile and stack; got .* · quick · debian13"):
+        coverage.held_out_pairs([*host, *other], JWT, SCHEMAS)
+    with pytest.raises(coverage.CoverageError, match="of one machine, profile and stack"):
+        coverage.leave_one_boot_out([*host, *other], JWT, SCHEMAS, contexts)
+    busy = host[-1].directory
+    manifest = json.loads((busy / "manifest.json").read_text())
+    reading = {"load_average": [1.9, 1.0, 0.5], "governor": None, "frequency_mhz": None}
+    manifest["experiments"]["jwt"]["system"] = {
+        "before": {**reading, "cpu_ticks": {"total": 0, "idle": 0, "steal": 0}, "own_cpu_ns": 0},
+        "after": {**reading, "cpu_ticks": {"total": 1000, "idle": 100, "steal": 0}, "own_cpu_ns": 10**9},
+    }
+    write_manifest(busy, manifest)
+    host[-1] = load_run(busy, SCHEMAS)
+    with pytest.raises(coverage.CoverageError, match=f"leave out: {host[-1].run_id}: other processes used 80.0 %"):
+        coverage.held_out_pairs(host, JWT, SCHEMAS)

@@ -254,6 +254,11 @@ def test_every_run_makes_a_model_per_machine_profile_and_stack_from_its_quiet_ru
         "amd-epyc-unknown-2c-def456, quick profile, stack host: no model from every run: its identity is not " in said
     )
     assert noise_commands.from_every_run(tmp_path, [lone], [JWT], SCHEMAS) == 1, "no group could make one"
+    assert noise_commands.from_every_run(tmp_path, [], [JWT], SCHEMAS) == 1
+    assert capsys.readouterr().out.endswith(f"no runs under {tmp_path}/data/runs: no model to make\n")
+    nan = noise_model.ProfileNoise("quick", ("a", "b"), {"jwt": {"all": noise_model.ClassNoise(40, math.nan, 0.02)}})
+    with pytest.raises(ValueError, match="not JSON compliant"):
+        noise_model.save(tmp_path, MACHINE, nan)
 
 
 def test_a_section_written_before_stacks_had_sections_is_the_host_stacks(tmp_path):

@@ -68,7 +68,7 @@ def install(tmp_path: Path, venv: Path, requirements: str = "requirements.txt", 
     return Installed(result.returncode, result.stderr, log.read_text(encoding="utf-8").splitlines())
 
 
-def test_pip_installs_the_pinned_uv_once_and_uv_installs_the_file_compiled(tmp_path):
+def test_pip_brings_uv_to_its_pin_each_time_and_uv_installs_the_file_compiled(tmp_path):
     venv = stub_venv(tmp_path)
     first = install(tmp_path, venv)
     assert first.returncode == 0, first.stderr
@@ -77,8 +77,20 @@ def test_pip_installs_the_pinned_uv_once_and_uv_installs_the_file_compiled(tmp_p
     (tmp_path / "again").mkdir()
     again = install(tmp_path / "again", venv, "requirements-dev.txt")
     assert again.returncode == 0, again.stderr
-    assert again.pip_installs() == [], "uv is in the venv already"
+    assert again.pip_installs() == [str(SETUP)], "a changed pin replaces the uv of before"
     assert again.uv()[-1].endswith("-r requirements-dev.txt")
+    assert again.stderr == ""
+
+
+def test_a_uv_that_cannot_be_brought_to_its_pin_installs_and_says_so(tmp_path):
+    venv = stub_venv(tmp_path)
+    install(tmp_path, venv)
+    (tmp_path / "again").mkdir()
+    again = install(tmp_path / "again", venv, STUB_UV_UNAVAILABLE="1")
+    assert again.returncode == 0, again.stderr
+    assert len(again.uv()) == 1
+    assert again.pip_installs() == [str(SETUP)]
+    assert "uv could not be brought to its pin" in again.stderr
 
 
 def test_pip_installs_the_file_where_uv_cannot_be_installed(tmp_path):
@@ -105,10 +117,13 @@ def test_a_file_neither_can_install_fails(tmp_path):
 
 def test_an_index_or_wheel_directory_set_for_pip_is_given_to_uv(tmp_path):
     venv = stub_venv(tmp_path)
-    result = install(tmp_path, venv, PIP_INDEX_URL="https://mirror.example/simple", PIP_FIND_LINKS="/opt/wheels")
+    result = install(
+        tmp_path, venv, PIP_INDEX_URL="https://mirror.example/simple", PIP_FIND_LINKS="/opt/wheels  /srv/more"
+    )
     assert result.returncode == 0, result.stderr
     (setup_call,) = [call for call in result.calls if call.startswith("python ")]
-    assert setup_call.endswith("UV_INDEX_URL=https://mirror.example/simple UV_FIND_LINKS=/opt/wheels")
+    # pip separates its wheel directories by spaces, uv by commas.
+    assert setup_call.endswith("UV_INDEX_URL=https://mirror.example/simple UV_FIND_LINKS=/opt/wheels,/srv/more")
 
 
 def test_a_missing_venv_or_file_is_named(tmp_path):

@@ -43,6 +43,9 @@ def run(args: argparse.Namespace) -> int:
 
 def from_every_run(root: Path, runs: Sequence[Run], experiments: Sequence[Experiment], schemas: Schemas) -> int:
     """A model per machine, profile and stack from its quiet runs; 1 when no group could make one."""
+    if not runs:
+        print(f"no runs under {root / 'data' / 'runs'}: no model to make")
+        return 1
     written = 0
     for (machine, profile, stack), group in sorted(noise.model_groups(runs).items()):
         if any(Machine.of(run.manifest).identity.source != RECORDED for run in group):

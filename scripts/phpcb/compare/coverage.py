@@ -24,7 +24,7 @@ from itertools import combinations
 
 from phpcb.compare import comparison, noise
 from phpcb.data.loader import Run
-from phpcb.data.machines import boot_of, machine_name
+from phpcb.data.machines import boot_of
 from phpcb.data.noise_model import NoiseError, NoiseModel
 from phpcb.data.schema import Schemas
 from phpcb.errors import BuildError
@@ -97,15 +97,25 @@ def _headlines(experiment: Experiment, run: Run, contexts: Contexts) -> dict[str
     return {h.key: h for h in experiment.headlines(contexts.context(experiment, run))}
 
 
+def one_model_of(runs: Sequence[Run], experiments: Sequence[Experiment]) -> None:
+    """Refuses runs no one model is of (two machines, profiles or stacks; a run measured on a busy machine),
+    naming why: a fold or pair that could not make its model would otherwise drop out unseen."""
+    groups = noise.model_groups(runs)
+    if len(groups) != 1:
+        raise CoverageError(
+            f"coverage is of one machine, profile and stack; got {', '.join(' · '.join(key) for key in groups)}"
+        )
+    busy = [sentence for run in runs for sentence in noise.busy_experiments(run, experiments)]
+    if busy:
+        raise CoverageError(f"a noise model is of quiet runs; leave out: {'; '.join(busy)}")
+
+
 def leave_one_boot_out(
     runs: Sequence[Run], experiments: Sequence[Experiment], schemas: Schemas, contexts: WithinRun
 ) -> list[Coverage]:
     """Per experiment, the share of headline numbers of a left-out boot's runs inside the intervals the
     other boots' runs print, with the model of the other boots."""
-    machines = sorted({machine_name(run.manifest) for run in runs})
-    profiles = sorted({str(run.manifest["profile"]) for run in runs})
-    if len(machines) != 1 or len(profiles) != 1:
-        raise CoverageError(f"coverage is of one machine and profile; got machines {machines}, profiles {profiles}")
+    one_model_of(runs, experiments)
     by_boot: dict[str, list[Run]] = defaultdict(list)
     for run in runs:
         by_boot[boot_of(run.manifest)].append(run)
@@ -161,6 +171,7 @@ class HeldOutPair:
 def held_out_pairs(runs: Sequence[Run], experiments: Sequence[Experiment], schemas: Schemas) -> list[HeldOutPair]:
     """Every pair of runs of two boots whose other runs make a model (two runs of a boot at least), judged
     by it: the share of their tested cases `compare` calls faster or slower."""
+    one_model_of(runs, experiments)
     pairs = []
     for base, new in combinations(sorted(runs, key=lambda run: run.run_id), 2):
         if boot_of(base.manifest) == boot_of(new.manifest):
@@ -170,7 +181,7 @@ def held_out_pairs(runs: Sequence[Run], experiments: Sequence[Experiment], schem
             machine, section = noise.estimate(left_in, experiments, schemas)
         except NoiseError:
             continue
-        model = NoiseModel(machine, {section.profile: section})
+        model = NoiseModel(machine, {section.section: section})
         result = comparison.compare(base, new, schemas, experiments, model=model)
         judged = [case for experiment in result.experiments for case in experiment.cases]
         tested = sum(case.p_value is not None for case in judged)

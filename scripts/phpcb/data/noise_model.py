@@ -220,7 +220,8 @@ def to_json(model: NoiseModel) -> str:
             for name, profile in sorted(model.profiles.items())
         },
     }
-    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+    # allow_nan=False: a spread that is not a number fails here, not at the next load (parse refuses it).
+    return json.dumps(document, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def _per_case(found: dict[str, dict[str, float]]) -> dict[str, dict[str, float]]:
