@@ -142,9 +142,12 @@ def test_runs_no_one_model_is_of_are_refused_naming_why(tmp_path):
     host = runs_of_two_boots(tmp_path / "host")
     other = runs_of_two_boots(tmp_path / "other", fixture=DEBIAN13_RUN)
     contexts = coverage.WithinRun(Project(ROOT), SCHEMAS)
-    with pytest.raises(coverage.CoverageError, match=r"of one machine, profile and stack; got .* · quick · debian13"):
+    with pytest.raises(
+        coverage.CoverageError,
+        match=r"coverage: the runs are of 2 machine\(s\) .* a noise model is of one machine and one profile",
+    ):
         coverage.held_out_pairs([*host, *other], JWT, SCHEMAS)
-    with pytest.raises(coverage.CoverageError, match="of one machine, profile and stack"):
+    with pytest.raises(coverage.CoverageError, match=r"coverage: the runs are of 2 machine\(s\)"):
         coverage.leave_one_boot_out([*host, *other], JWT, SCHEMAS, contexts)
     busy = host[-1].directory
     manifest = json.loads((busy / "manifest.json").read_text())
@@ -155,5 +158,7 @@ def test_runs_no_one_model_is_of_are_refused_naming_why(tmp_path):
     }
     write_manifest(busy, manifest)
     host[-1] = load_run(busy, SCHEMAS)
-    with pytest.raises(coverage.CoverageError, match=f"leave out: {host[-1].run_id}: other processes used 80.0 %"):
+    with pytest.raises(
+        coverage.CoverageError, match=f"coverage: .* on a busy machine: {host[-1].run_id}: other processes used 80.0 %"
+    ):
         coverage.held_out_pairs(host, JWT, SCHEMAS)

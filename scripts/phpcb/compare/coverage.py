@@ -98,16 +98,12 @@ def _headlines(experiment: Experiment, run: Run, contexts: Contexts) -> dict[str
 
 
 def one_model_of(runs: Sequence[Run], experiments: Sequence[Experiment]) -> None:
-    """Refuses runs no one model is of (two machines, profiles or stacks; a run measured on a busy machine),
-    naming why: a fold or pair that could not make its model would otherwise drop out unseen."""
-    groups = noise.model_groups(runs)
-    if len(groups) != 1:
-        raise CoverageError(
-            f"coverage is of one machine, profile and stack; got {', '.join(' · '.join(key) for key in groups)}"
-        )
-    busy = [sentence for run in runs for sentence in noise.busy_experiments(run, experiments)]
-    if busy:
-        raise CoverageError(f"a noise model is of quiet runs; leave out: {'; '.join(busy)}")
+    """Refuses runs no one model is of, naming why (noise.refuse_runs_no_model_is_of): a fold or pair that
+    could not make its model would otherwise drop out unseen."""
+    try:
+        noise.refuse_runs_no_model_is_of(runs, experiments)
+    except NoiseError as error:
+        raise CoverageError(f"coverage: {error}") from error
 
 
 def leave_one_boot_out(

@@ -203,18 +203,9 @@ def model_groups(runs: Sequence[Run]) -> dict[GroupKey, list[Run]]:
     return dict(groups)
 
 
-def estimate(runs: Sequence[Run], experiments: Sequence[Experiment], schemas: Schemas) -> tuple[str, ProfileNoise]:
-    """The model of the runs' machine, profile and stack; every run must be of the same machine, profile and
-    stack, measured on a quiet machine (compare/load.py: load is a confounder, not noise), and each boot needs
-    two runs or more (two runs of one boot say how runs of a boot vary)."""
-    if len(runs) < 2:
-        raise NoiseError(f"a spread between runs needs at least 2 runs of one machine, got {len(runs)}")
-    boots = Boots.of(runs)
-    if len(runs) - boots.count < 1:
-        raise NoiseError(
-            f"the {len(runs)} runs are of {boots.count} boots, one run each: the spread between runs of one boot "
-            "needs two runs of a boot at least"
-        )
+def refuse_runs_no_model_is_of(runs: Sequence[Run], experiments: Sequence[Experiment]) -> None:
+    """A NoiseError naming why, for runs of two machines, profiles or stacks, or a run that measured an
+    experiment on a busy machine (load is a confounder, not noise: compare/load.py)."""
     machines = sorted({machine_name(run.manifest) for run in runs})
     profiles = sorted({str(run.manifest["profile"]) for run in runs})
     if len(machines) > 1 or len(profiles) > 1:
@@ -234,6 +225,22 @@ def estimate(runs: Sequence[Run], experiments: Sequence[Experiment], schemas: Sc
             f"the runs are of {len(stacks)} stacks {stacks}: a noise model is of one stack's runs (another PHP "
             "and OpenSSL run each case at another speed); make one model per stack"
         )
+
+
+def estimate(runs: Sequence[Run], experiments: Sequence[Experiment], schemas: Schemas) -> tuple[str, ProfileNoise]:
+    """The model of the runs' machine, profile and stack; every run must be of the same machine, profile and
+    stack, measured on a quiet machine (compare/load.py: load is a confounder, not noise), and each boot needs
+    two runs or more (two runs of one boot say how runs of a boot vary)."""
+    if len(runs) < 2:
+        raise NoiseError(f"a spread between runs needs at least 2 runs of one machine, got {len(runs)}")
+    boots = Boots.of(runs)
+    if len(runs) - boots.count < 1:
+        raise NoiseError(
+            f"the {len(runs)} runs are of {boots.count} boots, one run each: the spread between runs of one boot "
+            "needs two runs of a boot at least"
+        )
+    refuse_runs_no_model_is_of(runs, experiments)
+    ((machine, profile, stack),) = model_groups(runs)
     classes: dict[str, dict[str, ClassNoise]] = {}
     cases: dict[str, dict[str, float]] = {}
     boot_cases: dict[str, dict[str, float]] = {}
@@ -251,6 +258,6 @@ def estimate(runs: Sequence[Run], experiments: Sequence[Experiment], schemas: Sc
         raise NoiseError("no experiment has results in two runs of one boot of these runs")
     ordered = sorted(runs, key=lambda run: run.run_id)
     boot_of_run = {run.run_id: boot_of(run.manifest) for run in ordered}
-    return machines[0], ProfileNoise(
-        profiles[0], tuple(run.run_id for run in ordered), classes, cases, boot_of_run, boot_cases, stacks[0]
+    return machine, ProfileNoise(
+        profile, tuple(run.run_id for run in ordered), classes, cases, boot_of_run, boot_cases, stack
     )
