@@ -3,6 +3,7 @@ with it, the home page shows the same answer for every experiment, and it names 
 spread its numbers carry and the run's caveats. Read from the built site (MkDocs), as a reader gets it."""
 
 import dataclasses
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urljoin
@@ -92,6 +93,7 @@ def test_the_home_page_and_the_experiment_page_give_the_same_answer(built_site, 
     text, links = said(page.blocks[experiment.name])
     assert "Run 2" in text, "the answer names its run"
     assert " profile, on " in text, "and its profile"
+    assert re.search(r" profile, on [a-z]+-[a-z]+-[a-z0-9]+-\d+c-[0-9a-f]{6}, ", text), "and its machine by name"
     assert "95% CI" in text, "and the spread of its number"
     assert (text, links) == said(home.blocks[experiment.name]), "the home page says what the page says"
 

@@ -453,9 +453,7 @@ def test_each_article_names_the_run_and_machine_that_judged_its_claims_once_abov
         assert not [row for row in rows if FIXTURE_RUN.name in row], "the run is named above the table, once"
         above = section.split("\n| claim |")[0]
         assert above.count(f"[`{FIXTURE_RUN.name}`](runs.md#") == 1
-        assert "intel-xeon-unknown-2c-2e892e (Intel(R) Xeon(R) Processor, Debian 12 · PHP 8.2.36" in above, (
-            "and its machine"
-        )
+        assert "on intel-xeon-unknown-2c-2e892e, Debian 12 · PHP 8.2.36" in above, "and its machine, by its name"
 
 
 def test_a_claim_judged_from_another_run_than_its_pages_keeps_that_run_in_its_row():

@@ -13,6 +13,8 @@ from phpcb.compare.comparison import Verdict, compare
 from phpcb.data import machines
 from phpcb.data.loader import load_run
 from phpcb.data.schema import load_schemas
+from phpcb.data.stacks import stack_of
+from phpcb.presentation import environment as env_rows
 
 from .conftest import FIXTURE_RUN, ROOT, committed_runs, on_another_machine, write_manifest
 
@@ -139,6 +141,21 @@ def test_a_family_26_run_against_a_family_25_run_is_across_machines(family_25_pa
     verdicts = {case.verdict for _, case in found.cases}
     assert not any(verdict.significant for verdict in verdicts), "no per-case verdict across machines"
     assert Verdict.ACROSS in verdicts
+
+
+def test_a_page_names_the_runs_machine_not_its_cpu_string():
+    """Issue 45: every answer and experiment page said "on AMD EPYC, Debian 13 · …", the CPU string that
+    family 25 and family 26 hosts of this pool share. The words name the machine the identity names."""
+    family_26 = json.loads((ROOT / "data" / "runs" / FAMILY_26 / "manifest.json").read_text(encoding="utf-8"))
+    family_25 = json.loads(json.dumps(family_26))
+    family_25["cpu"]["identity"]["family"], family_25["cpu"]["identity"]["model"] = 25, 1
+    family_25["machine"] = machines.machine_fields(family_25, machines.recorded_identity(family_25))
+    assert family_25["cpu"]["model"] == family_26["cpu"]["model"] == "AMD EPYC"
+    words = {env_rows.short(manifest): manifest for manifest in (family_26, family_25)}
+    assert len(words) == 2, "two identities, two machines on the page"
+    for said, manifest in words.items():
+        assert said.startswith(f"{machines.machine_name(manifest)}, "), said
+        assert said.endswith(f", {stack_of(manifest).short_label}"), said
 
 
 def test_the_fixture_keeps_its_identity_through_the_upgrade():

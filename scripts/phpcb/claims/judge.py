@@ -81,7 +81,7 @@ def checked(claim: Claim, result: Result, run: Run | None, instead: str = "") ->
     decision = decide(claim.rule, result)
     if claim.not_testable is not None:
         decision = Decision(UNTESTABLE, Untested(claim.not_testable.why, claim.not_testable.kind))
-    machine = f"{machine_name(run.manifest)} ({env_rows.short(run.manifest)})" if run is not None else ""
+    machine = env_rows.short(run.manifest) if run is not None else ""
     return Checked(
         claim, decision, reason(decision, claim.rule, result), measured(result, claim.rule), run, machine, instead
     )

@@ -78,5 +78,6 @@ def _boot(boot: dict[str, Any] | None) -> str:
 
 
 def short(manifest: dict[str, Any]) -> str:
-    """One line: 'AMD EPYC, Debian 13 · PHP 8.4.27 · OpenSSL 3.5.9': the machine and the stack."""
-    return f"{manifest['cpu']['model']}, {stack_of(manifest).short_label}"
+    """One line: 'amd-epyc-zen5-2c-5330ed, Debian 13 · PHP 8.4.27 · OpenSSL 3.5.9': the machine by its name,
+    which its identity sets (a CPU string such as 'AMD EPYC' covers CPUs 1.5-3x apart), and the stack."""
+    return f"{Machine.of(manifest).name}, {stack_of(manifest).short_label}"

@@ -36,6 +36,9 @@ ALGORITHMS = (
     "HS512",
 )
 HEADLINE_PAYLOAD = 100
+# The verification margin every run states whatever its pick (verify_margins), and in this orientation
+# (margin_pair): the pool's verify pick over its runner-up on every machine measured so far.
+MARGIN_PAIR = ("EdDSA", "ES256")
 
 
 @dataclass(frozen=True)
@@ -117,6 +120,7 @@ class JwtAnalysis:
     native_tool: str = ""
     native_commands: list[str] = field(default_factory=list)
     pairing: Pairing = UNPAIRED  # which cases were sampled in rotation (their ratios are paired)
+    verify_margins: dict[tuple[str, str], Ratio] = field(default_factory=dict)  # verify_margins()
 
     def layer(self, alg: str, operation: str) -> jws_layers.Layers | None:
         return next((x for x in self.layers if (x.alg, x.operation) == (alg, operation)), None)
@@ -154,15 +158,7 @@ def choose(
     runner = ranked[1] if len(ranked) > 1 else None
     best_case = best.case(operation, payload)
     runner_case = runner.case(operation, payload) if runner else None
-    ratio = (
-        ratio_between(
-            runner_case.per_op_ns,
-            best_case.per_op_ns,
-            best_case.measured_by == runner_case.measured_by == "jwt" and pairing.together(runner_case, best_case),
-        )
-        if best_case and runner_case
-        else None
-    )
+    ratio = margin(best_case, runner_case, pairing) if best_case and runner_case else None
     cases = [(a.alg, a.case(operation, payload)) for a in ranked]
     measured = [(alg, case) for alg, case in cases if case is not None]
     found = contest(
@@ -189,6 +185,39 @@ def choose(
         )
     )
     return Choice(purpose, operation, best, runner, ratio, found, passed_over)
+
+
+def margin(faster: JwtCase, slower: JwtCase, pairing: Pairing) -> Ratio:
+    """How many times faster `faster` is than `slower`: paired where the two were sampled in rotation."""
+    paired = faster.measured_by == slower.measured_by == "jwt" and pairing.together(slower, faster)
+    return ratio_between(slower.per_op_ns, faster.per_op_ns, paired)
+
+
+def margin_pair(choice: Choice) -> tuple[str, str] | None:
+    """The (first, second) whose ratio states the choice's margin over its runner-up across machines:
+    MARGIN_PAIR where the two are its algorithms, in either order (one orientation on every machine, so a
+    pick that flips within a tie keeps its headline), else the pick and its runner-up."""
+    if choice.best is None or choice.runner_up is None:
+        return None
+    pair = (choice.best.alg, choice.runner_up.alg)
+    return MARGIN_PAIR if set(pair) == set(MARGIN_PAIR) else pair
+
+
+def verify_margins(
+    algorithms: list[AlgorithmResult], verify: Choice, payload: int, pairing: Pairing
+) -> dict[tuple[str, str], Ratio]:
+    """Verification's margins at the headline payload, by (first, second): MARGIN_PAIR's, which every run
+    measures whatever it picks, and the pick's over its runner-up where that is another pair (margin_pair)."""
+    pairs = {MARGIN_PAIR}
+    if (own := margin_pair(verify)) is not None:
+        pairs.add(own)
+    by_alg = {a.alg: a for a in algorithms}
+    found = {}
+    for first, second in sorted(pairs):
+        cases = [by_alg[alg].case("verify", payload) if alg in by_alg else None for alg in (first, second)]
+        if cases[0] is not None and cases[1] is not None:
+            found[(first, second)] = margin(cases[0], cases[1], pairing)
+    return found
 
 
 def headline_payload(payloads: list[int]) -> int:
@@ -267,6 +296,7 @@ def analyse(run: Run, policy: JwtPolicy) -> JwtAnalysis:
         payloads,
         choices,
         pairing=pairing,
+        verify_margins=verify_margins(algorithms, choices[0], headline, pairing),
         layers=jws_layers.analyse(run, ALGORITHMS),
         native_tool=native_tool(native_rows),
         native_commands=native_commands(native_rows),
