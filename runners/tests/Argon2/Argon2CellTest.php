@@ -14,6 +14,14 @@ use PHPUnit\Framework\Attributes\DataProvider;
 
 final class Argon2CellTest extends TestCase
 {
+    /**
+     * A hash's memory is its peak over what the cell held resident just before it, so the pages of its
+     * block that malloc's heap already held do not count: 8,164 KiB and 8,128 KiB for an 8 MiB hash under
+     * Debian 13's PHP 8.4, in two fresh clones' make test. A peak that missed the block would be
+     * some hundreds of KiB, not within this of 8 MiB.
+     */
+    private const HEAP_SLACK_KIB = 256;
+
     /** @return iterable<string, array{string, string, int, int, int, string}> */
     public static function invalid(): iterable
     {
@@ -72,7 +80,7 @@ final class Argon2CellTest extends TestCase
         self::assertCount(2, $result['samples']);
         self::assertGreaterThan(0, $result['samples'][0]['wall_ns']);
         self::assertGreaterThan(0, $result['samples'][0]['cpu_ns']);
-        self::assertGreaterThan(8192, $result['max_rss_kib'], 'the 8 MiB of Argon2 memory shows in the peak');
+        self::assertGreaterThanOrEqual(8192 - self::HEAP_SLACK_KIB, $result['max_rss_kib'], 'the 8 MiB of Argon2 memory shows in the peak');
         if ($cell->interface !== 'cli') {
             self::assertLessThan(8192 + 4096, $result['max_rss_kib'], 'one hash\'s memory, not the cell process\'s');
         }
@@ -88,9 +96,8 @@ final class Argon2CellTest extends TestCase
         $result = (new CellRunner(REPOSITORY . '/runners/argon2-cell.php'))->measure(Argon2Cell::of('password_hash', 'argon2id', 8192, 1, 1), 1, 0);
         self::assertSame(256 * 1024 * 1024, strlen($large));
         self::assertSame('ok', $result['status'], $result['detail']);
-        // The hash's own memory, less the few pages of its block that malloc's heap already held resident
-        // (8,164 KiB once, under Debian 13's PHP 8.4): what this test is about is the upper bound.
-        self::assertGreaterThanOrEqual(8192 - 64, $result['max_rss_kib'], 'the 8 MiB of Argon2 memory shows');
+        // What this test is about is the upper bound.
+        self::assertGreaterThanOrEqual(8192 - self::HEAP_SLACK_KIB, $result['max_rss_kib'], 'the 8 MiB of Argon2 memory shows');
         self::assertLessThan(8192 + 4096, $result['max_rss_kib'], 'not the 256 MiB of the process that started the cell');
     }
 
