@@ -158,7 +158,7 @@ def choose(
     runner = ranked[1] if len(ranked) > 1 else None
     best_case = best.case(operation, payload)
     runner_case = runner.case(operation, payload) if runner else None
-    ratio = margin(best_case, runner_case, pairing) if best_case and runner_case else None
+    ratio = times_faster(best_case, runner_case, pairing) if best_case and runner_case else None
     cases = [(a.alg, a.case(operation, payload)) for a in ranked]
     measured = [(alg, case) for alg, case in cases if case is not None]
     found = contest(
@@ -187,7 +187,7 @@ def choose(
     return Choice(purpose, operation, best, runner, ratio, found, passed_over)
 
 
-def margin(faster: JwtCase, slower: JwtCase, pairing: Pairing) -> Ratio:
+def times_faster(faster: JwtCase, slower: JwtCase, pairing: Pairing) -> Ratio:
     """How many times faster `faster` is than `slower`: paired where the two were sampled in rotation."""
     paired = faster.measured_by == slower.measured_by == "jwt" and pairing.together(slower, faster)
     return ratio_between(slower.per_op_ns, faster.per_op_ns, paired)
@@ -216,7 +216,7 @@ def verify_margins(
     for first, second in sorted(pairs):
         cases = [by_alg[alg].case("verify", payload) if alg in by_alg else None for alg in (first, second)]
         if cases[0] is not None and cases[1] is not None:
-            found[(first, second)] = margin(cases[0], cases[1], pairing)
+            found[(first, second)] = times_faster(cases[0], cases[1], pairing)
     return found
 
 
