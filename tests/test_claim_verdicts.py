@@ -16,7 +16,7 @@ import pytest
 
 from phpcb.claims.judge import Checked, Judge
 from phpcb.claims.ledger import load_ledger
-from phpcb.claims.vocabulary import CHANGED, INCONCLUSIVE, REFUTED, REPRODUCED, UNTESTABLE
+from phpcb.claims.vocabulary import CHANGED, FACTOR_TOLERANCE, INCONCLUSIVE, REFUTED, REPRODUCED, UNTESTABLE
 from phpcb.data import selection
 from phpcb.data.policy import load_symmetric_policy
 from phpcb.data.selection import Choice, SiteConfig
@@ -66,13 +66,20 @@ def test_gcm_3x_is_judged_where_the_article_read_it_at_10_mib(focus):
 
 
 def test_gcm_3x_on_the_reference_run_is_inconclusive_by_the_sites_own_band():
-    """OpenSSL 3.5 at 10 MiB: 2.53× (95% CI 2.42–2.65×, across runs and boots of its stack's model: PHP 8.4's
-    9 quiet quick runs from 2 boots), reaching across 3 ÷ 1.15 = 2.61."""
+    """OpenSSL 3.5 at 10 MiB: about 2.5× with a CI across runs and boots of its stack's model (2.42–2.65× from
+    9 quiet runs, 2.41–2.66× from 11), reaching across 3 ÷ 1.15 = 2.61. The CI's edges move a little with each
+    refit of the model, so the test reads them from the printed words and checks the verdict they imply."""
     found = checked("seed002-gcm-3x")
     assert found.run is not None
     assert found.run.run_id.endswith("-debian13")
     assert found.verdict == INCONCLUSIVE, found.reason
-    assert "AES-256, encrypt, 10 MiB: aes-256-gcm over aes-256-ccm, 2.53× (95% CI 2.42–2.65×)" in found.measured
+    printed = re.search(
+        r"AES-256, encrypt, 10 MiB: aes-256-gcm over aes-256-ccm, [\d.]+× \(95% CI ([\d.]+)–([\d.]+)×\)",
+        found.measured,
+    )
+    assert printed is not None, found.measured
+    low, high = (float(edge) for edge in printed.groups())
+    assert low < 3 / FACTOR_TOLERANCE.factor < high, found.measured
     assert found.reason.endswith("reaches across its edge")
 
 
