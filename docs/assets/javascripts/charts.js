@@ -65,6 +65,44 @@
     return update;
   }
 
+  // The first drawing takes the palette's colours with its figure: each later relayout redraws the chart,
+  // and the Machines page draws 30 of them. applyPalette recolours a drawn chart when the palette changes.
+  function paletteLayout(layout) {
+    var colours = palette(layout);
+    var coloured = Object.assign({}, layout, {
+      paper_bgcolor: colours.layout.paper_bgcolor,
+      plot_bgcolor: colours.layout.plot_bgcolor,
+      font: Object.assign({}, layout.font, colours.layout.font),
+    });
+    axes(layout).forEach(function (axis) {
+      coloured[axis] = Object.assign({}, layout[axis], {
+        gridcolor: colours.layout[axis + ".gridcolor"],
+        zerolinecolor: colours.layout[axis + ".zerolinecolor"],
+      });
+    });
+    coloured.shapes = (layout.shapes || []).map(function (shape) {
+      return Object.assign({}, shape, { line: Object.assign({}, shape.line, { color: colours.text }) });
+    });
+    coloured.annotations = (layout.annotations || []).map(function (note) {
+      return Object.assign({}, note, {
+        font: Object.assign({}, note.font, { color: colours.text }),
+        arrowcolor: colours.text,
+      });
+    });
+    return coloured;
+  }
+
+  function paletteData(data) {
+    var text = palette({}).text;
+    return data.map(function (trace) {
+      var coloured = Object.assign({}, trace);
+      ["error_x", "error_y"].forEach(function (axis) {
+        if (trace[axis]) { coloured[axis] = Object.assign({}, trace[axis], { color: text }); }
+      });
+      return coloured;
+    });
+  }
+
   function applyPalette(element) {
     var colours = palette(element.layout);
     var update = Object.assign({}, colours.layout, neutralLines(element.layout, colours.text));
@@ -117,8 +155,7 @@
       displayModeBar: window.innerWidth < NARROW ? false : "hover",
     };
     var data = element.getBoundingClientRect().width < NARROW ? narrowHeatmaps(figure.data, layout) : figure.data;
-    Plotly.newPlot(element, data, layout, config)
-      .then(function () { return applyPalette(element); })
+    Plotly.newPlot(element, paletteData(data), paletteLayout(layout), config)
       .then(function () { return logTicks(element); })
       .then(function () { return wrapLabels(element); })
       .then(function () { return settle(element); })

@@ -21,20 +21,31 @@
     });
   }
 
-  function fit(answer) {
+  // Every table is measured first and changed after: a change between two measurements makes the browser
+  // lay the page out again for the next one, and the Runs page has 94 tables (2 s of style work on a phone
+  // when each was measured and changed in turn).
+  function measureAnswer(answer) {
     var table = answer.querySelector("table");
     if (!table) {
-      return;
+      return null;
     }
-    answer.classList.remove("pcb-cards");
     var room = answer.getBoundingClientRect().width;
-    if (room === 0) {
-      answer.removeAttribute("data-layout");
+    return { answer: answer, room: room, cards: room > 0 && table.getBoundingClientRect().width > room + 1 };
+  }
+
+  function applyAnswer(found) {
+    if (found.room === 0) {
+      found.answer.removeAttribute("data-layout");
       return;
     }
-    var cards = table.getBoundingClientRect().width > room + 1;
-    answer.classList.toggle("pcb-cards", cards);
-    answer.setAttribute("data-layout", cards ? "cards" : "table");
+    found.answer.classList.toggle("pcb-cards", found.cards);
+    found.answer.setAttribute("data-layout", found.cards ? "cards" : "table");
+  }
+
+  function fit(answers) {
+    answers = Array.prototype.slice.call(answers);
+    answers.forEach(function (answer) { answer.classList.remove("pcb-cards"); });
+    answers.map(measureAnswer).filter(Boolean).forEach(applyAnswer);
   }
 
   // Any other table wider than its column scrolls sideways in Material's wrapper: it gets a line above it
@@ -43,44 +54,51 @@
     return table.closest(".md-typeset__scrollwrap") || table.parentElement;
   }
 
-  function edges(wrapper) {
-    var more = wrapper.scrollWidth - wrapper.clientWidth;
-    wrapper.classList.toggle("pcb-more-left", wrapper.scrollLeft > 1);
-    wrapper.classList.toggle("pcb-more-right", wrapper.scrollLeft < more - 1);
+  function edges(wrapper, more, left) {
+    wrapper.classList.toggle("pcb-more-left", left > 1);
+    wrapper.classList.toggle("pcb-more-right", left < more - 1);
   }
 
-  function hint(table) {
+  function measureScroll(table) {
     if (table.closest(".pcb-key-table")) {
-      return;
+      return null;
     }
     var wrapper = wrapperOf(table);
+    if (wrapper.clientWidth === 0) {
+      return null; // out of sight (a closed section): measured when it opens
+    }
+    return { wrapper: wrapper, more: wrapper.scrollWidth - wrapper.clientWidth, left: wrapper.scrollLeft };
+  }
+
+  function applyScroll(found) {
+    var wrapper = found.wrapper;
     var note = wrapper.previousElementSibling;
     var has = note && note.classList.contains("pcb-scroll-hint");
-    if (wrapper.clientWidth === 0) {
-      return; // out of sight (a closed section): measured when it opens
-    }
-    var scrolls = wrapper.scrollWidth > wrapper.clientWidth + 1;
+    var scrolls = found.more > 1;
     wrapper.classList.toggle("pcb-scrolls", scrolls);
     if (scrolls && !has) {
       note = document.createElement("p");
       note.className = "pcb-scroll-hint";
       note.textContent = "The table is wider than the page: scroll it sideways \u2192";
       wrapper.parentNode.insertBefore(note, wrapper);
-      wrapper.addEventListener("scroll", function () { edges(wrapper); }, { passive: true });
+      wrapper.addEventListener("scroll", function () {
+        edges(wrapper, wrapper.scrollWidth - wrapper.clientWidth, wrapper.scrollLeft);
+      }, { passive: true });
     } else if (!scrolls && has) {
       note.remove();
     }
     if (scrolls) {
-      edges(wrapper);
+      edges(wrapper, found.more, found.left);
     }
   }
 
   function hintAll(root) {
-    (root || document).querySelectorAll("article table").forEach(hint);
+    var tables = Array.prototype.slice.call((root || document).querySelectorAll("article table"));
+    tables.map(measureScroll).filter(Boolean).forEach(applyScroll);
   }
 
   function fitAll() {
-    document.querySelectorAll(".pcb-key-table").forEach(fit);
+    fit(document.querySelectorAll(".pcb-key-table"));
     hintAll();
   }
 
@@ -94,7 +112,7 @@
     });
     document.addEventListener("toggle", function (event) {
       if (event.target.open) {
-        event.target.querySelectorAll(".pcb-key-table").forEach(fit);
+        fit(event.target.querySelectorAll(".pcb-key-table"));
         hintAll(event.target);
       }
     }, true);
