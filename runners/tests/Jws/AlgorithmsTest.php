@@ -21,6 +21,7 @@ use PhpCryptoBench\Jws\KeyFacts;
 use PhpCryptoBench\Jws\KnownAnswers;
 use PhpCryptoBench\Jws\OpensslKeyDetails;
 use PhpCryptoBench\Jws\Rsa;
+use PhpCryptoBench\Tests\Support\SharedKeys;
 use PHPUnit\Framework\TestCase;
 use PHPUnit\Framework\Attributes\DataProvider;
 
@@ -307,7 +308,7 @@ final class AlgorithmsTest extends TestCase
         $keys = [
             'ES384' => openssl_pkey_new(['private_key_type' => OPENSSL_KEYTYPE_EC, 'curve_name' => 'secp384r1']),
             'RS512' => Jwk::import(KnownAnswers::RFC7520_RSA),
-            'PS512' => openssl_pkey_new(['private_key_type' => OPENSSL_KEYTYPE_RSA, 'private_key_bits' => 2048]),
+            'PS512' => SharedKeys::rsa(2048),
             'EdDSA' => Jwk::import(KnownAnswers::RFC8037_KEY),
         ];
         foreach ($keys as $name => $private) {

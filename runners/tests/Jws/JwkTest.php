@@ -12,6 +12,7 @@ use PhpCryptoBench\Jws\CompactJws;
 use PhpCryptoBench\Jws\Jwk;
 use PhpCryptoBench\Jws\Key;
 use PhpCryptoBench\Jws\KnownAnswers;
+use PhpCryptoBench\Tests\Support\SharedKeys;
 use PHPUnit\Framework\TestCase;
 use PHPUnit\Framework\Attributes\DataProvider;
 
@@ -185,7 +186,7 @@ final class JwkTest extends TestCase
 
     public function testAnRsaPrivateJwkKeepsItsCrtMembers(): void
     {
-        $generated = openssl_pkey_new(['private_key_type' => OPENSSL_KEYTYPE_RSA, 'private_key_bits' => 2048]);
+        $generated = SharedKeys::rsa(2048);
         $rsa = openssl_pkey_get_details($generated)['rsa'];
         $jwk = ['kty' => 'RSA'];
         foreach (['n' => 'n', 'e' => 'e', 'd' => 'd', 'p' => 'p', 'q' => 'q', 'dp' => 'dmp1', 'dq' => 'dmq1', 'qi' => 'iqmp'] as $member => $name) {

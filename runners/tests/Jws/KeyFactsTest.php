@@ -12,6 +12,7 @@ use PhpCryptoBench\Jws\Jwk;
 use PhpCryptoBench\Jws\Key;
 use PhpCryptoBench\Jws\KeyFacts;
 use PhpCryptoBench\Tests\Support\CountingKeyDetails;
+use PhpCryptoBench\Tests\Support\SharedKeys;
 use PHPUnit\Framework\TestCase;
 use PHPUnit\Framework\Attributes\DataProvider;
 
@@ -28,7 +29,7 @@ final class KeyFactsTest extends TestCase
      */
     public static function opensslKeys(): iterable
     {
-        $rsa = static fn (): mixed => openssl_pkey_new(['private_key_type' => OPENSSL_KEYTYPE_RSA, 'private_key_bits' => 2048]);
+        $rsa = static fn (): mixed => SharedKeys::rsa(2048);
         yield 'RS256' => ['RS256', $rsa];
         yield 'PS384' => ['PS384', $rsa];
         yield 'ES256' => ['ES256', static fn (): mixed => openssl_pkey_new(['private_key_type' => OPENSSL_KEYTYPE_EC, 'curve_name' => 'prime256v1'])];
@@ -58,7 +59,7 @@ final class KeyFactsTest extends TestCase
     /** @return iterable<string, array{string, \Closure(): mixed, KeyFacts}> */
     public static function keysAndTheirFacts(): iterable
     {
-        yield 'RS256, 3072-bit private' => ['RS256', static fn (): mixed => openssl_pkey_new(['private_key_type' => OPENSSL_KEYTYPE_RSA, 'private_key_bits' => 3072]), new KeyFacts('RSA', 3072, null, true)];
+        yield 'RS256, 3072-bit private' => ['RS256', static fn (): mixed => SharedKeys::rsa(3072), new KeyFacts('RSA', 3072, null, true)];
         yield 'ES384, P-384 private' => ['ES384', static fn (): mixed => openssl_pkey_new(['private_key_type' => OPENSSL_KEYTYPE_EC, 'curve_name' => 'secp384r1']), new KeyFacts('EC', 384, 'secp384r1', true)];
         yield 'EdDSA, secret key' => ['EdDSA', static fn (): string => sodium_crypto_sign_secretkey(sodium_crypto_sign_keypair()), new KeyFacts('OKP', 253, 'Ed25519', true)];
         yield 'HS512, 64-byte secret' => ['HS512', static fn (): string => str_repeat('k', 64), new KeyFacts('oct', 512, null, true)];
@@ -80,7 +81,7 @@ final class KeyFactsTest extends TestCase
 
     public function testAnRsaSignatureOneByteShortIsRefusedByTheLengthTheKeyKnows(): void
     {
-        $private = openssl_pkey_new(['private_key_type' => OPENSSL_KEYTYPE_RSA, 'private_key_bits' => 2048]);
+        $private = SharedKeys::rsa(2048);
         $algorithm = Algorithms::named('RS256');
         [$header, $payload, $signature] = explode('.', CompactJws::sign(Key::forSigning($algorithm, $private), 'x'));
         $short = Base64Url::encode(substr(Base64Url::decode($signature), 1));

@@ -12,6 +12,7 @@ use PhpCryptoBench\Jws\CompactJws;
 use PhpCryptoBench\Jws\Jwk;
 use PhpCryptoBench\Jws\Key;
 use PhpCryptoBench\Jws\RsaPssKey;
+use PhpCryptoBench\Tests\Support\SharedKeys;
 use PHPUnit\Framework\TestCase;
 use PHPUnit\Framework\Attributes\DataProvider;
 
@@ -25,7 +26,7 @@ final class RsaPssTest extends TestCase
 
     public static function setUpBeforeClass(): void
     {
-        self::$private = openssl_pkey_new(['private_key_type' => OPENSSL_KEYTYPE_RSA, 'private_key_bits' => 2048]);
+        self::$private = SharedKeys::rsa(2048);
     }
 
     /** @return iterable<string, array{string, string, int}> */

@@ -9,6 +9,7 @@ use PhpCryptoBench\Jws\Algorithms;
 use PhpCryptoBench\Jwt\JwtCase;
 use PhpCryptoBench\Jwt\JwtScheme;
 use PhpCryptoBench\Jwt\PrimitiveCase;
+use PhpCryptoBench\Tests\Support\SharedKeys;
 use PHPUnit\Framework\TestCase;
 use PHPUnit\Framework\Attributes\DataProvider;
 
@@ -81,8 +82,12 @@ final class PrimitiveCaseTest extends TestCase
         self::assertSame([$native, $block], [$primitive->name, $primitive->blockBytes]);
     }
 
+    /** The six RS and PS algorithms take the same kind of key, RSA-2048: they share the suite's one. */
     private static function keyFor(JwtScheme $scheme): mixed
     {
+        if ($scheme->keyType === 'RSA') {
+            return SharedKeys::rsa($scheme->keyBits);
+        }
         return self::$keys[$scheme->name()] ??= $scheme->generate();
     }
 }

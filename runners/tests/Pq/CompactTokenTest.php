@@ -24,6 +24,15 @@ use PHPUnit\Framework\TestCase;
  */
 final class CompactTokenTest extends TestCase
 {
+    /** @var array<string, string> each scheme's private key, made once by `openssl genpkey` (RSA-2048's costs a tenth of a CPU-second) */
+    private static array $pems = [];
+
+    /** The class's key pair of $scheme: its tests sign and verify with it, none changes it. */
+    private static function pairOf(PqScheme $scheme): KeyPair
+    {
+        return KeyPair::fromPem($scheme, self::$pems[$scheme->name] ??= (new CliKeys())->generate($scheme));
+    }
+
     /** @return list<string> the schemes this PHP can sign with through openssl_sign() */
     private static function signable(): array
     {
@@ -35,7 +44,7 @@ final class CompactTokenTest extends TestCase
         $claims = JwtCase::claims(100, 1_700_000_000);
         foreach (self::signable() as $name) {
             $scheme = PqScheme::named($name);
-            $pair = KeyPair::fromPem($scheme, (new CliKeys())->generate($scheme));
+            $pair = self::pairOf($scheme);
             $token = CompactToken::sign($scheme, $pair->private, $claims);
             self::assertSame($claims, CompactToken::verify($scheme, $pair->public, $token), $name);
             [$header, , $signature] = explode('.', $token);
@@ -49,7 +58,7 @@ final class CompactTokenTest extends TestCase
     {
         foreach (self::signable() as $name) {
             $scheme = PqScheme::named($name);
-            $pair = KeyPair::fromPem($scheme, (new CliKeys())->generate($scheme));
+            $pair = self::pairOf($scheme);
             foreach ([new SignCase($pair, SignCase::SIGN, 10, 0), new SignCase($pair, SignCase::VERIFY, 2048, 0), new LoadCase($pair, LoadCase::PRIVATE), new LoadCase($pair, LoadCase::PUBLIC)] as $case) {
                 $case->run(2);
                 $case->verifyLastRun();
@@ -62,7 +71,7 @@ final class CompactTokenTest extends TestCase
     public function testATokenForAnotherAlgorithmOrWithAShortSignatureIsRefused(): void
     {
         $p256 = PqScheme::named('P-256');
-        $pair = KeyPair::fromPem($p256, (new CliKeys())->generate($p256));
+        $pair = self::pairOf($p256);
         $token = CompactToken::sign($p256, $pair->private, ['sub' => 'x']);
         try {
             CompactToken::verify(PqScheme::named('P-384'), $pair->public, $token);
@@ -84,9 +93,9 @@ final class CompactTokenTest extends TestCase
             return;
         }
         $scheme = PqScheme::named('ML-DSA-65');
-        $cli = new CliKeys();
-        $pair = KeyPair::fromPem($scheme, $cli->generate($scheme));
-        $refused = Tampering::refusals($pair, CompactToken::sign($scheme, $pair->private, ['sub' => 'x']), KeyPair::fromPem($scheme, $cli->generate($scheme)));
+        $pair = self::pairOf($scheme);
+        $another = KeyPair::fromPem($scheme, (new CliKeys())->generate($scheme));
+        $refused = Tampering::refusals($pair, CompactToken::sign($scheme, $pair->private, ['sub' => 'x']), $another);
         self::assertSame([
             'ML-DSA-65 token with a bit of its signature flipped: ML-DSA-65: expected a signature that verifies with the key, got one that does not',
             'ML-DSA-65 token with a bit of its payload flipped: ML-DSA-65: expected a signature that verifies with the key, got one that does not',

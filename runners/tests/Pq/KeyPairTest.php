@@ -8,6 +8,7 @@ use PhpCryptoBench\Exception\KeyOperationFailed;
 use PhpCryptoBench\Io\JsonFile;
 use PhpCryptoBench\Pq\KeyPair;
 use PhpCryptoBench\Pq\PqScheme;
+use PhpCryptoBench\Tests\Support\SharedKeys;
 use PHPUnit\Framework\TestCase;
 use PHPUnit\Framework\Attributes\DataProvider;
 
@@ -40,8 +41,7 @@ final class KeyPairTest extends TestCase
 
     public function testAnRsaKeysBitStringIsItsRsaPublicKey(): void
     {
-        $private = openssl_pkey_new(['private_key_type' => OPENSSL_KEYTYPE_RSA, 'private_key_bits' => 2048]);
-        self::assertNotFalse($private);
+        $private = SharedKeys::rsa(2048);
         $pem = '';
         self::assertTrue(openssl_pkey_export($private, $pem));
         $pair = KeyPair::fromPem(PqScheme::named('RSA-2048'), $pem);

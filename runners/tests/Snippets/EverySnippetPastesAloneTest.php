@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Tests\Snippets;
 
+use PhpCryptoBench\Tests\Support\GenpkeyRsaPssKey;
 use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 
@@ -197,8 +198,21 @@ final class EverySnippetPastesAloneTest extends TestCase
         return $names;
     }
 
-    /** @return list<string> -d extension=... for openssl and sodium where `php -n` lacks them (shared modules) */
+    /** @var list<string>|null what bundledExtensions() found: the same PHP binary for every snippet */
+    private static ?array $bundledExtensions = null;
+
+    /**
+     * Asked of `php -n` once per run, not once per snippet: one PHP process fewer for each.
+     *
+     * @return list<string> -d extension=... for openssl and sodium where `php -n` lacks them (shared modules)
+     */
     private static function bundledExtensions(): array
+    {
+        return self::$bundledExtensions ??= self::extensionsPhpNLacks();
+    }
+
+    /** @return list<string> */
+    private static function extensionsPhpNLacks(): array
     {
         [, $loaded] = self::execute([PHP_BINARY, '-n', '-r', 'echo json_encode([extension_loaded("openssl"), extension_loaded("sodium")]);'], sys_get_temp_dir());
         [$openssl, $sodium] = json_decode($loaded, true) ?? [false, false];
@@ -220,44 +234,19 @@ final class EverySnippetPastesAloneTest extends TestCase
         return [proc_close($process), $stdout, $stderr];
     }
 
-    private static ?string $pssDirectory = null;
-
     public static function pssPrivatePem(): string
     {
-        return (string) file_get_contents(self::pssKeys() . '/private.pem');
+        return GenpkeyRsaPssKey::privatePem();
     }
 
     public static function pssPublicPem(): string
     {
-        return (string) file_get_contents(self::pssKeys() . '/public.pem');
+        return GenpkeyRsaPssKey::publicPem();
     }
 
     public static function mlDsaPrivatePem(): string
     {
         [$status, $pem] = self::execute(['openssl', 'genpkey', '-algorithm', 'ML-DSA-65'], sys_get_temp_dir());
         return $status === 0 ? $pem : '';
-    }
-
-    private static function pssKeys(): string
-    {
-        if (self::$pssDirectory === null) {
-            $directory = sys_get_temp_dir() . '/pcb-paste-pss-' . bin2hex(random_bytes(4));
-            mkdir($directory);
-            [$status, , $stderr] = self::execute(['openssl', 'genpkey', '-algorithm', 'RSA-PSS', '-pkeyopt', 'rsa_keygen_bits:2048', '-pkeyopt', 'rsa_pss_keygen_md:sha256', '-pkeyopt', 'rsa_pss_keygen_mgf1_md:sha256', '-pkeyopt', 'rsa_pss_keygen_saltlen:32', '-out', $directory . '/private.pem'], $directory);
-            self::assertSame(0, $status, $stderr);
-            [$status, , $stderr] = self::execute(['openssl', 'pkey', '-in', $directory . '/private.pem', '-pubout', '-out', $directory . '/public.pem'], $directory);
-            self::assertSame(0, $status, $stderr);
-            self::$pssDirectory = $directory;
-        }
-        return self::$pssDirectory;
-    }
-
-    public static function tearDownAfterClass(): void
-    {
-        if (self::$pssDirectory !== null) {
-            array_map('unlink', glob(self::$pssDirectory . '/*') ?: []);
-            rmdir(self::$pssDirectory);
-            self::$pssDirectory = null;
-        }
     }
 }

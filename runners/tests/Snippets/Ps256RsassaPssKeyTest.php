@@ -7,6 +7,8 @@ namespace PhpCryptoBench\Tests\Snippets;
 use InvalidArgumentException;
 use OpenSSLAsymmetricKey;
 use PhpCryptoBench\Jws\RsaPssKey;
+use PhpCryptoBench\Tests\Support\GenpkeyRsaPssKey;
+use PhpCryptoBench\Tests\Support\SharedKeys;
 use PHPUnit\Framework\Attributes\DataProvider;
 
 /**
@@ -31,8 +33,7 @@ final class Ps256RsassaPssKeyTest extends SnippetTestCase
     public static function setUpBeforeClass(): void
     {
         parent::setUpBeforeClass();
-        $private = openssl_pkey_new(['private_key_type' => OPENSSL_KEYTYPE_RSA, 'private_key_bits' => 2048]);
-        self::assertInstanceOf(OpenSSLAsymmetricKey::class, $private);
+        $private = SharedKeys::rsa(2048);
         self::$plainRsa = $private;
         self::$rsa = openssl_pkey_get_details($private)['rsa'];
     }
@@ -42,9 +43,8 @@ final class Ps256RsassaPssKeyTest extends SnippetTestCase
         $directory = sys_get_temp_dir() . '/pcb-ps256-' . bin2hex(random_bytes(4));
         mkdir($directory);
         try {
-            $genpkey = ['openssl', 'genpkey', '-algorithm', 'RSA-PSS', '-pkeyopt', 'rsa_keygen_bits:2048', '-pkeyopt', 'rsa_pss_keygen_md:sha256', '-pkeyopt', 'rsa_pss_keygen_mgf1_md:sha256', '-pkeyopt', 'rsa_pss_keygen_saltlen:32', '-out', $directory . '/private.pem'];
-            self::execute($genpkey);
-            self::execute(['openssl', 'pkey', '-in', $directory . '/private.pem', '-pubout', '-out', $directory . '/public.pem']);
+            file_put_contents($directory . '/private.pem', GenpkeyRsaPssKey::privatePem());
+            file_put_contents($directory . '/public.pem', GenpkeyRsaPssKey::publicPem());
             file_put_contents($directory . '/data', self::DATA);
             // The salt may be longer than the key's 32 bytes when signing: a 64-byte one.
             self::execute(['openssl', 'dgst', '-sha256', '-sign', $directory . '/private.pem', '-sigopt', 'rsa_pss_saltlen:64', '-out', $directory . '/salt64.sig', $directory . '/data']);

@@ -7,6 +7,7 @@ namespace PhpCryptoBench\Tests\Snippets;
 use InvalidArgumentException;
 use OpenSSLAsymmetricKey;
 use PhpCryptoBench\Jws\Der;
+use PhpCryptoBench\Tests\Support\SharedKeys;
 use PHPUnit\Framework\Attributes\DataProvider;
 
 /**
@@ -37,7 +38,7 @@ final class PublicKeyObjectTest extends SnippetTestCase
     #[DataProvider('keys')]
     public function testASignatureVerifiesAndAnythingChangedDoesNot(array $options, ?int $modulusBytes): void
     {
-        [$private, $pem] = self::keyPair($options);
+        [$private, $pem] = self::sharedKeyPair($options);
         $signature = '';
         self::assertTrue(openssl_sign(self::DATA, $signature, $private, 'sha256'));
 
@@ -50,14 +51,14 @@ final class PublicKeyObjectTest extends SnippetTestCase
         self::assertFalse(public_key_verify($verifier, self::DATA, substr($signature, 0, -1)), 'a signature a byte short');
         self::assertFalse(public_key_verify($verifier, self::DATA, $signature . "\0"), 'a byte appended');
         self::assertFalse(public_key_verify($verifier, self::DATA, ''), 'no signature');
-        [$other] = self::keyPair($options);
+        $other = self::otherKey($options);
         openssl_sign(self::DATA, $signature, $other, 'sha256');
         self::assertFalse(public_key_verify($verifier, self::DATA, $signature), 'another key\'s signature');
     }
 
     public function testAnRsaSignatureOfAnotherLengthIsRefusedBeforeOpensslSeesIt(): void
     {
-        [$private, $pem] = self::keyPair(['private_key_type' => OPENSSL_KEYTYPE_RSA, 'private_key_bits' => 2048]);
+        [$private, $pem] = self::sharedKeyPair(['private_key_type' => OPENSSL_KEYTYPE_RSA, 'private_key_bits' => 2048]);
         $signature = '';
         openssl_sign(self::DATA, $signature, $private, 'sha256');
         $verifier = public_key_verifier($pem);
@@ -108,6 +109,38 @@ final class PublicKeyObjectTest extends SnippetTestCase
         $this->expectException(InvalidArgumentException::class);
         $this->expectExceptionMessage($reason);
         public_key_verifier($pem());
+    }
+
+    /**
+     * An RSA key of the size $options asks for is the suite's shared one (a new RSA-3072 key costs a
+     * third of a CPU-second); a key of another kind is new.
+     *
+     * @param array<string, int|string> $options
+     * @return array{OpenSSLAsymmetricKey, string} the private key and its public key as PEM
+     */
+    private static function sharedKeyPair(array $options): array
+    {
+        if (!self::isRsa($options)) {
+            return self::keyPair($options);
+        }
+        $private = SharedKeys::rsa((int) $options['private_key_bits']);
+        return [$private, (string) openssl_pkey_get_details($private)['key']];
+    }
+
+    /**
+     * A key of the same kind and size as sharedKeyPair()'s, and not that key.
+     *
+     * @param array<string, int|string> $options
+     */
+    private static function otherKey(array $options): OpenSSLAsymmetricKey
+    {
+        return self::isRsa($options) ? SharedKeys::otherRsa((int) $options['private_key_bits']) : self::keyPair($options)[0];
+    }
+
+    /** @param array<string, int|string> $options */
+    private static function isRsa(array $options): bool
+    {
+        return ($options['private_key_type'] ?? null) === OPENSSL_KEYTYPE_RSA;
     }
 
     /**
