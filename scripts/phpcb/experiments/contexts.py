@@ -101,7 +101,9 @@ def run_context(
 ) -> dict[str, Any]:
     """What an experiment's page says about one run: its analysis, every ratio widened by the spread
     between runs of its machine where that is known (between_runs.py), and page context (figures apart)."""
-    analysis = between_runs.widened(experiment.analyse(run, given), spread.widen_ratio)
+    analysis = experiment.analyse(run, given)
+    if spread.widens_ratios:  # else widened would walk the whole analysis to return it as it is
+        analysis = between_runs.widened(analysis, spread.widen_ratio)
     given = dataclasses.replace(given, spread=spread)
     return {
         BETWEEN_RUNS: spread,

@@ -304,7 +304,7 @@ def build(
         run_link=functools.partial(run_files.link, RUNS_PAGE),
         runs=[(run, run_anchor(run.run_id), env_rows.describe(run.manifest)) for run in reversed(runs)],
         shown_on=shown_on(site.experiments),
-        reached=lambda run, name: precision.precision(run, name, schemas).reached,
+        reached=lambda run, name: precision.reached(run, name, schemas),
         load=sampling.Load.of,
     )
     publish_runs(site, runs, schemas)

@@ -25,7 +25,7 @@ from phpcb.data.stacks import stack_of
 from phpcb.experiments.experiment import Experiment
 from phpcb.presentation.formatting import duration
 from phpcb.presentation.headlines import SECONDS, Headline
-from phpcb.presentation.plotting import INTERVAL_HOVER, Point, Spread, interval_points, label, ms, plain
+from phpcb.presentation.plotting import INTERVAL_HOVER, Point, Spread, figure_data, interval_points, label, ms
 from phpcb.presentation.wording import times
 
 
@@ -122,23 +122,25 @@ def figure(question: str, rows: list[Row]) -> dict[str, Any]:
     else:
         points = [Point(r.headline.value, r.headline.low, r.headline.high) for r in rows]
     spread = MEDIAN_IN_ITS_RUN if seconds else RATIO_IN_ITS_RUN
-    fig = go.Figure(
-        go.Bar(
-            y=[row_label(r) for r in rows],
-            **interval_points("x", points, spread, " ms" if seconds else "×"),
-            orientation="h",
-            name=label(question),
-            hovertemplate=f"%{{y}}: {INTERVAL_HOVER}<extra></extra>",
-        )
+    return figure_data(
+        [
+            go.Bar(
+                y=[row_label(r) for r in rows],
+                **interval_points("x", points, spread, " ms" if seconds else "×"),
+                orientation="h",
+                name=label(question),
+                hovertemplate=f"%{{y}}: {INTERVAL_HOVER}<extra></extra>",
+            )
+        ],
+        {
+            "title": f"{question} (error bars: {spread.text})",
+            "xaxis": {"title": "ms per operation" if seconds else "times faster", "rangemode": "tozero"},
+            "yaxis": {"type": "category", "automargin": True},
+            "height": max(260, 120 + (64 if any(r.headline.choice for r in rows) else 48) * len(rows)),
+            "showlegend": False,
+        },
+        legend_below=False,
     )
-    fig.update_layout(
-        title=f"{question} (error bars: {spread.text})",
-        xaxis={"title": "ms per operation" if seconds else "times faster", "rangemode": "tozero"},
-        yaxis={"type": "category", "automargin": True},
-        height=max(260, 120 + (64 if any(r.headline.choice for r in rows) else 48) * len(rows)),
-        showlegend=False,
-    )
-    return plain(fig, legend_below=False)
 
 
 def shown_for_group(

@@ -134,14 +134,26 @@ def precision(run: Run, experiment: str, schemas: Schemas) -> Precision:
     return known[key][1]
 
 
-def _precision(run: Run, experiment: str, schemas: Schemas) -> Precision:
+def reached(run: Run, experiment: str, schemas: Schemas) -> Reached | None:
+    """precision(run, experiment, schemas).reached, without counting the outliers where it is not known
+    yet: the Runs page states it for every run, most of which no page shows."""
+    known = _KNOWN.get(run, {}).get((experiment, id(schemas)))
+    if known is not None:
+        return known[1].reached
+    return _precision(run, experiment, schemas, outliers=False).reached
+
+
+def _precision(run: Run, experiment: str, schemas: Schemas, outliers: bool = True) -> Precision:
+    """The run's precision for the experiment; with outliers=False, its outliers are not counted (left 0)."""
     entry = run.experiment(experiment)
     sampling = Sampling.of(entry)
     mild = severe = samples = cases = within = 0
     for _, by_case in measured_tables(run, experiment, schemas):
         for values in by_case.values():
-            found = stats.tukey_outliers(values)
-            mild, severe, samples = mild + found.mild, severe + found.severe, samples + int(values.size)
+            if outliers:
+                found = stats.tukey_outliers(values)
+                mild, severe = mild + found.mild, severe + found.severe
+            samples += int(values.size)
             cases += 1
             within += sampling is not None and stats.within_target(values, sampling.target)
     reached = Reached(cases, within, sampling.target) if sampling is not None else None

@@ -64,6 +64,11 @@ class RunSpread:
     def known(self) -> bool:
         return self.log_sd is not None
 
+    @property
+    def widens_ratios(self) -> bool:
+        """Whether widen_ratio changes a ratio: without a spread of ratios it returns each as it is."""
+        return self.ratio_log_sd is not None
+
     def widen_ratio(self, ratio: Ratio) -> Ratio:
         """The ratio with a CI that also covers its 95 % range between runs of the machine: the within-run
         CI's spread and the between-run spread added in quadrature, on log scale."""

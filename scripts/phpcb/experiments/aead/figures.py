@@ -15,9 +15,9 @@ from phpcb.presentation.plotting import (
     INTERVAL_HOVER,
     MEDIAN_IN_RUN,
     Point,
+    figure_data,
     interval_points,
     label,
-    plain,
     throughput_error_bars,
 )
 
@@ -51,13 +51,13 @@ THROUGHPUT_GROUPS: tuple[tuple[str, str, Callable[[CaseKey], bool]], ...] = (
 def throughput_vs_payload(
     analysis: AeadAnalysis, title: str, belongs: Callable[[CaseKey], bool]
 ) -> dict[str, Any] | None:
-    figure = go.Figure()
+    traces = []
     for index, variant in enumerate(analysis.variants):
         cases = [c for p in analysis.payloads if (c := analysis.case(variant, "encrypt", p)) is not None]
         cases = [c for c in cases if belongs(c.key)]
         if not cases:
             continue
-        figure.add_trace(
+        traces.append(
             go.Scatter(
                 x=[c.key.payload_bytes for c in cases],
                 y=[round(c.mb_per_s, 3) for c in cases],
@@ -70,27 +70,29 @@ def throughput_vs_payload(
                 hovertemplate="%{fullData.name}<br>%{customdata}: %{y:,.3~r} MB/s<extra></extra>",
             )
         )
-    if not figure.data:
+    if not traces:
         return None
-    figure.update_layout(
-        title=title,
-        xaxis={
-            "type": "log",
-            "title": "payload",
-            "tickvals": analysis.payloads,
-            "ticktext": [size(p) for p in analysis.payloads],
+    return figure_data(
+        traces,
+        {
+            "title": title,
+            "xaxis": {
+                "type": "log",
+                "title": "payload",
+                "tickvals": analysis.payloads,
+                "ticktext": [size(p) for p in analysis.payloads],
+            },
+            "yaxis": {"type": "log", "title": "MB/s (log)"},
         },
-        yaxis={"type": "log", "title": "MB/s (log)"},
     )
-    return plain(figure)
 
 
 def encrypt_vs_decrypt(analysis: AeadAnalysis) -> dict[str, Any]:
     payload = ENCRYPT_DECRYPT_PAYLOAD if ENCRYPT_DECRYPT_PAYLOAD in analysis.payloads else analysis.payloads[-1]
-    figure = go.Figure()
+    traces = []
     for operation in ("encrypt", "decrypt"):
         cases = [c for v in analysis.variants if (c := analysis.case(v, operation, payload)) is not None]
-        figure.add_trace(
+        traces.append(
             go.Bar(
                 x=[html.escape(c.key.variant) for c in cases],
                 y=[round(c.mb_per_s, 3) for c in cases],
@@ -98,12 +100,14 @@ def encrypt_vs_decrypt(analysis: AeadAnalysis) -> dict[str, Any]:
                 name=operation,
             )
         )
-    figure.update_layout(
-        title=f"Encrypt vs decrypt at {size(payload)} (no AAD; error bars: {MEDIAN_IN_RUN.text})",
-        barmode="group",
-        yaxis={"title": "MB/s"},
+    return figure_data(
+        traces,
+        {
+            "title": f"Encrypt vs decrypt at {size(payload)} (no AAD; error bars: {MEDIAN_IN_RUN.text})",
+            "barmode": "group",
+            "yaxis": {"title": "MB/s"},
+        },
     )
-    return plain(figure)
 
 
 NATIVE_HOVER = "one measurement (openssl speed -evp): no interval"
@@ -111,11 +115,11 @@ NATIVE_HOVER = "one measurement (openssl speed -evp): no interval"
 
 def php_vs_native(analysis: AeadAnalysis) -> dict[str, Any]:
     """PHP's median throughput with its CI beside openssl speed's one figure, per block size."""
-    figure = go.Figure()
+    traces = []
     for block in sorted({f.block_bytes for f in analysis.fidelity}):
         rows = [f for f in analysis.fidelity if f.block_bytes == block]
         names = [label(f.algorithm) for f in rows]
-        figure.add_trace(
+        traces.append(
             go.Bar(
                 x=names,
                 **interval_points(
@@ -125,7 +129,7 @@ def php_vs_native(analysis: AeadAnalysis) -> dict[str, Any]:
                 hovertemplate=f"%{{x}}, PHP, {size(block)}: {INTERVAL_HOVER}<extra></extra>",
             )
         )
-        figure.add_trace(
+        traces.append(
             go.Bar(
                 x=names,
                 y=[round(f.native_mb_per_s, 3) for f in rows],
@@ -133,15 +137,17 @@ def php_vs_native(analysis: AeadAnalysis) -> dict[str, Any]:
                 hovertemplate=f"%{{x}}, openssl speed, {size(block)}: %{{y:,.4~r}} MB/s, {NATIVE_HOVER}<extra></extra>",
             )
         )
-    figure.update_layout(
-        title=(
-            "PHP openssl_encrypt vs the native limit (openssl speed), same run "
-            f"(error bars: PHP's {MEDIAN_IN_RUN.text}; openssl speed is one measurement)"
-        ),
-        barmode="group",
-        yaxis={"title": "MB/s"},
+    return figure_data(
+        traces,
+        {
+            "title": (
+                "PHP openssl_encrypt vs the native limit (openssl speed), same run "
+                f"(error bars: PHP's {MEDIAN_IN_RUN.text}; openssl speed is one measurement)"
+            ),
+            "barmode": "group",
+            "yaxis": {"title": "MB/s"},
+        },
     )
-    return plain(figure)
 
 
 def all_figures(analysis: AeadAnalysis) -> dict[str, dict[str, Any]]:

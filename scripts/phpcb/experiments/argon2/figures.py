@@ -15,9 +15,9 @@ from phpcb.presentation.plotting import (
     INTERVAL_HOVER,
     MEDIAN_IN_RUN,
     Spread,
+    figure_data,
     interval_points,
     label,
-    plain,
     time_point,
 )
 
@@ -109,7 +109,7 @@ def heatmaps(analysis: Argon2Analysis, answer: Answer | None = None) -> dict[str
     oversubscribed = {c.key.threads for c in analysis.cells if c.oversubscribed}
     rows = [f"p={p} > cores" if p in oversubscribed else f"p={p}" for p in threads]
     pick = answer.cell if answer is not None else None
-    figure = go.Figure()
+    traces = []
     labels: list[str] = []
     shapes: list[list[dict[str, Any]]] = []
     shown = 0
@@ -131,7 +131,7 @@ def heatmaps(analysis: Argon2Analysis, answer: Answer | None = None) -> dict[str
             where = (memories.index(pick.key.memory_kib), threads.index(pick.key.threads)) if here and pick else None
             shapes.append(_budget_shapes(fits, where) if answer is not None else [])
             labels.append(f"{label(interface)} {label(variant)}, t={time_cost}")
-            figure.add_trace(
+            traces.append(
                 go.Heatmap(
                     x=[f"{m // 1024} MiB" for m in memories],
                     y=rows,
@@ -145,7 +145,7 @@ def heatmaps(analysis: Argon2Analysis, answer: Answer | None = None) -> dict[str
                     name=labels[-1],
                 )
             )
-    for index, trace in enumerate(figure.data):
+    for index, trace in enumerate(traces):
         trace.visible = index == shown
     budget = (
         f"; the solid line bounds the cells whose interval lies within the answer's {answer.budget_ms} ms budget"
@@ -164,23 +164,26 @@ def heatmaps(analysis: Argon2Analysis, answer: Answer | None = None) -> dict[str
     for view, button in enumerate(menu[0]["buttons"]):
         button["args"].append({f"shapes[{k}].visible": owner == view for k, owner in enumerate(owners)})
     menu[0]["active"] = shown
-    figure.update_layout(
-        title=(
-            f"Median time per hash (ms) over memory × threads (pick interface, variant and time cost{budget}; "
-            f"hover a cell for its {MEDIAN_IN_RUN.text})"
-        ),
-        updatemenus=menu,
-        shapes=every,
-        margin={"t": 60},
-        xaxis={"title": "memory", "type": "category"},
-        yaxis={"title": "threads", "type": "category"},
+    return figure_data(
+        traces,
+        {
+            "title": (
+                f"Median time per hash (ms) over memory × threads (pick interface, variant and time cost{budget}; "
+                f"hover a cell for its {MEDIAN_IN_RUN.text})"
+            ),
+            "updatemenus": menu,
+            "shapes": every,
+            "margin": {"t": 60},
+            "xaxis": {"title": "memory", "type": "category"},
+            "yaxis": {"title": "threads", "type": "category"},
+        },
+        legend_below=False,
     )
-    return plain(figure, legend_below=False)
 
 
 def time_vs_memory(analysis: Argon2Analysis) -> dict[str, Any]:
     """Median time per hash against memory, one thread, per interface and variant; ticks at the sizes measured."""
-    figure = go.Figure()
+    traces = []
     time_cost = min(analysis.axis("time_cost"), key=lambda t: abs(t - 3))
     measured: set[int] = set()
     for interface, variant in analysis.series:
@@ -193,7 +196,7 @@ def time_vs_memory(analysis: Argon2Analysis) -> dict[str, Any]:
         cells.sort(key=lambda c: c.key.memory_kib)
         measured |= {c.key.memory_mib for c in cells}
         name = f"{label(interface)} {label(variant)}"
-        figure.add_trace(
+        traces.append(
             go.Scatter(
                 x=[c.key.memory_mib for c in cells],
                 **interval_points("y", [time_point(c.wall) for c in cells if c.wall], MEDIAN_IN_RUN, " ms"),
@@ -204,12 +207,14 @@ def time_vs_memory(analysis: Argon2Analysis) -> dict[str, Any]:
                 hovertemplate=f"{name}, %{{x}} MiB: {INTERVAL_HOVER}<extra></extra>",
             )
         )
-    figure.update_layout(
-        title=f"Time per hash against memory (1 thread, t={time_cost}; error bars: {MEDIAN_IN_RUN.text})",
-        xaxis=_memory_axis(measured),
-        yaxis={"title": "ms per hash (log)", "type": "log"},
+    return figure_data(
+        traces,
+        {
+            "title": f"Time per hash against memory (1 thread, t={time_cost}; error bars: {MEDIAN_IN_RUN.text})",
+            "xaxis": _memory_axis(measured),
+            "yaxis": {"title": "ms per hash (log)", "type": "log"},
+        },
     )
-    return plain(figure)
 
 
 def _memory_axis(mebibytes: set[int]) -> dict[str, Any]:
@@ -228,7 +233,7 @@ def cpu_vs_wall(analysis: Argon2Analysis) -> dict[str, Any]:
     """CPU time over wall time against memory, one trace per thread count, with its CI; a menu picks
     the interface, variant and time cost (all the cells at once were a column of overlapping error
     bars). Above 1, threads ran in parallel; it cannot pass the core count."""
-    figure = go.Figure()
+    traces = []
     labels: list[str] = []
     owners: list[int] = []
     measured: set[int] = set()
@@ -256,7 +261,7 @@ def cpu_vs_wall(analysis: Argon2Analysis) -> dict[str, Any]:
                 ratios = [c.cpu_over_wall_ratio for c in cells if c.cpu_over_wall_ratio is not None]
                 more = any(c.oversubscribed for c in cells)
                 name = f"p={threads} > cores" if more else f"p={threads}"
-                figure.add_trace(
+                traces.append(
                     go.Scatter(
                         x=[c.key.memory_mib for c in cells],
                         **interval_points("y", ratios, CPU_OVER_WALL),
@@ -271,19 +276,21 @@ def cpu_vs_wall(analysis: Argon2Analysis) -> dict[str, Any]:
                 )
                 owners.append(len(labels))
             labels.append(pick)
-    for trace, owner in zip(figure.data, owners, strict=True):
+    for trace, owner in zip(traces, owners, strict=True):
         trace.visible = owner == shown
-    figure.update_layout(
-        title=(
-            "What threads buy: CPU time ÷ wall time against memory, per thread count "
-            f"(pick interface, variant and time cost; error bars: {CPU_OVER_WALL.text})"
-        ),
-        updatemenus=_picker(labels, owners),
-        margin={"t": 60},
-        xaxis=_memory_axis(measured),
-        yaxis={"title": "CPU ÷ wall"},
+    return figure_data(
+        traces,
+        {
+            "title": (
+                "What threads buy: CPU time ÷ wall time against memory, per thread count "
+                f"(pick interface, variant and time cost; error bars: {CPU_OVER_WALL.text})"
+            ),
+            "updatemenus": _picker(labels, owners),
+            "margin": {"t": 60},
+            "xaxis": _memory_axis(measured),
+            "yaxis": {"title": "CPU ÷ wall"},
+        },
     )
-    return plain(figure)
 
 
 def all_figures(analysis: Argon2Analysis, answer: Answer | None = None) -> dict[str, dict[str, Any]]:

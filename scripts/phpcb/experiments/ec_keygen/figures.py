@@ -15,6 +15,7 @@ from phpcb.presentation.plotting import (
     MEDIAN_IN_RUN,
     Spread,
     decade_ticks,
+    figure_data,
     interval_points,
     label,
     ms,
@@ -41,10 +42,10 @@ def keygen_vs_size(analysis: EcAnalysis) -> dict[str, Any]:
     """Every curve: key generation time against field size, one trace per family (the legend filters).
     The recommended curves are named by an arrow to their own point: a name set above a point could
     be read as its neighbour's (prime256v1 between P-224 and P-256)."""
-    figure = go.Figure()
+    traces = []
     for family in sorted({r.scheme.family for r in analysis.curves}):
         members = [r for r in analysis.curves if r.scheme.family == family]
-        figure.add_trace(
+        traces.append(
             go.Scatter(
                 x=[r.scheme.field_bits for r in members],
                 y=[ms(r.keygen.summary.median_ns) for r in members],
@@ -55,28 +56,34 @@ def keygen_vs_size(analysis: EcAnalysis) -> dict[str, Any]:
                 hovertemplate="%{hovertext}: %{x} bits, %{y:.3~r} ms<extra>%{fullData.name}</extra>",
             )
         )
-    for r in (r for r in analysis.curves if r.verdict.recommendable):
-        figure.add_annotation(
-            x=r.scheme.field_bits,
+    arrows = [
+        {
+            "x": r.scheme.field_bits,
             # An annotation on a log axis is placed in log10 units.
-            y=math.log10(ms(r.keygen.summary.median_ns)),
-            text=label(r.scheme.curve),
-            showarrow=True,
-            arrowhead=2,
-            arrowwidth=1,
-            standoff=4,
-            ax=0,
-            ay=-36,
-        )
-    figure.update_layout(
-        title=(
-            "Key generation time against field size, every curve; the recommended ones named "
-            f"(error bars: {MEDIAN_IN_RUN.text})"
-        ),
-        xaxis={"title": "field size (bits, read from the key)"},
-        yaxis={"title": "ms per key (log)", "type": "log"},
+            "y": math.log10(ms(r.keygen.summary.median_ns)),
+            "text": label(r.scheme.curve),
+            "showarrow": True,
+            "arrowhead": 2,
+            "arrowwidth": 1,
+            "standoff": 4,
+            "ax": 0,
+            "ay": -36,
+        }
+        for r in analysis.curves
+        if r.verdict.recommendable
+    ]
+    return figure_data(
+        traces,
+        {
+            "annotations": arrows,
+            "title": (
+                "Key generation time against field size, every curve; the recommended ones named "
+                f"(error bars: {MEDIAN_IN_RUN.text})"
+            ),
+            "xaxis": {"title": "field size (bits, read from the key)"},
+            "yaxis": {"title": "ms per key (log)", "type": "log"},
+        },
     )
-    return plain(figure)
 
 
 GROUP_AVERAGE = Spread("the group's mean ratio", method="bootstrap")
@@ -145,10 +152,10 @@ def group_ratios(analysis: EcAnalysis) -> dict[str, Any]:
 
 def equal_security(analysis: EcAnalysis) -> dict[str, Any]:
     """Key generation at each strength: curves, RSA and sodium side by side (log scale)."""
-    figure = go.Figure()
+    traces = []
     for kind_name, kind in KINDS.items():
         members = [r for r in analysis.results if _kind(r) == kind and r.scheme.security_bits >= 112]
-        figure.add_trace(
+        traces.append(
             go.Scatter(
                 x=[f"{r.scheme.security_bits}-bit" for r in members],
                 y=[ms(r.keygen.summary.median_ns) for r in members],
@@ -160,17 +167,19 @@ def equal_security(analysis: EcAnalysis) -> dict[str, Any]:
                 hovertemplate="%{text}: %{y:.3~r} ms<extra>%{fullData.name}</extra>",
             )
         )
-    figure.update_layout(
-        title="Key generation at equal security (NIST SP 800-57 strength; 112 bits and up)",
-        xaxis={
-            "title": "security strength",
-            "type": "category",
-            "categoryorder": "array",
-            "categoryarray": ["112-bit", "128-bit", "192-bit", "256-bit"],
+    return figure_data(
+        traces,
+        {
+            "title": "Key generation at equal security (NIST SP 800-57 strength; 112 bits and up)",
+            "xaxis": {
+                "title": "security strength",
+                "type": "category",
+                "categoryorder": "array",
+                "categoryarray": ["112-bit", "128-bit", "192-bit", "256-bit"],
+            },
+            "yaxis": {"title": "ms per key (log)", "type": "log"},
         },
-        yaxis={"title": "ms per key (log)", "type": "log"},
     )
-    return plain(figure)
 
 
 # One chart per band of strength (NIST SP 800-57): 80-odd schemes on one chart were 1,500 px tall and
@@ -199,12 +208,12 @@ def sign_verify(members: list[SchemeResult]) -> dict[str, Any]:
     operations side by side in each row; weakest, then by name, at the bottom."""
     ordered = sorted(members, key=lambda r: (r.scheme.security_bits, r.scheme.curve))
     names = [label(r.scheme.curve) for r in ordered]
-    figure = go.Figure()
+    traces = []
     for operation, symbol in OPERATION_SYMBOLS.items():
         having = [r for r in ordered if operation in r.operations]
         if not having:
             continue
-        figure.add_trace(
+        traces.append(
             go.Scatter(
                 y=[label(r.scheme.curve) for r in having],
                 **interval_points(
@@ -219,19 +228,21 @@ def sign_verify(members: list[SchemeResult]) -> dict[str, Any]:
         )
     drawn = [time_point(o.summary) for r in ordered for name, o in r.operations.items() if name in OPERATION_SYMBOLS]
     ends = [end for point in drawn for end in (point.value, point.low, point.high)]
-    figure.update_layout(
-        title=(
-            f"Sign, verify and derive at {_strengths(ordered)} strength, per scheme (weakest at the bottom; "
-            f"error bars: {MEDIAN_IN_RUN.text})"
-        ),
-        xaxis={"title": "ms per operation (log)", **decade_ticks(ends)},
-        # dtick 1: a label on every row; Plotly would otherwise skip every other curve's name.
-        yaxis={"categoryorder": "array", "categoryarray": names, "automargin": True, "dtick": 1},
-        # The operations of a scheme side by side in its row, so their error bars do not overlap.
-        scattermode="group",
-        height=max(320, 26 * len(names) + 170),
+    return figure_data(
+        traces,
+        {
+            "title": (
+                f"Sign, verify and derive at {_strengths(ordered)} strength, per scheme (weakest at the bottom; "
+                f"error bars: {MEDIAN_IN_RUN.text})"
+            ),
+            "xaxis": {"title": "ms per operation (log)", **decade_ticks(ends)},
+            # dtick 1: a label on every row; Plotly would otherwise skip every other curve's name.
+            "yaxis": {"categoryorder": "array", "categoryarray": names, "automargin": True, "dtick": 1},
+            # The operations of a scheme side by side in its row, so their error bars do not overlap.
+            "scattermode": "group",
+            "height": max(320, 26 * len(names) + 170),
+        },
     )
-    return plain(figure)
 
 
 def sign_verify_charts(analysis: EcAnalysis) -> dict[str, dict[str, Any]]:

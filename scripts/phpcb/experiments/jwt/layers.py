@@ -96,6 +96,10 @@ def analyse(run: Run, order: tuple[str, ...]) -> list[Layers]:
     pairing = Pairing.of(run, "jwt", LAYERS_CSV)
     natives = native_series(run.tables.get(NATIVE_CSV, []))
     native_of = {(str(r["alg"]), str(r["operation"])): (str(r["native"]), int(r["payload_chars"])) for r in rows}
+    # Each operation's rows, gathered in one pass: _pairs looked through every row for each operation.
+    rows_of: dict[tuple[Any, Any], list[Mapping[str, Any]]] = {}
+    for row in rows:
+        rows_of.setdefault((row["alg"], row["operation"]), []).append(row)
     found = []
     for alg in order:
         for operation in ("sign", "verify"):
@@ -105,7 +109,8 @@ def analyse(run: Run, order: tuple[str, ...]) -> list[Layers]:
             name, payload_chars = native_of[(alg, operation)]
             native = _native_for(natives, name, operation)
             case = {"alg": alg, "operation": operation}
-            pairs = _pairs(rows, alg, operation) if pairing.together(case, case) else None
+            together = pairing.together(case, case)
+            pairs = _pairs(rows_of.get((alg, operation), []), alg, operation) if together else None
             found.append(
                 Layers(
                     alg=alg,

@@ -7,7 +7,14 @@ from typing import Any
 import plotly.graph_objects as go
 
 from phpcb.experiments.pq.analysis import LOADS, SIGNATURE_OPERATIONS, PqAnalysis
-from phpcb.presentation.plotting import MEDIAN_IN_RUN, ms, plain, time_error_bars
+from phpcb.presentation.plotting import (
+    MEDIAN_IN_RUN,
+    figure_data,
+    horizontal_line,
+    horizontal_line_label,
+    ms,
+    time_error_bars,
+)
 
 OPERATION_NAMES = {
     "sign": "openssl_sign()",
@@ -18,12 +25,12 @@ OPERATION_NAMES = {
 
 
 def times(analysis: PqAnalysis, operations: tuple[str, ...], payload: int, title: str) -> dict[str, Any] | None:
-    figure = go.Figure()
+    traces = []
     for operation in operations:
         present = [(a.name, case) for a in analysis.algorithms if (case := a.case(operation, payload)) is not None]
         if not present:
             continue
-        figure.add_trace(
+        traces.append(
             go.Bar(
                 x=[name for name, _ in present],
                 y=[ms(case.summary.median_ns) for _, case in present],
@@ -31,37 +38,43 @@ def times(analysis: PqAnalysis, operations: tuple[str, ...], payload: int, title
                 name=OPERATION_NAMES[operation],
             )
         )
-    if not figure.data:
+    if not traces:
         return None
-    figure.update_layout(
-        title=f"{title} (error bars: {MEDIAN_IN_RUN.text})",
-        barmode="group",
-        xaxis={"title": "algorithm", "type": "category"},
-        yaxis={"title": "ms per operation (log)", "type": "log"},
+    return figure_data(
+        traces,
+        {
+            "title": f"{title} (error bars: {MEDIAN_IN_RUN.text})",
+            "barmode": "group",
+            "xaxis": {"title": "algorithm", "type": "category"},
+            "yaxis": {"title": "ms per operation (log)", "type": "log"},
+        },
     )
-    return plain(figure)
+
+
+LIMITS = (("a cookie's limit", "cookie_bytes"), ("a common header limit", "header_bytes"))
 
 
 def token_sizes(analysis: PqAnalysis, limits: dict[str, int]) -> dict[str, Any]:
-    figure = go.Figure()
-    for payload in analysis.payloads:
-        figure.add_trace(
-            go.Bar(
-                x=[a.name for a in analysis.algorithms],
-                y=[a.token_bytes(payload) for a in analysis.algorithms],
-                name=f"{payload}-character payload",
-            )
+    traces = [
+        go.Bar(
+            x=[a.name for a in analysis.algorithms],
+            y=[a.token_bytes(payload) for a in analysis.algorithms],
+            name=f"{payload}-character payload",
         )
-    for label, key in (("a cookie's limit", "cookie_bytes"), ("a common header limit", "header_bytes")):
-        text = f"{limits[key]:,} B: {label}"
-        figure.add_hline(y=limits[key], line_dash="dash", annotation_text=text, annotation_position="top left")
-    figure.update_layout(
-        title="Compact JWS size per algorithm and payload, against cookie and header limits",
-        barmode="group",
-        xaxis={"title": "algorithm", "type": "category"},
-        yaxis={"title": "bytes"},
+        for payload in analysis.payloads
+    ]
+    lines = [(f"{limits[key]:,} B: {label}", limits[key]) for label, key in LIMITS]
+    return figure_data(
+        traces,
+        {
+            "shapes": [horizontal_line(y, "dash") for _, y in lines],
+            "annotations": [horizontal_line_label(y, text) for text, y in lines],
+            "title": "Compact JWS size per algorithm and payload, against cookie and header limits",
+            "barmode": "group",
+            "xaxis": {"title": "algorithm", "type": "category"},
+            "yaxis": {"title": "bytes"},
+        },
     )
-    return plain(figure)
 
 
 def all_figures(analysis: PqAnalysis) -> dict[str, dict[str, Any]]:

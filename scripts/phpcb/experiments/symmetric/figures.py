@@ -13,8 +13,8 @@ from phpcb.presentation.formatting import size
 from phpcb.presentation.plotting import (
     MEDIAN_IN_RUN,
     Spread,
+    figure_data,
     interval_error_bars,
-    plain,
     significant,
     throughput_error_bars,
 )
@@ -43,13 +43,13 @@ def family(cipher: str) -> str:
 
 
 def engine_speedup(analysis: SymmetricAnalysis) -> dict[str, Any]:
-    figure = go.Figure()
+    traces = []
     for operation in ("encrypt", "decrypt"):
         for bits in (128, 192, 256):
             rows = [
                 c for c in analysis.engines if (c.subject.key.key_bits, c.subject.key.operation) == (bits, operation)
             ]
-            figure.add_trace(
+            traces.append(
                 go.Bar(
                     x=[size(c.subject.key.payload_bytes) for c in rows],
                     y=[significant(c.ratio.value) for c in rows],
@@ -57,13 +57,15 @@ def engine_speedup(analysis: SymmetricAnalysis) -> dict[str, Any]:
                     name=f"AES-{bits}-CBC {operation}",
                 )
             )
-    figure.update_layout(
-        title=f"OpenSSL's speed-up over mcrypt (× faster; error bars: {RATIO_IN_RUN.text})",
-        barmode="group",
-        xaxis={"title": "payload", "type": "category"},
-        yaxis={"title": "× faster than mcrypt"},
+    return figure_data(
+        traces,
+        {
+            "title": f"OpenSSL's speed-up over mcrypt (× faster; error bars: {RATIO_IN_RUN.text})",
+            "barmode": "group",
+            "xaxis": {"title": "payload", "type": "category"},
+            "yaxis": {"title": "× faster than mcrypt"},
+        },
     )
-    return plain(figure)
 
 
 def recommended_ranking(analysis: SymmetricAnalysis) -> list[Any]:
@@ -74,14 +76,14 @@ def recommended_ranking(analysis: SymmetricAnalysis) -> list[Any]:
 def cipher_ranking(analysis: SymmetricAnalysis) -> dict[str, Any]:
     """Horizontal bars of the recommended ciphers, fastest on top, one trace per cipher family so the
     legend filters them; each bar's hover gives its verdict."""
-    figure = go.Figure()
+    traces = []
     ranked = recommended_ranking(analysis)
     order = [row.cipher for row in reversed(ranked)]
     for name, _, colour in FAMILIES:
         rows = [row for row in ranked if family(row.cipher) == name]
         if not rows:
             continue
-        figure.add_trace(
+        traces.append(
             go.Bar(
                 y=[html.escape(row.cipher) for row in rows],
                 x=[round(row.case.mb_per_s, 3) for row in rows if row.case is not None],
@@ -94,33 +96,34 @@ def cipher_ranking(analysis: SymmetricAnalysis) -> dict[str, Any]:
             )
         )
     # The same axis on top as well: with a hundred ciphers the bottom one is 2,000 px down.
-    figure.add_trace(
-        go.Scatter(x=[], y=[], xaxis="x2", showlegend=False, hoverinfo="skip", name="top axis", visible=True)
-    )
+    traces.append(go.Scatter(x=[], y=[], xaxis="x2", showlegend=False, hoverinfo="skip", name="top axis", visible=True))
     axis_title = "MB/s (bytes encrypted and decrypted)"
-    figure.update_layout(
-        title=(
-            f"The recommended ciphers of the race: encrypt + decrypt throughput at {size(200 * 1024)} "
-            "(click the legend to filter by family)"
-        ),
-        yaxis={"categoryorder": "array", "categoryarray": [html.escape(n) for n in order], "automargin": True},
-        xaxis={"title": axis_title, "type": "log"},
-        xaxis2={"type": "log", "overlaying": "x", "side": "top", "matches": "x"},
-        # The legend (the cipher families) at the very top, above the top axis.
-        legend={"orientation": "h", "yanchor": "top", "y": 1, "yref": "container", "x": 0},
-        margin={"t": 90},
-        height=max(500, 16 * len(order) + 200),
-        barmode="overlay",
+    return figure_data(
+        traces,
+        {
+            "title": (
+                f"The recommended ciphers of the race: encrypt + decrypt throughput at {size(200 * 1024)} "
+                "(click the legend to filter by family)"
+            ),
+            "yaxis": {"categoryorder": "array", "categoryarray": [html.escape(n) for n in order], "automargin": True},
+            "xaxis": {"title": axis_title, "type": "log"},
+            "xaxis2": {"type": "log", "overlaying": "x", "side": "top", "matches": "x"},
+            # The legend (the cipher families) at the very top, above the top axis.
+            "legend": {"orientation": "h", "yanchor": "top", "y": 1, "yref": "container", "x": 0},
+            "margin": {"t": 90},
+            "height": max(500, 16 * len(order) + 200),
+            "barmode": "overlay",
+        },
+        legend_below=False,
     )
-    return plain(figure, legend_below=False)
 
 
 def blowfish_modes(analysis: SymmetricAnalysis) -> dict[str, Any]:
-    figure = go.Figure()
+    traces = []
     labels = list(dict.fromkeys(c.key.label for c in analysis.blowfish))
     for label in labels:
         cases = [c for c in analysis.blowfish if c.key.label == label and c.key.operation == "encrypt"]
-        figure.add_trace(
+        traces.append(
             go.Bar(
                 x=[size(c.key.payload_bytes) for c in cases],
                 y=[round(c.mb_per_s, 3) for c in cases],
@@ -128,13 +131,15 @@ def blowfish_modes(analysis: SymmetricAnalysis) -> dict[str, Any]:
                 name=html.escape(label),
             )
         )
-    figure.update_layout(
-        title=f"Blowfish encryption by engine and mode (error bars: {MEDIAN_IN_RUN.text})",
-        barmode="group",
-        xaxis={"title": "payload", "type": "category"},
-        yaxis={"title": "MB/s (log)", "type": "log"},
+    return figure_data(
+        traces,
+        {
+            "title": f"Blowfish encryption by engine and mode (error bars: {MEDIAN_IN_RUN.text})",
+            "barmode": "group",
+            "xaxis": {"title": "payload", "type": "category"},
+            "yaxis": {"title": "MB/s (log)", "type": "log"},
+        },
     )
-    return plain(figure)
 
 
 def all_figures(analysis: SymmetricAnalysis) -> dict[str, dict[str, Any]]:
