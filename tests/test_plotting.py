@@ -87,9 +87,10 @@ def test_the_reference_lines_are_the_ones_add_hline_and_add_vline_draw():
     public = go.Figure(traces(), layout=layout())
     public.add_hline(y=250, line_dash="dash", annotation_text="250 ms budget", annotation_position="top left")
     public.add_vline(x=16384, line_dash="dot")
+    budget = plotting.labelled_horizontal_lines([("250 ms budget", 250)], "dash")
     lines = {
         **layout(),
-        "shapes": [plotting.horizontal_line(250, "dash"), plotting.vertical_line(16384, "dot")],
-        "annotations": [plotting.horizontal_line_label(250, "250 ms budget")],
+        "shapes": [*budget["shapes"], plotting.vertical_line(16384, "dot")],
+        "annotations": budget["annotations"],
     }
     assert plotting.figure_data(traces(), lines) == through_the_public_path(public)

@@ -8,6 +8,7 @@ use InvalidArgumentException;
 use OpenSSLAsymmetricKey;
 use PhpCryptoBench\Jws\RsaPssKey;
 use PhpCryptoBench\Tests\Support\GenpkeyRsaPssKey;
+use PhpCryptoBench\Tests\Support\MustRun;
 use PhpCryptoBench\Tests\Support\SharedKeys;
 use PHPUnit\Framework\Attributes\DataProvider;
 
@@ -47,7 +48,7 @@ final class Ps256RsassaPssKeyTest extends SnippetTestCase
             file_put_contents($directory . '/public.pem', GenpkeyRsaPssKey::publicPem());
             file_put_contents($directory . '/data', self::DATA);
             // The salt may be longer than the key's 32 bytes when signing: a 64-byte one.
-            self::execute(['openssl', 'dgst', '-sha256', '-sign', $directory . '/private.pem', '-sigopt', 'rsa_pss_saltlen:64', '-out', $directory . '/salt64.sig', $directory . '/data']);
+            MustRun::command(['openssl', 'dgst', '-sha256', '-sign', $directory . '/private.pem', '-sigopt', 'rsa_pss_saltlen:64', '-out', $directory . '/salt64.sig', $directory . '/data']);
             $private = openssl_pkey_get_private((string) file_get_contents($directory . '/private.pem'));
             [$pssPublicKey, $bytes] = ps256_public_key((string) file_get_contents($directory . '/public.pem'));
             $salt64 = (string) file_get_contents($directory . '/salt64.sig');
@@ -215,16 +216,5 @@ final class Ps256RsassaPssKeyTest extends SnippetTestCase
     private static function pem(string $der): string
     {
         return "-----BEGIN PUBLIC KEY-----\n" . chunk_split(base64_encode($der), 64, "\n") . "-----END PUBLIC KEY-----\n";
-    }
-
-    /** @param list<string> $command */
-    private static function execute(array $command): void
-    {
-        $process = proc_open($command, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
-        self::assertIsResource($process);
-        $output = stream_get_contents($pipes[1]) . stream_get_contents($pipes[2]);
-        fclose($pipes[1]);
-        fclose($pipes[2]);
-        self::assertSame(0, proc_close($process), implode(' ', $command) . ': ' . $output);
     }
 }

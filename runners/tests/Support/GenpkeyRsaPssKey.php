@@ -4,8 +4,6 @@ declare(strict_types=1);
 
 namespace PhpCryptoBench\Tests\Support;
 
-use PHPUnit\Framework\Assert;
-
 /**
  * One RSASSA-PSS key pair (SHA-256, MGF1-SHA-256, a 32-byte salt) made by `openssl genpkey`, as the
  * PS256 snippet's readers would make it, once for the suite: the snippet's test and its pasted-alone
@@ -35,23 +33,12 @@ final class GenpkeyRsaPssKey
         $directory = sys_get_temp_dir() . '/pcb-genpkey-pss-' . bin2hex(random_bytes(4));
         mkdir($directory);
         try {
-            self::execute(['openssl', 'genpkey', '-algorithm', 'RSA-PSS', '-pkeyopt', 'rsa_keygen_bits:2048', '-pkeyopt', 'rsa_pss_keygen_md:sha256', '-pkeyopt', 'rsa_pss_keygen_mgf1_md:sha256', '-pkeyopt', 'rsa_pss_keygen_saltlen:32', '-out', $directory . '/private.pem']);
-            self::execute(['openssl', 'pkey', '-in', $directory . '/private.pem', '-pubout', '-out', $directory . '/public.pem']);
+            MustRun::command(['openssl', 'genpkey', '-algorithm', 'RSA-PSS', '-pkeyopt', 'rsa_keygen_bits:2048', '-pkeyopt', 'rsa_pss_keygen_md:sha256', '-pkeyopt', 'rsa_pss_keygen_mgf1_md:sha256', '-pkeyopt', 'rsa_pss_keygen_saltlen:32', '-out', $directory . '/private.pem']);
+            MustRun::command(['openssl', 'pkey', '-in', $directory . '/private.pem', '-pubout', '-out', $directory . '/public.pem']);
             return self::$pems = ['private' => (string) file_get_contents($directory . '/private.pem'), 'public' => (string) file_get_contents($directory . '/public.pem')];
         } finally {
             array_map('unlink', glob($directory . '/*') ?: []);
             rmdir($directory);
         }
-    }
-
-    /** @param list<string> $command */
-    private static function execute(array $command): void
-    {
-        $process = proc_open($command, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
-        Assert::assertIsResource($process);
-        $output = stream_get_contents($pipes[1]) . stream_get_contents($pipes[2]);
-        fclose($pipes[1]);
-        fclose($pipes[2]);
-        Assert::assertSame(0, proc_close($process), implode(' ', $command) . ': ' . $output);
     }
 }

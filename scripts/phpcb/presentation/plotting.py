@@ -296,6 +296,15 @@ def horizontal_line_label(y: float, text: str) -> dict[str, Any]:
     }
 
 
+def labelled_horizontal_lines(lines: Sequence[tuple[str, float]], dash: str) -> dict[str, list[dict[str, Any]]]:
+    """A layout's shapes and annotations for reference lines across the plot, each (label, y) labelled above
+    its left end: add_hline(y, annotation_text=label, annotation_position="top left") for each."""
+    return {
+        "shapes": [horizontal_line(y, dash) for _, y in lines],
+        "annotations": [horizontal_line_label(y, text) for text, y in lines],
+    }
+
+
 def vertical_line(x: float, dash: str) -> dict[str, Any]:
     """A layout shape up the whole plot at `x`: what go.Figure's add_vline adds, without the figure."""
     return {"type": "line", "line": {"dash": dash}, "xref": "x", "x0": x, "x1": x, "yref": "y domain", "y0": 0, "y1": 1}

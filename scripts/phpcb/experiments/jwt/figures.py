@@ -11,8 +11,8 @@ from phpcb.presentation.plotting import (
     MEDIAN_IN_RUN,
     figure_data,
     horizontal_line,
-    horizontal_line_label,
     interval_error_bars,
+    labelled_horizontal_lines,
     ms,
     significant,
     time_error_bars,
@@ -63,8 +63,7 @@ def token_sizes(analysis: JwtAnalysis, limits: dict[str, int]) -> dict[str, Any]
     return figure_data(
         traces,
         {
-            "shapes": [horizontal_line(limits[key], "dash") for _, key in lines],
-            "annotations": [horizontal_line_label(limits[key], label) for label, key in lines],
+            **labelled_horizontal_lines([(label, limits[key]) for label, key in lines], "dash"),
             "title": "Token size per algorithm and payload, against cookie and header limits",
             "barmode": "group",
             "xaxis": {"title": "algorithm", "type": "category"},

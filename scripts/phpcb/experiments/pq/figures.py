@@ -10,8 +10,7 @@ from phpcb.experiments.pq.analysis import LOADS, SIGNATURE_OPERATIONS, PqAnalysi
 from phpcb.presentation.plotting import (
     MEDIAN_IN_RUN,
     figure_data,
-    horizontal_line,
-    horizontal_line_label,
+    labelled_horizontal_lines,
     ms,
     time_error_bars,
 )
@@ -67,8 +66,7 @@ def token_sizes(analysis: PqAnalysis, limits: dict[str, int]) -> dict[str, Any]:
     return figure_data(
         traces,
         {
-            "shapes": [horizontal_line(y, "dash") for _, y in lines],
-            "annotations": [horizontal_line_label(y, text) for text, y in lines],
+            **labelled_horizontal_lines(lines, "dash"),
             "title": "Compact JWS size per algorithm and payload, against cookie and header limits",
             "barmode": "group",
             "xaxis": {"title": "algorithm", "type": "category"},
