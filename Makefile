@@ -17,7 +17,7 @@ export PYTHONPATH := $(CURDIR)/scripts
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: help report setup setup-dev report-packages system-packages venv venv-dev bench site serve test test-fast lint test-php test-python \
-        bench-fidelity bench-site bench-repeat bench-replication noise ab upgrade-runs publish clean compare mutation \
+        bench-fidelity bench-site page-cost bench-repeat bench-replication noise ab upgrade-runs publish clean compare mutation \
         stack stack-test test-stack clean-stacks bench-stacks seal phpcb-path coverage rehearse
 
 help:
@@ -33,6 +33,7 @@ help:
 	@echo "make test-php [STACK=debian13]   PHPUnit under the host's PHP, or under the stack's"
 	@echo "make bench-fidelity  PHP over openssl speed, aes-256-gcm/ccm at 16 KiB: 3 runs of interleaved rounds, CI within ±5 %"
 	@echo "make bench-site [RUNS='10 50 200']   time make site on that many synthetic runs"
+	@echo "make page-cost [SITE=site]   what each page of a built site costs headless Chromium to open, per reading"
 	@echo "make bench-repeat N=3 [PROFILE=quick]   N runs of this machine, experiments rotated (then make noise)"
 	@echo "make noise [REPEATED='data/runs/A data/runs/B ...']   the spread between repeated runs (default: every run's, by machine, profile and stack), into data/noise/"
 	@echo "make bench-replication REPEATED='A B C D'   A/A, advice and power of compare on held-out pairs of repeated runs"
@@ -220,6 +221,11 @@ bench-fidelity: setup
 
 bench-site: venv
 	scripts/bench-site.sh $(RUNS)
+
+# What each page of a built site costs headless Chromium to open, per way of reading it (tests/page_cost.py).
+SITE ?= site
+page-cost: venv-dev
+	$(PY) -m tests.page_cost $(SITE)
 
 # N runs of this machine, one after another, the experiments' order rotated each time (the run is the
 # unit of replication): then `make noise REPEATED="<their directories>"`.
