@@ -277,6 +277,24 @@ def figure_data(traces: Sequence[BaseTraceType], layout: dict[str, Any], legend_
     return _site_styled(_as_json([trace._props for trace in traces], go.Layout(layout)._props), legend_below)
 
 
+def sizes_against_limits(
+    title: str, names: list[str], sizes: dict[int, list[int]], limits: Sequence[tuple[str, float]]
+) -> dict[str, Any]:
+    """Bytes per algorithm (`names`), a bar per payload (`sizes`: each payload's sizes in the names' order),
+    against dashed, labelled limits (a cookie's, a header's): the JWT and PQ pages' token-size chart."""
+    traces = [go.Bar(x=names, y=values, name=f"{payload}-character payload") for payload, values in sizes.items()]
+    return figure_data(
+        traces,
+        {
+            **labelled_horizontal_lines(limits, "dash"),
+            "title": title,
+            "barmode": "group",
+            "xaxis": {"title": "algorithm", "type": "category"},
+            "yaxis": {"title": "bytes"},
+        },
+    )
+
+
 def horizontal_line(y: float, dash: str) -> dict[str, Any]:
     """A layout shape across the whole plot at `y`: what go.Figure's add_hline adds, without the figure."""
     return {"type": "line", "line": {"dash": dash}, "xref": "x domain", "x0": 0, "x1": 1, "yref": "y", "y0": y, "y1": y}

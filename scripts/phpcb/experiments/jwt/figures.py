@@ -12,9 +12,9 @@ from phpcb.presentation.plotting import (
     figure_data,
     horizontal_line,
     interval_error_bars,
-    labelled_horizontal_lines,
     ms,
     significant,
+    sizes_against_limits,
     time_error_bars,
 )
 from phpcb.presentation.wording import CI
@@ -51,24 +51,12 @@ def sign_verify(analysis: JwtAnalysis, payload: int) -> dict[str, Any]:
 
 
 def token_sizes(analysis: JwtAnalysis, limits: dict[str, int]) -> dict[str, Any]:
-    traces = [
-        go.Bar(
-            x=[a.alg for a in analysis.algorithms],
-            y=[a.token_bytes(payload) for a in analysis.algorithms],
-            name=f"{payload}-character payload",
-        )
-        for payload in analysis.payloads
-    ]
     lines = (("4 KiB: a cookie's limit", "cookie_bytes"), ("8 KiB: a common header limit", "header_bytes"))
-    return figure_data(
-        traces,
-        {
-            **labelled_horizontal_lines([(label, limits[key]) for label, key in lines], "dash"),
-            "title": "Token size per algorithm and payload, against cookie and header limits",
-            "barmode": "group",
-            "xaxis": {"title": "algorithm", "type": "category"},
-            "yaxis": {"title": "bytes"},
-        },
+    return sizes_against_limits(
+        "Token size per algorithm and payload, against cookie and header limits",
+        [a.alg for a in analysis.algorithms],
+        {payload: [a.token_bytes(payload) for a in analysis.algorithms] for payload in analysis.payloads},
+        [(label, limits[key]) for label, key in lines],
     )
 
 

@@ -10,8 +10,8 @@ from phpcb.experiments.pq.analysis import LOADS, SIGNATURE_OPERATIONS, PqAnalysi
 from phpcb.presentation.plotting import (
     MEDIAN_IN_RUN,
     figure_data,
-    labelled_horizontal_lines,
     ms,
+    sizes_against_limits,
     time_error_bars,
 )
 
@@ -54,24 +54,11 @@ LIMITS = (("a cookie's limit", "cookie_bytes"), ("a common header limit", "heade
 
 
 def token_sizes(analysis: PqAnalysis, limits: dict[str, int]) -> dict[str, Any]:
-    traces = [
-        go.Bar(
-            x=[a.name for a in analysis.algorithms],
-            y=[a.token_bytes(payload) for a in analysis.algorithms],
-            name=f"{payload}-character payload",
-        )
-        for payload in analysis.payloads
-    ]
-    lines = [(f"{limits[key]:,} B: {label}", limits[key]) for label, key in LIMITS]
-    return figure_data(
-        traces,
-        {
-            **labelled_horizontal_lines(lines, "dash"),
-            "title": "Compact JWS size per algorithm and payload, against cookie and header limits",
-            "barmode": "group",
-            "xaxis": {"title": "algorithm", "type": "category"},
-            "yaxis": {"title": "bytes"},
-        },
+    return sizes_against_limits(
+        "Compact JWS size per algorithm and payload, against cookie and header limits",
+        [a.name for a in analysis.algorithms],
+        {payload: [a.token_bytes(payload) for a in analysis.algorithms] for payload in analysis.payloads},
+        [(f"{limits[key]:,} B: {label}", limits[key]) for label, key in LIMITS],
     )
 
 
