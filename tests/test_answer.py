@@ -23,7 +23,8 @@ from .conftest import FIXTURE_RUNS, project_with
 
 EXPERIMENTS = registry.discover()
 # The experiments the repository's runs have: the others' pages say that no run has them yet, and answer nothing.
-ANSWERED = [e for e in EXPERIMENTS if e.name in measured_experiments()]
+MEASURED = measured_experiments()  # once: it reads every run's manifest
+ANSWERED = [e for e in EXPERIMENTS if e.name in MEASURED]
 SITE = "https://site.example/"  # any base: links are compared resolved
 
 

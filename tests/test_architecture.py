@@ -4,6 +4,7 @@ ones below, never in a cycle, and never from inside a function to dodge one."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import subprocess
 import sys
@@ -76,9 +77,23 @@ def function_level(tree: ast.AST) -> Iterator[ast.stmt]:
                     yield node
 
 
+# Listing the files is cheap and names the parametrized tests; parsing them is not, and is done when a
+# test first needs a module's tree, so that each pytest-xdist worker parses only for the tests it runs.
 KNOWN = modules()
-TREES = {name: ast.parse(path.read_text(encoding="utf-8"), str(path)) for name, path in KNOWN.items()}
-GRAPH = {name: {target for target, _ in imports(tree, KNOWN) if target != name} for name, tree in TREES.items()}
+
+
+@functools.cache
+def tree_of(name: str) -> ast.Module:
+    path = KNOWN[name]
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
+def trees() -> dict[str, ast.Module]:
+    return {name: tree_of(name) for name in KNOWN}
+
+
+def import_graph() -> dict[str, set[str]]:
+    return {name: {target for target, _ in imports(tree, KNOWN) if target != name} for name, tree in trees().items()}
 
 
 def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -122,19 +137,19 @@ def test_a_module_imports_only_its_own_layer_and_those_below(name: str):
     mine = LAYERS.index(layer_of(name))
     upward = sorted(
         f"{target} (line {node.lineno})"
-        for target, node in imports(TREES[name], KNOWN)
+        for target, node in imports(tree_of(name), KNOWN)
         if LAYERS.index(layer_of(target)) > mine
     )
     assert not upward, f"{name} ({layer_of(name)}) imports from a higher layer: {upward}"
 
 
 def test_no_import_cycle():
-    cycles = [sorted(group) for group in strongly_connected(GRAPH) if len(group) > 1]
+    cycles = [sorted(group) for group in strongly_connected(import_graph()) if len(group) > 1]
     assert not cycles, f"modules importing each other: {cycles}"
 
 
 def test_no_import_inside_a_function():
-    found = [f"{name}:{node.lineno}" for name, tree in TREES.items() for node in function_level(tree)]
+    found = [f"{name}:{node.lineno}" for name, tree in trees().items() for node in function_level(tree)]
     assert not found, f"imports inside functions (move them to the top; a cycle is fixed by layering): {found}"
 
 
@@ -189,5 +204,5 @@ def test_the_docs_and_the_packages_number_the_layers_as_this_list():
     for number, name in enumerate(LAYERS, 1):
         if name == "errors":  # a module, not a package: it has no "Layer" docstring of its own
             continue
-        docstring = ast.get_docstring(TREES[f"phpcb.{name}"]) or ""
+        docstring = ast.get_docstring(tree_of(f"phpcb.{name}")) or ""
         assert docstring.startswith(f"Layer {number},") or docstring.startswith(f"Layer {number} "), (name, docstring)
