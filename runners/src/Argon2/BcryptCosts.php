@@ -20,6 +20,7 @@ use PhpCryptoBench\Io\CsvTable;
  *
  * Under the fake clock the first hash of each cost is still made and verified; the times are modelled
  * (2^cost × FAKE_NS_PER_ROUND, moved by the JitterCycle), so a fake run writes the same rows everywhere.
+ * Tests may cap that real hash's cost (TEST_MAX_COST_VARIABLE); the rows stay the model's.
  */
 final class BcryptCosts
 {
@@ -30,6 +31,14 @@ final class BcryptCosts
     public const FAKE_NS_PER_ROUND = 50_000;
     /** PHP's manual's example (password_verify()): a $2y$ hash of cost 10 made elsewhere. */
     public const KNOWN_ANSWER = ['rasmuslerdorf', '$2y$10$.vGA1O9wmRjrwAVXD98HNOgsNpDczlqm3Jq7KnEd1rVAGv3Fykk1a'];
+    /**
+     * Tests only, and only under the fake clock: PHPCB_TEST_BCRYPT_MAX_COST=4 makes each cost's real
+     * hash at most that cost. The rows are modelled either way; the real hashes at costs 10 to 13 and
+     * their verification are over a CPU-second of every fake argon2 run.
+     */
+    public const TEST_MAX_COST_VARIABLE = 'PHPCB_TEST_BCRYPT_MAX_COST';
+    /** password_hash() refuses a bcrypt cost below 4. */
+    private const LEAST_COST = 4;
 
     /** The fake clock's time so far: the budget is counted in it. */
     private int $fakeNow = 0;
@@ -37,7 +46,20 @@ final class BcryptCosts
     public function __construct(
         private readonly bool $fakeClock,
         private readonly JitterCycle $jitter = new JitterCycle(),
+        private readonly ?int $fakeClockMaxCost = null,
     ) {
+    }
+
+    /** As a run measures bcrypt: under the fake clock, with the tests' cap ($maxCost, TEST_MAX_COST_VARIABLE) if one is set. */
+    public static function forRun(bool $fakeClock, string|false $maxCost): self
+    {
+        return new self($fakeClock, fakeClockMaxCost: $fakeClock && $maxCost !== false && ctype_digit($maxCost) ? (int) $maxCost : null);
+    }
+
+    /** The cost of the real hashes made for $cost's rows: $cost itself on the real clock, whatever the cap. */
+    public function realHashCost(int $cost): int
+    {
+        return $this->fakeClock && $this->fakeClockMaxCost !== null ? min($cost, max(self::LEAST_COST, $this->fakeClockMaxCost)) : $cost;
     }
 
     /**
@@ -147,7 +169,8 @@ final class BcryptCosts
 
     private function hashAndVerify(int $cost): void
     {
-        self::check($cost, password_hash(Argon2Hasher::PASSWORD, PASSWORD_BCRYPT, ['cost' => $cost]));
+        $made = $this->realHashCost($cost);
+        self::check($made, password_hash(Argon2Hasher::PASSWORD, PASSWORD_BCRYPT, ['cost' => $made]));
     }
 
     private static function check(int $cost, string $hash): void

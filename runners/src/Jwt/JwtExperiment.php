@@ -54,11 +54,15 @@ final class JwtExperiment implements FollowsEarlierExperiments, FixedWork
     public const LAYERS_PAIRED_BY = ['alg', 'operation'];
     public const JWS_LAYER = 'jws';
 
-    /** @param list<string> $before the experiments the run measures before this one (FollowsEarlierExperiments) */
+    /**
+     * @param list<string> $before the experiments the run measures before this one (FollowsEarlierExperiments)
+     * @param JwtKeys $keys where each algorithm's key comes from: fresh ones in a run, the suite's shared RSA key in tests
+     */
     public function __construct(
         private readonly string $vectorDirectory,
         private readonly TableSchema $schema,
         private readonly array $before = [],
+        private readonly JwtKeys $keys = new FreshJwtKeys(),
     ) {
     }
 
@@ -69,7 +73,7 @@ final class JwtExperiment implements FollowsEarlierExperiments, FixedWork
 
     public function after(array $names): self
     {
-        return new self($this->vectorDirectory, $this->schema, $names);
+        return new self($this->vectorDirectory, $this->schema, $names, $this->keys);
     }
 
     public function name(): string
@@ -139,7 +143,7 @@ final class JwtExperiment implements FollowsEarlierExperiments, FixedWork
         $cases = [];
         foreach (Algorithms::NAMES as $alg) {
             $scheme = JwtScheme::named($alg);
-            $private = $privateKeys[$alg] = $scheme->generate();
+            $private = $privateKeys[$alg] = $this->keys->privateKey($scheme);
             $keys->add(['alg' => $alg, 'key_type' => $scheme->keyType, 'key_bits' => $scheme->keyBits, 'jwk' => json_encode($scheme->publishedJwk($private), JSON_UNESCAPED_SLASHES | JSON_THROW_ON_ERROR)]);
             if (in_array($alg, $timedKeygen, true)) {
                 $cases[] = new JwtCase($scheme, JwtCase::KEYGEN, 0, $private);

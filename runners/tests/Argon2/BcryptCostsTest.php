@@ -23,7 +23,8 @@ final class BcryptCostsTest extends TestCase
     public function testUnderTheFakeClockEachCostIsModelledAndItsFirstHashIsReal(): void
     {
         $table = new CsvTable(['cost', 'sample', 'wall_ns', 'cpu_ns', 'verified']);
-        (new BcryptCosts(true))->measureInto($table, CellSampling::forProfile('quick'));
+        // The tests' cap (as KilledChildTest's runs set it): the rows are the model's all the same.
+        BcryptCosts::forRun(true, '4')->measureInto($table, CellSampling::forProfile('quick'));
 
         $byCost = [];
         foreach ($table->records() as $row) {
@@ -38,6 +39,18 @@ final class BcryptCostsTest extends TestCase
             self::assertSame(array_map(static fn (int $i): int => (new JitterCycle())->apply($model, $i), range(0, 5)), $walls);
         }
         self::assertSame($byCost[11][0], 2 * $byCost[10][0], 'each step of cost doubles the model');
+    }
+
+    public function testTheTestsCapLowersOnlyTheFakeClocksRealHashes(): void
+    {
+        self::assertSame([10, 11, 12, 13], BcryptCosts::COSTS);
+        $capped = BcryptCosts::forRun(true, '4');
+        self::assertSame([4, 4, 4, 4], array_map($capped->realHashCost(...), BcryptCosts::COSTS));
+        self::assertSame([10, 11, 11, 11], array_map(BcryptCosts::forRun(true, '11')->realHashCost(...), BcryptCosts::COSTS), 'a cap above a cost leaves it');
+        self::assertSame(4, (new BcryptCosts(true, fakeClockMaxCost: 2))->realHashCost(10), 'never below what password_hash() accepts');
+        foreach ([BcryptCosts::forRun(true, false), BcryptCosts::forRun(true, 'x'), BcryptCosts::forRun(false, '4'), new BcryptCosts(false, fakeClockMaxCost: 4)] as $uncapped) {
+            self::assertSame(BcryptCosts::COSTS, array_map($uncapped->realHashCost(...), BcryptCosts::COSTS), 'no cap set, or the real clock');
+        }
     }
 
     public function testARealHashIsTimedAndVerifiedSampleBySample(): void

@@ -14,9 +14,12 @@ use PhpCryptoBench\Io\CsvTable;
 use PhpCryptoBench\Io\TableSchema;
 use PhpCryptoBench\Jws\Algorithms;
 use PhpCryptoBench\Jwt\CurvesPageKeygen;
+use PhpCryptoBench\Jwt\FreshJwtKeys;
 use PhpCryptoBench\Jwt\JwtExperiment;
+use PhpCryptoBench\Jwt\JwtScheme;
 use PhpCryptoBench\Native\FixedNativeSpeed;
 use PhpCryptoBench\Run\Manifest;
+use PhpCryptoBench\Tests\Support\SharedJwtKeys;
 use PHPUnit\Framework\TestCase;
 
 /**
@@ -47,9 +50,11 @@ final class JwtExperimentTest extends TestCase
         rmdir($this->directory);
     }
 
+    /** The suite's RSA key for RS and PS (SharedJwtKeys): measure() would make six, for nothing these tests check. */
     private function experiment(): JwtExperiment
     {
-        return JwtExperiment::create(ExperimentSetup::forRepository(REPOSITORY));
+        $setup = ExperimentSetup::forRepository(REPOSITORY);
+        return new JwtExperiment($setup->vectorDirectory, $setup->schema, keys: new SharedJwtKeys());
     }
 
     /**
@@ -144,6 +149,14 @@ final class JwtExperimentTest extends TestCase
 
         unlink($this->directory . '/manifest.json');
         self::assertSame([], CurvesPageKeygen::measuredIn($this->directory, $this->schema)->schemes(), 'no run here');
+    }
+
+    public function testARunsKeysAreFreshForEachAlgorithm(): void
+    {
+        // What create() measures with (FreshJwtKeys); ES256 for speed, where RSA's would be the same call.
+        $scheme = JwtScheme::named('ES256');
+        $keys = new FreshJwtKeys();
+        self::assertNotSame($scheme->publishedJwk($keys->privateKey($scheme)), $scheme->publishedJwk($keys->privateKey($scheme)));
     }
 
     public function testTheProjectionLeavesOutTheKeygenCasesOnlyWhenEcKeygenComesBefore(): void

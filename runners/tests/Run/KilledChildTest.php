@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Tests\Run;
 
 use PhpCryptoBench\Argon2\Argon2Experiment;
+use PhpCryptoBench\Argon2\BcryptCosts;
 use PhpCryptoBench\Run\TestHold;
 use PhpCryptoBench\Symmetric\SymmetricExperiment;
 use PHPUnit\Framework\TestCase;
@@ -30,6 +31,8 @@ final class KilledChildTest extends TestCase
     private const SMALL_INVENTORY = 'aes-128-cbc,aes-128-ctr,aes-128-wrap,aes-128-gcm,bf-cbc,des-ede3-cbc';
     /** Likewise the Argon2 grid: its 16 MiB cells, among them the one held while the runner is killed. */
     private const SMALL_GRID_MIB = '16';
+    /** bcrypt's rows are modelled under the fake clock; only its real check hash is made at this cost, not 10 to 13. */
+    private const CHEAP_BCRYPT_COST = '4';
     private string $root;
     private string $directory;
 
@@ -197,10 +200,10 @@ final class KilledChildTest extends TestCase
         return $manifest;
     }
 
-    /** @return array<string, string> the runner's environment: $guard alone, and the small inventory and grid */
+    /** @return array<string, string> the runner's environment: $guard alone, the small inventory and grid, and cheap real bcrypt hashes */
     private function environment(string $guard): array
     {
-        return ['PHPCB_PARENT_GUARD' => $guard, SymmetricExperiment::TEST_CIPHERS_VARIABLE => self::SMALL_INVENTORY, Argon2Experiment::TEST_MAX_MIB_VARIABLE => self::SMALL_GRID_MIB] + getenv();
+        return ['PHPCB_PARENT_GUARD' => $guard, SymmetricExperiment::TEST_CIPHERS_VARIABLE => self::SMALL_INVENTORY, Argon2Experiment::TEST_MAX_MIB_VARIABLE => self::SMALL_GRID_MIB, BcryptCosts::TEST_MAX_COST_VARIABLE => self::CHEAP_BCRYPT_COST] + getenv();
     }
 
     private function requireSetpriv(): void
