@@ -112,7 +112,7 @@ class Judge:
         if shown is None:
             return checked(claim, Unavailable(f"no run has results for {name}"), None)
         result = self.measure(claim, shown.run)
-        if not isinstance(result, Unavailable) or claim.not_testable is not None:
+        if not isinstance(result, Unavailable) or claim.not_testable is not None or not result.elsewhere:
             return checked(claim, result, shown.run)
         for run, because in self.stand_ins(name, shown, result):
             fallback = self.measure(claim, run)

@@ -32,11 +32,14 @@ class Fact:
 @dataclass(frozen=True)
 class Unavailable:
     """The run cannot decide the claim; `why` says what is missing, `kind` which of
-    vocabulary.UNTESTABLE_KINDS it is, `measured` what the run did measure, where that helps."""
+    vocabulary.UNTESTABLE_KINDS it is, `measured` what the run did measure, where that helps.
+    `elsewhere` False: no run can decide it (what is missing no run records), so the judge measures
+    no other run for it, each of which would cost that run's whole analysis to say the same."""
 
     why: str
     measured: str = ""
     kind: str = MISSING
+    elsewhere: bool = True
 
 
 @dataclass(frozen=True)

@@ -264,6 +264,11 @@ class Ratio:
         return self.low > 1.0 + thresholds.DIFFERENCE or self.high < 1.0 / (1.0 + thresholds.DIFFERENCE)
 
 
+# The order statistics each resample's median reads in the sorted sample: its lower middle, and for an
+# even count the upper middle too (None for an odd one).
+Ranks = tuple[np.ndarray, np.ndarray | None]
+
+
 def bootstrap_medians(sample: np.ndarray, rng: np.random.Generator, resamples: int = BOOTSTRAP_RESAMPLES) -> np.ndarray:
     """`resamples` draws of the median of a bootstrap resample of `sample`, without drawing the resamples.
 
@@ -274,16 +279,65 @@ def bootstrap_medians(sample: np.ndarray, rng: np.random.Generator, resamples: i
     with n (scipy's resampling sorts 4000 × n numbers per group: seconds for a run's pages).
     """
     ordered = np.sort(np.asarray(sample, dtype=float))
-    n = ordered.size
+    return _medians_at(ordered, _median_ranks(ordered.size, rng, resamples))
+
+
+def _median_ranks(n: int, rng: np.random.Generator, resamples: int) -> Ranks:
+    """What bootstrap_medians draws for a sample of n: the ranks alone, which the values do not change."""
     if n == 0:
         raise ValueError("cannot bootstrap the median of zero samples")
     k = (n + 1) // 2  # the (lower) middle rank, 1-based
     lower = rng.beta(k, n - k + 1, size=resamples)
-    at_lower = ordered[np.minimum((lower * n).astype(int), n - 1)]
+    below = np.minimum((lower * n).astype(int), n - 1)
     if n % 2:
-        return at_lower
+        return below, None
     upper = lower + (1.0 - lower) * rng.beta(1, n - k, size=resamples)
-    return (at_lower + ordered[np.minimum((upper * n).astype(int), n - 1)]) / 2
+    return below, np.minimum((upper * n).astype(int), n - 1)
+
+
+def _medians_at(ordered: np.ndarray, ranks: Ranks) -> np.ndarray:
+    below, above = ranks
+    at_lower = ordered[below]
+    if above is None:
+        return at_lower
+    return (at_lower + ordered[above]) / 2
+
+
+# With the seed fixed, what a bootstrap draws depends on its samples' sizes alone, never their values,
+# and the draws are most of its cost: a build's bootstraps mostly compare cases of equal sample counts
+# (7 against 7, 9 against 9), each of whose draws would be made again. So the ranks each sample reads
+# are kept per process by the sizes of the samples up to it, with the generator's state after them,
+# from which the next sample's draws go on (as one generator drawing for every sample in turn would).
+# Kept read-only and as 32-bit ranks; the least recently used are dropped beyond this many.
+RANKS_KEPT = 1024
+_ranks: dict[tuple[Any, ...], tuple[Ranks, dict[str, Any]]] = {}
+
+
+def _seeded_ranks(sizes: Sequence[int]) -> list[Ranks]:
+    """What a generator seeded with BOOTSTRAP_SEED draws (_median_ranks) for samples of these sizes in turn."""
+    found: list[Ranks] = []
+    state: dict[str, Any] | None = None
+    for end in range(1, len(sizes) + 1):
+        key = (BOOTSTRAP_SEED, BOOTSTRAP_RESAMPLES, tuple(sizes[:end]))
+        known = _ranks.pop(key, None)
+        if known is None:
+            rng = np.random.default_rng(BOOTSTRAP_SEED)
+            if state is not None:
+                rng.bit_generator.state = state
+            ranks = _median_ranks(sizes[end - 1], rng, BOOTSTRAP_RESAMPLES)
+            known = (_kept(ranks[0]), None if ranks[1] is None else _kept(ranks[1])), rng.bit_generator.state
+            if len(_ranks) >= RANKS_KEPT:
+                del _ranks[next(iter(_ranks))]
+        _ranks[key] = known  # last: the least recently used are the first dropped
+        ranks, state = known
+        found.append(ranks)
+    return found
+
+
+def _kept(ranks: np.ndarray) -> np.ndarray:
+    kept = ranks.astype(np.int32)
+    kept.setflags(write=False)
+    return kept
 
 
 def _constant(sample: np.ndarray) -> bool:
@@ -336,8 +390,9 @@ def _bootstrap(
 ) -> tuple[float, float]:
     if all(_constant(sample) for sample in samples):
         return value, value
-    rng = np.random.default_rng(BOOTSTRAP_SEED)
-    resampled = statistic(*(bootstrap_medians(sample, rng) for sample in samples))
+    ordered = [np.sort(np.asarray(sample, dtype=float)) for sample in samples]
+    ranks = _seeded_ranks([values.size for values in ordered])
+    resampled = statistic(*(_medians_at(values, drawn) for values, drawn in zip(ordered, ranks, strict=True)))
     tail = (1.0 - confidence) / 2
     low, high = _quantiles(resampled, (tail, 1.0 - tail))
     return float(low), float(high)

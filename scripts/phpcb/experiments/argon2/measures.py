@@ -91,7 +91,7 @@ def cycles_per_byte(context: dict[str, Any], inputs: Inputs, args: Args) -> Resu
     cell = _cell(context["analysis"], interface, variant, memory, threads, time)
     why = "cycles per byte need the CPU's clock frequency under load, which no run records"
     if cell is None or cell.wall is None:
-        return Unavailable(why)
+        return Unavailable(why, elsewhere=False)
     processed = memory * 1024 * 1024 * time
     w = cell.wall
     per_gib = 2**30 / processed
@@ -99,7 +99,7 @@ def cycles_per_byte(context: dict[str, Any], inputs: Inputs, args: Args) -> Resu
         f"{_label(interface, variant, memory, threads, time)}: {duration(w.median_ns * per_gib)} per GiB of memory "
         f"filled ({CI} {duration(w.ci_low_ns * per_gib)}–{duration(w.ci_high_ns * per_gib)}, n = {w.n})"
     )
-    return Unavailable(why, measured)
+    return Unavailable(why, measured, elsewhere=False)
 
 
 def parameter_choice(context: dict[str, Any], inputs: Inputs, args: Args) -> Result:
