@@ -218,10 +218,20 @@ def test_a_change_of_the_code_is_named_and_never_run(project: Path, tmp_path: Pa
     assert "page(s) change what they say**: " in text, "the added run changes the Runs page, which it names"
 
 
+@pytest.fixture(scope="module")
+def pulled(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A pull request that changes nothing, committed once for the checks of HEAD_SHA, which read the
+    checkout and write nothing to it (each made a project and its commits of its own)."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        root = published(tmp_path_factory.mktemp("pulled"), monkeypatch)
+    pull_request(root)
+    return root
+
+
 @pytest.mark.parametrize("sha", ["HEAD", "abc", "g" * 40, "0" * 40])
-def test_the_head_must_be_a_commit_given_by_its_full_id(project: Path, tmp_path: Path, sha: str, capsys):
-    pull_request(project)
-    command = ["--root", str(project), "artifact-comment", "--artifact", str(artifact(tmp_path)), "--head", sha]
+def test_the_head_must_be_a_commit_given_by_its_full_id(pulled: Path, tmp_path: Path, sha: str, capsys, monkeypatch):
+    monkeypatch.setenv("PREVIEW_URL", PREVIEW)
+    command = ["--root", str(pulled), "artifact-comment", "--artifact", str(artifact(tmp_path)), "--head", sha]
     assert main([*command, "--out", str(tmp_path / "c.md")]) == 1
     error = capsys.readouterr().err
     assert "HEAD_SHA must be the 40 hex digits" in error or "is not in this repository" in error

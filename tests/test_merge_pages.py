@@ -184,6 +184,25 @@ def test_the_branches_that_change_code_are_the_ones_a_process_of_their_own_build
     assert {kind for kind in KINDS if not only_data_changes(repository, kind)} == {"code", "threshold"}
 
 
+def test_the_trusted_jobs_tree_has_the_pull_requests_files_and_never_its_code(repository: Path, tmp_path: Path):
+    """sides.files_tree: the merged files the default branch's code builds from (a snippet), the pull
+    request's code checked and left as the base has it, and no copy of it anywhere."""
+    git(repository, "checkout", "-qb", "code-and-snippet", "code")
+    snippet(repository)
+    git(repository, "commit", "-qam", "code and snippet")
+    git(repository, "checkout", "-q", "main")
+    trees = sides.files_tree(repository, "main", "code-and-snippet", tmp_path)
+    assert (trees.applied, trees.code) == ((SNIPPET,), ("scripts/phpcb/statistics/contest.py",))
+    assert WEAK_CHECK in (trees.after / SNIPPET).read_text(encoding="utf-8")
+    contest = "scripts/phpcb/statistics/contest.py"
+    assert (
+        (trees.after / contest).read_bytes()
+        == (trees.before / contest).read_bytes()
+        == (repository / contest).read_bytes()
+    )
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["base", "merged"]
+
+
 @pytest.fixture(scope="module")
 def previews(repository: Path, tmp_path_factory: pytest.TempPathFactory, shared_builds: dict[str, Side]) -> Previews:
     """The preview job's sides; the in-process builds among them are shared with the trusted job's."""

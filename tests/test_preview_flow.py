@@ -52,6 +52,7 @@ PR = 7
 PREVIEW_URL = f"https://octo.github.io/phpcrypto-bench/pr-preview/pr-{PR}/"
 BASE_RUN = "20261122T0309Z-vm-php8.2"  # the jwt run
 NEW_RUN = "20261123T0309Z-vm-php8.2"  # the same machine a day later, signing 1.5 times slower
+VENV_INPUTS = ("requirements.txt", "requirements-setup.txt", "scripts/venv-install.sh")  # the Makefile's venv target's
 
 
 class Repo:
@@ -103,6 +104,19 @@ class Repo:
         links = run_file_links(listing, self.pages(ref, listing))
         assert links, "pages link to the runs' files"
         return [(page, target) for page, target in links if target not in listing]
+
+
+def as_old_as_the_venv(checkout: Path) -> None:
+    """What the venv is installed from, in a fresh clone, dated no later than the venv every make here shares
+    (ROOT/.venv, installed once): a clone's new dates made `make artifact-comment`'s venv prerequisite
+    reinstall it (pip and uv, into the shared venv) with nothing changed. The work repository, a copy that
+    keeps the dates, finds it installed for `make preview` and `make publish` alike."""
+    installed = ROOT / ".venv" / ".installed"
+    if not installed.is_file():
+        return  # never installed by make: the first target installs it, as in a fresh checkout
+    installed_at = installed.stat().st_mtime_ns  # to the nanosecond, as make compares them
+    for name in VENV_INPUTS:
+        os.utime(checkout / name, ns=(installed_at, installed_at))
 
 
 def computed_by(comment: str, drop: bool = False) -> str:
@@ -280,6 +294,7 @@ def test_preview_deploy_publish_and_cleanup(tmp_path, monkeypatch, capsys):
     work.ok("git", "push", "-q", "origin", f"HEAD:refs/pull/{PR}/head")
     deployer = Repo(tmp_path / "deployer")
     origin.ok("git", "clone", "-q", str(origin.path), str(deployer.path))
+    as_old_as_the_venv(deployer.path)
     artifact = tmp_path / "artifact"
     shutil.copytree(preview, artifact)
     (artifact / "comment.md").write_text("Merge me: no statement changes @everyone\n")

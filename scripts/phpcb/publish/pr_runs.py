@@ -234,14 +234,19 @@ def _checked_entry(root: Path, head: str, path: str) -> tuple[str, str] | None:
     return entry
 
 
-def merged_tree(root: Path, base: str, head: str, into: Path, only_data: bool) -> list[str]:
+def merged_tree(
+    root: Path, base: str, head: str, into: Path, only_data: bool, written: tuple[str, ...] | None = None
+) -> list[str]:
     """The tree merging `head` into `base` would give, as files under `into`: the base's files
     (`extract`), then every path `head` changed since their merge base (under data/ only, when
     `only_data`: the trusted job runs its own code, not the pull request's). Every changed path is
     checked before any is written (`_checked_entry`: a link is refused, wherever it points); the
     deletions go first (a file may have become a directory, or a directory a file), then the files
-    are written, and the tree is checked again (`check_tree`). Returns the changed paths outside data/
-    (the build's code, which an `only_data` tree leaves as the base has it)."""
+    are written, and the tree is checked again (`check_tree`). With `written` (directories), only the
+    changes under them are made, every changed path checked all the same: the trusted job's tree of
+    the files it builds from (sides.files_tree), without a scratch copy of the pull request's code.
+    Returns the changed paths outside data/ (the build's code, which an `only_data` tree leaves as
+    the base has it)."""
     base_commit, head_commit = resolve(root, base), resolve(root, head)
     found = run_git(root, "merge-base", base_commit, head_commit)
     if found.returncode != 0:
@@ -259,7 +264,9 @@ def merged_tree(root: Path, base: str, head: str, into: Path, only_data: bool) -
             elsewhere.append(path)
             if only_data:
                 continue
-        changes.append((into / path, _checked_entry(root, head_commit, path)))
+        entry = _checked_entry(root, head_commit, path)
+        if written is None or any(path.startswith(f"{directory}/") for directory in written):
+            changes.append((into / path, entry))
     for target, entry in changes:
         if entry is None and target.is_file():
             target.unlink()

@@ -16,7 +16,6 @@ statements (publish/statements.py) and its pages' Markdown (publish/page_text.py
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -184,23 +183,18 @@ class FilesTree:
 
 def files_tree(root: Path, base: str, head: str, work: Path) -> FilesTree:
     """The base's tree (`base`'s files) and the tree of the merged files this code builds from: the
-    merged tree (pr_runs.merged_tree, every path checked: plain files only) with everything outside
-    AS_FILES put back as the base has it. The pull request's code is written to a scratch copy only
-    (to be checked as files) and removed."""
-    before, full, after = work / "base", work / "full", work / "merged"
+    base's files with the pull request's changes under AS_FILES (pr_runs.merged_tree, every changed
+    path checked: plain files only). The pull request's other files, its code, are checked and never
+    written (a scratch copy of the whole merged tree, then a third copy of the base, cost more than
+    the rest of the trees)."""
+    before, after = work / "base", work / "merged"
     extract(root, resolve(root, base), before)
-    merged_tree(root, base, head, full, only_data=False)
+    merged_tree(root, base, head, after, only_data=False, written=AS_FILES)
     found = run_git(root, "merge-base", resolve(root, base), resolve(root, head))
     changed = run_git(root, "diff", "--no-renames", "--name-only", "-z", found.stdout.strip(), resolve(root, head))
     if found.returncode != 0 or changed.returncode != 0:
         raise PullRequestError(f"git diff of {head[:12]} against its merge base with {base} failed")
     paths = tuple(filter(None, changed.stdout.split("\0")))
-    shutil.copytree(before, after)
-    for prefix in AS_FILES:
-        shutil.rmtree(after / prefix, ignore_errors=True)
-        if (full / prefix).is_dir():
-            shutil.copytree(full / prefix, after / prefix)
-    shutil.rmtree(full)
     applied = tuple(p for p in paths if _under(p, AS_FILES))
     return FilesTree(before, after, applied, tuple(p for p in paths if not _under(p, AS_FILES)))
 
