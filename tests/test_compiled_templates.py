@@ -71,3 +71,16 @@ def test_a_changed_template_is_compiled_again_whatever_the_disk_holds(templates,
 def test_a_disk_that_cannot_be_written_costs_a_compile_not_the_build(templates):
     page = environment(templates, render._CompiledTemplates(Unwritable())).get_template("experiments/page.md.j2")
     assert page.render(value=1, of="2") == "1 of 2"
+
+
+def test_a_template_compiled_under_other_settings_is_not_reused(templates, tmp_path):
+    """The Comparison page's environment has no `finalize` (render.markdown_ready): code compiled for the
+    pages' environment, which calls it, would fail there, and the reverse would skip it."""
+    pages = render.environment(templates)
+    pages.bytecode_cache = render._CompiledTemplates(Counting(tmp_path / "cache"))
+    assert pages.get_template("experiments/page.md.j2").render(value="a*b", of=1) == "a&#42;b of 1\n"
+
+    in_a_new_process = render.environment(templates)
+    in_a_new_process.bytecode_cache = render._CompiledTemplates(Counting(tmp_path / "cache"))
+    markdown = render.markdown_ready(in_a_new_process)
+    assert markdown.get_template("experiments/page.md.j2").render(value="a*b", of=1) == "a*b of 1\n"

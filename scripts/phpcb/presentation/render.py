@@ -259,21 +259,29 @@ def markdown_ready(env: jinja2.Environment) -> jinja2.Environment:
 
 
 class _CompiledTemplates(jinja2.BytecodeCache):
-    """Compiled templates kept for the life of the process, by template name and checked against the
-    source (Jinja recompiles when it differs): every build in one process (tests, `mkdocs serve`)
-    compiles each template once, whichever directory holds a copy of it. Each is also kept on disk
-    (`disk`), so that the next process reads it instead of compiling the templates again (a quarter of
-    a CPU-second a build: `make report`, then the builds `make test` runs in processes of their own).
-    The disk cache is Jinja's own, in a directory of the user's that only the user may write; a file
-    another version of the project wrote carries another checksum and is compiled again."""
+    """Compiled templates kept for the life of the process, by template name and the environment's
+    settings (_compiled_with), checked against the source (Jinja recompiles when it differs): every
+    build in one process (tests, `mkdocs serve`) compiles each template once, whichever directory
+    holds a copy of it. Each is also kept on disk (`disk`), so that the next process reads it instead
+    of compiling the templates again (a quarter of a CPU-second a build: `make report`, then the
+    builds `make test` runs in processes of their own). The disk cache is Jinja's own, in a directory
+    of the user's that only the user may write; a file another version of the project wrote carries
+    another checksum and is compiled again."""
 
     def __init__(self, disk: jinja2.BytecodeCache | None) -> None:
         self._code: dict[str, bytes] = {}
         self._disk = disk
 
-    def get_cache_key(self, name: str, filename: str | None = None) -> str:
-        # A name has slashes; the key names the file on disk.
-        return hashlib.sha256(name.encode()).hexdigest()
+    def get_bucket(
+        self, environment: jinja2.Environment, name: str, filename: str | None, source: str
+    ) -> jinja2.bccache.Bucket:
+        # The code Jinja compiles depends on the environment's settings as well as the source (the
+        # Comparison page's environment has no `finalize`): one key per template and settings, and a
+        # name has slashes, so the key is a digest that names the file on disk.
+        key = hashlib.sha256(f"{name}\0{_compiled_with(environment)}".encode()).hexdigest()
+        bucket = jinja2.bccache.Bucket(environment, key, self.get_source_checksum(source))
+        self.load_bytecode(bucket)
+        return bucket
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         if bucket.key in self._code:
@@ -286,6 +294,33 @@ class _CompiledTemplates(jinja2.BytecodeCache):
         if self._disk is not None:
             with contextlib.suppress(OSError):  # a full or read-only disk costs the next process a compile
                 self._disk.dump_bytecode(bucket)
+
+
+def _compiled_with(env: jinja2.Environment) -> str:
+    """The settings of `env` that change the code Jinja compiles from a template."""
+    finalize = getattr(env.finalize, "__qualname__", repr(env.finalize))
+    autoescape = getattr(env.autoescape, "__qualname__", repr(env.autoescape))
+    return repr(
+        (
+            finalize,
+            autoescape,
+            env.trim_blocks,
+            env.lstrip_blocks,
+            env.keep_trailing_newline,
+            env.newline_sequence,
+            env.optimized,
+            env.is_async,
+            sorted(env.extensions),
+            env.block_start_string,
+            env.block_end_string,
+            env.variable_start_string,
+            env.variable_end_string,
+            env.comment_start_string,
+            env.comment_end_string,
+            env.line_statement_prefix,
+            env.line_comment_prefix,
+        )
+    )
 
 
 def _disk_cache() -> jinja2.BytecodeCache | None:
