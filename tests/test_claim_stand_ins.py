@@ -17,20 +17,10 @@ from phpcb.experiments.argon2 import measures as argon2_measures
 from phpcb.statistics.stats import Ratio
 
 from .conftest import ROOT, named_run
+from .test_claims import described
 
 CLAIMS = ROOT / "data" / "reference" / "claims.yaml"
 FULL, QUICK = "20260101T0000Z-a-php8.2", "20260102T0000Z-a-php8.2"
-
-
-def described(run: Run) -> Run:
-    """A named run with what the ledger prints of its machine."""
-    manifest = {
-        **run.manifest,
-        "cpu": {"model": "CPU"},
-        "php": {"version": "8.2.0"},
-        "libraries": {"openssl": "OpenSSL 3"},
-    }
-    return Run.from_rows(run.run_id, manifest, {})
 
 
 def judged(measure: judging.MeasureRun, focus: str | None) -> judging.Checked:
