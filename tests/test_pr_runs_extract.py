@@ -743,3 +743,20 @@ def test_a_run_directory_from_an_artifact(tmp_path: Path):
     (linked / "notes.txt").symlink_to("/etc/passwd")
     with pytest.raises(DataError, match="a symbolic link in a run directory"):
         pr_runs.check_run_directory(linked)
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("docs/index.md", True),
+        ("docs", True),  # a file that replaced the directory is written with the directory's changes
+        ("docs.md", False),
+        ("documentation/index.md", False),
+        ("runners/snippets/x.php", True),
+        ("runners/src/Cli/Application.php", False),
+    ],
+)
+def test_the_trusted_jobs_written_paths_are_the_directories_and_what_replaces_them(path, expected):
+    """One rule for which of a pull request's paths the trusted job writes (merged_tree) and names as
+    applied (sides.files_tree): both read pr_runs.under."""
+    assert pr_runs.under(path, ("data", "runners/snippets", "docs")) is expected

@@ -234,6 +234,11 @@ def _checked_entry(root: Path, head: str, path: str) -> tuple[str, str] | None:
     return entry
 
 
+def under(path: str, prefixes: tuple[str, ...]) -> bool:
+    """`path` is one of `prefixes` or lies under one (a file that replaced a directory counts too)."""
+    return any(path == prefix or path.startswith(prefix + "/") for prefix in prefixes)
+
+
 def merged_tree(
     root: Path, base: str, head: str, into: Path, only_data: bool, written: tuple[str, ...] | None = None
 ) -> list[str]:
@@ -265,7 +270,7 @@ def merged_tree(
             if only_data:
                 continue
         entry = _checked_entry(root, head_commit, path)
-        if written is None or any(path.startswith(f"{directory}/") for directory in written):
+        if written is None or under(path, written):
             changes.append((into / path, entry))
     for target, entry in changes:
         if entry is None and target.is_file():

@@ -26,7 +26,7 @@ from phpcb.errors import BuildError
 from phpcb.pages import build
 from phpcb.publish import page_text
 from phpcb.publish.merge_effect import MergeEffect, Reported, effect
-from phpcb.publish.pr_runs import PullRequestError, extract, merged_tree, resolve, run_git
+from phpcb.publish.pr_runs import PullRequestError, extract, merged_tree, resolve, run_git, under
 from phpcb.publish.statements import Snapshot, collect
 
 # The merged tree's paths the trusted job builds from with its own code: files it reads, never runs
@@ -167,10 +167,6 @@ def by_this_code(tree: Path) -> Side:
     return Side(collect(tree, sources), page_text.generated(tree, sources))
 
 
-def _under(path: str, prefixes: tuple[str, ...]) -> bool:
-    return any(path == prefix or path.startswith(prefix + "/") for prefix in prefixes)
-
-
 @dataclass(frozen=True)
 class FilesTree:
     """The trusted job's two trees: the base's files, and the merged tree's files it builds from."""
@@ -195,8 +191,8 @@ def files_tree(root: Path, base: str, head: str, work: Path) -> FilesTree:
     if found.returncode != 0 or changed.returncode != 0:
         raise PullRequestError(f"git diff of {head[:12]} against its merge base with {base} failed")
     paths = tuple(filter(None, changed.stdout.split("\0")))
-    applied = tuple(p for p in paths if _under(p, AS_FILES))
-    return FilesTree(before, after, applied, tuple(p for p in paths if not _under(p, AS_FILES)))
+    applied = tuple(p for p in paths if under(p, AS_FILES))
+    return FilesTree(before, after, applied, tuple(p for p in paths if not under(p, AS_FILES)))
 
 
 def _names(titles: list[str]) -> str:
