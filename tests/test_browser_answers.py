@@ -11,7 +11,6 @@ from .browser_support import (
     Reading,
     assert_answer_fits,
     assert_reads_well,
-    without_search_worker,
 )
 
 pytestmark = pytest.mark.browser
@@ -34,7 +33,7 @@ def plain_context(contexts: dict[str, Reading]) -> Reading:
 def test_the_answer_fits_the_first_screen_below_the_header_and_nothing_of_it_is_cut_in_zensicals_build(
     plain_context, served, path
 ):
-    page = without_search_worker(plain_context.new_page())  # its console is not read
+    page = plain_context.new_page()
     page.goto(served["zensical"] + path, wait_until="load")
     for mode, viewport in FIRST_SCREENS.items():
         page.set_viewport_size(viewport)
@@ -44,7 +43,7 @@ def test_the_answer_fits_the_first_screen_below_the_header_and_nothing_of_it_is_
 
 
 def test_a_chart_in_a_collapsed_section_is_drawn_to_its_width_when_the_section_opens(plain_context, base_url):
-    page = without_search_worker(plain_context.new_page())  # its console is not read
+    page = plain_context.new_page()
     page.set_viewport_size(PHONE)
     page.goto(base_url + "experiments/aead/", wait_until="load")
     chart = page.locator(".pcb-chart").first

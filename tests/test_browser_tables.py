@@ -11,7 +11,7 @@ import pytest
 from phpcb.data.selection import COMPARE_VARIABLE, SHOW_RUN_VARIABLE
 from phpcb.pages import site_files
 
-from .browser_support import ANSWER_TABLES, DESKTOP, MODES, assert_answers_shown, serving, without_search_worker
+from .browser_support import ANSWER_TABLES, DESKTOP, MODES, assert_answers_shown, serving
 from .conftest import ENV, FIXTURE_RUN, ROOT, build_html, built_once, project_with
 from .test_baselines import NEW_ID, slower_copy
 
@@ -28,7 +28,7 @@ def test_the_build_error_page_wraps_a_long_message_instead_of_cutting_it(context
     result = build_html(build, tmp_path / "site")
     assert result.returncode == 0, result.stderr
     with serving(tmp_path / "site") as url:
-        page = without_search_worker(contexts["light"].new_page())  # 1280 × 900 (DESKTOP); its console is not read
+        page = contexts["light"].new_page()  # 1280 × 900 (DESKTOP)
         page.goto(url, wait_until="load")
         block = page.locator("pre", has_text="expected true or false")
         assert block.count() == 1
