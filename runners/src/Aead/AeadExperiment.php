@@ -36,6 +36,12 @@ final class AeadExperiment implements Experiment, FixedWork
      * always shares a chunk; from 2 MiB on every call maps its output afresh, in any PHP program.
      */
     public const PAYLOADS = [16, 1024, 16384, 524288, 10485760];
+    /**
+     * Tests only, and only under the fake clock: PHPCB_TEST_AEAD_MAX_BYTES=524288 keeps the payloads of at
+     * most that many bytes. The fake clock still has every sample encrypted and decrypted for real; the
+     * 10 MiB samples are nine tenths of such a run's CPU, and an end-to-end test reads smaller sizes.
+     */
+    public const TEST_MAX_BYTES_VARIABLE = 'PHPCB_TEST_AEAD_MAX_BYTES';
     public const AAD_SIZES = [0, 64];
     /**
      * The blocks PHP is set beside `openssl speed` at, per profile: 16 KiB is what the page's per-call
@@ -192,10 +198,10 @@ final class AeadExperiment implements Experiment, FixedWork
      * @return iterable<array{0: int, 1: string, 2: list<\Closure(): BenchCase>}> the payload size,
      *         where the group's rows go in the CSV (after the AEAD's position), and one maker per AEAD
      */
-    private function groups(): iterable
+    private function groups(bool $fakeClock): iterable
     {
         $algorithms = $this->algorithms();
-        foreach (self::PAYLOADS as $payload) {
+        foreach (self::payloads($fakeClock, getenv(self::TEST_MAX_BYTES_VARIABLE)) as $payload) {
             foreach (self::AAD_SIZES as $aad) {
                 foreach ([EncryptCase::class, DecryptCase::class] as $operation => $class) {
                     $order = sprintf('%012d %06d %d', $payload, $aad, $operation);
@@ -203,6 +209,20 @@ final class AeadExperiment implements Experiment, FixedWork
                 }
             }
         }
+    }
+
+    /**
+     * PAYLOADS as a run measures them: under the fake clock, those of at most $maxBytes
+     * (TEST_MAX_BYTES_VARIABLE) where that is a whole number; on the real clock, every one.
+     *
+     * @return list<int>
+     */
+    public static function payloads(bool $fakeClock, string|false $maxBytes): array
+    {
+        if (!$fakeClock || $maxBytes === false || !ctype_digit($maxBytes)) {
+            return self::PAYLOADS;
+        }
+        return array_values(array_filter(self::PAYLOADS, static fn (int $payload): bool => $payload <= (int) $maxBytes));
     }
 
     /**
@@ -271,7 +291,7 @@ final class AeadExperiment implements Experiment, FixedWork
         };
         $rows = [];
         $interleaving = new Interleaving(self::CSV, self::INTERLEAVED_BY);
-        foreach ($this->groups() as [$payload, $order, $makers]) {
+        foreach ($this->groups($context->fakeClock) as [$payload, $order, $makers]) {
             // A case holds its payload, a sealed copy and the output of its last run.
             foreach ($context->sampler->measureMade($makers, 3 * $payload, $interleaving, $advance) as $position => [$case, $samples]) {
                 // The CSV lists the rows as before interleaving: AEAD by AEAD, then payload, AAD, operation.
