@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -125,3 +126,36 @@ def test_the_generated_configuration_carries_neither_the_hook_nor_the_guard(repo
     config = (repository_build / "mkdocs.yml").read_text()
     assert "hooks" not in config
     assert generated_only.NAME not in config
+
+
+class WatchingServer:
+    """What the hook's on_serve calls of MkDocs' LiveReloadServer: watch and unwatch, counted per path as
+    MkDocs counts them (an unwatch of a path not watched raises)."""
+
+    def __init__(self) -> None:
+        self.watched: dict[str, int] = {}
+
+    def watch(self, path: str) -> None:
+        path = os.path.abspath(path)
+        self.watched[path] = self.watched.get(path, 0) + 1
+
+    def unwatch(self, path: str) -> None:
+        path = os.path.abspath(path)
+        self.watched[path] -= 1
+        if self.watched[path] == 0:
+            del self.watched[path]
+
+
+def test_serve_rebuilds_on_a_change_of_the_sources_not_on_the_pages_its_build_wrote(tmp_path):
+    """Each build writes the pages it changed into the generated docs_dir: watched, every change of a source
+    was built twice (the second time on the pages the first one wrote)."""
+    spec = importlib.util.spec_from_file_location("generated_site", ROOT / "overrides" / "hooks" / "generated_site.py")
+    assert spec is not None
+    assert spec.loader is not None
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    server = WatchingServer()
+    docs_dir = str(tmp_path / "docs")
+    server.watch(docs_dir)  # as `mkdocs serve` does before it calls on_serve
+    assert hook.on_serve(server, {"docs_dir": docs_dir}, None) is server
+    assert sorted(server.watched) == sorted(str(ROOT / name) for name in hook.WATCHED)

@@ -58,6 +58,9 @@ def on_config(config: Any) -> Any:
 
 
 def on_serve(server: Any, config: Any, builder: Any) -> Any:
+    # The sources, not the generated pages: every build writes the pages it changed (on_config), and
+    # MkDocs, watching its docs_dir, built everything a second time for each change.
+    server.unwatch(config["docs_dir"])
     for name in WATCHED:
         server.watch(str(ROOT / name))
     return server
