@@ -132,7 +132,7 @@ def test_the_comment_finds_the_slower_signing_within_githubs_limit(project: Path
     assert "(across machines)" not in text
     assert "| slower |" in text
     assert len(text) <= LIMIT
-    assert not list(out.parent.glob("*.partial"))
+    assert [p.name for p in out.parent.iterdir()] == ["comment.md"], "written whole: no temporary file left"
 
 
 def test_a_small_limit_keeps_every_comparison_in_its_share(project: Path):

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from phpcb.data.datafile import read_json
+from phpcb.data.whole_files import write_whole
 from phpcb.errors import BuildError, DataError
 
 FORMAT_VERSION = 2
@@ -334,7 +335,5 @@ def save(root: Path, machine: str, profile: ProfileNoise) -> Path:
     profiles = dict(existing.profiles) if existing is not None else {}
     profiles[profile.section] = profile
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(".json.tmp")
-    temporary.write_text(to_json(NoiseModel(machine, profiles)), encoding="utf-8")
-    temporary.replace(path)
+    write_whole(path, to_json(NoiseModel(machine, profiles)).encode("utf-8"))
     return path

@@ -22,6 +22,7 @@ from typing import Any
 from phpcb.data.datafile import read_json
 from phpcb.data.loader import Run
 from phpcb.data.machines import machine_name
+from phpcb.data.whole_files import write_whole
 from phpcb.errors import DataError
 
 HOST = "host"
@@ -302,10 +303,8 @@ def load_sets(root: Path, runs: list[Run]) -> list[StackSet]:
 
 
 def save(root: Path, found: StackSet) -> Path:
-    """Writes the set whole (temp + rename)."""
+    """Writes the set whole (whole_files)."""
     path = sets_directory(root) / f"{found.set_id}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(".json.tmp")
-    temporary.write_text(to_json(found), encoding="utf-8")
-    temporary.replace(path)
+    write_whole(path, to_json(found).encode("utf-8"))
     return path

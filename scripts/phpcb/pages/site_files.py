@@ -25,7 +25,6 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-import shutil
 import subprocess
 from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
@@ -35,6 +34,7 @@ import plotly
 import yaml
 
 from phpcb.data.selection import PICKS, View
+from phpcb.data.whole_files import write_whole
 from phpcb.errors import BuildError
 from phpcb.experiments import registry
 from phpcb.experiments.contexts import Project
@@ -253,14 +253,13 @@ def write(
         if _same(target, content):
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
-        temporary = target.with_name(f".{target.name}.tmp")
         if isinstance(content, Path):
-            shutil.copyfile(content, temporary)
+            data = content.read_bytes()
         elif isinstance(content, Compressed):
-            temporary.write_bytes(content.data())
+            data = content.data()
         else:
-            temporary.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
-        temporary.replace(target)
+            data = content.encode("utf-8") if isinstance(content, str) else content
+        write_whole(target, data)
         written += 1
     for path in sorted(out.rglob("*"), reverse=True):
         relative = path.relative_to(out).as_posix()

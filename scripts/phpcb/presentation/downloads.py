@@ -19,11 +19,9 @@ from __future__ import annotations
 import contextlib
 import gzip
 import hashlib
-import os
 import posixpath
 import re
 import struct
-import tempfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +30,7 @@ from urllib.parse import quote
 import jinja2
 from markupsafe import Markup
 
+from phpcb.data.whole_files import write_whole
 from phpcb.presentation.render import markdown_text
 
 RUNS = "runs"
@@ -55,7 +54,8 @@ _HEADER = gzip.compress(b"", compresslevel=GZIP_LEVEL, mtime=0)[:10]
 
 
 def compress(data: bytes) -> bytes:
-    """No timestamp in the header: the same file gives the same bytes in every build."""
+    """No timestamp in the header: the same file gives the same bytes in every build (from the cache
+    too, CACHED_FROM)."""
     kept = _cache_directory() if len(data) >= CACHED_FROM else None
     if kept is None:
         return gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=0)
@@ -66,7 +66,7 @@ def compress(data: bytes) -> bytes:
             return cached
     compressed = gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=0)
     with contextlib.suppress(OSError):  # a full or read-only disk costs the next build a compression
-        _write_whole(entry, compressed)
+        write_whole(entry, compressed)
     return compressed
 
 
@@ -76,19 +76,6 @@ def _is_compressed(candidate: bytes, data: bytes) -> bool:
     if len(candidate) < len(_HEADER) + 8 or candidate[: len(_HEADER)] != _HEADER:
         return False
     return struct.unpack("<II", candidate[-8:]) == (zlib.crc32(data), len(data) & 0xFFFFFFFF)
-
-
-def _write_whole(path: Path, data: bytes) -> None:
-    """`data` at `path`, replaced in one step: a reader never finds it half written."""
-    handle, name = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.replace(name, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(name)
-        raise
 
 
 def _cache_directory() -> Path | None:

@@ -42,6 +42,7 @@ from phpcb.data.machines import machine_name
 from phpcb.data.schema import load_schemas
 from phpcb.data.selection import SiteConfig
 from phpcb.data.stacks import stack_of
+from phpcb.data.whole_files import write_whole
 from phpcb.errors import BuildError
 from phpcb.experiments.contexts import Contexts, Project
 from phpcb.presentation.formatting import percent
@@ -254,9 +255,7 @@ def compose(
 
 def write(out: Path, text: str) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
-    partial = out.with_name(out.name + ".partial")
-    partial.write_text(text, encoding="utf-8")
-    partial.replace(out)
+    write_whole(out, text.encode("utf-8"))
 
 
 def trees_comment(

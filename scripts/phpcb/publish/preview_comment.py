@@ -12,6 +12,7 @@ from phpcb.compare.exporters.markdown import LIMIT, MarkdownExporter, md_text
 from phpcb.data.loader import load_runs
 from phpcb.data.schema import load_schemas
 from phpcb.data.selection import SiteConfig
+from phpcb.data.whole_files import write_whole
 from phpcb.errors import NoDataError
 from phpcb.experiments.contexts import Contexts, Project
 from phpcb.publish.github_comment import MARKER
@@ -62,7 +63,5 @@ def preview_comment(root: Path, compared: Sequence[str], out: Path | None) -> st
     if out is None:
         return text.rstrip("\n")
     out.parent.mkdir(parents=True, exist_ok=True)
-    partial = out.with_name(out.name + ".partial")
-    partial.write_text(text, encoding="utf-8")
-    partial.replace(out)
+    write_whole(out, text.encode("utf-8"))
     return f"{out}: comment on {', '.join(compared)} ({len(text):,} characters)"
