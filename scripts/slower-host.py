@@ -14,6 +14,10 @@ It emulates a host with a neighbour that takes most of each core, not a slower m
 wall times of whole commands compare, a benchmark's per-sample spread does not (a sample that
 spans a busy phase is 1/(1 - busy share) longer than one that does not). Needs root (CAP_SYS_NICE)
 for SCHED_FIFO. Exits with the command's status.
+
+When the command ends it prints the CPU time it used against what the slower host gave it: near 100 %,
+the command kept every emulated core busy, and only less CPU makes it faster there; well below, it
+waited (on sleeps, I/O or one long serial step), and more parallel work would use what it left.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -48,6 +53,28 @@ class DutyCycle:
             raise ValueError(f"--period-ms must be between 1 and 100, got {period_ms:g}")
         period_s = period_ms / 1000.0
         return cls(period_s=period_s, busy_s=period_s * (1.0 - 1.0 / factor))
+
+    @property
+    def free_share(self) -> float:
+        """The share of each CPU's time the burners leave to the command."""
+        return 1.0 - self.busy_s / self.period_s
+
+
+def cpu_line(used_s: float, wall_s: float, cpus: int, cycle: DutyCycle) -> str:
+    """What the command used of the CPU time the slower host had for it in `wall_s` on `cpus` CPUs."""
+    available = wall_s * cpus * cycle.free_share
+    share = used_s / available if available > 0 else 0.0
+    return (
+        f"slower-host: the command used {used_s:.1f} CPU-s of this host's in {wall_s:.1f} s, "
+        f"{share:.0%} of the {available:.1f} its {cpus} slower CPU(s) had"
+    )
+
+
+def children_cpu_s() -> float:
+    """CPU time of the children waited for so far (the command and what it waited for; not the burners,
+    which are waited for after it)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def burn(cpu: int, cycle: DutyCycle, parent: int) -> None:
@@ -122,8 +149,11 @@ def main(argv: list[str]) -> int:
         file=sys.stderr,
     )
     burners = start_burners(cpus, cycle)
+    started = time.perf_counter()
     try:
-        return subprocess.call(command)
+        status = subprocess.call(command)
+        print(cpu_line(children_cpu_s(), time.perf_counter() - started, len(cpus), cycle), file=sys.stderr)
+        return status
     except FileNotFoundError:
         print(f"error: no command {command[0]!r}", file=sys.stderr)
         return 127

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -87,6 +88,42 @@ def test_the_command_runs_with_normal_scheduling_and_its_exit_status_is_the_scri
     assert result.returncode == 3
     assert result.stdout.strip() == str(os.SCHED_OTHER)
     assert "runs 2x slower" in result.stderr
+
+
+def test_the_cpu_line_sets_what_the_command_used_against_what_the_slower_cpus_left_it() -> None:
+    script = load_script()
+    cycle = script.DutyCycle.for_factor(2.0, 10.0)  # half of each CPU left to the command
+    line = script.cpu_line(used_s=50.0, wall_s=100.0, cpus=2, cycle=cycle)
+    expected = "the command used 50.0 CPU-s of this host's in 100.0 s, 50% of the 100.0 its 2 slower CPU(s) had"
+    assert line == f"slower-host: {expected}"
+    assert "100% of the 100.0" in script.cpu_line(used_s=100.0, wall_s=100.0, cpus=2, cycle=cycle)
+
+
+CPU_LINE = re.compile(r"the command used ([0-9.]+) CPU-s of this host's in ([0-9.]+) s, ([0-9]+)% of the ([0-9.]+) its")
+
+
+@needs_root
+def test_the_command_s_own_cpu_time_is_reported_not_the_burners() -> None:
+    """A command that computes for about half a second on one CPU used that much, whatever the burners did
+    beside it; one that sleeps used next to nothing."""
+    busy = run(
+        "--factor",
+        "2",
+        "--",
+        sys.executable,
+        "-c",
+        "import time\nend = time.process_time() + 0.5\nwhile time.process_time() < end: pass",
+    )
+    assert busy.returncode == 0, busy.stderr
+    found = CPU_LINE.search(busy.stderr)
+    assert found is not None, busy.stderr
+    used, wall, share, available = (float(value) for value in found.groups())
+    assert 0.5 <= used < 1.5
+    assert available == pytest.approx(wall * len(os.sched_getaffinity(0)) / 2, abs=0.1)
+    assert share <= 100
+    idle = CPU_LINE.search(run("--factor", "2", "--", "sleep", "0.5").stderr)
+    assert idle is not None
+    assert float(idle.group(1)) < 0.1
 
 
 @needs_root
