@@ -49,12 +49,16 @@ final class PhpFeaturesTest extends TestCase
     {
         $rows = self::inChild(REPOSITORY . '/runners/' . $config);
         self::assertArrayHasKey($listed, $rows);
+        $commandLengths = PhpFeatures::hasCipherKeyLength() ? [] : self::commandKeyLengths(
+            array_map('strval', array_keys(array_filter($rows, static fn (array $row): bool => $row[1] !== false))),
+            REPOSITORY . '/runners/' . $config,
+        );
         $differ = [];
         foreach ($rows as $cipher => [$native, $php81]) {
             // PHP 8.1 has no openssl_cipher_key_length(): there, OpenSSL's own command says, for the ciphers
             // PHP offers (both paths ask openssl_cipher_iv_length() which those are) and the command takes.
             if (!PhpFeatures::hasCipherKeyLength()) {
-                $native = $php81 === false ? false : self::commandKeyLength($cipher, REPOSITORY . '/runners/' . $config);
+                $native = $php81 === false ? false : $commandLengths[(string) $cipher];
             }
             if ($native !== null && $native !== $php81) {
                 $differ[] = sprintf('%s: OpenSSL %s, PHP 8.1 path %s', $cipher, var_export($native, true), var_export($php81, true));
@@ -71,8 +75,13 @@ final class PhpFeaturesTest extends TestCase
             return;
         }
         $compared = 0;
-        foreach (self::inChild(REPOSITORY . '/runners/openssl-legacy.cnf') as $cipher => [$native]) {
-            $command = $native === false ? null : self::commandKeyLength((string) $cipher, REPOSITORY . '/runners/openssl-legacy.cnf');
+        $rows = self::inChild(REPOSITORY . '/runners/openssl-legacy.cnf');
+        $commandLengths = self::commandKeyLengths(
+            array_map('strval', array_keys(array_filter($rows, static fn (array $row): bool => $row[0] !== false))),
+            REPOSITORY . '/runners/openssl-legacy.cnf',
+        );
+        foreach ($rows as $cipher => [$native]) {
+            $command = $native === false ? null : $commandLengths[(string) $cipher];
             if ($command === null) {
                 continue; // not offered through PHP, or not taken by the command
             }
@@ -95,6 +104,38 @@ final class PhpFeaturesTest extends TestCase
         stream_get_contents($pipes[2]);
         proc_close($process);
         return preg_match('/^key=([0-9A-F]*)$/m', $out, $match) === 1 ? intdiv(strlen($match[1]), 2) : null;
+    }
+
+    /**
+     * commandKeyLength() of each cipher, the commands run by one shell: started one by one from PHPUnit's
+     * process (a fork of its whole heap each), they cost nearly as much CPU again as the commands. A line
+     * `cipher=NAME` before each command's output says whose key follows, and that it ran for that cipher.
+     *
+     * @param list<string> $ciphers
+     * @return array<string, int|null>
+     */
+    private static function commandKeyLengths(array $ciphers, string $opensslConf): array
+    {
+        $script = 'for cipher do printf "cipher=%s\n" "$cipher"; openssl enc "-$cipher" -P -nosalt -pbkdf2 -iter 1 -pass pass:x </dev/null 2>/dev/null; done';
+        $process = proc_open(['sh', '-c', $script, 'sh', ...$ciphers], [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes, null, ['OPENSSL_CONF' => $opensslConf] + getenv());
+        self::assertIsResource($process);
+        $out = (string) stream_get_contents($pipes[1]);
+        stream_get_contents($pipes[2]);
+        proc_close($process);
+        $lengths = [];
+        $cipher = null;
+        foreach (explode("\n", $out) as $line) {
+            if (str_starts_with($line, 'cipher=')) {
+                $cipher = substr($line, strlen('cipher='));
+                $lengths[$cipher] = null;
+            } elseif ($cipher !== null && preg_match('/^key=([0-9A-F]*)$/', $line, $match) === 1) {
+                $lengths[$cipher] = intdiv(strlen($match[1]), 2);
+            }
+        }
+        foreach ($ciphers as $asked) {
+            self::assertArrayHasKey($asked, $lengths, 'the command ran for ' . $asked);
+        }
+        return $lengths;
     }
 
     public function testPhp81RefusesANameOpensslDoesNotKnowWithTheSameWarning(): void

@@ -58,7 +58,7 @@ final class PrimitiveCaseTest extends TestCase
     {
         $scheme = JwtScheme::named($alg);
         $private = self::keyFor($scheme);
-        $foreign = (new JwtCase($scheme, JwtCase::VERIFY, 100, $scheme->generate()))->token();
+        $foreign = (new JwtCase($scheme, JwtCase::VERIFY, 100, self::otherKeyFor($scheme)))->token();
         $this->expectException(VerificationFailed::class);
         new PrimitiveCase($scheme, JwtCase::VERIFY, $scheme->signingKey($private), $scheme->verificationKey($private), $foreign);
     }
@@ -89,5 +89,11 @@ final class PrimitiveCaseTest extends TestCase
             return SharedKeys::rsa($scheme->keyBits);
         }
         return self::$keys[$scheme->name()] ??= $scheme->generate();
+    }
+
+    /** A key that is never keyFor()'s: the suite's second RSA key of the size, or a fresh one. */
+    private static function otherKeyFor(JwtScheme $scheme): mixed
+    {
+        return $scheme->keyType === 'RSA' ? SharedKeys::otherRsa($scheme->keyBits) : $scheme->generate();
     }
 }

@@ -9,9 +9,10 @@ use RuntimeException;
 
 /**
  * One RSA private key of each size for the whole suite, for tests that only sign, verify or read a
- * key: an RSA-2048 key costs a tenth of a CPU-second to make and RSA-3072 a third, paid twice per
- * `make test` (both stacks). Two keys of one size are distinct (OpenSSL draws each from its random
- * generator), so otherRsa() serves where a test needs a second key; a test that needs a key made
+ * key. The 2048- and 3072-bit ones are read from keys/ (test-only keys, made once by `openssl
+ * genpkey`): making them cost a tenth and a third of a CPU-second each, and far more on a bad draw of
+ * primes, paid twice per `make test` (both stacks). Other sizes are made on first use. otherRsa() is a
+ * second, distinct key of the size, for a test that needs another key; a test that needs a key made
  * in front of it makes its own.
  */
 final class SharedKeys
@@ -23,13 +24,27 @@ final class SharedKeys
 
     public static function rsa(int $bits): OpenSSLAsymmetricKey
     {
-        return self::$rsa[$bits] ??= self::newRsa($bits);
+        return self::$rsa[$bits] ??= self::storedRsa($bits, 'rsa-' . $bits . '.pem') ?? self::newRsa($bits);
     }
 
     /** A second key of the size, never rsa($bits): its signatures are another key's. */
     public static function otherRsa(int $bits): OpenSSLAsymmetricKey
     {
-        return self::$otherRsa[$bits] ??= self::newRsa($bits);
+        return self::$otherRsa[$bits] ??= self::storedRsa($bits, 'rsa-' . $bits . '-other.pem') ?? self::newRsa($bits);
+    }
+
+    private static function storedRsa(int $bits, string $file): ?OpenSSLAsymmetricKey
+    {
+        $path = __DIR__ . '/keys/' . $file;
+        if (!is_file($path)) {
+            return null;
+        }
+        $key = openssl_pkey_get_private((string) file_get_contents($path));
+        $details = $key instanceof OpenSSLAsymmetricKey ? openssl_pkey_get_details($key) : false;
+        if ($details === false || $details['type'] !== OPENSSL_KEYTYPE_RSA || $details['bits'] !== $bits) {
+            throw new RuntimeException(sprintf('expected an RSA-%d private key in %s, got %s', $bits, $path, $details === false ? 'none OpenSSL reads: ' . (string) openssl_error_string() : $details['bits'] . ' bits of key type ' . $details['type']));
+        }
+        return $key;
     }
 
     private static function newRsa(int $bits): OpenSSLAsymmetricKey
