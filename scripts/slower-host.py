@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ctypes
 import os
 import resource
 import signal
@@ -70,9 +71,28 @@ def cpu_line(used_s: float, wall_s: float, cpus: int, cycle: DutyCycle) -> str:
     )
 
 
+# prctl(2): orphaned descendants of a subreaper are handed to it, not to init, so it can wait for them.
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def adopt_orphans() -> None:
+    """Become the subreaper of the command's processes: a browser, say, ends before the renderers it
+    started are waited for, and their CPU time would be counted nowhere."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER)")
+
+
+def reap_orphans() -> None:
+    """Wait for the orphans that have ended (the burners run on, and are waited for later)."""
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(-1, os.WNOHANG)[0] != 0:
+            pass
+
+
 def children_cpu_s() -> float:
-    """CPU time of the children waited for so far (the command and what it waited for; not the burners,
-    which are waited for after it)."""
+    """CPU time of the processes waited for so far: the command, what it waited for and the orphans of
+    its tree (adopt_orphans), not the burners, which are waited for after it."""
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     return used.ru_utime + used.ru_stime
 
@@ -149,9 +169,11 @@ def main(argv: list[str]) -> int:
         file=sys.stderr,
     )
     burners = start_burners(cpus, cycle)
+    adopt_orphans()
     started = time.perf_counter()
     try:
         status = subprocess.call(command)
+        reap_orphans()
         print(cpu_line(children_cpu_s(), time.perf_counter() - started, len(cpus), cycle), file=sys.stderr)
         return status
     except FileNotFoundError:

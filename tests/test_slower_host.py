@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -124,6 +125,19 @@ def test_the_command_s_own_cpu_time_is_reported_not_the_burners() -> None:
     idle = CPU_LINE.search(run("--factor", "2", "--", "sleep", "0.5").stderr)
     assert idle is not None
     assert float(idle.group(1)) < 0.1
+
+
+@needs_root
+def test_an_orphan_of_the_command_is_counted_too() -> None:
+    """A process the command started but never waited for (a browser's renderer once the browser is gone)
+    ran on the slower host as well: its CPU time is the command's."""
+    busy = "import time\nend = time.process_time() + 0.5\nwhile time.process_time() < end: pass"
+    orphaning = f"({shlex.quote(sys.executable)} -c {shlex.quote(busy)} &); sleep 3"
+    done = run("--factor", "2", "--", "sh", "-c", orphaning)
+    assert done.returncode == 0, done.stderr
+    found = CPU_LINE.search(done.stderr)
+    assert found is not None, done.stderr
+    assert float(found.group(1)) >= 0.5
 
 
 @needs_root
