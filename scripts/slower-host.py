@@ -165,11 +165,11 @@ def main(argv: list[str]) -> int:
     print(
         f"slower-host: each of {len(cpus)} CPUs busy {cycle.busy_s * 1000:.1f} ms of every "
         f"{cycle.period_s * 1000:g} ms, so {' '.join(command)} runs "
-        f"{cycle.period_s / (cycle.period_s - cycle.busy_s):.2g}x slower",
+        f"{1 / cycle.free_share:.2g}x slower",
         file=sys.stderr,
     )
+    adopt_orphans()  # before the burners: if it fails, nothing is left running
     burners = start_burners(cpus, cycle)
-    adopt_orphans()
     started = time.perf_counter()
     try:
         status = subprocess.call(command)
