@@ -9,7 +9,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PROFILE ?= quick
 ONLY ?=
-# The experiments' time in all, in seconds (runners/bench.php --budget-seconds); empty: the profile's (quick 210, full 5400).
+# The experiments' time in all, in seconds (runners/bench.php --budget-seconds); empty: the profile's (quick 270, full 5400).
 BUDGET ?=
 VERSION ?=
 RUNS ?= 10 50 200
@@ -52,7 +52,7 @@ help:
 # baseline (PHPCB_COMPARE; data/selection.py baseline_for: this machine's reference run on the same stack,
 # else on another stack, else the published one); `make site` alone shows the published selection.
 # The quick profile's experiments end by REPORT_SECONDS after `make report` started, less REPORT_SITE_SECONDS
-# for the site (--ends-by: its budget is then what is left, when less than its 3.5 minutes), so that a setup
+# for the site (--ends-by: its budget is then what is left, when less than its 4.5 minutes), so that a setup
 # that took long on a slow host or a fresh machine is not added on top. The site took 10 s on the pool's
 # fastest host and 28 s emulated 2.7 times slower (scripts/slower-host.py); BUDGET= gives a fixed budget.
 REPORT_SECONDS ?= 360

@@ -41,7 +41,7 @@ final class Application
                    prints that directory on stdout, progress and ETA on stderr
           --profile  quick (default: at least 7 samples per case, more until the median's 95% CI is
                      within ±3 %) or full (at least 20, until ±1 %); see docs/methodology.md
-          --budget-seconds  the experiments' time in all (quick: 210, full: 5400): each experiment
+          --budget-seconds  the experiments' time in all (quick: 270, full: 5400): each experiment
                      takes its cases' share of what is left, its sampling goes where the noise is, and
                      the run says what it took and how many cases reached their target
           --ends-by  a time, in seconds since the epoch (date +%s): the budget is the profile's, or

@@ -276,7 +276,7 @@ final class Runner
     }
 
     /**
-     * "experiments took 3:28 of the 3:30 budget; 1,012 of 1,030 cases (98.3 %) within their target".
+     * "experiments took 4:28 of the 4:30 budget; 1,012 of 1,030 cases (98.3 %) within their target".
      *
      * @param array<string, array<string, mixed>> $entries every entry of the run, resumed ones included
      */

@@ -93,7 +93,7 @@ final class ApplicationTest extends TestCase
         rmdir($out);
         self::assertSame(0, $code, $err);
         $lines = explode("\n", $err);
-        self::assertSame("--ends-by 00:00:20 UTC, 0:20 from now: the experiments' budget is 0:20 (the quick profile's is 3:30), what is left until then", $lines[0]);
+        self::assertSame("--ends-by 00:00:20 UTC, 0:20 from now: the experiments' budget is 0:20 (the quick profile's is 4:30), what is left until then", $lines[0]);
         self::assertStringStartsWith('budget 0:20 for the experiments (--budget-seconds 20)', $lines[1]);
     }
 

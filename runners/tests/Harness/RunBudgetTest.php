@@ -50,7 +50,7 @@ final class RunBudgetTest extends TestCase
 
     public function testEachProfileHasADefaultBudgetAndAnotherCanBeGiven(): void
     {
-        self::assertSame(210_000_000_000, Profile::named('quick')->budgetNs);
+        self::assertSame(270_000_000_000, Profile::named('quick')->budgetNs);
         self::assertSame(5_400_000_000_000, Profile::named('full')->budgetNs);
         $given = Profile::named('quick')->withBudgetNs(60_000_000_000);
         self::assertSame([60_000_000_000, 'quick', 7], [$given->budgetNs, $given->name, $given->minSamples]);
