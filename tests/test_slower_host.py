@@ -128,11 +128,19 @@ def test_the_command_s_own_cpu_time_is_reported_not_the_burners() -> None:
 
 
 @needs_root
-def test_an_orphan_of_the_command_is_counted_too() -> None:
+def test_an_orphan_of_the_command_is_counted_too(tmp_path: Path) -> None:
     """A process the command started but never waited for (a browser's renderer once the browser is gone)
-    ran on the slower host as well: its CPU time is the command's."""
-    busy = "import time\nend = time.process_time() + 0.5\nwhile time.process_time() < end: pass"
-    orphaning = f"({shlex.quote(sys.executable)} -c {shlex.quote(busy)} &); sleep 3"
+    ran on the slower host as well: its CPU time is the command's. The command outlives the orphan by a
+    second, however slow the host (a fixed sleep was too short under `make rehearse`'s own emulation)."""
+    done_file = tmp_path / "done"
+    busy = (
+        "import time\nend = time.process_time() + 0.5\nwhile time.process_time() < end: pass\n"
+        f"open({str(done_file)!r}, 'w').close()"
+    )
+    orphaning = (
+        f"(exec {shlex.quote(sys.executable)} -c {shlex.quote(busy)} &); "
+        f"while [ ! -e {shlex.quote(str(done_file))} ]; do sleep 0.05; done; sleep 1"
+    )
     done = run("--factor", "2", "--", "sh", "-c", orphaning)
     assert done.returncode == 0, done.stderr
     found = CPU_LINE.search(done.stderr)
