@@ -33,7 +33,7 @@ final class Application
 
     private const USAGE = <<<'TXT'
         Usage:
-          php runners/bench.php run [--profile quick|full] [--budget-seconds S | --ends-by T] [--only LIST] [--out DIR] [--resume] [--fake-clock]
+          php runners/bench.php run [--profile quick|full] [--budget-seconds S] [--ends-by T] [--only LIST] [--out DIR] [--resume] [--fake-clock]
           php runners/bench.php list
           php runners/bench.php --help
 
@@ -44,8 +44,9 @@ final class Application
           --budget-seconds  the experiments' time in all (quick: 270, full: 5400): each experiment
                      takes its cases' share of what is left, its sampling goes where the noise is, and
                      the run says what it took and how many cases reached their target
-          --ends-by  a time, in seconds since the epoch (date +%s): the budget is the profile's, or
-                     what is left until then when that is less (make report: its 6 minutes in all)
+          --ends-by  a time, in seconds since the epoch (date +%s): the budget is the profile's (or
+                     --budget-seconds'), or what is left until then when that is less (make report:
+                     3.5 minutes at most, ending in time for its site within its 6 minutes in all)
           --only     comma-separated experiment names (see list)
           --out      the run directory to write
           --resume   finish the experiments a killed run in --out did not record
@@ -143,15 +144,15 @@ final class Application
         if ($options->endsBy === null) {
             return;
         }
-        $profileBudgetS = Profile::named($options->profile)->budgetNs / 1e9;
+        $givenBudgetS = ($options->budgetNs ?? Profile::named($options->profile)->budgetNs) / 1e9;
         fwrite($this->stderr, sprintf(
-            "--ends-by %s UTC, %s from now: the experiments' budget is %s (the %s profile's is %s)%s\n",
+            "--ends-by %s UTC, %s from now: the experiments' budget is %s (%s %s)%s\n",
             gmdate('H:i:s', $options->endsBy),
             Progress::clock(max(0, $options->endsBy - $now)),
             Progress::clock($profile->budgetNs / 1e9),
-            $options->profile,
-            Progress::clock($profileBudgetS),
-            $profile->budgetNs / 1e9 < $profileBudgetS ? ', what is left until then' : '',
+            $options->budgetNs === null ? "the {$options->profile} profile's is" : '--budget-seconds gives',
+            Progress::clock($givenBudgetS),
+            $profile->budgetNs / 1e9 < $givenBudgetS ? ', what is left until then' : '',
         ));
     }
 

@@ -65,9 +65,6 @@ final class RunOptions
         if ($resume && $out === null) {
             throw UsageError::resumeWithoutOut();
         }
-        if ($endsBy !== null && $budgetNs !== null) {
-            throw UsageError::twoBudgets();
-        }
         if ($endsBy !== null && $resume) {
             // A resumed run's budget is the whole run's, part of it spent before: a time of day says nothing of that part.
             throw UsageError::endsByWithResume();

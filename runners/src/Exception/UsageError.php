@@ -44,11 +44,6 @@ final class UsageError extends InvalidArgumentException implements BenchExceptio
         return new self(sprintf('--ends-by expects a time as whole seconds since the epoch (date +%%s); got "%s"', $given));
     }
 
-    public static function twoBudgets(): self
-    {
-        return new self('--budget-seconds and --ends-by both set the budget: give one of them');
-    }
-
     public static function endsByWithResume(): self
     {
         return new self('--ends-by cannot be given with --resume: a resumed run keeps its budget (--budget-seconds), less what its recorded experiments took');

@@ -97,6 +97,26 @@ final class ApplicationTest extends TestCase
         self::assertStringStartsWith('budget 0:20 for the experiments (--budget-seconds 20)', $lines[1]);
     }
 
+    /** make report's way: at most the budget given, and less where --ends-by leaves less. */
+    public function testABudgetAndEndsByTogetherGiveTheLesser(): void
+    {
+        // The fake wall clock starts at 2026-01-01T00:00:00 (1767225600).
+        $cases = [
+            ['30', '1767225620', "--ends-by 00:00:20 UTC, 0:20 from now: the experiments' budget is 0:20 (--budget-seconds gives 0:30), what is left until then", '0:20'],
+            ['12', '1767226000', "--ends-by 00:06:40 UTC, 6:40 from now: the experiments' budget is 0:12 (--budget-seconds gives 0:12)", '0:12'],
+        ];
+        foreach ($cases as [$budget, $endsBy, $said, $taken]) {
+            $out = sys_get_temp_dir() . '/pcb-ends-by-' . bin2hex(random_bytes(4));
+            [$code, , $err] = $this->invoke('run', '--fake-clock', '--only', 'pitfalls', '--budget-seconds', $budget, '--ends-by', $endsBy, '--out', $out);
+            array_map('unlink', glob($out . '/*') ?: []);
+            rmdir($out);
+            self::assertSame(0, $code, $err);
+            $lines = explode("\n", $err);
+            self::assertSame($said, $lines[0]);
+            self::assertStringStartsWith("budget $taken for the experiments", $lines[1]);
+        }
+    }
+
     /** @return iterable<string, array{list<string>, string}> */
     public static function usageErrors(): iterable
     {

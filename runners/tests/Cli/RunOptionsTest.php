@@ -63,7 +63,6 @@ final class RunOptionsTest extends TestCase
         yield 'negative budget' => [['--budget-seconds=-5'], '--budget-seconds expects a number of seconds, 0 or more; got "-5"'];
         yield 'ends-by as a date' => [['--ends-by', '2026-11-29T10:00:00'], '--ends-by expects a time as whole seconds since the epoch (date +%s); got "2026-11-29T10:00:00"'];
         yield 'ends-by with a fraction' => [['--ends-by=1795000000.5'], '--ends-by expects a time as whole seconds since the epoch (date +%s); got "1795000000.5"'];
-        yield 'ends-by and a budget' => [['--ends-by', '1795000000', '--budget-seconds', '60'], '--budget-seconds and --ends-by both set the budget: give one of them'];
         yield 'ends-by on a resumed run' => [['--resume', '--out', '/tmp/x', '--ends-by', '1795000000'], '--ends-by cannot be given with --resume: a resumed run keeps its budget (--budget-seconds), less what its recorded experiments took'];
     }
 
