@@ -57,24 +57,14 @@ final class SamplesNeededTest extends TestCase
         // quantiles foresees about 1.5 times what it takes; the interquartile range, whose upper
         // quartile is slow as soon as two of the seven are, foresees some 35 times as many, and
         // GroupRounds stopped such cases as out of time.
-        $byBand = [];
-        $byQuartiles = [];
-        foreach (range(1, 31) as $seed) {
-            mt_srand($seed);
-            $values = [];
-            for ($n = 1; $n <= 2_000; $n++) {
-                $values[] = self::twoStateSample();
-                if ($n === 7) {
-                    $atSeven = SamplesNeeded::estimate($values, 0.03);
-                    $quartiles = SamplesNeeded::fromInterquartileRange($values, 0.03);
-                }
-                if ($n >= 7 && MedianInterval::of($values)->relativeHalfWidth() <= 0.03) {
-                    $byBand[] = $atSeven / $n;
-                    $byQuartiles[] = $quartiles / $n;
-                    break;
-                }
-            }
-        }
+        [$byBand, $byQuartiles] = self::foreseenOverTaken(
+            static function (int $seed): \Closure {
+                mt_srand($seed);
+                return static fn (): float => self::twoStateSample();
+            },
+            static fn (array $seven): float => SamplesNeeded::estimate($seven, 0.03),
+            static fn (array $seven): float => SamplesNeeded::fromInterquartileRange($seven, 0.03),
+        );
         self::assertCount(31, $byBand, 'every seed reached the target');
         self::assertGreaterThan(0.3, self::median($byBand), 'foreseen / taken');
         self::assertLessThan(3.0, self::median($byBand), 'foreseen / taken');
@@ -88,29 +78,50 @@ final class SamplesNeededTest extends TestCase
         // inside the distribution's): optimistic, the safe side, as GroupRounds judges a case again
         // after every round and a case stopped too early is lost. The 1/√n extrapolation of their CI
         // (the range) says about twice as many: it would stop cases that would get there.
-        $estimated = [];
-        $extrapolated = [];
-        foreach (range(1, 31) as $seed) {
-            $timer = new NoisyTimer(['noisy' => 1_000_000], 0.08, 0.0, $seed);
-            $case = new CountingCase(0, null, 'noisy');
-            $values = [];
-            for ($n = 1; $n <= 1_000; $n++) {
-                $values[] = (float) $timer->time($case, 1);
-                if ($n === 7) {
-                    $atSeven = SamplesNeeded::estimate($values, 0.03);
-                    $byRange = 7 * (MedianInterval::of($values)->relativeHalfWidth() / 0.03) ** 2;
-                }
-                if ($n >= 7 && MedianInterval::of($values)->relativeHalfWidth() <= 0.03) {
-                    $estimated[] = $atSeven / $n;
-                    $extrapolated[] = $byRange / $n;
-                    break;
-                }
-            }
-        }
+        [$estimated, $extrapolated] = self::foreseenOverTaken(
+            static function (int $seed): \Closure {
+                $timer = new NoisyTimer(['noisy' => 1_000_000], 0.08, 0.0, $seed);
+                $case = new CountingCase(0, null, 'noisy');
+                return static fn (): float => (float) $timer->time($case, 1);
+            },
+            static fn (array $seven): float => SamplesNeeded::estimate($seven, 0.03),
+            static fn (array $seven): float => 7 * (MedianInterval::of($seven)->relativeHalfWidth() / 0.03) ** 2,
+        );
         self::assertCount(31, $estimated, 'every seed reached the target');
         self::assertGreaterThan(0.4, self::median($estimated), 'foreseen / taken');
         self::assertLessThan(1.0, self::median($estimated), 'foreseen / taken');
         self::assertGreaterThan(1.6, self::median($extrapolated), 'the range says more than it takes');
+    }
+
+    /**
+     * For 31 seeds: what each reading of a case's first 7 samples foresees over the samples the
+     * order-statistic CI then took to reach ±3 %, one list per reading.
+     *
+     * @param \Closure(int): (\Closure(): float) $source a seed's stream of samples
+     * @param \Closure(list<float>): float ...$readings samples needed, from the first 7
+     * @return list<list<float>>
+     */
+    private static function foreseenOverTaken(\Closure $source, \Closure ...$readings): array
+    {
+        $ratios = array_fill(0, count($readings), []);
+        foreach (range(1, 31) as $seed) {
+            $next = $source($seed);
+            $values = [];
+            $atSeven = [];
+            for ($n = 1; $n <= 2_000; $n++) {
+                $values[] = $next();
+                if ($n === 7) {
+                    $atSeven = array_map(static fn (\Closure $reading): float => $reading($values), $readings);
+                }
+                if ($n >= 7 && MedianInterval::of($values)->relativeHalfWidth() <= 0.03) {
+                    foreach ($atSeven as $i => $foreseen) {
+                        $ratios[$i][] = $foreseen / $n;
+                    }
+                    break;
+                }
+            }
+        }
+        return $ratios;
     }
 
     private static function twoStateSample(): float
