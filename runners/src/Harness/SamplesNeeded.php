@@ -24,7 +24,7 @@ namespace PhpCryptoBench\Harness;
  * beside the median widens it), which is why it does not count alone.
  *
  * From 7 samples it is a little optimistic (7 samples' quartiles sit inside the distribution's: for
- * log-normal noise it foresees about half the samples the CI then takes), which is the safe side:
+ * log-normal noise it foresees about 0.6 of the samples the CI then takes), which is the safe side:
  * GroupRounds, which projects with it what a case still costs so that a short budget goes to the
  * cases it can bring within target, judges every case again after each round, whereas a case stopped
  * too early is lost.
