@@ -23,8 +23,6 @@ final class GroupRounds
     private array $outOfTime;
     /** @var list<int> what each case's samples past its least took: the time the budget decided on */
     private array $beyondLeastNs;
-    /** @var list<int> each case's longest sample, verification included */
-    private array $longestNs;
 
     /**
      * @param list<BenchCase> $cases
@@ -44,7 +42,6 @@ final class GroupRounds
         $this->sampledNs = array_fill(0, count($cases), 0);
         $this->outOfTime = array_fill(0, count($cases), false);
         $this->beyondLeastNs = array_fill(0, count($cases), 0);
-        $this->longestNs = array_fill(0, count($cases), 0);
     }
 
     public function anyOpen(): bool
@@ -74,7 +71,6 @@ final class GroupRounds
             }
             $this->spentNs[$i] += $took;
             $this->sampledNs[$i] += $took;
-            $this->longestNs[$i] = max($this->longestNs[$i], $took);
             $this->samples[$i][] = new Sample($round, $this->iterations[$i], $elapsed, $faults);
             $this->perOperation[$i][] = $elapsed / $this->iterations[$i];
         }
@@ -173,12 +169,11 @@ final class GroupRounds
     /**
      * What case $i would take to reach the target: the samples its distribution so far needs
      * (SamplesNeeded), no more than the profile's maximum, less those it has, at its
-     * mean sample; at least its next one, at the longest one it took (so that where SamplesNeeded is
-     * hopeful, one more sample still fits in what is left).
+     * mean sample; at least one more.
      */
     private function projectedCostNs(int $i, float $target, int $mostSamples): float
     {
         $needed = min(SamplesNeeded::estimate($this->perOperation[$i], $target), (float) $mostSamples);
-        return max(($needed - count($this->samples[$i])) * $this->meanSampleNs($i), (float) $this->longestNs[$i]);
+        return max(1.0, $needed - count($this->samples[$i])) * $this->meanSampleNs($i);
     }
 }
