@@ -5,11 +5,13 @@ compressed by content, so that a change to any file is a run loaded (and checked
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import os
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,7 +22,7 @@ from phpcb.data.schema import load_schemas
 from phpcb.data.table_reader import read_raw, read_table
 from phpcb.errors import DataError
 
-from .conftest import FIXTURE_RUN, ROOT
+from .conftest import FIXTURE_RUN, FIXTURE_RUNS, ROOT
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
 
@@ -112,3 +114,77 @@ def test_leading_zeros_are_an_integer_as_before(tmp_path: Path) -> None:
     path = tmp_path / "aead.csv"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     assert read_table(path, schema)["elapsed_ns"][0].as_py() == expected
+
+
+def counting_loads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The directories loader.load_run reads and checks in full from now on (not served from what it kept)."""
+    loaded: list[Path] = []
+    real = loader._load_run
+
+    def load(directory: Path, schemas: Any) -> loader.Run:
+        loaded.append(directory)
+        return real(directory, schemas)
+
+    monkeypatch.setattr(loader, "_load_run", load)
+    monkeypatch.setattr(loader, "_LOADED", type(loader._LOADED)())
+    return loaded
+
+
+def test_an_unchanged_run_is_read_once_and_each_caller_gets_its_own_copy(tmp_path: Path, monkeypatch) -> None:
+    loaded = counting_loads(monkeypatch)
+    first = load_run(shutil.copytree(FIXTURE_RUN, tmp_path / "a" / FIXTURE_RUN.name), SCHEMAS)
+    elsewhere = shutil.copytree(FIXTURE_RUN, tmp_path / "b" / FIXTURE_RUN.name)
+    second = load_run(elsewhere, SCHEMAS)
+    assert loaded == [tmp_path / "a" / FIXTURE_RUN.name], "the same bytes under the same name: read once"
+    assert second.directory == elsewhere
+    assert second.manifest == first.manifest
+    assert second.manifest is not first.manifest
+    assert second.frames.keys() == first.frames.keys()
+    assert all(second.frames[name].equals(first.frames[name]) for name in first.frames)
+    second.manifest["machine"]["name"] = "changed by a caller"
+    second.frames.clear()
+    third = load_run(elsewhere, SCHEMAS)
+    assert third.manifest == first.manifest
+    assert third.frames.keys() == first.frames.keys()
+    assert len(loaded) == 1
+
+
+def test_a_changed_file_another_name_or_other_schemas_load_the_run_again(tmp_path: Path, monkeypatch) -> None:
+    loaded = counting_loads(monkeypatch)
+    run = shutil.copytree(FIXTURE_RUN, tmp_path / FIXTURE_RUN.name)
+    load_run(run, SCHEMAS)
+    renamed = shutil.copytree(run, tmp_path / "other" / "20260101T0001Z-fixture-php8.2")
+    with pytest.raises(DataError, match=re.escape("expected run_id '20260101T0001Z-fixture-php8.2'")):
+        load_run(renamed, SCHEMAS)
+    load_run(run, dataclasses.replace(SCHEMAS))
+    manifest = run / loader.MANIFEST
+    manifest.write_bytes(manifest.read_bytes() + b"\n")  # the same document, other bytes
+    load_run(run, SCHEMAS)
+    assert loaded == [run, renamed, run, run]
+
+
+def test_a_symlink_added_after_a_load_is_refused_before_anything_is_read(tmp_path: Path, monkeypatch) -> None:
+    counting_loads(monkeypatch)
+    run = shutil.copytree(FIXTURE_RUN, tmp_path / FIXTURE_RUN.name)
+    load_run(run, SCHEMAS)
+    (run / "notes.txt").symlink_to("/etc/passwd")
+    with pytest.raises(DataError, match="a symbolic link in a run directory"):
+        load_run(run, SCHEMAS)
+
+
+def test_a_run_that_fails_is_never_kept_and_the_oldest_kept_goes_first(tmp_path: Path, monkeypatch) -> None:
+    loaded = counting_loads(monkeypatch)
+    monkeypatch.setattr(loader, "LOADED_KEPT", 1)
+    run = shutil.copytree(FIXTURE_RUN, tmp_path / FIXTURE_RUN.name)
+    csv = run / "aead.csv"
+    good = csv.read_bytes()
+    csv.write_bytes(good.replace(b",16,", b",17,", 1))
+    for _ in range(2):
+        with pytest.raises(DataError, match="does not match the run's seal"):
+            load_run(run, SCHEMAS)
+    csv.write_bytes(good)
+    load_run(run, SCHEMAS)
+    other = shutil.copytree(FIXTURE_RUNS[1], tmp_path / FIXTURE_RUNS[1].name)
+    load_run(other, SCHEMAS)
+    load_run(run, SCHEMAS)  # pushed out by the other
+    assert loaded == [run, run, run, other, run]
