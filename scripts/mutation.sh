@@ -25,6 +25,7 @@ mutmut="$PWD/$venv/bin/mutmut"
 # module -> the tests that judge it
 declare -A TESTS=(
   [statistics/stats.py]="tests/test_stats.py tests/test_stats_precision.py tests/test_stats_boundaries.py tests/test_compare_stats.py tests/test_rounds.py tests/test_precision.py"
+  [statistics/distributions.py]="tests/test_distributions.py tests/test_stats.py tests/test_compare_stats.py"
   [compare/comparison.py]="tests/test_comparison.py tests/test_comparison_values.py tests/test_compare_stats.py tests/test_stats_boundaries.py tests/test_compare_exporters.py tests/test_noise.py tests/test_load.py tests/test_comparison_edges.py"
   [compare/load.py]="tests/test_load.py"
   [claims/rules.py]="tests/test_claim_rules.py tests/test_claims.py"
@@ -48,7 +49,7 @@ for file in runners/snippets/*.php; do
   TESTS["snippets/$name"]="runners/tests/Snippets/$(echo "${name%.php}" | sed -E 's/(^|-)(.)/\U\2/g')Test.php runners/tests/ConstantTime"
 done
 modules=("$@")
-[ ${#modules[@]} -gt 0 ] || modules=(statistics/stats.py compare/comparison.py compare/noise.py compare/load.py claims/rules.py publish/pr_runs.py \
+[ ${#modules[@]} -gt 0 ] || modules=(statistics/stats.py statistics/distributions.py compare/comparison.py compare/noise.py compare/load.py claims/rules.py publish/pr_runs.py \
   "${jws_modules[@]}" jws.php Harness/MedianInterval.php "${snippet_modules[@]}")
 
 python_module() {

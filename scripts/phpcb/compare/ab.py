@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
-from scipy import special
 
 from phpcb.compare import comparison, noise
 from phpcb.compare.comparison import Verdict
@@ -28,6 +27,7 @@ from phpcb.data.schema import Schemas
 from phpcb.errors import BuildError
 from phpcb.experiments.experiment import Experiment
 from phpcb.statistics import stats
+from phpcb.statistics.distributions import t_cdf, t_quantile
 
 MIN_ROUNDS = 2
 
@@ -88,8 +88,8 @@ def effect(label: str, logs: np.ndarray) -> Effect:
         p = 1.0 if mean == 0 else 0.0
         return Effect(label, math.exp(mean), math.exp(mean), math.exp(mean), rounds, p)
     t = mean / (sd / math.sqrt(rounds))
-    p = float(2 * special.stdtr(rounds - 1, -abs(t)))
-    margin = float(special.stdtrit(rounds - 1, 0.975)) * sd / math.sqrt(rounds)
+    p = 2 * t_cdf(-abs(t), rounds - 1)
+    margin = t_quantile(0.975, rounds - 1) * sd / math.sqrt(rounds)
     return Effect(label, math.exp(mean), math.exp(mean - margin), math.exp(mean + margin), rounds, p)
 
 

@@ -1,5 +1,6 @@
-"""Statistics of samples: one small module, built on numpy and scipy.special, tested against scipy.stats
-(which it does not import: that costs a second at every start of the command line).
+"""Statistics of samples: one small module, built on numpy and distributions.py (Student's t and the normal
+quantile), tested against scipy.stats, which the build does not import: it slowed every start of the
+command line.
 
 A sample is `iterations` operations timed together; its per-operation time is elapsed / iterations.
 """
@@ -15,10 +16,10 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 import numpy as np
-from scipy import special
 
 from phpcb.data.schema import Measure
 from phpcb.statistics import thresholds
+from phpcb.statistics.distributions import normal_quantile, t_quantile
 
 K = TypeVar("K")
 
@@ -488,7 +489,7 @@ def _t_interval(values: np.ndarray, confidence: float) -> tuple[float, float]:
     if n < 2:
         return -math.inf, math.inf
     mean = float(np.mean(values))
-    margin = float(special.stdtrit(n - 1, 0.5 + confidence / 2)) * float(np.std(values, ddof=1)) / math.sqrt(n)
+    margin = t_quantile(0.5 + confidence / 2, n - 1) * float(np.std(values, ddof=1)) / math.sqrt(n)
     return mean - margin, mean + margin
 
 
@@ -624,7 +625,7 @@ def shift_ci_rank(m: int, n: int, confidence: float = CONFIDENCE) -> int:
         cdf = u_null_cdf(min(m, n), max(m, n))
         # A relative tolerance so that a tail probability equal to α/2 counts as within it.
         return int(np.searchsorted(cdf, half_alpha * (1 + 1e-9), side="right"))
-    z = float(special.ndtri(1 - half_alpha))
+    z = normal_quantile(1 - half_alpha)
     sigma = math.sqrt(m * n * (m + n + 1) / 12)
     return max(0, math.floor(m * n / 2 + 0.5 - z * sigma))
 
