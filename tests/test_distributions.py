@@ -124,3 +124,52 @@ def test_a_command_of_the_build_does_not_import_scipy(verb):
         check=True,
     )
     assert found.stdout.strip() == "False"
+
+
+def _two_sided_closed_form(t: float, nu: int) -> float:
+    """P(|T| ≤ t) for a whole ν, by Abramowitz and Stegun 26.7.3 and 26.7.4: sums of cosine powers, no
+    gamma function, an independent reference for the incomplete beta function and its series for large ν."""
+    theta = math.atan(t / math.sqrt(nu))
+    sine, cosine = math.sin(theta), math.cos(theta)
+    if nu % 2 == 0:
+        term = total = 1.0
+        for k in range(1, nu // 2):
+            term *= (2 * k - 1) / (2 * k) * cosine * cosine
+            total += term
+        return sine * total
+    term = total = cosine
+    for k in range(1, (nu - 1) // 2):
+        term *= (2 * k) / (2 * k + 1) * cosine * cosine
+        total += term
+    return 2 / math.pi * (theta + sine * total)
+
+
+@pytest.mark.parametrize("df", [3, 4, 5, 10, 11, 127, 128, 129, 130, 200, 201, 1000, 1001])
+def test_the_t_cdf_is_the_closed_form_of_a_whole_df(df):
+    for t in (0.1, 0.5, 1.0, 1.5, 2.0):
+        assert t_cdf(-t, df) == pytest.approx(0.5 * (1 - _two_sided_closed_form(t, df)), rel=5e-13)
+
+
+@pytest.mark.parametrize("df", [3, 4, 30, 999])
+def test_near_the_median_the_quantile_is_the_distance_over_the_density_at_zero(df):
+    """Where scipy's stdtrit loses its digits (it gives 0 for p = 1/2 − 1e-10): t ≈ (p − 1/2) / f(0)."""
+    at_zero = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi)
+    for distance in (1e-10, 1e-7, -1e-7):
+        assert t_quantile(0.5 + distance, df) == pytest.approx(distance / at_zero, rel=1e-5)
+
+
+def test_the_quantile_takes_a_few_newton_steps(monkeypatch):
+    """Newton's method from the nearer of two starts: a dozen CDFs at most, where halving the bracket
+    down to double precision would take fifty."""
+    from phpcb.statistics import distributions
+
+    calls = []
+    tail = distributions._upper_tail
+    monkeypatch.setattr(distributions, "_upper_tail", lambda t, df: calls.append(t) or tail(t, df))
+    most = 0
+    for df in [3, 4, 7, 10, 30, 50, 199, 999, 1.5, 33.3]:
+        for p in [1e-100, 1e-12, 1e-6, 0.001, 0.025, 0.05, 0.3, 0.49, 0.51, 0.7, 0.95, 0.975, 0.999, 1 - 1e-9]:
+            calls.clear()
+            t_quantile(p, df)
+            most = max(most, len(calls))
+    assert most <= 12

@@ -12,7 +12,6 @@ Newton's method inside a bracket, exact for ν = 1 and 2.
 
 from __future__ import annotations
 
-import functools
 import math
 from statistics import NormalDist
 
@@ -43,10 +42,8 @@ def t_cdf(t: float, df: float) -> float:
     return 1.0 - tail if t > 0 else tail
 
 
-@functools.lru_cache(maxsize=4096)
 def t_quantile(p: float, df: float) -> float:
-    """The t such that P(T ≤ t) = p, Student's t with `df` degrees of freedom (scipy.special.stdtrit).
-    Kept per (p, df): a build asks for the same few, each a few dozen CDFs to solve."""
+    """The t such that P(T ≤ t) = p, Student's t with `df` degrees of freedom (scipy.special.stdtrit)."""
     _check_df(df)
     _check_probability(p)
     if p == 0.0:
@@ -105,11 +102,7 @@ def _log_beta_half(a: float) -> float:
 
 
 def _regularized_beta(a: float, b: float, log_x: float, log_y: float, log_beta: float) -> float:
-    """I_x(a, b) from log x, log(1 − x) (each computed apart) and log B(a, b)."""
-    if log_x == -math.inf:
-        return 0.0
-    if log_y == -math.inf:
-        return 1.0
+    """I_x(a, b) from log x, log(1 − x) (each computed apart, both finite) and log B(a, b)."""
     x, y = math.exp(log_x), math.exp(log_y)  # either may underflow to 0: the fraction is then 1
     front = math.exp(a * log_x + b * log_y - log_beta)
     # The fraction converges fast for x < (a + 1)/(a + b + 2); past it, I_x(a, b) = 1 − I_y(b, a).
@@ -143,12 +136,21 @@ def _off_zero(value: float) -> float:
     return value if abs(value) >= _TINY else _TINY
 
 
+def _log_density_constant(df: float) -> float:
+    """log of the t density's constant, Γ((ν + 1)/2) / (√(νπ) Γ(ν/2))."""
+    return _log_gamma_ratio_half(df / 2) - 0.5 * math.log(df * math.pi)
+
+
 def _t_density(t: float, df: float) -> float:
-    log_norm = _log_gamma_ratio_half(df / 2) - 0.5 * math.log(df * math.pi)
     if t <= math.sqrt(df):
-        return math.exp(log_norm - (df + 1) / 2 * math.log1p(t * t / df))
+        return math.exp(_log_density_constant(df) - (df + 1) / 2 * math.log1p(t * t / df))
     r = math.sqrt(df) / t
-    return math.exp(log_norm - (df + 1) / 2 * (math.log1p(r * r) - 2 * math.log(r)))
+    return math.exp(_log_density_constant(df) - (df + 1) / 2 * (math.log1p(r * r) - 2 * math.log(r)))
+
+
+def _log_miss(tail: float, q: float) -> float:
+    """How far a tail is from q, in log: where Newton's method starts best."""
+    return abs(math.log(tail) - math.log(q)) if tail > 0 else math.inf
 
 
 def _upper_quantile(q: float, df: float) -> float:
@@ -157,23 +159,25 @@ def _upper_quantile(q: float, df: float) -> float:
         return 1.0 / math.tan(math.pi * q)
     if df == 2:
         return (1 - 2 * q) / math.sqrt(2 * q * (1 - q))
-    low, high = 0.0, max(1.0, -normal_quantile(q))
-    while _upper_tail(high, df) > q:
-        low, high = high, high * 2
-    t = high
+    # A bracket without a search: the tail is 1/2 at 0, and below the tail of the density's bound
+    # c·ν^((ν+1)/2)·t^−(ν+1) everywhere, so it is below q where that bound's tail is q. Newton's method
+    # starts from that end or the normal quantile, whichever is the nearer in log tail.
+    low = 0.0
+    high = math.exp((_log_density_constant(df) + (df - 1) / 2 * math.log(df) - math.log(q)) / df)
+    t = min((-normal_quantile(q), high), key=lambda start: _log_miss(_upper_tail(start, df), q))
     for _ in range(_NEWTON_STEPS):
         tail = _upper_tail(t, df)
         if tail > q:
             low = t
         else:
             high = t
-        # Newton on log P(T > t) − log q (the tail's slope is −density); halving where it would leave the
-        # bracket, or where the tail or the density underflowed.
+        # Newton on log P(T > t) − log q (the tail's slope is −density); halving the bracket where a step
+        # would leave it, or where the tail or the density underflowed.
         density = _t_density(t, df)
         candidate = t + (math.log(tail) - math.log(q)) * tail / density if tail > 0 and density > 0 else math.nan
-        if not low < candidate < high:
-            candidate = (low + high) / 2
-        if abs(candidate - t) <= 4e-16 * candidate:
+        if abs(candidate - t) <= 4e-16 * t:
             return candidate
-        t = candidate
+        if high - low <= 4e-16 * high:  # far in a tail the CDF's own rounding stops the steps short of that
+            return t
+        t = candidate if low < candidate < high else (low + high) / 2
     raise ArithmeticError(f"the t quantile did not converge for q={q!r}, df={df!r}")
