@@ -71,18 +71,21 @@ def _check_probability(p: float) -> None:
 
 
 def _upper_tail(t: float, df: float) -> float:
-    """P(T > t) for t ≥ 0: half of I_x(ν/2, 1/2) with x = ν/(ν + t²), its logarithms taken without forming
-    1 − x or squaring a t past √ν (t² would overflow where t passes 1e154)."""
+    """P(T > t) for t ≥ 0: half of I_x(ν/2, 1/2) with x = ν/(ν + t²), from log x and log(1 − x) taken
+    apart, so that neither is 1 minus the other."""
     if t == 0.0:
         return 0.5
+    log_inverse_x = _log_1p_t2_over_df(t, df)  # log(1/x)
+    log_y = 2 * math.log(t) - math.log(df) - log_inverse_x
+    return 0.5 * _regularized_beta(df / 2, 0.5, -log_inverse_x, log_y, _log_beta_half(df / 2))
+
+
+def _log_1p_t2_over_df(t: float, df: float) -> float:
+    """log(1 + t²/ν) for t > 0, without squaring a t past √ν (t² would overflow where t passes 1e154)."""
     if t <= math.sqrt(df):
-        log_x = -math.log1p(t * t / df)
-        log_y = 2 * math.log(t) - math.log(df + t * t)
-    else:
-        r = math.sqrt(df) / t  # at most 1
-        log_x = 2 * math.log(r) - math.log1p(r * r)
-        log_y = -math.log1p(r * r)
-    return 0.5 * _regularized_beta(df / 2, 0.5, log_x, log_y, _log_beta_half(df / 2))
+        return math.log1p(t * t / df)
+    r = math.sqrt(df) / t  # at most 1
+    return math.log1p(r * r) - 2 * math.log(r)
 
 
 def _log_gamma_ratio_half(a: float) -> float:
@@ -142,10 +145,7 @@ def _log_density_constant(df: float) -> float:
 
 
 def _t_density(t: float, df: float) -> float:
-    if t <= math.sqrt(df):
-        return math.exp(_log_density_constant(df) - (df + 1) / 2 * math.log1p(t * t / df))
-    r = math.sqrt(df) / t
-    return math.exp(_log_density_constant(df) - (df + 1) / 2 * (math.log1p(r * r) - 2 * math.log(r)))
+    return math.exp(_log_density_constant(df) - (df + 1) / 2 * _log_1p_t2_over_df(t, df))
 
 
 def _log_miss(tail: float, q: float) -> float:
