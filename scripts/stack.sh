@@ -81,8 +81,8 @@ build() {
       { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mmdebstrap >&2; } ||
       fail "could not install mmdebstrap with apt-get"
   fi
-  mirror_reachable 2>/tmp/phpcb-mirror.$$ || fail "cannot reach the Debian mirror $STACK_MIRROR (dists/$STACK_SUITE/Release: $(head -c 200 /tmp/phpcb-mirror.$$)): set STACK_MIRROR to one this machine reaches"
-  rm -f /tmp/phpcb-mirror.$$
+  local unreachable
+  unreachable=$(mirror_reachable 2>&1) || fail "cannot reach the Debian mirror $STACK_MIRROR (dists/$STACK_SUITE/Release: ${unreachable:0:200}): set STACK_MIRROR to one this machine reaches"
   local packages="$STACK_PACKAGES${test:+ $STACK_TEST_PACKAGES}"
   local work="$stacks_dir/.$name.building"
   rm -rf "$work" && mkdir -p "$work"

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from phpcb.commands.serve import stop
 from phpcb.presentation import generated_only
 
 from .conftest import BIN, ROOT, SLIM_RUNS, copy_repository, reseal
@@ -81,11 +82,7 @@ def served(repository: Path, jwt_broken: Path) -> Iterator[str]:
     try:
         yield f"http://127.0.0.1:{port}/"
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)  # as Ctrl-C stops it, so that it removes its temporary site
 
 
 def test_mkdocs_serve_from_the_root_serves_the_generated_pages_and_their_errors(jwt_broken: Path, served: str):

@@ -13,6 +13,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -47,8 +48,16 @@ def wait_for(url: str, condition: Callable[[str], bool], seconds: float) -> str:
     raise AssertionError(f"{url}: condition not met within {seconds} s; last response: {(last or '')[:300]!r}")
 
 
+@dataclass(frozen=True)
+class Served:
+    project: Path
+    url: str
+    server: subprocess.Popen[bytes]
+    temporary: Path  # the server's TMPDIR, where `mkdocs serve` builds
+
+
 @pytest.fixture
-def served(make_project) -> Iterator[tuple[Path, str]]:
+def served(make_project, tmp_path: Path) -> Iterator[Served]:
     project = make_project(FIXTURE_RUN)
     bad = project / "data" / "runs" / FIXTURE_RUN.name / "jwt.csv"
     lines = bad.read_text().splitlines(keepends=True)
@@ -56,7 +65,14 @@ def served(make_project) -> Iterator[tuple[Path, str]]:
     bad.write_text("".join(lines))
     reseal(bad.parent)
     port = free_port()
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(ROOT / "scripts")}
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    env = {
+        **os.environ,
+        "NO_MKDOCS_2_WARNING": "1",
+        "PYTHONPATH": str(ROOT / "scripts"),
+        "TMPDIR": str(temporary),
+    }
     server = subprocess.Popen(
         [sys.executable, "-m", "phpcb", "--root", str(project), "serve", "--address", f"127.0.0.1:{port}"],
         cwd=ROOT,
@@ -65,17 +81,15 @@ def served(make_project) -> Iterator[tuple[Path, str]]:
         stderr=subprocess.DEVNULL,
     )
     try:
-        yield project, f"http://127.0.0.1:{port}/"
+        yield Served(project, f"http://127.0.0.1:{port}/", server, temporary)
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
+        if server.poll() is None:
             server.kill()
+            server.wait()
 
 
-def test_a_bad_data_file_is_shown_in_the_browser_until_it_is_fixed(served: tuple[Path, str]):
-    project, url = served
+def test_a_bad_data_file_is_shown_in_the_browser_until_it_is_fixed(served: Served):
+    project, url = served.project, served.url
     home = wait_for(url, lambda page: ERROR_TITLE in page, 90)
     assert "jwt.csv, row 3, column 'verified': expected true or false, got 'maybe'" in html.unescape(home)
     page = fetch(url + "experiments/jwt/")
@@ -86,3 +100,8 @@ def test_a_bad_data_file_is_shown_in_the_browser_until_it_is_fixed(served: tuple
         shutil.copy(FIXTURE_RUN / name, project / "data" / "runs" / FIXTURE_RUN.name / name)
     fixed = wait_for(url + "experiments/jwt/", lambda page: ERROR_TITLE not in page, 90)
     assert "Which run this page shows" in fixed
+
+    # Stopped as `kill` stops it, it stops the generator as Ctrl-C does, which removes its temporary site.
+    served.server.terminate()
+    assert served.server.wait(timeout=20) == 0
+    assert sorted(path.name for path in served.temporary.iterdir() if path.name.startswith("mkdocs_")) == []
