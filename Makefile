@@ -185,7 +185,7 @@ lint: venv-dev
 
 # Mutation testing of what decides a verdict, a number or a token's validity (scripts/mutation.sh): mutmut on
 # statistics/stats.py, statistics/distributions.py, compare/comparison.py, compare/noise.py, compare/load.py,
-# claims/rules.py and publish/pr_runs.py; a PHP pass with Infection's kinds of mutants
+# claims/rules.py, publish/pr_runs.py, data/seal.py and data/machines.py; a PHP pass with Infection's kinds of mutants
 # (scripts/php-mutation.php) on every file of runners/src/Jws/, runners/jws.php, Harness/MedianInterval.php
 # and every recipe of runners/snippets/. Fails under 95 % of the non-equivalent mutants killed in a
 # security-critical module (mutation.sh's STRICT list), 90 % elsewhere (scripts/mutation-equivalent.txt lists

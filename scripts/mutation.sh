@@ -17,6 +17,7 @@ STRICT=(
   'Jws/*' jws.php    # the JWS code: every file of runners/src/Jws/, and runners/jws.php
   'snippets/*'       # the recipes readers paste: a weakened check is copied by every reader
   publish/pr_runs.py # a pull request's tree, read with git: nothing of it may leave its directory
+  data/seal.py       # a run's seal: a file or manifest changed after the run must not pass as the run's
   compare/load.py compare/comparison.py compare/noise.py  # what a comparison calls changed, loaded or not
 )
 venv=${VENV:-.venv}
@@ -31,6 +32,9 @@ declare -A TESTS=(
   [claims/rules.py]="tests/test_claim_rules.py tests/test_claims.py"
   [compare/noise.py]="tests/test_noise.py tests/test_coverage.py tests/test_comparison_values.py"
   [publish/pr_runs.py]="tests/test_pr_runs_extract.py"
+  # Not the committed runs' seals (66 runs loaded again for every mutant) nor a clone of this checkout.
+  [data/seal.py]="tests/test_seal.py --deselect=tests/test_seal.py::test_every_committed_run_loads_with_its_seal_checked --deselect=tests/test_seal.py::test_the_repository_keeps_run_files_byte_exact_in_any_checkout"
+  [data/machines.py]="tests/test_machine_identity.py tests/test_machines.py"
   [Harness/MedianInterval.php]="runners/tests/Harness/MedianIntervalTest.php"
   [jws.php]="runners/tests/Jws"
 )
@@ -50,6 +54,7 @@ for file in runners/snippets/*.php; do
 done
 modules=("$@")
 [ ${#modules[@]} -gt 0 ] || modules=(statistics/stats.py statistics/distributions.py compare/comparison.py compare/noise.py compare/load.py claims/rules.py publish/pr_runs.py \
+  data/seal.py data/machines.py \
   "${jws_modules[@]}" jws.php Harness/MedianInterval.php "${snippet_modules[@]}")
 
 python_module() {
@@ -58,10 +63,13 @@ python_module() {
   # KEEP=1 keeps the copy, to read a mutant there: cd DIR && mutmut show NAME
   if [ -n "${KEEP:-}" ]; then echo "$module: kept in $work" >&2; else trap 'rm -rf "$work"' RETURN; fi
   mkdir "$work/src" && cp -r scripts/phpcb "$work/src/" && cp -r tests data templates docs runners "$work/"
+  # The tests of "the committed runs" ask git which runs are committed (tests/conftest.py, committed_run_dirs):
+  # the copy gets this checkout's index, all that `git ls-files` reads.
+  git init -q "$work" && cp "$(git rev-parse --git-path index)" "$work/.git/index"
   sed 's|^pythonpath = \["scripts"\]|pythonpath = ["src"]|' pyproject.toml >"$work/pyproject.toml"
   local selection
   selection=$(printf '"%s", ' ${TESTS[$module]})
-  printf '\n[tool.mutmut]\nsource_paths = ["src"]\nonly_mutate = ["src/phpcb/%s"]\nalso_copy = ["data", "templates", "docs", "runners"]\npytest_add_cli_args_test_selection = [%s]\n' \
+  printf '\n[tool.mutmut]\nsource_paths = ["src"]\nonly_mutate = ["src/phpcb/%s"]\nalso_copy = ["data", "templates", "docs", "runners", ".git"]\npytest_add_cli_args_test_selection = [%s]\n' \
     "$module" "${selection%, }" >>"$work/pyproject.toml"
   echo "$module: mutmut run (a few minutes)" >&2
   (cd "$work" && PYTHONPATH= "$mutmut" run --max-children 2 >"$work/run.log" 2>&1) || {

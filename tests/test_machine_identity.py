@@ -180,3 +180,148 @@ def test_machine_is_read_in_one_place():
 
 def test_path_of_a_machine_names_table_is_the_repository_one():
     assert Path(machines.TABLE) == ROOT / "data" / "schema" / "shared" / "machine-identity.json"
+
+
+def test_a_cpu_slug_has_no_dash_at_either_end():
+    # "(R)" is noise, so the string begins with a separator; 32 characters end on one.
+    assert machines.cpu_slug("(R) Xeon Gold 6148") == "xeon-gold-6148"
+    assert machines.cpu_slug("AMD Opteron 6376 Sixteen-Core Processor @ 2.3 GHz") == "amd-opteron-6376-sixteen-core-2"
+
+
+def test_a_clock_in_the_cpu_string_is_not_the_product_line():
+    assert machines.line_of("Intel(R) Processor @ 2.4 GHz", "intel") == "cpu"
+
+
+def test_the_vendor_id_names_the_vendor_where_the_cpu_string_does_not():
+    """QEMU's default CPU string names no vendor: the CPU's vendor id does."""
+    manifest = manifest_of(CASES[6])
+    manifest["cpu"]["model"] = "Common KVM processor"
+    identity = machines.recorded_identity(manifest)
+    assert (identity.vendor, identity.line, identity.architecture) == ("intel", "common", "icelake-sp")
+    assert machines.derived_name(manifest, identity).startswith("intel-common-icelake-sp-2c-")
+
+
+def test_a_family_without_a_model_is_an_unknown_identity():
+    manifest = manifest_of(CASES[0])
+    manifest["cpu"]["identity"]["model"] = None
+    identity = machines.recorded_identity(manifest)
+    assert machines.microarchitecture_of("amd", 26, None) is None
+    assert (identity.source, identity.known, identity.architecture) == (machines.UNKNOWN, False, "unknown")
+    assert "-unknown-" in machines.derived_name(manifest, identity)
+
+
+@pytest.mark.parametrize(("family", "model"), [("26", "2"), (True, True)])
+def test_a_family_and_model_that_are_not_whole_numbers_are_not_recorded(family, model):
+    manifest = manifest_of(CASES[0])
+    manifest["cpu"]["identity"] |= {"family": family, "model": model, "stepping": True}
+    identity = machines.recorded_identity(manifest)
+    assert (identity.family, identity.model, identity.stepping) == (None, None, None)
+    assert identity.source == machines.UNKNOWN
+
+
+def test_a_run_that_recorded_no_cpu_string_nor_cores_is_named_by_what_it_did_record():
+    manifest = manifest_of(CASES[0])
+    del manifest["cpu"]["model"], manifest["cpu"]["cores"], manifest["cpu"]["mhz"]
+    identity = machines.recorded_identity(manifest)
+    assert (identity.vendor, identity.line, identity.cores) == ("amd", "cpu", 1)
+    assert machines.unknown_detail(manifest) == "cpu=;mhz=?"
+
+
+def test_a_virtual_flag_that_is_not_a_boolean_is_not_recorded():
+    manifest = manifest_of(CASES[0])
+    manifest["machine"] = {"virtual": "yes"}
+    assert machines.recorded_identity(manifest).virtual is None
+    manifest["machine"] = machines.machine_fields(manifest, machines.recorded_identity(manifest))
+    assert machines.identity_in(manifest).virtual is None
+
+
+def test_an_unknown_identity_given_no_detail_is_named_by_its_fields_alone():
+    unknown = machines.recorded_identity(manifest_of(CASES[8]))
+    assert unknown.name() == unknown.name("")
+    assert unknown.name() != unknown.name(machines.unknown_detail(manifest_of(CASES[8])))
+
+
+def test_an_inferred_identity_is_written_to_the_manifest_and_read_back_with_its_reason_and_host():
+    zen3 = manifest_of(CASES[1]) | {"run_id": "zen3"}
+    old = as_recorded_without_family(CASES[1], "old")
+    old["machine"] |= {"host_hash": "abcdef"}
+    inferred = machines.infer([zen3, old])["old"]
+    old["machine"] = machines.machine_fields(old, inferred)
+    assert old["machine"]["host_hash"] == "abcdef"
+    assert old["machine"]["virtual"] is True
+    assert old["machine"]["inferred_from"] == inferred.inferred_from
+    machine = machines.Machine.of(old)
+    assert (machine.identity, machine.host_hash) == (inferred, "abcdef")
+    assert (
+        machine.name
+        == machines.derived_name(old, inferred)
+        != machines.derived_name(old, machines.recorded_identity(old))
+    )
+
+
+def test_a_manifest_without_a_machine_gets_the_legacy_host_and_no_virtual_flag():
+    manifest = manifest_of(CASES[8])
+    fields = machines.machine_fields(manifest, machines.recorded_identity(manifest))
+    assert fields["host_hash"] == machines.LEGACY_HOST_HASH
+    assert "virtual" not in fields
+    assert "inferred_from" not in fields
+    assert machines.Machine.of({"machine": {"name": fields["name"]}}).host_hash == ""
+
+
+def test_a_stored_identity_without_features_or_source_has_none_and_is_recorded():
+    manifest = manifest_of(CASES[7])
+    manifest["machine"] = machines.machine_fields(manifest, machines.recorded_identity(manifest))
+    del manifest["machine"]["identity"]["features"], manifest["machine"]["identity_source"]
+    identity = machines.identity_in(manifest)
+    assert (identity.features, identity.source, identity.architecture) == ((), machines.RECORDED, "f6m200")
+
+
+def test_a_run_is_on_its_recorded_boot_else_on_one_boot_per_utc_day():
+    manifest = manifest_of(CASES[0]) | {"started_utc": "2026-11-25T14:46:00Z"}
+    manifest["machine"]["name"] = CASES[0]["name"]
+    assert machines.Machine.of(manifest).boot == "not recorded: 2026-11-25"
+    assert machines.Machine.of(manifest | {"boot": {"id": "5a78967b"}}).boot == "5a78967b"
+    assert machines.boot_of(manifest | {"boot": {"id": ""}}) == "not recorded: 2026-11-25"
+    assert machines.boot_of({}) == "not recorded: "
+
+
+def test_inference_takes_a_run_only_if_its_cpu_string_is_the_same():
+    zen3 = manifest_of(CASES[1]) | {"run_id": "zen3"}
+    old = as_recorded_without_family(CASES[1], "other string")
+    old["cpu"]["model"] = "AMD EPYC 7B13 64-Core Processor"
+    assert machines.infer([zen3, old]) == {}
+
+
+def test_inference_gives_identities_only_to_runs_whose_identity_is_unknown():
+    zen3 = manifest_of(CASES[1]) | {"run_id": "zen3"}
+    no_clock = as_recorded_without_family(CASES[1], "no clock")
+    del no_clock["cpu"]["mhz"]
+    assert set(machines.infer([zen3, as_recorded_without_family(CASES[1], "old"), no_clock])) == {"old"}
+
+
+def test_a_clock_half_a_mhz_away_is_another_hosts():
+    zen3 = manifest_of(CASES[1]) | {"run_id": "zen3"}
+    zen3["cpu"]["mhz"] = 2446.0
+    old = as_recorded_without_family(CASES[1], "old")
+    old["cpu"]["mhz"] = 2445.5
+    assert machines.infer([zen3, old]) == {}
+    old["cpu"]["mhz"] = 2445.6
+    assert set(machines.infer([zen3, old])) == {"old"}
+
+
+def test_another_vendors_cpu_with_the_same_features_does_not_make_an_identity_ambiguous():
+    """Alder Lake (family 6 model 151) has Zen 3's features; an AMD Zen 3 is no Intel CPU."""
+    alder_lake = {**CASES[6], "family": 6, "model": 151, "features": CASES[1]["features"], "virtual": False}
+    recorded = manifest_of(alder_lake) | {"run_id": "alder lake"}
+    found = machines.infer([recorded, as_recorded_without_family(alder_lake, "old")])["old"]
+    assert (found.architecture, found.source) == ("f6m151", machines.INFERRED)
+
+
+def test_inference_takes_a_cpu_string_not_recorded_for_an_empty_one_as_the_name_does():
+    recorded = manifest_of(CASES[1]) | {"run_id": "empty string"}
+    recorded["cpu"]["model"] = ""
+    recorded["cpu"]["identity"]["vendor_id"] = None
+    old = as_recorded_without_family(CASES[1], "no string")
+    del old["cpu"]["model"]
+    assert machines.unknown_detail(old) == machines.unknown_detail(recorded)
+    assert machines.infer([recorded, old])["no string"].canonical() == machines.identity_in(recorded).canonical()

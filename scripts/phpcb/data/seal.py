@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import re
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,6 +30,7 @@ MANIFEST_SEALED_FROM_VERSION = 9
 # Where the seal starts in a manifest as the runner (JSON_PRETTY_PRINT) and rewrite.manifest_text write it.
 SEAL_MEMBER = b',\n    "seal": '
 _CHUNK = 1 << 20
+_LONE_CARRIAGE_RETURN = re.compile(r"\r(?!\n)")
 
 
 def rows(path: Path) -> int:
@@ -39,9 +41,11 @@ def rows(path: Path) -> int:
 def rows_of(data: bytes) -> int:
     """rows() of a file's bytes. Without quotes, carriage returns or NULs every line is one record, so
     counting line feeds gives what the CSV reader counts; only other files (a quoted value may span
-    lines) are parsed for it."""
+    lines) are parsed for it. PHP reads a line up to its line feed: a carriage return not followed by
+    one ends no record there, where Python's reader would end one, so it is read as any other character."""
     if b'"' in data or b"\r" in data or b"\0" in data:
-        reader = csv.reader(io.StringIO(data.decode("utf-8", errors="replace"), newline=""))
+        text = _LONE_CARRIAGE_RETURN.sub(" ", data.decode("utf-8", errors="replace"))
+        reader = csv.reader(io.StringIO(text, newline=""))
         return max(0, sum(1 for _ in reader) - 1)
     lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
     return max(0, lines - 1)
