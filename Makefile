@@ -183,9 +183,10 @@ lint: venv-dev
 	$(VENV)/bin/ruff check scripts tests
 	$(VENV)/bin/ruff format --check scripts tests
 
-# Mutation testing of what decides a verdict, a number or a token's validity (scripts/mutation.sh): mutmut on
-# statistics/stats.py, statistics/distributions.py, compare/comparison.py, compare/noise.py, compare/load.py,
-# claims/rules.py, publish/pr_runs.py, data/seal.py and data/machines.py; a PHP pass with Infection's kinds of mutants
+# Mutation testing of what decides a verdict, a number, a token's validity, a run's seal or name, or what a
+# pull request's comment says (scripts/mutation.sh): mutmut on statistics/stats.py, statistics/distributions.py,
+# compare/comparison.py, compare/noise.py, compare/load.py, claims/rules.py, publish/pr_runs.py,
+# publish/merge_effect.py, data/seal.py and data/machines.py; a PHP pass with Infection's kinds of mutants
 # (scripts/php-mutation.php) on every file of runners/src/Jws/, runners/jws.php, Harness/MedianInterval.php
 # and every recipe of runners/snippets/. Fails under 95 % of the non-equivalent mutants killed in a
 # security-critical module (mutation.sh's STRICT list), 90 % elsewhere (scripts/mutation-equivalent.txt lists

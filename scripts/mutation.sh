@@ -35,6 +35,7 @@ declare -A TESTS=(
   # Not the committed runs' seals (66 runs loaded again for every mutant) nor a clone of this checkout.
   [data/seal.py]="tests/test_seal.py --deselect=tests/test_seal.py::test_every_committed_run_loads_with_its_seal_checked --deselect=tests/test_seal.py::test_the_repository_keeps_run_files_byte_exact_in_any_checkout"
   [data/machines.py]="tests/test_machine_identity.py tests/test_machines.py"
+  [publish/merge_effect.py]="tests/test_merge_effect.py"
   [Harness/MedianInterval.php]="runners/tests/Harness/MedianIntervalTest.php"
   [jws.php]="runners/tests/Jws"
 )
@@ -54,7 +55,7 @@ for file in runners/snippets/*.php; do
 done
 modules=("$@")
 [ ${#modules[@]} -gt 0 ] || modules=(statistics/stats.py statistics/distributions.py compare/comparison.py compare/noise.py compare/load.py claims/rules.py publish/pr_runs.py \
-  data/seal.py data/machines.py \
+  data/seal.py data/machines.py publish/merge_effect.py \
   "${jws_modules[@]}" jws.php Harness/MedianInterval.php "${snippet_modules[@]}")
 
 python_module() {

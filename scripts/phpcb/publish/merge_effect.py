@@ -183,12 +183,18 @@ def _why_not_shown(run: RunInfo, shown: PageRun, runs: dict[str, RunInfo]) -> st
 
 
 def _number(statement: Statement) -> str:
+    """The number as its page states it, with its interval; a snapshot that lacks an end of it (an older
+    artifact's) says so, never prints 0 for it: no page states such an interval."""
     if statement.number is None:
         return statement.value
+    low, high = statement.low, statement.high
     if statement.unit == SECONDS:
-        shown = f"{duration(statement.number)} ({duration(statement.low or 0)}–{duration(statement.high or 0)})"
+        number = duration(statement.number)
+        interval = None if low is None or high is None else f"{duration(low)}–{duration(high)}"
     else:
-        shown = f"{statement.number:.2f}× ({statement.low or 0:.2f}–{statement.high or 0:.2f}×)"
+        number = f"{statement.number:.2f}×"
+        interval = None if low is None or high is None else f"{low:.2f}–{high:.2f}×"
+    shown = f"{number} ({interval or 'its interval not recorded'})"
     return f"{statement.value}: {shown}" if statement.value else shown
 
 
