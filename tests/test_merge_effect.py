@@ -22,6 +22,7 @@ from phpcb.publish.merge_effect import (
     LEAD_HEADING,
     REPORTED_HEADING,
     RUNS_PAGE,
+    SPREAD,
     TIE,
     Change,
     MergeEffect,
@@ -285,9 +286,27 @@ def test_a_number_that_names_another_choice_is_a_change_even_within_its_interval
     ]
 
 
-def test_the_same_number_with_another_interval_is_no_statement_change():
+def test_the_same_number_with_another_interval_is_listed_and_counted_but_is_no_statement_change():
+    """A page prints every number with its interval: "no statement changes" once hid an interval that did."""
     base = said("n", number=10.0, low=9.0, high=11.0, unit=TIMES)
-    assert words((base,), (dataclasses.replace(base, low=8.0, high=12.0),)).changes == ()
+    found = words((base,), (dataclasses.replace(base, low=8.0, high=12.0),))
+    assert [(c.page, c.key, c.kind, c.base, c.new) for c in found.changes] == [
+        ("experiments/jwt.md", "n", SPREAD, "10.00× (9.00–11.00×)", "10.00× (8.00–12.00×)")
+    ]
+    assert found.statements == ()
+    text = lines_of(lead(found))
+    assert text[2] == (
+        "**No statement on the published pages changes** (1 number(s) keep their value with another 95 % "
+        "interval; every experiment page keeps its run)."
+    )
+    assert (
+        "- label n: 10.00× (9.00–11.00×) → **10.00× (8.00–12.00×)** _(the same number; its 95 % interval changes)_"
+        in text
+    )
+    assert words((base,), (base,)).changes == ()
+    for unrecorded in (dataclasses.replace(base, low=None), dataclasses.replace(base, high=None)):
+        assert words((base,), (unrecorded,)).changes == (), "an interval a side does not record is not known to differ"
+        assert words((unrecorded,), (base,)).changes == ()
 
 
 def test_a_time_reads_as_a_duration_with_its_interval_and_a_missing_end_is_said_not_printed_as_zero():

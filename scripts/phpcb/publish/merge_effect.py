@@ -35,7 +35,7 @@ from phpcb.publish.page_text import SnippetChange, TextChange
 from phpcb.publish.statements import PageRun, RunInfo, Snapshot, Statement
 
 FULL = "full"
-CHANGED, TIE, INTERVAL = "changed", "tie", "interval"
+CHANGED, TIE, INTERVAL, SPREAD = "changed", "tie", "interval", "spread"
 LEAD_HEADING = "#### What merging changes on the published pages"
 SHOWN_CHANGES = 25  # statements listed in the comment; the rest are counted
 SHOWN_CODE = 5  # files of the pull request's code named; the rest are counted
@@ -45,6 +45,7 @@ NO_RUN = "—"
 QUALIFIERS = {
     TIE: "a move within a tie: options no measurement tells apart",
     INTERVAL: "within both 95 % intervals",
+    SPREAD: "the same number; its 95 % interval changes",
 }
 
 
@@ -96,7 +97,7 @@ class Change:
     label: str
     base: str | None
     new: str | None
-    kind: str  # CHANGED, TIE (a move within a tie) or INTERVAL (a number within both intervals)
+    kind: str  # CHANGED, TIE (a move within a tie), INTERVAL (a number within both intervals) or SPREAD
     detail: str = ""
 
 
@@ -205,9 +206,14 @@ def _within(value: float, statement: Statement) -> bool:
 def _diff_numbers(before: Statement, after: Statement) -> Change | None:
     assert before.number is not None
     assert after.number is not None
-    if before.value == after.value and before.number == after.number:
-        return None
     same_choice = before.value == after.value
+    if same_choice and before.number == after.number:
+        # A page prints every number with its interval: the same number with another one reads differently.
+        # Where a side does not record its interval (an older artifact's snapshot) none is known to differ.
+        intervals = (before.low, before.high), (after.low, after.high)
+        if intervals[0] == intervals[1] or None in (*intervals[0], *intervals[1]):
+            return None
+        return Change(after.page, after.key, after.label, _number(before), _number(after), SPREAD)
     kind = INTERVAL if same_choice and _within(after.number, before) and _within(before.number, after) else CHANGED
     return Change(after.page, after.key, after.label, _number(before), _number(after), kind)
 
@@ -375,6 +381,9 @@ def _counts(effect: MergeEffect) -> list[str]:
         parts.append(f"{ties} pick(s) move within a tie")
     if within:
         parts.append(f"{within} number(s) move within their 95 % intervals")
+    spread = sum(1 for c in effect.changes if c.kind == SPREAD)
+    if spread:
+        parts.append(f"{spread} number(s) keep their value with another 95 % interval")
     pages = [p for p in effect.pages if p.changes]
     parts.append(
         "every experiment page keeps its run" if not pages else f"{len(pages)} page(s) change their run or its files"
