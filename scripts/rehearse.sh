@@ -8,8 +8,10 @@
 #
 #   scripts/rehearse.sh [FACTOR]        make rehearse [SLOWER=2.7]
 #
-# What this machine already has is not reinstalled (Debian packages): the fresh machine's apt time
-# (about 1:30 on the pool) is not in the report line. The venv's packages download again (no pip or uv cache). Exits 1 when a
+# What this machine already has is not reinstalled (Debian packages): the fresh machine's apt time is not
+# measured here but added to the report's time before it is held against its goal: APT_SECONDS (default 70:
+# `make report`'s setup took about 1:30 on a fresh family-25 host of the pool, issue 48, of which the venv,
+# timed here, about 0:20; 0 leaves it out). The venv's packages download again (no pip or uv cache). Exits 1 when a
 # command fails or misses its goal, and then keeps the clone for a look; a passing one's clone (1.4 GB
 # with its venv and stack) is removed. The logs stay either way.
 set -euo pipefail
@@ -17,6 +19,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 factor=${1:-1}
 [[ "$factor" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "error: FACTOR is a number of times slower, e.g. 2.7, got '$factor'" >&2; exit 2; }
+apt_seconds=${APT_SECONDS:-70}
+[[ "$apt_seconds" =~ ^[0-9]+$ ]] || { echo "error: APT_SECONDS is a whole number of seconds, e.g. 70, got '$apt_seconds'" >&2; exit 2; }
 
 dir=$(mktemp -d)
 git clone --quiet "$root" "$dir/p"
@@ -29,20 +33,22 @@ fi
 
 failed=0
 report=()
-# step LABEL GOAL_SECONDS(0: none) MAKE-ARGS...: one line of the report; the log is $dir/LABEL.log.
+# step LABEL GOAL_SECONDS(0: none) ADDED_SECONDS MAKE-ARGS...: one line of the report; the log is
+# $dir/LABEL.log. ADDED_SECONDS (apt's, not re-run here) count towards the goal beside what was measured.
 step() {
-  local label=$1 goal=$2 start status elapsed verdict used
-  shift 2
+  local label=$1 goal=$2 added=$3 start status elapsed verdict used counted
+  shift 3
   start=$(date +%s)
   echo "--- $label: make $* (log: $dir/$label.log)" >&2
   status=0
   (cd "$dir/p" && PIP_NO_CACHE_DIR=1 UV_NO_CACHE=1 "${slower[@]}" make --no-print-directory "$@") >"$dir/$label.log" 2>&1 || status=$?
   elapsed=$(($(date +%s) - start))
+  counted=$((elapsed + added))
   if [ "$status" -ne 0 ]; then
     verdict="FAILED (exit $status; last lines of its log below)"
     failed=1
     tail -n 15 "$dir/$label.log" >&2
-  elif [ "$goal" -gt 0 ] && [ "$elapsed" -gt "$goal" ]; then
+  elif [ "$goal" -gt 0 ] && [ "$counted" -gt "$goal" ]; then
     verdict="passed, past its goal of $((goal / 60)):$(printf %02d $((goal % 60)))"
     failed=1
   else
@@ -51,12 +57,17 @@ step() {
   # Under FACTOR, what the step used of the slowed CPUs (slower-host.py's last line): near 100 %, only less
   # CPU makes it faster there.
   used=$(sed -n "s/^slower-host: the command used //p" "$dir/$label.log" | tail -n 1)
-  report+=("$(printf '%-7s %3d:%02d  %s' "$label" $((elapsed / 60)) $((elapsed % 60)) "$verdict")${used:+ (used $used)}")
+  local took
+  took=$(printf '%d:%02d' $((elapsed / 60)) $((elapsed % 60)))
+  if [ "$added" -gt 0 ]; then
+    took+=$(printf ' + %d:%02d apt (not re-run) = %d:%02d' $((added / 60)) $((added % 60)) $((counted / 60)) $((counted % 60)))
+  fi
+  report+=("$(printf '%-7s %6s  %s' "$label" "$took" "$verdict")${used:+ (used $used)}")
 }
 
-step report 360 report
-step setup 0 setup-dev test-stack
-step test 300 test
+step report 360 "$apt_seconds" report
+step setup 0 0 setup-dev test-stack
+step test 300 0 test
 
 echo ""
 echo "The README's two commands on $(grep -m1 '^model name' /proc/cpuinfo | sed 's/.*: //'), family $(grep -m1 '^cpu family' /proc/cpuinfo | sed 's/.*: //') model $(grep -m1 '^model[[:space:]]' /proc/cpuinfo | sed 's/.*: //')${slower:+, as on a host $factor times slower per core}:"

@@ -159,5 +159,5 @@ def test_the_report_deadline_the_readme_states_is_the_makefiles_and_the_rehearsa
     assert f"they end by {goal - site} s after `make report` started" in text
     assert f"fits in the {goal} s the Makefile's `REPORT_SECONDS` gives it" in text
     rehearsal = (ROOT / "scripts" / "rehearse.sh").read_text(encoding="utf-8")
-    assert re.search(rf"^step report {goal} report$", rehearsal, re.MULTILINE)
+    assert re.search(rf"^step report {goal} \"\$apt_seconds\" report$", rehearsal, re.MULTILINE)
     assert 0 < site < goal - budgets()["quick"], "the quick profile's whole budget fits when the setup is quick"

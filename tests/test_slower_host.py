@@ -197,3 +197,41 @@ def test_the_rehearsal_refuses_a_factor_that_is_no_number_before_it_clones() -> 
     )
     assert result.returncode == 2
     assert result.stderr == "error: FACTOR is a number of times slower, e.g. 2.7, got '2.7x'\n"
+
+
+def test_the_rehearsal_refuses_an_apt_allowance_that_is_no_whole_number_before_it_clones() -> None:
+    result = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "rehearse.sh")],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, "APT_SECONDS": "1:10"},
+    )
+    assert result.returncode == 2
+    assert result.stderr == "error: APT_SECONDS is a whole number of seconds, e.g. 70, got '1:10'\n"
+
+
+def rehearse_with_instant_make(tmp_path: Path, apt_seconds: str) -> subprocess.CompletedProcess[str]:
+    """The rehearsal with a `make` that passes at once: what it reports comes from its own arithmetic."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "make").write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
+    (bin_dir / "make").chmod(0o755)
+    env = {**os.environ, "APT_SECONDS": apt_seconds, "PATH": f"{bin_dir}:{os.environ['PATH']}", "TMPDIR": str(tmp_path)}
+    return subprocess.run(
+        ["bash", str(ROOT / "scripts" / "rehearse.sh")], capture_output=True, text=True, timeout=60, env=env
+    )
+
+
+def test_the_report_is_held_against_its_goal_with_the_apt_time_the_rehearsal_does_not_rerun(tmp_path: Path) -> None:
+    """A fresh machine installs the Debian packages inside `make report`'s 6 minutes; this one has them."""
+    within = rehearse_with_instant_make(tmp_path / "within", "70")
+    assert within.returncode == 0, within.stdout + within.stderr
+    assert re.search(r"^report\s+0:0\d \+ 1:10 apt \(not re-run\) = 1:1\d  passed$", within.stdout, re.MULTILINE)
+    assert re.search(r"^test\s+0:0\d  passed$", within.stdout, re.MULTILINE), "apt is the report's only"
+
+    past = rehearse_with_instant_make(tmp_path / "past", "400")
+    assert past.returncode == 1
+    assert re.search(
+        r"^report\s+0:0\d \+ 6:40 apt \(not re-run\) = 6:4\d  passed, past its goal of 6:00$", past.stdout, re.MULTILINE
+    )
