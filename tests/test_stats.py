@@ -268,3 +268,27 @@ def test_a_paired_ratio_states_the_ratio_of_the_medians_its_tables_print():
     assert found.value == pytest.approx(np.median(a) / np.median(b))
     assert found.low == rounds.low
     assert found.high >= found.value
+
+
+def test_a_row_key_is_made_once_per_distinct_values_and_shared_by_equal_rows():
+    made = []
+
+    def make(curve, operation):
+        made.append((curve, operation))
+        return (curve.upper(), operation)
+
+    key = stats.key_made_once(("curve", "operation"), make)
+    rows = [
+        {"curve": "p256", "operation": "sign", "ns": 1},
+        {"curve": "p256", "operation": "sign", "ns": 2},
+        {"curve": "p384", "operation": "sign", "ns": 3},
+    ]
+    keys = [key(row) for row in rows]
+    assert keys == [("P256", "sign"), ("P256", "sign"), ("P384", "sign")]
+    assert keys[0] is keys[1]
+    assert made == [("p256", "sign"), ("p384", "sign")]
+
+
+def test_a_row_key_of_one_column_is_refused_as_itemgetter_would_not_give_a_tuple():
+    with pytest.raises(ValueError, match=r"two or more columns, not \['curve'\]"):
+        stats.key_made_once(("curve",), lambda curve: curve)

@@ -177,21 +177,31 @@ _LOADED: OrderedDict[str, tuple[Schemas, Run]] = OrderedDict()
 LOADED_KEPT = 128  # more than the repository's runs, which a build reads all of (a few MB each at most)
 
 
-def _load_key(directory: Path, names: list[str]) -> str:
+def _directory_files(directory: Path) -> dict[str, bytes]:
+    """Every file of the run directory by name, each read once it is known to be a regular file."""
+    return {name: read_bytes(directory / name) for name in run_files.check_directory(directory)}
+
+
+def _load_key(directory: Path, files: Mapping[str, bytes]) -> str:
+    # Each part hashed as it is: joined first, a run's bytes would be copied once more only to be hashed.
     digest = hashlib.sha256(directory.name.encode() + b"\0")
-    for name in names:
-        digest.update(name.encode() + b"\0" + read_bytes(directory / name) + b"\0")
+    for name, data in files.items():
+        digest.update(name.encode() + b"\0")
+        digest.update(data)
+        digest.update(b"\0")
     return digest.hexdigest()
 
 
 def load_run(directory: Path, schemas: Schemas) -> Run:
-    key = _load_key(directory, run_files.check_directory(directory))
+    files = _directory_files(directory)
+    key = _load_key(directory, files)
     kept = _LOADED.get(key)
     if kept is not None and kept[0] is schemas:
         _LOADED.move_to_end(key)
         return _own_copy(kept[1], directory)
     run = _load_run(directory, schemas)
-    if _load_key(directory, run_files.check_directory(directory)) == key:  # not changed while it was read
+    # Not changed while it was read: the same names and bytes as the key was made of (compared, not hashed again).
+    if _directory_files(directory) == files:
         _LOADED[key] = (schemas, _own_copy(run, directory))
         while len(_LOADED) > LOADED_KEPT:
             _LOADED.popitem(last=False)

@@ -26,9 +26,9 @@ from phpcb.statistics.stats import Ratio
 WITHIN_RUN_ONLY = "WITHIN_RUN_ONLY"
 
 
-# An analysis holds some ten thousand numbers and strings for each (experiment, run): these exact types
-# hold no Ratio, and are passed by without a call (what `widened` does with them, quicker).
-_ATOMS = frozenset({str, bytes, int, float, bool, type(None), np.float64})
+# An analysis holds some ten thousand numbers, strings and arrays of samples for each (experiment, run):
+# these exact types hold no Ratio, and are passed by without a call (what `widened` does with them, quicker).
+_ATOMS = frozenset({str, bytes, int, float, bool, type(None), np.float64, np.ndarray})
 
 
 @functools.cache
@@ -38,8 +38,22 @@ def _field_names(kind: type) -> tuple[str, ...]:
 
 def widened(value: Any, widen: Callable[[Ratio], Ratio]) -> Any:
     """`value` with every Ratio inside it (dataclass fields, lists, tuples, dicts) passed through `widen`."""
+    return _widened(value, widen, {})
+
+
+def _widened(value: Any, widen: Callable[[Ratio], Ratio], done: dict[int, Any]) -> Any:
+    """widened, each object once: an analysis holds the same case, key or summary in many of its rows
+    (a curve in its family, its bracket and its level), and most of its objects come twice or more.
+    `done` maps an object's id to what it became; every object it names is held by the analysis
+    being widened until the walk ends, so no id is reused meanwhile."""
     if type(value) in _ATOMS:
         return value
+    if id(value) not in done:
+        done[id(value)] = _widened_anew(value, widen, done)
+    return done[id(value)]
+
+
+def _widened_anew(value: Any, widen: Callable[[Ratio], Ratio], done: dict[int, Any]) -> Any:
     if isinstance(value, Ratio):
         return widen(value)
     if isinstance(value, Run | np.ndarray | str | bytes | int | float | type(None)):
@@ -50,23 +64,25 @@ def widened(value: Any, widen: Callable[[Ratio], Ratio]) -> Any:
         changes = {}
         for name in _field_names(type(value)):
             before = getattr(value, name)
-            after = widened(before, widen)
+            after = before if type(before) in _ATOMS else _widened(before, widen, done)
             if after is not before:
                 changes[name] = after
         return dataclasses.replace(value, **changes) if changes else value
     if isinstance(value, list):
-        items = _each_widened(value, widen)
+        items = _each_widened(value, widen, done)
         return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
     if isinstance(value, tuple):
-        items = _each_widened(value, widen)
+        items = _each_widened(value, widen, done)
         if all(a is b for a, b in zip(items, value, strict=True)):
             return value
         return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
     if isinstance(value, dict):
-        changed = {key: item if type(item) in _ATOMS else widened(item, widen) for key, item in value.items()}
+        changed = {key: item if type(item) in _ATOMS else _widened(item, widen, done) for key, item in value.items()}
         return changed if any(changed[k] is not value[k] for k in value) else value
     return value
 
 
-def _each_widened(items: list[Any] | tuple[Any, ...], widen: Callable[[Ratio], Ratio]) -> list[Any]:
-    return [item if type(item) in _ATOMS else widened(item, widen) for item in items]
+def _each_widened(
+    items: list[Any] | tuple[Any, ...], widen: Callable[[Ratio], Ratio], done: dict[int, Any]
+) -> list[Any]:
+    return [item if type(item) in _ATOMS else _widened(item, widen, done) for item in items]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
+import operator
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -91,6 +92,25 @@ def per_op_by_case(
         indices = indices[np.argsort(taken[indices], kind="stable")]
         result[case] = elapsed[indices] / iterations[indices]
     return result
+
+
+def key_made_once(columns: Sequence[str], make: Callable[..., K]) -> Callable[[Mapping[str, Any]], K]:
+    """A key of rows for per_op_by_case: `make` called with a row's values of `columns` (two or more),
+    once per distinct values. A run's table has tens of thousands of rows and a few hundred cases, and
+    every pass over its rows asks each row for its key; a table's column holds values of one type, so
+    equal values make equal keys."""
+    if len(columns) < 2:
+        raise ValueError(f"key_made_once reads two or more columns, not {list(columns)}")
+    read = operator.itemgetter(*columns)
+    made: dict[tuple[Any, ...], K] = {}
+
+    def key(row: Mapping[str, Any]) -> K:
+        values = read(row)
+        if values not in made:
+            made[values] = make(*values)
+        return made[values]
+
+    return key
 
 
 @functools.lru_cache(maxsize=1024)

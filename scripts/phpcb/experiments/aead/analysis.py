@@ -4,7 +4,6 @@ the harness's overhead and how much of the gap to `openssl speed` PHP's cost per
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -22,7 +21,7 @@ from phpcb.statistics import plausibility
 from phpcb.statistics.contest import Contest, contest
 from phpcb.statistics.plausibility import Measured, Plausibility
 from phpcb.statistics.rounds import Breakdown, native_tool
-from phpcb.statistics.stats import Ratio, Summary, per_op_by_case, ratio_between, summarize
+from phpcb.statistics.stats import Ratio, Summary, key_made_once, per_op_by_case, ratio_between, summarize
 
 CSV = "aead.csv"  # the measurements table (data/schema/tables/aead.json)
 
@@ -158,17 +157,20 @@ class AeadAnalysis:
 
 
 def case_statistics(rows: list[dict[str, Any]]) -> list[CaseStats]:
-    def key(row: Mapping[str, Any]) -> CaseKey:
+    def make(library: Any, algorithm: Any, operation: Any, payload: Any, aad: Any, tag: Any, nonce: Any) -> CaseKey:
         return CaseKey(
-            library=str(row["library"]),
-            algorithm=str(row["algorithm"]),
-            operation=str(row["operation"]),
-            payload_bytes=int(row["payload_bytes"]),
-            aad_bytes=int(row["aad_bytes"]),
-            tag_bytes=int(row["tag_bytes"]),
-            nonce_bytes=int(row["nonce_bytes"]),
+            library=str(library),
+            algorithm=str(algorithm),
+            operation=str(operation),
+            payload_bytes=int(payload),
+            aad_bytes=int(aad),
+            tag_bytes=int(tag),
+            nonce_bytes=int(nonce),
         )
 
+    key = key_made_once(
+        ("library", "algorithm", "operation", "payload_bytes", "aad_bytes", "tag_bytes", "nonce_bytes"), make
+    )
     measure = declared_measure(CSV)
     faults = plausibility.faults_per_op(rows, key, measure)
     by_case = per_op_by_case(rows, key, measure)

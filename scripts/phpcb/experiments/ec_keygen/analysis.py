@@ -21,6 +21,7 @@ from phpcb.statistics.stats import (
     Ratio,
     Summary,
     iterations_of,
+    key_made_once,
     mean_of_medians,
     per_op_by_case,
     ratio_between,
@@ -228,21 +229,9 @@ class EcAnalysis:
         return min(self.curves, key=lambda r: (r.keygen.summary.median_ns, r.scheme.curve), default=None)
 
 
-def _scheme(row: Mapping[str, Any]) -> Scheme:
-    return Scheme(**{column: row[column] for column in DESCRIBE})
-
-
 def _scheme_of_rows() -> Callable[[Mapping[str, Any]], Scheme]:
-    """_scheme, made once per curve: a full run has a hundred thousand rows and a hundred curves."""
-    made: dict[tuple[Any, ...], Scheme] = {}
-
-    def scheme(row: Mapping[str, Any]) -> Scheme:
-        described = tuple(row[column] for column in DESCRIBE)
-        if described not in made:
-            made[described] = _scheme(row)
-        return made[described]
-
-    return scheme
+    """A row's Scheme, made once per curve: a full run has a hundred thousand rows and a hundred curves."""
+    return key_made_once(DESCRIBE, lambda *values: Scheme(**dict(zip(DESCRIBE, values, strict=True))))
 
 
 def scheme_results(rows: list[dict[str, Any]], policy: KeySchemePolicy) -> list[SchemeResult]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -16,7 +15,7 @@ from phpcb.data.schema import declared_measure
 from phpcb.presentation.formatting import size
 from phpcb.statistics import plausibility
 from phpcb.statistics.plausibility import Measured, Plausibility
-from phpcb.statistics.stats import Ratio, Summary, per_op_by_case, ratio_between, summarize
+from phpcb.statistics.stats import Ratio, Summary, key_made_once, per_op_by_case, ratio_between, summarize
 
 CSV = "symmetric.csv"  # the measurements table (data/schema/tables/symmetric.json)
 
@@ -148,9 +147,10 @@ class SymmetricAnalysis:
 
 
 def case_statistics(rows: list[dict[str, Any]]) -> list[SymCase]:
-    def key(row: Mapping[str, Any]) -> SymKey:
-        return SymKey(**{column: row[column] for column in KEY_COLUMNS})
+    def make(*values: Any) -> SymKey:
+        return SymKey(**dict(zip(KEY_COLUMNS, values, strict=True)))
 
+    key = key_made_once(KEY_COLUMNS, make)
     measure = declared_measure(CSV)
     faults = plausibility.faults_per_op(rows, key, measure)
     by_case = per_op_by_case(rows, key, measure)
