@@ -6,14 +6,17 @@ the repository's committed runs build."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from collections.abc import Iterator
+from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
 import pytest
 
+from phpcb.data import sampling
 from phpcb.data.loader import run_directories
 from phpcb.pages import build as site
 from phpcb.presentation import native, wording
@@ -21,7 +24,7 @@ from phpcb.presentation.render import environment
 from phpcb.statistics.rounds import Breakdown, NativeKey, Series, VsNative
 from phpcb.statistics.stats import Estimate, Ratio
 
-from .conftest import ROOT, committed_run_dirs, copy_repository
+from .conftest import FIXTURE_RUN, ROOT, committed_run_dirs, copy_repository, project_with, write_manifest
 
 TEMPLATES = ROOT / "templates"
 ED25519 = native.sides("ed25519", "sign")
@@ -364,3 +367,74 @@ def test_the_scan_finds_each_kind_of_broken_number():
     assert len(found) == len(kinds), found
     assert all(kind in finding for kind, finding in zip(kinds, found, strict=True)), found
     assert wording.share_interval(Ratio(1.0, 0.99, 1.01)) == "95% CI 99 %–101 %"
+
+
+# --- a run that left `openssl speed` out (bench.php run --no-native, make report's) -----------------------
+
+
+def test_the_gap_a_run_without_native_records_is_the_runners_own_words():
+    runner = (ROOT / "runners" / "src" / "Native" / "InterleavedRounds.php").read_text(encoding="utf-8")
+    found = re.search(r"NATIVE_LEFT_OUT = '([^']+)';", runner)
+    assert found is not None
+    assert found.group(1) == sampling.NATIVE_LEFT_OUT
+
+
+@pytest.mark.parametrize(
+    ("reason", "left_out"),
+    [
+        (sampling.NATIVE_LEFT_OUT, True),
+        (f"mcrypt is missing; {sampling.NATIVE_LEFT_OUT}", True),
+        ("native aes-128-gcm: expected a result for encrypt, got none", False),
+        (f"quoted: {sampling.NATIVE_LEFT_OUT} was not said", False),
+        (None, False),
+    ],
+)
+def test_a_run_left_native_out_only_where_its_entry_records_that_gap(reason, left_out):
+    assert sampling.native_left_out({"status": "partial", "reason": reason}) is left_out
+
+
+def test_an_experiment_with_no_entry_left_nothing_out():
+    assert sampling.native_left_out(None) is False
+
+
+# Per experiment, the native tables a run without them lacks (aead's single figures, native.csv, are no
+# longer measured by any run).
+NATIVE_TABLES = {
+    "aead": ("native.csv", "aead_native.csv"),
+    "ec_keygen": ("ec_keygen_native.csv",),
+    "jwt": ("jwt_native.csv",),
+    "symmetric": ("symmetric_native.csv",),
+}
+
+
+def pages_without_native(parent: Path, reason: str | None) -> dict[str, str]:
+    """The fixture run's pages with its native tables gone, as a run with `reason` recorded would have them."""
+    project = project_with(parent, FIXTURE_RUN)
+    run = project / "data" / "runs" / FIXTURE_RUN.name
+    manifest = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
+    for experiment, tables in NATIVE_TABLES.items():
+        entry = manifest["experiments"][experiment]
+        for table in tables:
+            (run / table).unlink()
+            entry["files"].remove(table)
+        entry.update(status="partial", reason=reason) if reason else entry.update(status="ok", reason=None)
+    write_manifest(run, manifest)
+    built = site.build(project)
+    return {experiment: built.pages[f"experiments/{experiment}.md"] for experiment in NATIVE_TABLES}
+
+
+def test_a_page_of_a_run_that_left_native_out_says_so_and_where_the_figures_are(tmp_path):
+    for experiment, page in pages_without_native(tmp_path, sampling.NATIVE_LEFT_OUT).items():
+        assert "This run left its rounds against `openssl speed` out, as `make report` does" in page, experiment
+        assert "`make bench` measures them" in page, experiment
+        assert "added after it was made" not in page, experiment
+
+
+def test_a_page_of_a_run_made_before_native_figures_says_that_instead(tmp_path):
+    pages = pages_without_native(tmp_path, None)
+    for experiment, page in pages.items():
+        assert "left its rounds against `openssl speed` out" not in page, experiment
+    # JWT's note of an older run is about its layer table, which this run has: its native column is empty.
+    assert "No native figures in this run." in pages["aead"]
+    assert "This run has no native measurements (they were added after it was made)." in pages["ec_keygen"]
+    assert "This run has no native measurements (they were added after it was made)." in pages["symmetric"]

@@ -309,6 +309,6 @@ final class AeadExperiment implements Experiment, FixedWork
             StreamComparison::measureInto($tables->get(StreamComparison::CSV), $context->sampler, $advance);
         }
         $gaps = [...$this->gaps(), ...$rounds->run($this->name(), $steps, $context->progress, $context->sampler->budget())];
-        return new MeasurementResult($tables->writeTo($context->outputDirectory), $gaps);
+        return new MeasurementResult($rounds->written($tables, FidelityRounds::NATIVE_CSV)->writeTo($context->outputDirectory), $gaps);
     }
 }

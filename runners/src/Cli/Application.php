@@ -33,7 +33,7 @@ final class Application
 
     private const USAGE = <<<'TXT'
         Usage:
-          php runners/bench.php run [--profile quick|full] [--budget-seconds S] [--ends-by T] [--only LIST] [--out DIR] [--resume] [--fake-clock]
+          php runners/bench.php run [--profile quick|full] [--budget-seconds S] [--ends-by T] [--no-native] [--only LIST] [--out DIR] [--resume] [--fake-clock]
           php runners/bench.php list
           php runners/bench.php --help
 
@@ -47,12 +47,14 @@ final class Application
           --ends-by  a time, in seconds since the epoch (date +%s): the budget is the profile's (or
                      --budget-seconds'), or what is left until then when that is less (make report:
                      3.5 minutes at most, ending in time for its site within its 6 minutes in all)
+          --no-native  leave `openssl speed` out of the experiments' rounds (a minute of a quick run,
+                     on any host; make report): PHP's figures only, each experiment marked partial
           --only     comma-separated experiment names (see list)
           --out      the run directory to write
           --resume   finish the experiments a killed run in --out did not record
           --fake-clock  deterministic timings and timestamps, for tests (also PHPCB_FAKE_CLOCK=1)
         list       the experiments, one per line
-        child NAME --profile P --out DIR [--budget-seconds S] [--fake-clock]
+        child NAME --profile P --out DIR [--budget-seconds S] [--no-native] [--fake-clock]
                    internal: run one experiment of a parent run (in the environment it needs, in the
                    budget the parent gives it) and print its manifest entry as JSON
         TXT;
@@ -124,6 +126,7 @@ final class Application
         $profile = Profile::named($options->profile);
         $profile = $options->budgetNs === null ? $profile : $profile->withBudgetNs($options->budgetNs);
         $profile = $options->endsBy === null ? $profile : $profile->endingBy($options->endsBy, $now);
+        $profile = $options->native ? $profile : $profile->withoutNative();
         return $options->fakeClock ? $profile->forFakeClock() : $profile;
     }
 

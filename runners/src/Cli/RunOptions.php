@@ -20,6 +20,8 @@ final class RunOptions
         public readonly ?int $budgetNs = null,
         /** --ends-by in seconds since the epoch: the experiments' budget is at most what is left until then */
         public readonly ?int $endsBy = null,
+        /** false with --no-native: the rounds leave `openssl speed` out (Profile::$native) */
+        public readonly bool $native = true,
     ) {
     }
 
@@ -36,6 +38,7 @@ final class RunOptions
         $fakeClock = $fakeClockFromEnvironment;
         $budgetNs = null;
         $endsBy = null;
+        $native = true;
         while ($arguments !== []) {
             $argument = array_shift($arguments);
             [$name, $inline] = str_contains($argument, '=') && str_starts_with($argument, '--')
@@ -56,6 +59,7 @@ final class RunOptions
                 '--fake-clock' => $fakeClock = true,
                 '--budget-seconds' => $budgetNs = self::budgetNs($value()),
                 '--ends-by' => $endsBy = self::endsBy($value()),
+                '--no-native' => $native = false,
                 default => throw UsageError::unknownOption($argument),
             };
         }
@@ -69,7 +73,7 @@ final class RunOptions
             // A resumed run's budget is the whole run's, part of it spent before: a time of day says nothing of that part.
             throw UsageError::endsByWithResume();
         }
-        return new self($profile, $only, $out, $resume, $fakeClock, $budgetNs, $endsBy);
+        return new self($profile, $only, $out, $resume, $fakeClock, $budgetNs, $endsBy, $native);
     }
 
     /** Whole seconds since the epoch (`date +%s`). */

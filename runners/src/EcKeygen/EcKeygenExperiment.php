@@ -173,7 +173,7 @@ final class EcKeygenExperiment implements Experiment, FixedWork
             $tables->get(self::CURVES_CSV)->add($entry->toRow());
         }
         $gaps = $rounds->run($this->name(), $steps, $context->progress, $context->sampler->budget());
-        $files = $tables->writeTo($context->outputDirectory);
+        $files = $rounds->written($tables, self::NATIVE_CSV)->writeTo($context->outputDirectory);
         // A curve PHP cannot use (SM2, the Oakley curves) is a finding about PHP, recorded in
         // ec_curves.csv like the cipher inventory, not a gap in this run. A native measurement
         // that gives nothing is a gap.

@@ -79,6 +79,12 @@ final class Profile
          * (RSA key generations, CFB1's 200 KiB round trips, 10 MiB AEADs), fixed work on any host.
          */
         public readonly int $uncalibratedFromNs,
+        /**
+         * Whether the experiments' rounds take `openssl speed` beside PHP (InterleavedRounds): false with
+         * --no-native, `make report`'s, whose 6 minutes on the slowest host of the pool cannot spare its
+         * seconds (a minute of a quick run on any host; `make bench` measures them).
+         */
+        public readonly bool $native = true,
     ) {
     }
 
@@ -118,7 +124,7 @@ final class Profile
      */
     public function forFakeClock(): self
     {
-        return new self($this->name, $this->minSamples, $this->maxSamples, $this->targetHalfWidth, 1, $this->maxIterations, $this->nativeSeconds, $this->caseAllowanceNs, $this->caseCeilingNs, $this->caseSliceNs, $this->budgetNs, $this->fewestSamples, 0);
+        return new self($this->name, $this->minSamples, $this->maxSamples, $this->targetHalfWidth, 1, $this->maxIterations, $this->nativeSeconds, $this->caseAllowanceNs, $this->caseCeilingNs, $this->caseSliceNs, $this->budgetNs, $this->fewestSamples, 0, $this->native);
     }
 
     /** This profile with another budget (`--budget-seconds`): the same rules, another total time. */
@@ -127,7 +133,13 @@ final class Profile
         if ($budgetNs < 0) {
             throw UsageError::invalidBudget((string) ($budgetNs / 1e9));
         }
-        return new self($this->name, $this->minSamples, $this->maxSamples, $this->targetHalfWidth, $this->minSampleNs, $this->maxIterations, $this->nativeSeconds, $this->caseAllowanceNs, $this->caseCeilingNs, $this->caseSliceNs, $budgetNs, $this->fewestSamples, $this->uncalibratedFromNs);
+        return new self($this->name, $this->minSamples, $this->maxSamples, $this->targetHalfWidth, $this->minSampleNs, $this->maxIterations, $this->nativeSeconds, $this->caseAllowanceNs, $this->caseCeilingNs, $this->caseSliceNs, $budgetNs, $this->fewestSamples, $this->uncalibratedFromNs, $this->native);
+    }
+
+    /** This profile without `openssl speed` in its rounds (--no-native): the same rules otherwise. */
+    public function withoutNative(): self
+    {
+        return new self($this->name, $this->minSamples, $this->maxSamples, $this->targetHalfWidth, $this->minSampleNs, $this->maxIterations, $this->nativeSeconds, $this->caseAllowanceNs, $this->caseCeilingNs, $this->caseSliceNs, $this->budgetNs, $this->fewestSamples, $this->uncalibratedFromNs, false);
     }
 
     /**

@@ -168,7 +168,7 @@ final class JwtExperiment implements FollowsEarlierExperiments, FixedWork
             }
         }
         $gaps = $rounds->run($this->name(), $steps, $context->progress, $context->sampler->budget());
-        return new MeasurementResult($tables->writeTo($context->outputDirectory), $gaps);
+        return new MeasurementResult($rounds->written($tables, self::NATIVE_CSV)->writeTo($context->outputDirectory), $gaps);
     }
 
     /**

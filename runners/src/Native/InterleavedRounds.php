@@ -7,6 +7,7 @@ namespace PhpCryptoBench\Native;
 use PhpCryptoBench\Harness\ExperimentBudget;
 use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Harness\Progress;
+use PhpCryptoBench\Io\TableSet;
 
 /**
  * Interleaves measurements that will be compared: round r takes every step once, in order (e.g.
@@ -27,13 +28,19 @@ final class InterleavedRounds
      */
     public const ROUNDS = ['quick' => 2, 'full' => 5];
 
-    public function __construct(public readonly int $rounds)
-    {
+    /** The gap a run without `openssl speed` (Profile::$native, --no-native) records, once per experiment. */
+    public const NATIVE_LEFT_OUT = 'rounds against `openssl speed` left out (--no-native: make report leaves them out, make bench measures them)';
+
+    public function __construct(
+        public readonly int $rounds,
+        /** false: the NativeSteps are left out, each round takes the other steps */
+        public readonly bool $native = true,
+    ) {
     }
 
     public static function forProfile(Profile $profile): self
     {
-        return new self(self::ROUNDS[$profile->name] ?? self::ROUNDS['quick']);
+        return new self(self::ROUNDS[$profile->name] ?? self::ROUNDS['quick'], $profile->native);
     }
 
     /**
@@ -44,7 +51,7 @@ final class InterleavedRounds
     public function fixedNs(array $steps): int
     {
         $one = 0;
-        foreach ($steps as $step) {
+        foreach ($this->taken($steps) as $step) {
             $one += $step instanceof UnsampledStep ? $step->fixedNs() : 0;
         }
         return $this->rounds * $one;
@@ -58,6 +65,9 @@ final class InterleavedRounds
      */
     public function nativeNs(array $primitives): int
     {
+        if (!$this->native) {
+            return 0;
+        }
         $operations = array_sum(array_map(static fn (NativePrimitive $primitive): int => count($primitive->operations), $primitives));
         return $this->rounds * $operations * OpensslSpeedCommand::ROUND_SECONDS * 1_000_000_000;
     }
@@ -79,6 +89,9 @@ final class InterleavedRounds
      */
     public function run(string $experiment, array $steps, Progress $progress, ?ExperimentBudget $budget = null): array
     {
+        $taken = $this->taken($steps);
+        $leftOut = count($taken) < count($steps) ? [self::NATIVE_LEFT_OUT] : [];
+        $steps = $taken;
         $estimate = $this->rounds * array_sum(array_map(static fn (RoundStep $step): float => $step->estimatedSeconds(), $steps));
         $progress->begin($experiment . ' (rounds vs native)', $this->rounds * count($steps), $estimate);
         for ($round = 0; $round < $this->rounds; $round++) {
@@ -92,6 +105,23 @@ final class InterleavedRounds
                 $progress->advance(sprintf('round %d/%d %s', $round + 1, $this->rounds, $step->label()));
             }
         }
-        return array_values(array_filter(array_map(static fn (RoundStep $step): ?string => $step->gap(), $steps)));
+        return [...$leftOut, ...array_values(array_filter(array_map(static fn (RoundStep $step): ?string => $step->gap(), $steps)))];
+    }
+
+    /** $tables as the experiment writes them: without $nativeTable when the rounds left `openssl speed` out. */
+    public function written(TableSet $tables, string $nativeTable): TableSet
+    {
+        return $this->native ? $tables : $tables->without($nativeTable);
+    }
+
+    /**
+     * The steps the rounds take: all of them, or all but the NativeSteps without native.
+     *
+     * @param list<RoundStep> $steps
+     * @return list<RoundStep>
+     */
+    private function taken(array $steps): array
+    {
+        return $this->native ? $steps : array_values(array_filter($steps, static fn (RoundStep $step): bool => !$step instanceof NativeStep));
     }
 }

@@ -124,6 +124,6 @@ final class PitfallsExperiment implements Experiment, FixedWork
         // Each `openssl speed` step's seconds are set aside for it until it runs: the PHP steps before it share the rest.
         $rounds->reserve($context->sampler->budget(), $steps);
         $gaps = [...$this->gaps(), ...$rounds->run($this->name(), $steps, $context->progress, $context->sampler->budget())];
-        return new MeasurementResult($tables->writeTo($context->outputDirectory), $gaps);
+        return new MeasurementResult($rounds->written($tables, self::NATIVE_CSV)->writeTo($context->outputDirectory), $gaps);
     }
 }

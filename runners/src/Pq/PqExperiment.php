@@ -214,7 +214,7 @@ final class PqExperiment implements Experiment, FixedWork
             }
         }
         $gaps = $rounds->run($this->name(), $steps, $context->progress, $context->sampler->budget());
-        return new MeasurementResult($tables->writeTo($context->outputDirectory), $gaps);
+        return new MeasurementResult($rounds->written($tables, self::NATIVE_CSV)->writeTo($context->outputDirectory), $gaps);
     }
 
     /** The rounds' `openssl speed`: each ML-DSA parameter set and ML-KEM, a second per operation in every round, on any host. */

@@ -23,9 +23,12 @@ final class ChildProcessLauncher implements ExperimentLauncher
     {
     }
 
-    public function launch(string $experiment, string $profile, string $directory, bool $fakeClock, array $environment, int $budgetNs): array
+    public function launch(string $experiment, string $profile, string $directory, bool $fakeClock, array $environment, int $budgetNs, bool $native = true): array
     {
         $arguments = [$this->benchScript, 'child', $experiment, '--profile', $profile, '--out', $directory, '--budget-seconds', sprintf('%.3f', $budgetNs / 1e9)];
+        if (!$native) {
+            $arguments[] = '--no-native';
+        }
         if ($fakeClock) {
             $arguments[] = '--fake-clock';
         }

@@ -323,6 +323,7 @@ final class Runner
                 $this->timer->name() === 'fake',
                 $environment,
                 $budgetNs,
+                $context->profile->native,
             );
         }
         return $this->runHere($experiment, $context, 'runner', $budgetNs);

@@ -343,7 +343,7 @@ final class SymmetricExperiment implements Experiment, FixedWork
             $tables->get(self::INVENTORY_CSV)->add($entry->toRow());
         }
         $nativeGaps = $rounds->run($this->name(), $steps, $context->progress, $context->sampler->budget());
-        return new MeasurementResult($tables->writeTo($context->outputDirectory), [...$this->gaps(), ...$nativeGaps]);
+        return new MeasurementResult($rounds->written($tables, self::NATIVE_CSV)->writeTo($context->outputDirectory), [...$this->gaps(), ...$nativeGaps]);
     }
 
     /**

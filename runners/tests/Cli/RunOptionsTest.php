@@ -25,6 +25,13 @@ final class RunOptionsTest extends TestCase
         self::assertNull($options->endsBy, 'no time to end by');
     }
 
+    public function testNoNativeLeavesOpensslSpeedOutAndEveryRunTakesItByDefault(): void
+    {
+        self::assertTrue(RunOptions::parse([], self::KNOWN, false)->native);
+        self::assertFalse(RunOptions::parse(['--no-native'], self::KNOWN, false)->native);
+        self::assertFalse(RunOptions::parse(['--profile', 'quick', '--no-native', '--fake-clock'], self::KNOWN, false)->native);
+    }
+
     public function testEndsByIsATimeInWholeSecondsSinceTheEpoch(): void
     {
         self::assertSame(1_795_000_000, RunOptions::parse(['--ends-by', '1795000000'], self::KNOWN, false)->endsBy);

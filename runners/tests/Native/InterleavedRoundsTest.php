@@ -12,7 +12,10 @@ use PhpCryptoBench\Harness\Sampler;
 use PhpCryptoBench\Io\CsvTable;
 use PhpCryptoBench\Native\FixedNativeSpeed;
 use PhpCryptoBench\Native\InterleavedRounds;
+use PhpCryptoBench\Io\TableSchema;
+use PhpCryptoBench\Io\TableSet;
 use PhpCryptoBench\Native\NativePrimitive;
+use PhpCryptoBench\Native\NativeSpeed;
 use PhpCryptoBench\Native\NativeStep;
 use PhpCryptoBench\Native\RoundStep;
 use PhpCryptoBench\Native\SampledStep;
@@ -78,6 +81,59 @@ final class InterleavedRoundsTest extends TestCase
         self::assertSame(array_map('strval', range(0, 13)), array_column($phpRows, 'sample'));
         self::assertSame([...array_fill(0, 7, '0'), ...array_fill(0, 7, '1')], array_column($phpRows, 'round'));
         self::assertSame($case->runs, $case->verifications, 'every timed run in every round was verified');
+    }
+
+    public function testWithoutNativeTheRoundsLeaveOpensslSpeedOutSayItOnceAndTakeTheRest(): void
+    {
+        $log = new \ArrayObject();
+        $native = new CsvTable(self::NATIVE_COLUMNS);
+        $untouchable = new class () implements NativeSpeed {
+            public function bytesPerSecond(string $algorithm, int $blockBytes): ?float
+            {
+                throw new \LogicException('openssl speed ran');
+            }
+
+            public function measure(NativePrimitive $primitive): array
+            {
+                throw new \LogicException('openssl speed ran');
+            }
+
+            public function toolVersion(): string
+            {
+                return 'none';
+            }
+        };
+        $steps = [
+            new NativeStep($untouchable, NativePrimitive::cipher('aes-128-cbc', 16), $native),
+            self::recording('php', $log),
+            new NativeStep($untouchable, NativePrimitive::publicKey('ecdsap256'), $native),
+        ];
+        $rounds = InterleavedRounds::forProfile(Profile::named('quick')->withoutNative());
+
+        $gaps = $rounds->run('test', $steps, self::progress());
+
+        self::assertFalse($rounds->native);
+        self::assertSame([InterleavedRounds::NATIVE_LEFT_OUT], $gaps, 'one gap for the experiment, not one per primitive');
+        self::assertSame(['php#0', 'php#1'], $log->getArrayCopy());
+        self::assertSame([], self::rows($native, self::NATIVE_COLUMNS));
+    }
+
+    public function testWithoutNativeNoTimeIsSetAsideForOpensslSpeedAndItsTableIsNotWritten(): void
+    {
+        $table = new CsvTable(self::NATIVE_COLUMNS);
+        $steps = [new NativeStep(new FixedNativeSpeed(), NativePrimitive::publicKey('ecdsap256'), $table)];
+        $primitives = [NativePrimitive::publicKey('ecdsap256')];
+        $with = InterleavedRounds::forProfile(Profile::named('quick'));
+        $without = InterleavedRounds::forProfile(Profile::named('quick')->withoutNative());
+        $schema = TableSchema::load(REPOSITORY . '/data/schema/tables');
+        $tables = TableSet::ofExperiment($schema, 'jwt');
+
+        self::assertSame(2 * 2 * 1_000_000_000, $with->fixedNs($steps), 'two rounds of sign and verify, a second each');
+        self::assertSame($with->fixedNs($steps), $with->nativeNs($primitives));
+        self::assertSame(0, $without->fixedNs($steps));
+        self::assertSame(0, $without->nativeNs($primitives));
+        self::assertSame($tables->names(), $with->written($tables, 'jwt_native.csv')->names());
+        self::assertSame(array_values(array_diff($tables->names(), ['jwt_native.csv'])), $without->written($tables, 'jwt_native.csv')->names());
     }
 
     public function testTheFakeNativeLimitIsDeterministicAndSpreadByTheJitterCycle(): void

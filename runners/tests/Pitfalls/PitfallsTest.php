@@ -142,6 +142,27 @@ final class PitfallsTest extends TestCase
         self::assertSame(['aes-256-gcm'], array_values(array_unique(array_column($native, 'primitive'))));
     }
 
+    public function testWithoutNativeBothWaysAreStillMeasuredInRoundsAndTheNativeTableIsNeitherWrittenNorListed(): void
+    {
+        $directory = sys_get_temp_dir() . '/pcb-pitfalls-' . bin2hex(random_bytes(4));
+        mkdir($directory);
+        $experiment = PitfallsExperiment::create(ExperimentSetup::forRepository(REPOSITORY));
+        $profile = Profile::named('quick')->forFakeClock()->withoutNative();
+        $context = new ExperimentContext($profile, new Sampler(new FakeTimer(), $profile), new Progress(fopen('php://memory', 'w+b')), new FixedNativeSpeed(), $directory, true, 2);
+
+        $experiment->verify();
+        $result = $experiment->measure($context);
+        $written = array_map('basename', glob($directory . '/*') ?: []);
+        $rows = CsvTable::read($directory . '/pitfalls.csv', TableSchema::load(REPOSITORY . '/data/schema/tables')->columns('pitfalls.csv'));
+        array_map('unlink', glob($directory . '/*') ?: []);
+        rmdir($directory);
+
+        self::assertSame(['pitfalls.csv'], $result->files);
+        self::assertSame(['pitfalls.csv'], $written);
+        self::assertSame([InterleavedRounds::NATIVE_LEFT_OUT], $result->gaps);
+        self::assertCount(12, array_unique(array_map(static fn (array $r): string => $r['pitfall'] . '/' . $r['variant'], $rows)), 'six pitfalls, two ways each');
+    }
+
     private static function aeadCallPerField(): AeadCallPerField
     {
         return new AeadCallPerField(REPOSITORY . '/' . AeadCallPerField::SNIPPET);

@@ -365,24 +365,43 @@ final class RunnerTest extends TestCase
 
     public function testAnExperimentInAChildProcessIsGivenItsShareOfTheBudget(): void
     {
-        $launcher = new class () implements ExperimentLauncher {
-            /** @var array<string, int> */
-            public array $budgets = [];
-
-            public function launch(string $experiment, string $profile, string $directory, bool $fakeClock, array $environment, int $budgetNs): array
-            {
-                $this->budgets[$experiment] = $budgetNs;
-                return ['status' => 'unavailable', 'reason' => 'a spy', 'duration_s' => 0.0, 'files' => [], 'verification' => null, 'measured_by' => null];
-            }
-        };
         $timer = new FakeTimer();
-        $runner = new Runner($timer, new FakeWallClock(), new FixedNativeSpeed(), EnvironmentProbe::forFakeClock(), new Progress(fopen('php://memory', 'w')), REPOSITORY, $launcher, new ModelledSystemLoad());
-        $child = new StubExperiment('child', false, null, null, ['PHPCB_TEST_CHILD_VARIABLE' => 'set']);
-        $runner->start(Profile::named('quick')->withBudgetNs(60_000_000_000), [new StubExperiment('here'), $child], $this->directory);
+        $launcher = $this->childLaunchedIn(Profile::named('quick')->withBudgetNs(60_000_000_000), $timer);
 
         self::assertGreaterThan(0, $timer->now(), 'the experiment measured here took some of the minute');
         self::assertSame(['child' => 60_000_000_000 - $timer->now()], $launcher->budgets, 'the child: the rest, as the last to run');
         self::assertSame('a spy', $this->manifest()['experiments']['child']['reason']);
+        self::assertSame(['child' => true], $launcher->native, 'the run takes `openssl speed`: so does its child');
+    }
+
+    public function testAChildOfARunWithoutNativeLeavesOpensslSpeedOutToo(): void
+    {
+        $launcher = $this->childLaunchedIn(Profile::named('quick')->withoutNative(), new FakeTimer());
+
+        self::assertSame(['child' => false], $launcher->native);
+    }
+
+    /** A run of an experiment measured here, then one its launcher runs in a child: the launcher, a spy. */
+    private function childLaunchedIn(Profile $profile, FakeTimer $timer): object
+    {
+        $launcher = new class () implements ExperimentLauncher {
+            /** @var array<string, int> */
+            public array $budgets = [];
+
+            /** @var array<string, bool> */
+            public array $native = [];
+
+            public function launch(string $experiment, string $profile, string $directory, bool $fakeClock, array $environment, int $budgetNs, bool $native = true): array
+            {
+                $this->budgets[$experiment] = $budgetNs;
+                $this->native[$experiment] = $native;
+                return ['status' => 'unavailable', 'reason' => 'a spy', 'duration_s' => 0.0, 'files' => [], 'verification' => null, 'measured_by' => null];
+            }
+        };
+        $runner = new Runner($timer, new FakeWallClock(), new FixedNativeSpeed(), EnvironmentProbe::forFakeClock(), new Progress(fopen('php://memory', 'w')), REPOSITORY, $launcher, new ModelledSystemLoad());
+        $child = new StubExperiment('child', false, null, null, ['PHPCB_TEST_CHILD_VARIABLE' => 'set']);
+        $runner->start($profile, [new StubExperiment('here'), $child], $this->directory);
+        return $launcher;
     }
 
     public function testAFailedVerificationTimesNothingAndRecordsWhy(): void

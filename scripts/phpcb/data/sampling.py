@@ -119,3 +119,16 @@ class Load:
             governor=after["governor"],
             frequency_mhz=after["frequency_mhz"],
         )
+
+
+# The gap the runner records for an experiment whose rounds left `openssl speed` out (runners/src/Native/
+# InterleavedRounds.php NATIVE_LEFT_OUT, `bench.php run --no-native`, which `make report` passes).
+NATIVE_LEFT_OUT = (
+    "rounds against `openssl speed` left out (--no-native: make report leaves them out, make bench measures them)"
+)
+
+
+def native_left_out(entry: Mapping[str, Any] | None) -> bool:
+    """Whether the run left `openssl speed` out of this experiment (its manifest entry), rather than being
+    made before the experiment measured it: a page says which of the two a missing native table means."""
+    return entry is not None and NATIVE_LEFT_OUT in str(entry.get("reason") or "").split("; ")

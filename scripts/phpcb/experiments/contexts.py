@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from phpcb.data import noise_model, snippets
+from phpcb.data import noise_model, sampling, snippets
 from phpcb.data.loader import MANIFEST, Run
 from phpcb.data.machines import machine_name
 from phpcb.data.reference import ReferenceData, load_reference
@@ -70,6 +70,7 @@ def run_details(run: Run, experiment: str, page: str, run_files: RunFiles) -> di
         "machine": env_rows.short(run.manifest),
         "native_mismatch": stack_of(run.manifest).native_mismatch,
         "entry": entry,
+        "native_left_out": sampling.native_left_out(entry),
         "csv_links": [run_files.link(page, run.run_id, name) for name in (entry or {"files": []})["files"]],
         "manifest_link": run_files.link(page, run.run_id, MANIFEST),
         "datapackage_link": run_files.link(page, run.run_id, DATAPACKAGE) if run.files_current else None,
