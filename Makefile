@@ -56,9 +56,10 @@ help:
 # REPORT_SECONDS after `make report` started, less REPORT_SITE_SECONDS for the site (--ends-by: the budget is
 # then what is left, when less), so that a setup that took long on a slow host or a fresh machine is not
 # added on top. The site took 10 s on the pool's fastest host and 28 s emulated 2.7 times slower
-# (scripts/slower-host.py); BUDGET= gives a fixed budget instead. The experiments leave `openssl speed` out
-# of their rounds (--no-native, each experiment then partial): its seconds are the same on any host, a minute
-# of a quick run, which the slowest host's 6 minutes cannot spare; `make bench` measures them. NATIVE=1 keeps them.
+# (scripts/slower-host.py); BUDGET= gives a fixed budget instead. The experiments leave the native tools out,
+# `openssl speed` in their rounds and the argon2 CLI (--no-native, each such experiment then partial): their
+# seconds are the same on any host, more than a minute of a quick run, which the slowest host's 6 minutes cannot
+# spare; `make bench` measures them. NATIVE=1 keeps them.
 REPORT_SECONDS ?= 360
 REPORT_BUDGET_SECONDS ?= 210
 REPORT_SITE_SECONDS ?= 45

@@ -425,7 +425,7 @@ def pages_without_native(parent: Path, reason: str | None) -> dict[str, str]:
 
 def test_a_page_of_a_run_that_left_native_out_says_so_and_where_the_figures_are(tmp_path):
     for experiment, page in pages_without_native(tmp_path, sampling.NATIVE_LEFT_OUT).items():
-        assert "This run left its rounds against `openssl speed` out, as `make report` does" in page, experiment
+        assert "This run left `openssl speed` out of its rounds, as `make report` does" in page, experiment
         assert "`make bench` measures them" in page, experiment
         assert "added after it was made" not in page, experiment
 
@@ -433,8 +433,24 @@ def test_a_page_of_a_run_that_left_native_out_says_so_and_where_the_figures_are(
 def test_a_page_of_a_run_made_before_native_figures_says_that_instead(tmp_path):
     pages = pages_without_native(tmp_path, None)
     for experiment, page in pages.items():
-        assert "left its rounds against `openssl speed` out" not in page, experiment
+        assert "as `make report` does" not in page, experiment
     # JWT's note of an older run is about its layer table, which this run has: its native column is empty.
     assert "No native figures in this run." in pages["aead"]
     assert "This run has no native measurements (they were added after it was made)." in pages["ec_keygen"]
     assert "This run has no native measurements (they were added after it was made)." in pages["symmetric"]
+
+
+def test_the_argon2_page_of_a_run_that_left_the_cli_out_says_so(tmp_path):
+    project = project_with(tmp_path, FIXTURE_RUN)
+    run = project / "data" / "runs" / FIXTURE_RUN.name
+    for table in ("argon2.csv", "argon2_rounds.csv"):
+        lines = (run / table).read_text(encoding="utf-8").splitlines(keepends=True)
+        (run / table).write_text("".join(line for line in lines if not line.startswith("cli,")), encoding="utf-8")
+    manifest = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
+    manifest["experiments"]["argon2"].update(status="partial", reason=sampling.NATIVE_LEFT_OUT)
+    write_manifest(run, manifest)
+
+    page = site.build(project).pages["experiments/argon2.md"]
+
+    assert "This run left the argon2 CLI out of its grid and rounds, as `make report` does" in page
+    assert "added after it was made" not in page

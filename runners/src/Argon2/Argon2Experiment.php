@@ -219,6 +219,9 @@ final class Argon2Experiment implements Experiment, FixedWork
     {
         $cells = [];
         foreach (self::VARIANTS as [$interface, $variant]) {
+            if ($interface === 'cli' && !$profile->native) {
+                continue; // the reference CLI is a native tool: --no-native leaves it out
+            }
             $grid = self::GRID[self::decidesParameters($interface, $variant) ? $profile->name : $profile->name . '-other'];
             foreach ($grid['time_cost'] as $time) {
                 foreach ($grid['threads'] as $threads) {
@@ -370,7 +373,7 @@ final class Argon2Experiment implements Experiment, FixedWork
         // The main table is the checkpoint's, written as cells finish; the others are written at the end.
         $shares->forNext(); // the rounds' item: they take what they take, read against what is left
         $started = hrtime(true);
-        $gaps = $interleaved->run($this->name(), $steps, $context->progress);
+        $gaps = [...($profile->native ? [] : [InterleavedRounds::NATIVE_LEFT_OUT]), ...$interleaved->run($this->name(), $steps, $context->progress)];
         $shares->spent($context->fakeClock ? 0 : hrtime(true) - $started, $roundsNs);
         $bcrypt = $tables->get(BcryptCosts::CSV);
         $context->progress->message(sprintf('[%s] bcrypt (password_hash) at costs %s, beside the grid', $this->name(), implode(', ', BcryptCosts::COSTS)));
@@ -413,7 +416,7 @@ final class Argon2Experiment implements Experiment, FixedWork
         foreach (self::NATIVE_VARIANTS[$profile->name] ?? self::NATIVE_VARIANTS['quick'] as $variant) {
             foreach (['cli', 'password_hash', 'sodium'] as $interface) {
                 $cell = Argon2Cell::of($interface, $variant, $memoryKib, self::NATIVE_CELL['threads'], self::NATIVE_CELL['time_cost']);
-                if ($cell->refusal($provider) === null) {
+                if ($cell->refusal($provider) === null && ($profile->native || $interface !== 'cli')) {
                     $cells[] = $cell;
                 }
             }

@@ -47,8 +47,9 @@ final class Application
           --ends-by  a time, in seconds since the epoch (date +%s): the budget is the profile's (or
                      --budget-seconds'), or what is left until then when that is less (make report:
                      3.5 minutes at most, ending in time for its site within its 6 minutes in all)
-          --no-native  leave `openssl speed` out of the experiments' rounds (a minute of a quick run,
-                     on any host; make report): PHP's figures only, each experiment marked partial
+          --no-native  leave the native tools out: `openssl speed` of the experiments' rounds and the
+                     argon2 CLI (more than a minute of a quick run, on any host; make report): PHP's
+                     figures only, each experiment that has them marked partial
           --only     comma-separated experiment names (see list)
           --out      the run directory to write
           --resume   finish the experiments a killed run in --out did not record

@@ -80,9 +80,10 @@ final class Profile
          */
         public readonly int $uncalibratedFromNs,
         /**
-         * Whether the experiments' rounds take `openssl speed` beside PHP (InterleavedRounds): false with
-         * --no-native, `make report`'s, whose 6 minutes on the slowest host of the pool cannot spare its
-         * seconds (a minute of a quick run on any host; `make bench` measures them).
+         * Whether the experiments take the native tools beside PHP, `openssl speed` in their rounds
+         * (InterleavedRounds) and the argon2 CLI (Argon2Experiment): false with --no-native, `make
+         * report`'s, whose 6 minutes on the slowest host of the pool cannot spare their seconds (more than
+         * a minute of a quick run on any host; `make bench` measures them).
          */
         public readonly bool $native = true,
     ) {

@@ -28,8 +28,11 @@ final class InterleavedRounds
      */
     public const ROUNDS = ['quick' => 2, 'full' => 5];
 
-    /** The gap a run without `openssl speed` (Profile::$native, --no-native) records, once per experiment. */
-    public const NATIVE_LEFT_OUT = 'rounds against `openssl speed` left out (--no-native: make report leaves them out, make bench measures them)';
+    /**
+     * The gap a run without native tools (Profile::$native, --no-native) records, once per experiment that
+     * has them: `openssl speed` in the rounds, the argon2 CLI in Argon2's grid and rounds.
+     */
+    public const NATIVE_LEFT_OUT = 'native tools left out (--no-native: make report leaves `openssl speed` and the argon2 CLI out, make bench measures them)';
 
     public function __construct(
         public readonly int $rounds,
@@ -108,7 +111,7 @@ final class InterleavedRounds
         return [...$leftOut, ...array_values(array_filter(array_map(static fn (RoundStep $step): ?string => $step->gap(), $steps)))];
     }
 
-    /** $tables as the experiment writes them: without $nativeTable when the rounds left `openssl speed` out. */
+    /** $tables as the experiment writes them: without $nativeTable when the rounds leave `openssl speed` out. */
     public function written(TableSet $tables, string $nativeTable): TableSet
     {
         return $this->native ? $tables : $tables->without($nativeTable);

@@ -25,6 +25,17 @@ final class QuickGridTest extends TestCase
         return $series;
     }
 
+    public function testWithoutNativeToolsTheGridLeavesTheCliOutAndKeepsEveryPhpCell(): void
+    {
+        $experiment = Argon2Experiment::create(ExperimentSetup::forRepository(dirname(__DIR__, 3)));
+        $with = $experiment->cells(Profile::named('quick'));
+        $without = $experiment->cells(Profile::named('quick')->withoutNative());
+        $php = array_values(array_filter($with, static fn (Argon2Cell $cell): bool => $cell->interface !== 'cli'));
+
+        self::assertCount(8, array_filter($with, static fn (Argon2Cell $cell): bool => $cell->interface === 'cli'));
+        self::assertEquals($php, $without);
+    }
+
     public function testArgon2idThroughPasswordHashAndSodiumKeepsTheWhole2By2By2Grid(): void
     {
         $series = self::cellsBySeries('quick');

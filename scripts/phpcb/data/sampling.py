@@ -121,10 +121,12 @@ class Load:
         )
 
 
-# The gap the runner records for an experiment whose rounds left `openssl speed` out (runners/src/Native/
-# InterleavedRounds.php NATIVE_LEFT_OUT, `bench.php run --no-native`, which `make report` passes).
+# The gap the runner records for an experiment that left its native tools out, `openssl speed` in its rounds
+# or the argon2 CLI (runners/src/Native/InterleavedRounds.php NATIVE_LEFT_OUT, `bench.php run --no-native`,
+# which `make report` passes).
 NATIVE_LEFT_OUT = (
-    "rounds against `openssl speed` left out (--no-native: make report leaves them out, make bench measures them)"
+    "native tools left out (--no-native: make report leaves `openssl speed` and the argon2 CLI out,"
+    " make bench measures them)"
 )
 
 
