@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from phpcb.commands.view import from_environment
-from phpcb.data import selection
+from phpcb.data import sampling, selection
 from phpcb.data.selection import COMPARE_VARIABLE, SHOW_RUN_VARIABLE, SiteConfig, View, baseline_for, reference, shown
 from phpcb.errors import DataError
 
@@ -258,3 +259,28 @@ def test_the_committed_site_follows_the_machine_with_most_boots():
     assert config.reference_machine == selection.MOST_BOOTS
     config.check(committed_runs())
     assert config.reference_machine == "amd-epyc-zen5-2c-5330ed"
+
+
+def left_native_out(run_id: str, machine: str, profile: str, started: str) -> Any:
+    made = run(run_id, machine, profile, started)
+    made.manifest["experiments"]["aead"].update(status="partial", reason=sampling.NATIVE_LEFT_OUT)
+    return made
+
+
+def test_a_run_that_left_the_native_tools_out_is_passed_over_and_the_reason_says_so():
+    report = left_native_out("report", "ref", "full", "2026-11-30T10:00:00Z")
+    chosen = reference([*ALL, report], "aead", config())
+    assert chosen is not None
+    assert chosen.run is REF_FULL_OLD
+    assert chosen.reason == (
+        "the newest full-profile run of the reference machine"
+        "; runs that left the native tools out (`make report`'s) are passed over"
+    )
+
+
+def test_a_run_that_left_the_native_tools_out_is_taken_where_no_other_has_the_experiment():
+    report = left_native_out("report", "other", "quick", "2026-11-30T10:00:00Z")
+    chosen = reference([report], "aead", config())
+    assert chosen is not None
+    assert chosen.run is report
+    assert "passed over" not in chosen.reason

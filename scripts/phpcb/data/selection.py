@@ -20,6 +20,7 @@ from pathlib import Path
 from phpcb.data.datafile import YamlFile
 from phpcb.data.loader import Run
 from phpcb.data.machines import UNKNOWN, Machine, machine_name
+from phpcb.data.sampling import native_left_out
 from phpcb.data.stacks import on_stack, stack_of
 from phpcb.errors import DataError
 
@@ -129,6 +130,15 @@ def reference(runs: list[Run], experiment: str, config: SiteConfig) -> Selection
         if run is None:
             raise DataError(config.path, f"pinned.{experiment}: run {pinned!r} has no {experiment} results")
         return Selection(run, "pinned for this experiment in data/site.yaml")
+    # A run that left the native tools out (make report's) has no native figures: any other run of this
+    # experiment comes first, whatever its machine or profile.
+    complete = [run for run in having if not native_left_out(run.experiment(experiment))]
+    passed_over = (
+        "; runs that left the native tools out (`make report`'s) are passed over"
+        if complete and complete != having
+        else ""
+    )
+    having = complete or having
     machine = config.reference_machine
     if machine == MOST_BOOTS:
         machine = machine_with_most_boots(runs)
@@ -151,10 +161,12 @@ def reference(runs: list[Run], experiment: str, config: SiteConfig) -> Selection
         on_reference_stack = [run for run in candidates if on_stack(run, stack)]
         run = _newest(on_reference_stack)
         if run is not None:
-            return Selection(run, reason + (f", on the reference stack ({stack})" if stack is not None else ""))
+            return Selection(
+                run, reason + (f", on the reference stack ({stack})" if stack is not None else "") + passed_over
+            )
         run = _newest(candidates)
         if run is not None:
-            return Selection(run, f"{reason}; none on the reference stack ({stack}) has this experiment")
+            return Selection(run, f"{reason}; none on the reference stack ({stack}) has this experiment{passed_over}")
     return None
 
 
