@@ -219,8 +219,8 @@ final class Argon2Experiment implements Experiment, FixedWork
     {
         $cells = [];
         foreach (self::VARIANTS as [$interface, $variant]) {
-            if ($interface === 'cli' && !$profile->native) {
-                continue; // the reference CLI is a native tool: --no-native leaves it out
+            if (!self::takes($profile, $interface)) {
+                continue;
             }
             $grid = self::GRID[self::decidesParameters($interface, $variant) ? $profile->name : $profile->name . '-other'];
             foreach ($grid['time_cost'] as $time) {
@@ -240,6 +240,12 @@ final class Argon2Experiment implements Experiment, FixedWork
             }
         }
         return $cells;
+    }
+
+    /** Whether $profile measures through $interface: the reference CLI is a native tool, which --no-native leaves out. */
+    private static function takes(Profile $profile, string $interface): bool
+    {
+        return $profile->native || $interface !== 'cli';
     }
 
     /** Whether a variant's cells decide the parameters the page picks: Argon2id, as PHP applications call it. */
@@ -416,7 +422,7 @@ final class Argon2Experiment implements Experiment, FixedWork
         foreach (self::NATIVE_VARIANTS[$profile->name] ?? self::NATIVE_VARIANTS['quick'] as $variant) {
             foreach (['cli', 'password_hash', 'sodium'] as $interface) {
                 $cell = Argon2Cell::of($interface, $variant, $memoryKib, self::NATIVE_CELL['threads'], self::NATIVE_CELL['time_cost']);
-                if ($cell->refusal($provider) === null && ($profile->native || $interface !== 'cli')) {
+                if ($cell->refusal($provider) === null && self::takes($profile, $interface)) {
                     $cells[] = $cell;
                 }
             }

@@ -20,7 +20,7 @@ final class RunOptions
         public readonly ?int $budgetNs = null,
         /** --ends-by in seconds since the epoch: the experiments' budget is at most what is left until then */
         public readonly ?int $endsBy = null,
-        /** false with --no-native: the rounds leave `openssl speed` out (Profile::$native) */
+        /** false with --no-native: the native tools are left out (Profile::$native) */
         public readonly bool $native = true,
     ) {
     }

@@ -137,7 +137,7 @@ final class Profile
         return new self($this->name, $this->minSamples, $this->maxSamples, $this->targetHalfWidth, $this->minSampleNs, $this->maxIterations, $this->nativeSeconds, $this->caseAllowanceNs, $this->caseCeilingNs, $this->caseSliceNs, $budgetNs, $this->fewestSamples, $this->uncalibratedFromNs, $this->native);
     }
 
-    /** This profile without `openssl speed` in its rounds (--no-native): the same rules otherwise. */
+    /** This profile without the native tools (--no-native, $native): the same rules otherwise. */
     public function withoutNative(): self
     {
         return new self($this->name, $this->minSamples, $this->maxSamples, $this->targetHalfWidth, $this->minSampleNs, $this->maxIterations, $this->nativeSeconds, $this->caseAllowanceNs, $this->caseCeilingNs, $this->caseSliceNs, $this->budgetNs, $this->fewestSamples, $this->uncalibratedFromNs, false);

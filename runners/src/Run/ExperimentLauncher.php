@@ -10,7 +10,7 @@ interface ExperimentLauncher
     /**
      * @param array<string, string> $environment
      * @param int $budgetNs what the experiment may spend (its share of the run's budget)
-     * @param bool $native false: its rounds leave `openssl speed` out (--no-native)
+     * @param bool $native false: it leaves the native tools out (--no-native, Profile::$native)
      * @return array<string, mixed> the experiment's manifest entry
      */
     public function launch(string $experiment, string $profile, string $directory, bool $fakeClock, array $environment, int $budgetNs, bool $native = true): array;
