@@ -3,12 +3,15 @@ the real pages come back when the file is fixed (docs/contributing.md)."""
 
 from __future__ import annotations
 
+import argparse
 import html
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -101,7 +104,39 @@ def test_a_bad_data_file_is_shown_in_the_browser_until_it_is_fixed(served: Serve
     fixed = wait_for(url + "experiments/jwt/", lambda page: ERROR_TITLE not in page, 90)
     assert "Which run this page shows" in fixed
 
-    # Stopped as `kill` stops it, it stops the generator as Ctrl-C does, which removes its temporary site.
+    # Stopped as `kill` stops it, it stops the generator as Ctrl-C does; nothing of either is left behind
+    # but the page build's per-user cache of compiled templates and compressed files, kept on purpose.
     served.server.terminate()
     assert served.server.wait(timeout=20) == 0
-    assert sorted(path.name for path in served.temporary.iterdir() if path.name.startswith("mkdocs_")) == []
+    left = sorted(path.name for path in served.temporary.iterdir())
+    assert [name for name in left if not name.startswith("_jinja2-cache-")] == []
+
+
+FAKE_GENERATOR = """#!/bin/sh
+# A generator that builds its temporary site, as `mkdocs serve` does, then dies without removing it.
+mkdir "$TMPDIR/mkdocs_fake" && echo page > "$TMPDIR/mkdocs_fake/index.html"
+exit 3
+"""
+
+
+def test_a_generator_that_dies_leaves_no_temporary_site_and_the_signal_handler_is_put_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    from phpcb.commands import serve
+
+    generator = tmp_path / "mkdocs"
+    generator.write_text(FAKE_GENERATOR)
+    generator.chmod(0o755)
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temporary))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # so that mkdtemp reads TMPDIR again
+    monkeypatch.setattr(serve, "regenerate", lambda root, out: None)
+    monkeypatch.setattr(serve, "generator_path", lambda name: str(generator))
+    monkeypatch.setattr(serve, "POLL_SECONDS", 0.05)
+    before = signal.getsignal(signal.SIGTERM)
+    args = argparse.Namespace(root=tmp_path, out=tmp_path / "build", generator="mkdocs", address="127.0.0.1:1")
+
+    assert serve.run(args) == 3, "the generator's exit code is the command's"
+    assert sorted(path.name for path in temporary.iterdir()) == []
+    assert signal.getsignal(signal.SIGTERM) is before

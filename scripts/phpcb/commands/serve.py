@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -53,11 +55,31 @@ def regenerate(root: Path, out: Path) -> None:
 def run(args: argparse.Namespace) -> int:
     out = (args.out or args.root / "build").resolve()
     regenerate(args.root, out)
-    generator = str(Path(sys.executable).with_name(args.generator))
-    server = subprocess.Popen([generator, "serve", "-f", str(out / site_files.CONFIG), "-a", args.address])
-    # Stopped by a signal, the generator's server stops with it (the finally below).
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    watched = site_files.watched(args.root)
+    # The generator builds its temporary site in a directory of ours, removed however the generator stops:
+    # killed, or stopped in the middle of a build, it would leave its own behind.
+    temporary = tempfile.mkdtemp(prefix="phpcb-serve-")
+    # Stopped by a signal, the generator's server stops with it (the finally in watch).
+    previous = signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    try:
+        server = subprocess.Popen(
+            [generator_path(args.generator), "serve", "-f", str(out / site_files.CONFIG), "-a", args.address],
+            env={**os.environ, "TMPDIR": temporary},
+        )
+        watch(args.root, out, server)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        shutil.rmtree(temporary, ignore_errors=True)
+    return server.returncode or 0
+
+
+def generator_path(name: str) -> str:
+    """The generator installed beside this Python: the project's virtual environment's."""
+    return str(Path(sys.executable).with_name(name))
+
+
+def watch(root: Path, out: Path, server: subprocess.Popen[bytes]) -> None:
+    """Generates the pages again on every change of what they are made from, until the server stops."""
+    watched = site_files.watched(root)
     seen = snapshot(watched)
     try:
         while server.poll() is None:
@@ -65,12 +87,11 @@ def run(args: argparse.Namespace) -> int:
             now = snapshot(watched)
             if now != seen:
                 seen = now
-                regenerate(args.root, out)
+                regenerate(root, out)
     except KeyboardInterrupt:
         pass
     finally:
         stop(server)
-    return server.returncode or 0
 
 
 def stop(server: subprocess.Popen[bytes]) -> None:
