@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from phpcb.data import run_checks
+from phpcb.data import run_checks, sampling
 from phpcb.data.loader import load_run
 from phpcb.data.schema import load_schemas
 from phpcb.pages import build as site
@@ -271,6 +271,23 @@ def test_a_killed_argon2_grid_resumes_from_its_last_cell_with_the_same_result(tm
             walls.setdefault(cell, set()).add(row["wall_ns"])
     assert walls, "some cells were measured"
     assert all(len(samples) > 1 for samples in walls.values()), "every measured cell's samples spread"
+
+
+def test_argon2_without_the_native_tools_has_no_cli_cells_and_no_rounds(tmp_path):
+    """make report's Argon2 (--no-native): without the CLI, rounds would time PHP at parameters the grid
+    has, for nothing on the page; the run neither measures nor lists them, and loads as any run."""
+    out = tmp_path / RUN_ID
+    command = ["php", str(ROOT / "runners" / "bench.php"), "run", "--fake-clock", "--no-native", "--only", "argon2"]
+    small_grid = {**os.environ, "PHPCB_TEST_ARGON2_MAX_MIB": "16", "PHPCB_TEST_BCRYPT_MAX_COST": "4"}
+    result = subprocess.run([*command, "--out", str(out)], capture_output=True, text=True, check=False, env=small_grid)
+    assert result.returncode == 0, result.stderr
+    assert "rounds vs native" not in result.stderr
+    assert not (out / "argon2_rounds.csv").exists()
+    entry = json.loads((out / "manifest.json").read_text())["experiments"]["argon2"]
+    assert "argon2_rounds.csv" not in entry["files"]
+    assert sampling.native_left_out(entry)
+    run = load_run(out, load_schemas(ROOT / "data" / "schema"))
+    assert {row["interface"] for row in run.tables["argon2.csv"]} == {"password_hash", "sodium"}
 
 
 def test_symmetric_runs_in_a_legacy_provider_child_and_its_page_shows_the_numbers(tmp_path):
