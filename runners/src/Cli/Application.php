@@ -46,7 +46,7 @@ final class Application
                      the run says what it took and how many cases reached their target
           --ends-by  a time, in seconds since the epoch (date +%s): the budget is the profile's (or
                      --budget-seconds'), or what is left until then when that is less (make report:
-                     3.5 minutes at most, ending in time for its site within its 6 minutes in all)
+                     3.25 minutes at most, ending in time for its site within its 6 minutes in all)
           --no-native  leave the native tools out: `openssl speed` of the experiments' rounds and the
                      argon2 CLI (more than a minute of a quick run, on any host; make report): PHP's
                      figures only, each experiment that has them marked partial
