@@ -5,10 +5,10 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Argon2;
 
 use PhpCryptoBench\Exception\VerificationFailed;
-use PhpCryptoBench\Experiment\Experiment;
 use PhpCryptoBench\Experiment\ExperimentContext;
 use PhpCryptoBench\Experiment\ExperimentSetup;
 use PhpCryptoBench\Experiment\MeasurementResult;
+use PhpCryptoBench\Experiment\TakesWhatIsLeft;
 use PhpCryptoBench\Harness\FixedWork;
 use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Io\CsvTable;
@@ -28,7 +28,7 @@ use PhpCryptoBench\Native\InterleavedRounds;
  * past those goes to each in proportion to its cost. Where even the least would not fit, the rounds
  * take fewer hashes a round, never fewer than 6 in all (still a CI of their median: shortSamples).
  */
-final class Argon2Experiment implements Experiment, FixedWork
+final class Argon2Experiment implements TakesWhatIsLeft, FixedWork
 {
     public const CSV = 'argon2.csv';
     public const ROUNDS_CSV = 'argon2_rounds.csv';

@@ -83,13 +83,19 @@ final class ExperimentRegistry
     }
 
     /**
+     * The experiments a run measures: those $only names, in its order (make bench-repeat rotates it);
+     * without it every one, in order of name but those that take what the others leave last
+     * (TakesWhatIsLeft).
+     *
      * @param list<string>|null $only
      * @return list<Experiment>
      */
     public function select(?array $only): array
     {
         if ($only === null) {
-            return array_values($this->experiments);
+            $last = static fn (Experiment $experiment): bool => $experiment instanceof TakesWhatIsLeft;
+            $all = array_values($this->experiments);
+            return [...array_values(array_filter($all, static fn (Experiment $e): bool => !$last($e))), ...array_values(array_filter($all, $last))];
         }
         return array_map(fn (string $name): Experiment => $this->get($name), $only);
     }

@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace PhpCryptoBench\Tests\Experiment;
 
 use PhpCryptoBench\Exception\BrokenExperiment;
+use PhpCryptoBench\Experiment\Experiment;
 use PhpCryptoBench\Experiment\ExperimentRegistry;
 use PhpCryptoBench\Experiment\ExperimentSetup;
 use PhpCryptoBench\Sample\SampleExperiment;
@@ -25,6 +26,17 @@ final class ExperimentRegistryTest extends TestCase
     {
         self::assertNotSame([], DeclaredExperiments::names());
         self::assertSame(DeclaredExperiments::names(), self::discover()->names());
+    }
+
+    public function testARunThatNamesNoOrderMeasuresArgon2LastAndOneThatNamesOneKeepsIt(): void
+    {
+        $registry = self::discover();
+        $names = static fn (array $experiments): array => array_map(static fn (Experiment $e): string => $e->name(), $experiments);
+        $default = $names($registry->select(null));
+
+        self::assertSame('argon2', end($default), 'it takes what the others leave of the budget');
+        self::assertSame(array_values(array_diff($registry->names(), ['argon2'])), array_slice($default, 0, -1), 'the others by name');
+        self::assertSame(['argon2', 'aead', 'jwt'], $names($registry->select(['argon2', 'aead', 'jwt'])), 'make bench-repeat rotates the order it names');
     }
 
     public function testEachIsBuiltByItsFactoryAndAnsweringToItsName(): void
