@@ -14,6 +14,7 @@ from .browser_support import (
     DESKTOP,
     LOADED,
     PHONE,
+    SETTLES_WITHIN_MS,
     assert_answer_fits,
     assert_answers_shown,
     assert_reads_well,
@@ -51,7 +52,7 @@ def test_aead_charts_render_and_follow_the_palette(contexts, served, generator):
     opened = contexts["light"].taken(served[generator] + "experiments/aead/")  # its palette is toggled
     page = opened.page
     open_sections(page)
-    page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=2', timeout=15_000)
+    page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=2', timeout=SETTLES_WITHIN_MS)
     assert page.locator(".pcb-chart .main-svg").count() >= 3
     assert page.locator(".pcb-chart").first.locator(".scatterlayer .trace").count() >= 5
 
@@ -73,7 +74,7 @@ def test_symmetric_charts_render_and_rank_no_cipher_the_page_says_not_to_use(con
     only recommended ciphers are charted, the rest are in the inventory table."""
     page = contexts["light"].opened(base_url + "experiments/symmetric/").page
     open_sections(page)
-    page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=1', timeout=15_000)
+    page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=1', timeout=SETTLES_WITHIN_MS)
     assert page.locator(".pcb-chart").count() == 2
     assert page.locator("#chart-symmetric-ranking").count() == 0
     assert "none of its 116 ciphers is recommended" in page.locator("article").inner_text()
@@ -84,7 +85,7 @@ def test_symmetric_charts_render_and_rank_no_cipher_the_page_says_not_to_use(con
 def test_ec_keygen_charts_render_and_hover_names_the_curve(contexts, base_url):
     page = contexts["light"].taken(base_url + "experiments/ec_keygen/").page  # its legend is clicked
     open_sections(page)
-    page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=3', timeout=15_000)
+    page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=3', timeout=SETTLES_WITHIN_MS)
     scatter = page.locator(".pcb-chart").first
     points = "(el) => el.querySelectorAll('.scatterlayer .point').length"
     before = scatter.evaluate(points)
@@ -105,7 +106,7 @@ def test_the_argon2_heatmap_opens_on_the_answer_with_its_values_and_budget_line(
     """Issue 37: the heatmap showed no values, no budget line, and opened on a view the answer does not use."""
     page = contexts["light"].taken(base_url + "experiments/argon2/").page  # its menu is used
     open_sections(page)
-    page.wait_for_selector('#chart-argon2-heatmap[data-rendered="true"]', timeout=15_000)
+    page.wait_for_selector('#chart-argon2-heatmap[data-rendered="true"]', timeout=SETTLES_WITHIN_MS)
     chart = page.locator("#chart-argon2-heatmap")
     shown = chart.evaluate("(el) => el.data.findIndex((t) => t.visible === true)")
     menu = chart.evaluate("(el) => el.layout.updatemenus[0]")

@@ -8,6 +8,7 @@ from .browser_support import (
     ANSWERED_PAGES,
     DESKTOP,
     PHONE,
+    SETTLES_WITHIN_MS,
     Reading,
     assert_answer_fits,
     assert_reads_well,
@@ -49,10 +50,12 @@ def test_a_chart_in_a_collapsed_section_is_drawn_to_its_width_when_the_section_o
     chart = page.locator(".pcb-chart").first
     section = page.locator(f"details:has(#{chart.get_attribute('id')})")
     assert section.evaluate("(details) => details.open") is False, "the charts start collapsed"
-    page.wait_for_function("typeof window.Plotly === 'object'", timeout=20_000)
+    page.wait_for_function("typeof window.Plotly === 'object'", timeout=SETTLES_WITHIN_MS)
     assert chart.get_attribute("data-rendered") is None, "not drawn while hidden"
     section.locator("summary").click()
-    page.wait_for_function("document.querySelector('.pcb-chart').dataset.rendered === 'true'", timeout=20_000)
+    page.wait_for_function(
+        "document.querySelector('.pcb-chart').dataset.rendered === 'true'", timeout=SETTLES_WITHIN_MS
+    )
     sizes = chart.evaluate(
         "(el) => [el.querySelector('.main-svg').getBoundingClientRect().width, el.getBoundingClientRect().width]"
     )

@@ -9,7 +9,7 @@ import contextlib
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from .browser_support import PAGES, PHONE, open_sections
+from .browser_support import PAGES, PHONE, SETTLES_WITHIN_MS, open_sections
 
 pytestmark = pytest.mark.browser
 
@@ -98,7 +98,7 @@ HEATMAP = """(el) => {
 def test_the_argon2_heatmap_reads_on_a_phone(contexts, base_url):
     page = contexts["phone-dark"].opened(base_url + "experiments/argon2/").page
     open_sections(page)
-    page.wait_for_selector('#chart-argon2-heatmap[data-rendered="true"]', timeout=15_000)
+    page.wait_for_selector('#chart-argon2-heatmap[data-rendered="true"]', timeout=SETTLES_WITHIN_MS)
     found = page.locator("#chart-argon2-heatmap").evaluate(HEATMAP)
     assert found["colorbars"] == 0, "each cell prints its value: the colour bar's width goes to the cells"
     assert found["down"] == "memory", "the longer axis down the page"
@@ -115,7 +115,7 @@ def test_at_390_px_no_table_hides_a_column_without_saying_so(contexts, base_url,
     page = contexts["phone-dark"].opened(base_url + path).page
     open_sections(page)
     with contextlib.suppress(PlaywrightTimeoutError):  # tables.js measures a table when its section opens
-        page.wait_for_function(f"({TABLES_SHOWN})().length === 0", timeout=5_000)
+        page.wait_for_function(f"({TABLES_SHOWN})().length === 0", timeout=SETTLES_WITHIN_MS)
     assert page.evaluate(TABLES_SHOWN) == [], f"{path or 'home'} at {PHONE['width']} px"
 
 
@@ -124,9 +124,9 @@ def test_search_finds_p384_as_one_word_on_the_curves_page(contexts, base_url):
     page = contexts["light"].taken(base_url).page  # its search box is typed in
     page.locator(".md-search__input").click()
     ready = "!document.querySelector('.md-search-result__meta').textContent.includes('Initializing')"
-    page.wait_for_function(ready, timeout=10_000)  # the index is built in a worker
+    page.wait_for_function(ready, timeout=SETTLES_WITHIN_MS)  # the index is built in a worker
     page.locator(".md-search__input").press_sequentially("P-384", delay=30)  # as typed: the theme reads keys
-    page.locator(".md-search-result__item").first.wait_for(timeout=10_000)
+    page.locator(".md-search-result__item").first.wait_for(timeout=SETTLES_WITHIN_MS)
     titles = [title.strip() for title in page.locator(".md-search-result__item > a h1").all_inner_texts()]
     assert titles[:1] == ["Elliptic-curve key generation, per curve"], titles
     assert page.locator(".md-search-result__item", has_text="Missing").count() == 0, "no half of it left over"
