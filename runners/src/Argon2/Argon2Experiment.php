@@ -385,12 +385,11 @@ final class Argon2Experiment implements TakesWhatIsLeft, FixedWork
         $context->progress->message(sprintf('[%s] bcrypt (password_hash) at costs %s, beside the grid', $this->name(), implode(', ', BcryptCosts::COSTS)));
         BcryptCosts::forRun($context->fakeClock, getenv(BcryptCosts::TEST_MAX_COST_VARIABLE))->measureInto($bcrypt, $sampling, $shares, $cost);
         // Without the native tools there are no rounds (nativeCells), and no table of them.
-        $written = $profile->native ? $tables->writeTo($context->outputDirectory) : $tables->without(self::ROUNDS_CSV)->writeTo($context->outputDirectory);
+        $written = $interleaved->written($tables, self::ROUNDS_CSV)->writeTo($context->outputDirectory);
         $tally = $sampling->tally($checkpoint->records(), $rounds->records(), $bcrypt->records());
         $checkpoint->complete($context->outputDirectory . '/' . self::CSV);
-        $files = array_values(array_filter($this->schema->tablesOf($this->name()), static fn (string $name): bool => $name === self::CSV || in_array($name, $written, true)));
         // What measured is the cell processes: the manifest records their PHP, not the runner's.
-        return new MeasurementResult($files, $gaps, $runner->environment(), $tally);
+        return new MeasurementResult([self::CSV, ...$written], $gaps, $runner->environment(), $tally);
     }
 
     /**
@@ -423,7 +422,7 @@ final class Argon2Experiment implements TakesWhatIsLeft, FixedWork
      */
     private function nativeCells(Profile $profile, ?string $provider, int $memoryKib): array
     {
-        if (!self::takes($profile, 'cli')) {
+        if (!$profile->native) {
             return [];
         }
         $cells = [];

@@ -93,9 +93,10 @@ final class ExperimentRegistry
     public function select(?array $only): array
     {
         if ($only === null) {
-            $last = static fn (Experiment $experiment): bool => $experiment instanceof TakesWhatIsLeft;
             $all = array_values($this->experiments);
-            return [...array_values(array_filter($all, static fn (Experiment $e): bool => !$last($e))), ...array_values(array_filter($all, $last))];
+            // usort is stable (PHP 8): the others keep their order by name.
+            usort($all, static fn (Experiment $a, Experiment $b): int => ($a instanceof TakesWhatIsLeft) <=> ($b instanceof TakesWhatIsLeft));
+            return $all;
         }
         return array_map(fn (string $name): Experiment => $this->get($name), $only);
     }

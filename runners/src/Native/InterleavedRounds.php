@@ -111,7 +111,7 @@ final class InterleavedRounds
         return [...$leftOut, ...array_values(array_filter(array_map(static fn (RoundStep $step): ?string => $step->gap(), $steps)))];
     }
 
-    /** $tables as the experiment writes them: without $nativeTable when the rounds leave `openssl speed` out. */
+    /** $tables as the experiment writes them: without $nativeTable when the rounds leave the native tools out (`openssl speed`, the argon2 CLI). */
     public function written(TableSet $tables, string $nativeTable): TableSet
     {
         return $this->native ? $tables : $tables->without($nativeTable);
