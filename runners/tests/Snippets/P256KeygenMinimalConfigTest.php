@@ -17,6 +17,10 @@ final class P256KeygenMinimalConfigTest extends SnippetTestCase
 {
     private const MINIMAL_CONFIG = REPOSITORY . '/runners/openssl-minimal.cnf';
 
+    /** n of P-256 (SEC 2, section 2.4.2), big-endian */
+    private const P256_ORDER = "\xff\xff\xff\xff\x00\x00\x00\x00\xff\xff\xff\xff\xff\xff\xff\xff"
+        . "\xbc\xe6\xfa\xad\xa7\x17\x9e\x84\xf3\xb9\xca\xc2\xfc\x63\x25\x51";
+
     public static function snippet(): string
     {
         return 'p256-keygen-minimal-config.php';
@@ -30,7 +34,13 @@ final class P256KeygenMinimalConfigTest extends SnippetTestCase
         $details = openssl_pkey_get_details($first);
         self::assertSame(OPENSSL_KEYTYPE_EC, $details['type']);
         self::assertSame('prime256v1', $details['ec']['curve_name']);
-        self::assertSame(32, strlen($details['ec']['d']), 'a private key');
+        // OpenSSL gives d as a big-endian integer without leading zero bytes: one key in 256 is 31 bytes.
+        $d = $details['ec']['d'];
+        self::assertGreaterThanOrEqual(1, strlen($d), 'a private key');
+        self::assertLessThanOrEqual(32, strlen($d), 'a private key');
+        $padded = str_pad($d, 32, "\0", STR_PAD_LEFT);
+        self::assertNotSame(str_repeat("\0", 32), $padded, 'a private key is not zero');
+        self::assertLessThan(0, strcmp($padded, self::P256_ORDER), 'a private key is below the group order');
         self::assertNotSame($details['ec']['d'], openssl_pkey_get_details($second)['ec']['d']);
         $signature = '';
         self::assertTrue(openssl_sign('message', $signature, $first, 'sha256'));
