@@ -63,8 +63,8 @@ final class PitfallsExperiment implements Experiment, FixedWork
         return [];
     }
 
-    /** @return list<Pitfall> */
-    private function pitfalls(): array
+    /** @return list<Pitfall> the pitfalls this experiment verifies and measures, made once (three make an RSA-2048 key) */
+    public function pitfalls(): array
     {
         return $this->pitfalls ??= array_values(array_filter([
             PemVersusKeyObject::rsa2048(),

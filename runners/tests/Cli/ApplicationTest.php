@@ -43,26 +43,41 @@ final class ApplicationTest extends TestCase
         self::assertSame(DeclaredExperiments::names(), $names);
     }
 
-    public function testABrokenExperimentIsOneLineAndExitOneNotATrace(): void
+    /**
+     * A checkout whose runners/src holds the experiments of Experiment/Fixtures/$fixtures, beside this
+     * checkout's table schemas.
+     */
+    private static function checkoutWith(string $fixtures): string
     {
-        // A checkout whose runners/src holds an experiment whose factory throws.
         $repository = sys_get_temp_dir() . '/pcb-app-' . bin2hex(random_bytes(4));
         mkdir($repository . '/runners', 0777, true);
         mkdir($repository . '/data/schema', 0777, true);
-        symlink(dirname(__DIR__) . '/Experiment/Fixtures/broken', $repository . '/runners/src');
+        symlink(dirname(__DIR__) . '/Experiment/Fixtures/' . $fixtures, $repository . '/runners/src');
         symlink(REPOSITORY . '/data/schema/tables', $repository . '/data/schema/tables');
         symlink(REPOSITORY . '/data/schema/shared', $repository . '/data/schema/shared');
+        return $repository;
+    }
+
+    private static function removeCheckout(string $repository): void
+    {
+        unlink($repository . '/runners/src');
+        unlink($repository . '/data/schema/tables');
+        unlink($repository . '/data/schema/shared');
+        rmdir($repository . '/data/schema');
+        rmdir($repository . '/data');
+        rmdir($repository . '/runners');
+        rmdir($repository);
+    }
+
+    public function testABrokenExperimentIsOneLineAndExitOneNotATrace(): void
+    {
+        // A checkout whose runners/src holds an experiment whose factory throws.
+        $repository = self::checkoutWith('broken');
         try {
             [$code, $out, $err] = $this->invokeIn($repository, 'list');
             [$helpCode] = $this->invokeIn($repository, '--help');
         } finally {
-            unlink($repository . '/runners/src');
-            unlink($repository . '/data/schema/tables');
-            unlink($repository . '/data/schema/shared');
-            rmdir($repository . '/data/schema');
-            rmdir($repository . '/data');
-            rmdir($repository . '/runners');
-            rmdir($repository);
+            self::removeCheckout($repository);
         }
         self::assertSame(1, $code);
         self::assertSame('', $out);
@@ -84,15 +99,33 @@ final class ApplicationTest extends TestCase
         self::assertStringContainsString('php runners/bench.php run [--profile quick|full]', $out);
     }
 
-    public function testEndsBySaysWhatItLeavesTheExperimentsBeforeAnythingIsMeasured(): void
+    /**
+     * A fake-clock run of `bench.php run $arguments`: its exit code and the lines it printed on stderr.
+     * What --ends-by and --budget-seconds say comes from the runner before any experiment is measured,
+     * the same whichever it runs: the run is of b_sample (Experiment/Fixtures/good/Sample), which
+     * measures nothing (pitfalls made three RSA-2048 keys a run, most of a CPU-second).
+     *
+     * @return array{int, list<string>, string}
+     */
+    private function runOfNothing(string ...$arguments): array
     {
+        $repository = self::checkoutWith('good');
         $out = sys_get_temp_dir() . '/pcb-ends-by-' . bin2hex(random_bytes(4));
-        // The fake wall clock starts at 2026-01-01T00:00:00 (1767225600): 20 s left until then.
-        [$code, , $err] = $this->invoke('run', '--fake-clock', '--only', 'pitfalls', '--ends-by', '1767225620', '--out', $out);
+        try {
+            [$code, , $err] = $this->invokeIn($repository, 'run', '--fake-clock', '--only', 'b_sample', '--out', $out, ...$arguments);
+        } finally {
+            self::removeCheckout($repository);
+        }
         array_map('unlink', glob($out . '/*') ?: []);
         rmdir($out);
+        return [$code, explode("\n", $err), $err];
+    }
+
+    public function testEndsBySaysWhatItLeavesTheExperimentsBeforeAnythingIsMeasured(): void
+    {
+        // The fake wall clock starts at 2026-01-01T00:00:00 (1767225600): 20 s left until then.
+        [$code, $lines, $err] = $this->runOfNothing('--ends-by', '1767225620');
         self::assertSame(0, $code, $err);
-        $lines = explode("\n", $err);
         self::assertSame("--ends-by 00:00:20 UTC, 0:20 from now: the experiments' budget is 0:20 (the quick profile's is 4:30), what is left until then", $lines[0]);
         self::assertStringStartsWith('budget 0:20 for the experiments (--budget-seconds 20)', $lines[1]);
     }
@@ -106,12 +139,8 @@ final class ApplicationTest extends TestCase
             ['12', '1767226000', "--ends-by 00:06:40 UTC, 6:40 from now: the experiments' budget is 0:12 (--budget-seconds gives 0:12)", '0:12'],
         ];
         foreach ($cases as [$budget, $endsBy, $said, $taken]) {
-            $out = sys_get_temp_dir() . '/pcb-ends-by-' . bin2hex(random_bytes(4));
-            [$code, , $err] = $this->invoke('run', '--fake-clock', '--only', 'pitfalls', '--budget-seconds', $budget, '--ends-by', $endsBy, '--out', $out);
-            array_map('unlink', glob($out . '/*') ?: []);
-            rmdir($out);
+            [$code, $lines, $err] = $this->runOfNothing('--budget-seconds', $budget, '--ends-by', $endsBy);
             self::assertSame(0, $code, $err);
-            $lines = explode("\n", $err);
             self::assertSame($said, $lines[0]);
             self::assertStringStartsWith("budget $taken for the experiments", $lines[1]);
         }

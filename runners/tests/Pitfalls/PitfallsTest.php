@@ -18,7 +18,6 @@ use PhpCryptoBench\Native\InterleavedRounds;
 use PhpCryptoBench\Pitfalls\AeadCallPerField;
 use PhpCryptoBench\Pitfalls\DetailsPerOperation;
 use PhpCryptoBench\Pitfalls\KeyConfigPerCall;
-use PhpCryptoBench\Pitfalls\PemVersusKeyObject;
 use PhpCryptoBench\Pitfalls\Pitfall;
 use PhpCryptoBench\Pitfalls\PitfallCase;
 use PhpCryptoBench\Pitfalls\PitfallsExperiment;
@@ -29,25 +28,41 @@ use PHPUnit\Framework\Attributes\DataProvider;
 
 final class PitfallsTest extends TestCase
 {
-    /** @return iterable<string, array{callable(): Pitfall}> */
-    public static function pitfalls(): iterable
-    {
-        yield 'PEM vs key object, RSA-2048' => [static fn (): Pitfall => PemVersusKeyObject::rsa2048()];
-        yield 'PEM vs key object, P-256' => [static fn (): Pitfall => PemVersusKeyObject::p256()];
-        yield 'details per operation' => [static fn (): Pitfall => new DetailsPerOperation()];
-        yield 'PSS in PHP vs an RSASSA-PSS key' => [static fn (): Pitfall => new PssPaddingInPhp()];
-        yield 'openssl.cnf per key' => [static fn (): Pitfall => new KeyConfigPerCall(REPOSITORY . '/runners/openssl-minimal.cnf')];
-        yield 'an AEAD call per field vs per record' => [static fn (): Pitfall => self::aeadCallPerField()];
-    }
+    private static ?PitfallsExperiment $experiment = null;
 
     /**
-     * @dataProvider pitfalls
-     * @param callable(): Pitfall $make
+     * The experiment these tests measure, and whose pitfalls they check one by one, made once for the
+     * class: three of its pitfalls make an RSA-2048 key (a tenth of a CPU-second and more), and none of
+     * these tests is about a fresh key.
      */
-    #[DataProvider('pitfalls')]
-    public function testBothWaysAgreeAndEachTimedRunIsChecked(callable $make): void
+    private static function experiment(): PitfallsExperiment
     {
-        $pitfall = $make();
+        return self::$experiment ??= PitfallsExperiment::create(ExperimentSetup::forRepository(REPOSITORY));
+    }
+
+    private static function pitfall(string $name): Pitfall
+    {
+        $named = array_values(array_filter(self::experiment()->pitfalls(), static fn (Pitfall $pitfall): bool => $pitfall->name() === $name));
+        self::assertCount(1, $named, "the experiment's pitfall $name");
+        return $named[0];
+    }
+
+    /** @return iterable<string, array{string}> */
+    public static function pitfalls(): iterable
+    {
+        yield 'PEM vs key object, RSA-2048' => ['pem-vs-object-rsa2048'];
+        yield 'PEM vs key object, P-256' => ['pem-vs-object-p256'];
+        yield 'details per operation' => [DetailsPerOperation::NAME];
+        yield 'PSS in PHP vs an RSASSA-PSS key' => [PssPaddingInPhp::NAME];
+        yield 'openssl.cnf per key' => [KeyConfigPerCall::NAME];
+        yield 'an AEAD call per field vs per record' => [AeadCallPerField::NAME];
+    }
+
+    /** @dataProvider pitfalls */
+    #[DataProvider('pitfalls')]
+    public function testBothWaysAgreeAndEachTimedRunIsChecked(string $name): void
+    {
+        $pitfall = self::pitfall($name);
         self::assertStringStartsWith($pitfall->name() . ': ', $pitfall->agreement());
         [$slow, $fast] = $pitfall->variants();
         self::assertNotSame($slow->variant, $fast->variant);
@@ -86,7 +101,7 @@ final class PitfallsTest extends TestCase
     {
         self::assertSame('aes-256-gcm', self::aeadCallPerField()->native()?->name);
         self::assertSame(16, self::aeadCallPerField()->native()?->blockBytes);
-        self::assertNull((new DetailsPerOperation())->native());
+        self::assertNull(self::pitfall(DetailsPerOperation::NAME)->native());
     }
 
     public function testTheAeadPitfallTimesTheFunctionsOfTheSnippetThePageShows(): void
@@ -115,7 +130,7 @@ final class PitfallsTest extends TestCase
     {
         $directory = sys_get_temp_dir() . '/pcb-pitfalls-' . bin2hex(random_bytes(4));
         mkdir($directory);
-        $experiment = PitfallsExperiment::create(ExperimentSetup::forRepository(REPOSITORY));
+        $experiment = self::experiment();
         $profile = Profile::named('quick')->forFakeClock();
         $context = new ExperimentContext($profile, new Sampler(new FakeTimer(), $profile), new Progress(fopen('php://memory', 'w+b')), new FixedNativeSpeed(), $directory, true, 2);
 
@@ -146,7 +161,7 @@ final class PitfallsTest extends TestCase
     {
         $directory = sys_get_temp_dir() . '/pcb-pitfalls-' . bin2hex(random_bytes(4));
         mkdir($directory);
-        $experiment = PitfallsExperiment::create(ExperimentSetup::forRepository(REPOSITORY));
+        $experiment = self::experiment();
         $profile = Profile::named('quick')->forFakeClock()->withoutNative();
         $context = new ExperimentContext($profile, new Sampler(new FakeTimer(), $profile), new Progress(fopen('php://memory', 'w+b')), new FixedNativeSpeed(), $directory, true, 2);
 
