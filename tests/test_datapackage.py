@@ -74,18 +74,21 @@ def test_the_fixture_runs_as_published_are_valid_data_packages_of_every_table(tm
 
 
 def test_frictionless_finds_an_error_inside_a_compressed_file(tmp_path, validator):
-    """The compressed files are read, not taken on trust: a bad row in one is found."""
+    """The compressed files are read, not taken on trust: a bad row in one is found. The package holds that
+    file alone: the fixture run's others, as published, are valid (the test above), and frictionless read
+    every row of them again for nothing this test checks (most of its time)."""
     run_dir = tmp_path / FIXTURE_RUN.name
     run_dir.mkdir()
-    for csv_file in FIXTURE_RUN.glob("*.csv"):
-        data = csv_file.read_bytes()
-        if csv_file.name == "aead.csv":
-            header, first, rest = data.split(b"\n", 2)
-            data = b"\n".join([header, first.replace(b",", b",not-a-column,", 1), rest])
-        (run_dir / f"{csv_file.name}.gz").write_bytes(downloads.compress(data))
-    (run_dir / "datapackage.json").write_text(site.datapackage(load_run(FIXTURE_RUN, SCHEMAS), SCHEMAS))
-    failed = [task for task in frictionless(validator, run_dir)["tasks"] if not task["valid"]]
-    assert [task["place"] for task in failed] == ["aead.csv.gz"]
+    header, first, rest = (FIXTURE_RUN / "aead.csv").read_bytes().split(b"\n", 2)
+    data = b"\n".join([header, first.replace(b",", b",not-a-column,", 1), rest])
+    (run_dir / "aead.csv.gz").write_bytes(downloads.compress(data))
+    package = json.loads(site.datapackage(load_run(FIXTURE_RUN, SCHEMAS), SCHEMAS))
+    package["resources"] = [resource for resource in package["resources"] if resource["path"] == "aead.csv.gz"]
+    (run_dir / "datapackage.json").write_text(json.dumps(package))
+    tasks = frictionless(validator, run_dir)["tasks"]
+    assert [task["place"] for task in tasks] == ["aead.csv.gz"]
+    assert not tasks[0]["valid"]
+    assert tasks[0]["errors"][0].get("rowNumber") == 2, "the bad row itself, read from the compressed file"
 
 
 def as_written(package: dict) -> dict:

@@ -1,7 +1,7 @@
 """`mkdocs serve` from the repository's root serves the real site (issue 39, item 2): the frame's hook
 (overrides/hooks/generated_site.py) generates the pages first, again on every rebuild, and shows a bad
 data file's one-line error on every page until it is fixed; Zensical, which ignores hooks, stops at once
-with one line naming `make serve GENERATOR=zensical`. On a copy of the repository with its small runs."""
+with one line naming `make serve GENERATOR=zensical`. On a copy of the repository with its small run of JWT."""
 
 from __future__ import annotations
 
@@ -30,11 +30,16 @@ def environment(root: Path) -> dict[str, str]:
     return {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(root / "scripts")}
 
 
+# The small run with jwt results, the page the serve test watches: alone in the copy, as the other small runs'
+# pages (AEAD, curves, Argon2) would be generated and built on each of its two builds for nothing it reads.
+JWT_RUN = next(name for name in SLIM_RUNS if (ROOT / "data" / "runs" / name / "jwt.csv").is_file())
+
+
 @pytest.fixture(scope="module")
 def repository(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """One copy for the module's tests: the serve test puts back every file it breaks, the Zensical test
     removes the site it may leave. Both build, neither runs a benchmark: no runner in it."""
-    copy = copy_repository(tmp_path_factory.mktemp("root-serve") / "repository", runner=False)
+    copy = copy_repository(tmp_path_factory.mktemp("root-serve") / "repository", runs=(JWT_RUN,), runner=False)
     yield copy
     # The hook's build directory, named after the copy, is kept between builds: no other run reuses it.
     shutil.rmtree(hook_build_directory(copy), ignore_errors=True)
@@ -46,17 +51,12 @@ def hook_build_directory(root: Path) -> Path:
     return Path(tempfile.gettempdir()) / f"phpcrypto-bench-site-{digest}"
 
 
-def jwt_run_of(repository: Path) -> Path:
-    """The copy's one run with jwt results: its page is the one the test watches."""
-    return next(run for name in SLIM_RUNS if ((run := repository / "data" / "runs" / name) / "jwt.csv").is_file())
-
-
 @pytest.fixture
 def jwt_broken(repository: Path) -> Iterator[Path]:
     """The jwt run with a bad value in row 3 (re-sealed), put back afterwards: the module's other tests read
     this copy. Broken before the server starts, so that its first build shows the error and the fix's rebuild
     the pages: one build fewer than breaking a served site, the same hook run on every build (on_config)."""
-    run = jwt_run_of(repository)
+    run = repository / "data" / "runs" / JWT_RUN
     original = (run / "jwt.csv").read_bytes(), (run / "manifest.json").read_bytes()
     lines = (run / "jwt.csv").read_text().splitlines(keepends=True)
     lines[2] = lines[2].replace(",true", ",maybe")

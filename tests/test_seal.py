@@ -69,37 +69,43 @@ def test_the_runner_seals_what_the_build_counts(sealed_run):
     assert loaded.sealed
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "a,b\n",
-        "a,b\n1,2\n3,4\n",
-        "a,b\n1,2\n3,4",
-        'a,b\n1,"x\ny"\n3,4\n',
-        "",
-        # A carriage return ends a line for Python's CSV reader, not for PHP's, which reads up to a line feed.
-        "a,b\r1,2\r3,4\r",
-        "a,b\n1,x\ry\n3,4\n",
-        "a,b\r\n1,2\r\n",
-        'a,b\n1,"x\ry"\r\n3,"4\r\n5"\n',
-    ],
-    ids=repr,
-)
-def test_rows_are_counted_as_phps_fgetcsv_counts_them(tmp_path, text):
-    path = tmp_path / "t.csv"
-    path.write_bytes(text.encode("utf-8"))
+ROW_TEXTS = [
+    "a,b\n",
+    "a,b\n1,2\n3,4\n",
+    "a,b\n1,2\n3,4",
+    'a,b\n1,"x\ny"\n3,4\n',
+    "",
+    # A carriage return ends a line for Python's CSV reader, not for PHP's, which reads up to a line feed.
+    "a,b\r1,2\r3,4\r",
+    "a,b\n1,x\ry\n3,4\n",
+    "a,b\r\n1,2\r\n",
+    'a,b\n1,"x\ry"\r\n3,"4\r\n5"\n',
+]
+COUNT_EACH = "foreach (array_slice($argv, 1) as $path) { echo PhpCryptoBench\\Run\\RunSeal::rows($path), PHP_EOL; }"
+
+
+@pytest.fixture(scope="module")
+def rows_by_php(tmp_path_factory: pytest.TempPathFactory) -> dict[str, int]:
+    """RunSeal::rows of each of ROW_TEXTS in a file of its own, all counted by one PHP process: a PHP per text
+    started and loaded the runner's classes nine times to count a few bytes."""
+    directory = tmp_path_factory.mktemp("rows")
+    paths = [directory / f"{number}.csv" for number in range(len(ROW_TEXTS))]
+    for path, text in zip(paths, ROW_TEXTS, strict=True):
+        path.write_bytes(text.encode("utf-8"))
     php = subprocess.run(
-        [
-            "php",
-            "-r",
-            f"require '{ROOT}/runners/bootstrap.php'; echo PhpCryptoBench\\Run\\RunSeal::rows($argv[1]);",
-            str(path),
-        ],
+        ["php", "-r", f"require '{ROOT}/runners/bootstrap.php'; {COUNT_EACH}", *map(str, paths)],
         capture_output=True,
         text=True,
         check=True,
     )
-    assert seal.rows(path) == int(php.stdout)
+    return dict(zip(ROW_TEXTS, map(int, php.stdout.split()), strict=True))
+
+
+@pytest.mark.parametrize("text", ROW_TEXTS, ids=repr)
+def test_rows_are_counted_as_phps_fgetcsv_counts_them(tmp_path, rows_by_php, text):
+    path = tmp_path / "t.csv"
+    path.write_bytes(text.encode("utf-8"))
+    assert seal.rows(path) == rows_by_php[text]
 
 
 def scale_times(path: Path, factor: float) -> None:
