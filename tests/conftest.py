@@ -432,12 +432,15 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def shared_builds() -> Iterator[dict[str, Any]]:
     """The trusted job's builds (publish/sides.by_this_code) shared between a module's tests: the same files,
-    the same environment and the same code make the same side. Keyed by a digest of every file of the tree
-    and the environment the build reads (PHPCB_* and PREVIEW_URL); a build that fails is not kept."""
+    the same environment and the same code make the same side. So is the evidence of a tree's added runs
+    (merge_comment.added_evidence: each beside its baseline), which a preview's comment and the posted one
+    compute alike. Keyed by a digest of every file of the tree and the environment the build reads (PHPCB_*
+    and PREVIEW_URL); a build that fails is not kept."""
     from phpcb.publish import merge_comment
 
     built: dict[str, Any] = {}
-    original = merge_comment.by_this_code
+    evidence: dict[tuple[str, tuple[str, ...]], Any] = {}
+    original, compared = merge_comment.by_this_code, merge_comment.added_evidence
 
     def cached(tree: Path, statements: Any = None) -> Any:
         if statements is not None:
@@ -447,8 +450,17 @@ def shared_builds() -> Iterator[dict[str, Any]]:
             built[key] = original(tree)
         return built[key]
 
+    def cached_evidence(root: Path, added: Any) -> Any:
+        if not added:
+            return compared(root, added)  # nothing to compare: no digest of the tree
+        key = (_tree_digest(root), tuple(added))
+        if key not in evidence:
+            evidence[key] = compared(root, added)
+        return evidence[key]
+
     patch = pytest.MonkeyPatch()
     patch.setattr(merge_comment, "by_this_code", cached)
+    patch.setattr(merge_comment, "added_evidence", cached_evidence)
     yield built
     patch.undo()
 
