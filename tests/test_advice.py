@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+from pathlib import Path
+
 from phpcb.compare import advice_changes
 from phpcb.data.loader import Run, load_run
 from phpcb.data.schema import load_schemas
@@ -11,7 +14,7 @@ from phpcb.presentation.advice import Advice, AdviceChange, diff, direction, pic
 from phpcb.statistics.contest import Contest
 from phpcb.statistics.stats import Ratio
 
-from .conftest import FIXTURE_RUNS, ROOT, committed_runs
+from .conftest import FIXTURE_RUNS, ROOT, committed_run_dirs
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
 CONTEXTS = Contexts(Project(ROOT))
@@ -19,20 +22,26 @@ ARGON2_QUICK = "20261122T0342Z-vm-php8.2"
 ARGON2_FULL = "20261122T0506Z-vm-php8.2"
 
 
+@functools.cache
+def loaded(directory: Path) -> Run:
+    """One run, loaded once per test process and only when a test reads it: these tests read a few of the
+    committed runs, not all of them."""
+    return load_run(directory, SCHEMAS)
+
+
 def committed(run_id: str) -> Run:
-    # committed_runs(): loaded once per test process, for every module that reads the committed runs.
-    return next(run for run in committed_runs() if run.run_id == run_id)
+    return loaded(ROOT / "data" / "runs" / run_id)
 
 
 def one_run_per_experiment() -> dict[str, tuple[Run, list[str]]]:
     """For each experiment, the newest committed run with its results, else a fixture run's (experiments
     added since, or only another stack runs): which experiments to read from which run, by run id.
     Analysing every experiment of every run cost most of this module's time; a real run per experiment
-    proves each states its advice."""
+    proves each states its advice. The runs are loaded newest first until each experiment has its run."""
     chosen: dict[str, tuple[Run, list[str]]] = {}
-    candidates = [*reversed(committed_runs()), *(load_run(path, SCHEMAS) for path in FIXTURE_RUNS)]
+    candidates = [*reversed(committed_run_dirs()), *FIXTURE_RUNS]
     for experiment in registry.discover():
-        run = next((run for run in candidates if run.has_results(experiment.name)), None)
+        run = next((loaded(path) for path in candidates if loaded(path).has_results(experiment.name)), None)
         if run is not None:
             chosen.setdefault(run.run_id, (run, []))[1].append(experiment.name)
     return chosen

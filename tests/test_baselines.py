@@ -9,12 +9,9 @@ import pytest
 
 from phpcb.compare import baselines
 from phpcb.compare.exporters.markdown import LIMIT
-from phpcb.data.loader import load_runs
-from phpcb.data.schema import load_schemas
 from phpcb.data.selection import SiteConfig, View
 from phpcb.errors import NoDataError
 from phpcb.experiments import contexts
-from phpcb.experiments.contexts import Contexts, Project
 from phpcb.pages import build as site
 from phpcb.pages.build import GeneratedSite
 from phpcb.publish import preview_comment as preview_comments
@@ -101,14 +98,22 @@ Compared = tuple[GeneratedSite, list[tuple[str, str]]]
 
 
 @pytest.fixture(scope="module")
-def plain_build(project: Path) -> GeneratedSite:
+def sources(project: Path) -> site.Sources:
+    """The project as a build reads it (site.load), loaded once: the builds of its views below read the same
+    runs and analyses, as the trusted job's builds of one tree do (site.build's `sources`)."""
+    return site.load(project)
+
+
+@pytest.fixture(scope="module")
+def plain_build(project: Path, sources: site.Sources) -> GeneratedSite:
     """The site of data/site.yaml's picks, built once for the tests that read its pages."""
-    return site.build(project)
+    return site.build(project, sources=sources)
 
 
 @pytest.fixture(scope="module")
 def compared_build(project: Path) -> Compared:
-    """The site comparing NEW_ID, built once, and each (experiment, run) it analysed, in order."""
+    """The site comparing NEW_ID, built once from the tree (its own sources: it counts what a build analyses),
+    and each (experiment, run) it analysed, in order."""
     calls: list[tuple[str, str]] = []
     analyse = contexts.run_context
 
@@ -135,17 +140,16 @@ def test_the_comment_finds_the_slower_signing_within_githubs_limit(project: Path
     assert [p.name for p in out.parent.iterdir()] == ["comment.md"], "written whole: no temporary file left"
 
 
-def test_a_small_limit_keeps_every_comparison_in_its_share(project: Path):
-    schemas = load_schemas(project / "data" / "schema")
-    runs = load_runs(project / "data" / "runs", schemas)
-    found = baselines.comparisons(runs, [NEW_ID], SiteConfig(Path("x"), None, {}), schemas, Contexts(Project(project)))
+def test_a_small_limit_keeps_every_comparison_in_its_share(sources: site.Sources):
+    config = SiteConfig(Path("x"), None, {})
+    found = baselines.comparisons(sources.runs, [NEW_ID], config, sources.schemas, sources.contexts)
     text = preview_comments.comment(found, limit=6_000)
     assert len(text) <= 6_000
     assert "rows of the full tables were left out" in text
 
 
 def test_the_site_has_a_comparison_page_only_when_runs_are_named(
-    project: Path, plain_build: GeneratedSite, compared_build: Compared
+    project: Path, sources: site.Sources, plain_build: GeneratedSite, compared_build: Compared
 ):
     assert site.COMPARISON_PAGE not in plain_build.pages
     page = compared_build[0].pages[site.COMPARISON_PAGE]
@@ -153,7 +157,7 @@ def test_the_site_has_a_comparison_page_only_when_runs_are_named(
     assert "Baseline: the reference run of the same machine." in page
     assert "| slower |" in page
     with pytest.raises(NoDataError, match=r"no run 20990101T0000Z-nowhere-php8\.2"):
-        site.build(project, view=View(compare=("20990101T0000Z-nowhere-php8.2",)))
+        site.build(project, view=View(compare=("20990101T0000Z-nowhere-php8.2",)), sources=sources)
 
 
 def test_a_build_analyses_each_run_of_each_experiment_once(compared_build: Compared):
@@ -172,12 +176,14 @@ def test_the_runs_page_says_which_pages_show_each_run(plain_build: GeneratedSite
     assert "Shown on:" not in older
 
 
-def test_a_page_links_the_comparison_page_only_when_it_sets_the_shown_run_beside_its_baseline(project: Path):
+def test_a_page_links_the_comparison_page_only_when_it_sets_the_shown_run_beside_its_baseline(
+    project: Path, sources: site.Sources
+):
     """PHPCB_SHOW_RUN alone builds no Comparison page: a link to it failed `mkdocs build --strict`."""
     link = "The [Comparison](../compare.md) page sets it beside its baseline run"
-    shown = site.build(project, view=View(show=NEW_ID)).pages["experiments/jwt.md"]
+    shown = site.build(project, view=View(show=NEW_ID), sources=sources).pages["experiments/jwt.md"]
     assert f"Run [`{NEW_ID}`]" in shown
     assert link not in shown
-    both = site.build(project, view=View(show=NEW_ID, compare=(NEW_ID,)))
+    both = site.build(project, view=View(show=NEW_ID, compare=(NEW_ID,)), sources=sources)
     assert site.COMPARISON_PAGE in both.pages
     assert link in both.pages["experiments/jwt.md"]

@@ -98,15 +98,20 @@ def test_with_a_noise_model_the_site_states_close_picks_as_ties(make_project):
     (root / "data" / "site.yaml").write_text(
         "reference_machine: intel-xeon-unknown-2c-2e892e\npinned: {}\n", encoding="utf-8"
     )
-    before = {a.key: a for a in advice_changes.of_run(load_run(FIXTURE_RUN, SCHEMAS), Contexts(Project(root)))}
+    # The picks are the AEAD experiment's: its advice alone is read, with and without the model.
+    before = {
+        a.key: a for a in advice_changes.of_run(load_run(FIXTURE_RUN, SCHEMAS), Contexts(Project(root)), ["aead"])
+    }
     classes = {"aead": {"all": noise_model.ClassNoise(cases=80, shift_log_sd=0.05, residual_log_sd=0.3)}}
     noise_model.save(root, "intel-xeon-unknown-2c-2e892e", noise_model.ProfileNoise("quick", ("a", "b", "c"), classes))
-    after = {a.key: a for a in advice_changes.of_run(load_run(FIXTURE_RUN, SCHEMAS), Contexts(Project(root)))}
+    sources = site.load(root)  # with the model: the advice after it and the page read one analysis
+    (run,) = sources.runs
+    after = {a.key: a for a in advice_changes.of_run(run, sources.contexts, ["aead"])}
     picks = [key for key in before if key.startswith("aead.fastest-recommended.")]
     decided = [key for key in picks if not before[key].tie]
     assert decided, "some picks are decided within the run"
     assert all(after[key].tie for key in decided), "and none across runs ±30 %"
-    page = site.build(root).pages["experiments/aead.md"]
+    page = site.build(root, sources=sources).pages["experiments/aead.md"]
     assert "Ratios of two cases and the picks they decide: 95 % across runs" in page
     assert "no measurable difference" in page.split("## Recommendation", 1)[1].split("**Recommendation.**", 1)[0]
     assert (

@@ -59,9 +59,15 @@ def runs_of_two_boots(
     return loaded
 
 
-def test_the_same_numbers_on_another_boot_are_covered(tmp_path):
+@pytest.fixture(scope="module")
+def two_boots(tmp_path_factory: pytest.TempPathFactory) -> list:
+    """runs_of_two_boots as it is, for the tests that only read the runs (made and loaded once, not per test)."""
+    return runs_of_two_boots(tmp_path_factory.mktemp("two-boots"))
+
+
+def test_the_same_numbers_on_another_boot_are_covered(two_boots):
     contexts = coverage.WithinRun(Project(ROOT), SCHEMAS)
-    (jwt,) = coverage.leave_one_boot_out(runs_of_two_boots(tmp_path), JWT, SCHEMAS, contexts)
+    (jwt,) = coverage.leave_one_boot_out(two_boots, JWT, SCHEMAS, contexts)
     # 7 headlines (3 algorithms' verification, EdDSA's margin over ES256, the 3 picks with their times) × 2
     # runs left in × 2 runs held out, each boot left out in turn.
     assert (jwt.covered, jwt.total) == (56, 56)
@@ -83,8 +89,8 @@ def test_a_boot_whose_es256_verification_is_half_as_fast_again_falls_outside(tmp
     assert "below the 90 % goal" in coverage.report([jwt])
 
 
-def test_runs_of_one_boot_cannot_say(tmp_path):
-    runs = runs_of_two_boots(tmp_path)[:2]
+def test_runs_of_one_boot_cannot_say(two_boots):
+    runs = two_boots[:2]
     with pytest.raises(coverage.CoverageError, match="leave-one-boot-out needs two"):
         coverage.leave_one_boot_out(runs, JWT, SCHEMAS, coverage.WithinRun(Project(ROOT), SCHEMAS))
 
@@ -117,8 +123,8 @@ def test_a_held_out_run_that_differs_is_flagged_and_the_report_says_it_misses_th
     assert "(above the 5% goal)" in coverage.pairs_report(pairs)
 
 
-def test_held_out_pairs_need_two_runs_of_each_boot_beside_the_pair(tmp_path):
-    assert coverage.held_out_pairs(runs_of_two_boots(tmp_path), JWT, SCHEMAS) == []
+def test_held_out_pairs_need_two_runs_of_each_boot_beside_the_pair(two_boots):
+    assert coverage.held_out_pairs(two_boots, JWT, SCHEMAS) == []
     assert "none (each boot needs three runs" in coverage.pairs_report([])
 
 

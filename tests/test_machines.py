@@ -86,15 +86,17 @@ def test_the_run_just_measured_stands_for_its_machine(make_project):
     root = make_project(FIXTURE_RUN)
     older = "20251231T0000Z-fixture-php8.2"  # the rule would show the newest run: the fixture's
     copied_run(root, older, "2025-12-31T00:00:00Z", git_commit="b" * 40)
-    assert f"[`{older}`]" not in site.build(root).pages["machines.md"]
-    page = site.build(root, view=View(show=older)).pages["machines.md"]
+    sources = site.load(root)  # one tree, two views of it: loaded and analysed once
+    assert f"[`{older}`]" not in site.build(root, sources=sources).pages["machines.md"]
+    page = site.build(root, view=View(show=older), sources=sources).pages["machines.md"]
     assert f"[`{older}`]" in page
     assert f"[`{FIXTURE_RUN.name}`]" not in page, "one row per machine × PHP: the run just measured"
 
 
-def test_rows_from_different_runner_commits_are_named_as_such(make_project):
+def test_rows_from_different_runner_commits_are_named_as_such(make_project, fixture_run_site):
+    # The fixture run alone: the session's site of it (conftest's fixture_run_site) is that build.
+    assert "Not one harness" not in fixture_run_site.pages["machines.md"], "one run, one commit"
     root = make_project(FIXTURE_RUN)
-    assert "Not one harness" not in site.build(root).pages["machines.md"], "one run, one commit"
     copied_run(root, "20260102T0000Z-other-php8.2", "2026-01-02T00:00:00Z", elsewhere=True, git_commit="b" * 40)
     page = site.build(root).pages["machines.md"]
     assert "| `bbbbbbb` |" in page

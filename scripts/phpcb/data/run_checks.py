@@ -34,6 +34,7 @@ Each failure is one DataError naming the manifest (or the file at fault) and wha
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -304,6 +305,18 @@ def measured_files(run: Run, schemas: Schemas) -> dict[str, str]:
     return found
 
 
+# Keyed by a manifest's bytes, which are immutable: the same bytes always give the same files. Checking
+# every run against every other (the tests of the committed runs, collect-runs) parsed each manifest once
+# per run it was held against. The mapping is only read (check_not_a_copy), never handed on.
+@functools.lru_cache(maxsize=256)
+def _sealed_by_hash(manifest_bytes: bytes) -> Mapping[str, str]:
+    """The files a manifest's seal lists, by SHA-256 ({} for a manifest that is no object); a manifest that
+    is not UTF-8 or not JSON raises as read_text and json.loads do."""
+    # Universal newlines, as read_text reads the file: a JSON document parses the same either way.
+    manifest = json.loads(manifest_bytes.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n"))
+    return {sha256: name for name, sha256 in sealed_files(manifest).items()} if isinstance(manifest, dict) else {}
+
+
 def check_not_a_copy(run: Run, schemas: Schemas, others: Iterable[Path]) -> None:
     """The run is not a copy of another: `others` are run directories (the run's own is skipped); a
     manifest that cannot be read is left to the loader, which refuses it with its own line."""
@@ -314,10 +327,9 @@ def check_not_a_copy(run: Run, schemas: Schemas, others: Iterable[Path]) -> None
         if directory.name == run.run_id:
             continue
         try:
-            manifest = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
+            theirs = _sealed_by_hash((directory / MANIFEST).read_bytes())
         except (OSError, UnicodeDecodeError, ValueError):
             continue
-        theirs = {sha256: name for name, sha256 in sealed_files(manifest).items()} if isinstance(manifest, dict) else {}
         if own.keys() <= theirs.keys():
             first = min(own, key=lambda sha256: own[sha256])
             raise DataError(

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -307,8 +308,36 @@ def policy_files(directory: Path) -> list[Path]:
     return sorted(directory.glob("*.yaml"))
 
 
+# Tables already built, by their directory and the name and text of each of its policy files (strs, which
+# are immutable): every experiment's policy loads the whole table, so a build built it once per experiment.
+# A VerdictTable is frozen and nothing changes its mappings once it is built; one that fails is never kept,
+# nor one whose files changed while it was read.
+_TABLES: OrderedDict[tuple[Path, tuple[tuple[str, str], ...]], VerdictTable] = OrderedDict()
+TABLES_KEPT = 16
+
+
+def _files_key(directory: Path) -> tuple[Path, tuple[tuple[str, str], ...]] | None:
+    try:
+        return directory, tuple((path.name, path.read_text(encoding="utf-8")) for path in policy_files(directory))
+    except (OSError, UnicodeDecodeError):
+        return None  # the files are loaded as they are, and the load names the problem
+
+
 def load_table(directory: Path) -> VerdictTable:
     """Every verdict in data/policy/, checked as one table."""
+    key = _files_key(directory)
+    if key is not None and key in _TABLES:
+        _TABLES.move_to_end(key)
+        return _TABLES[key]
+    table = _load_table(directory)
+    if key is not None and _files_key(directory) == key:
+        _TABLES[key] = table
+        while len(_TABLES) > TABLES_KEPT:
+            _TABLES.popitem(last=False)
+    return table
+
+
+def _load_table(directory: Path) -> VerdictTable:
     builder = _TableBuilder()
     for path in policy_files(directory):
         file = YamlFile.load(path)

@@ -5,6 +5,7 @@ or a line break followed by `# heading` reaches the reader as the characters it 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import math
 import re
@@ -35,7 +36,14 @@ _EDGE_UNDERSCORE = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
 
 def markdown_text(value: object) -> Markup:
     """Text from data, escaped for HTML and for Markdown: it shows as the characters it holds."""
-    escaped = str(escape(str(value))).translate(_MARKDOWN_SPECIAL)
+    return _markdown_text(str(value))
+
+
+# Keyed by the text, a str, which is immutable: the same text always escapes alike, and Markup is a str too.
+# A build escapes some ten thousand values, most of them names and labels it has escaped before.
+@functools.lru_cache(maxsize=8192)
+def _markdown_text(text: str) -> Markup:
+    escaped = str(escape(text)).translate(_MARKDOWN_SPECIAL)
     return Markup(_EDGE_UNDERSCORE.sub("&#95;", escaped))
 
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from phpcb.data.loader import Run
 from phpcb.data.sampling import Pairing
-from phpcb.data.schema import declared_measure
+from phpcb.data.schema import Measure, declared_measure
 from phpcb.statistics.rounds import NativeKey, Series, inverse, native_series, series_by_case, versus
 from phpcb.statistics.stats import (
     MIN_PAIRS,
@@ -90,9 +90,8 @@ def analyse(run: Run, order: tuple[str, ...]) -> list[Layers]:
     rows: list[Mapping[str, Any]] = list(run.tables.get(LAYERS_CSV, []))
     if not rows:
         return []
-    php = series_by_case(
-        rows, lambda r: (str(r["alg"]), str(r["operation"]), str(r["layer"])), declared_measure(LAYERS_CSV)
-    )
+    measure = declared_measure(LAYERS_CSV)
+    php = series_by_case(rows, lambda r: (str(r["alg"]), str(r["operation"]), str(r["layer"])), measure)
     pairing = Pairing.of(run, "jwt", LAYERS_CSV)
     natives = native_series(run.tables.get(NATIVE_CSV, []))
     native_of = {(str(r["alg"]), str(r["operation"])): (str(r["native"]), int(r["payload_chars"])) for r in rows}
@@ -110,7 +109,7 @@ def analyse(run: Run, order: tuple[str, ...]) -> list[Layers]:
             native = _native_for(natives, name, operation)
             case = {"alg": alg, "operation": operation}
             together = pairing.together(case, case)
-            pairs = _pairs(rows_of.get((alg, operation), []), alg, operation) if together else None
+            pairs = _pairs(rows_of.get((alg, operation), []), alg, operation, measure) if together else None
             found.append(
                 Layers(
                     alg=alg,
@@ -135,11 +134,13 @@ def analyse(run: Run, order: tuple[str, ...]) -> list[Layers]:
     return found
 
 
-def _pairs(rows: list[Mapping[str, Any]], alg: str, operation: str) -> tuple[np.ndarray, np.ndarray] | None:
+def _pairs(
+    rows: list[Mapping[str, Any]], alg: str, operation: str, measure: Measure
+) -> tuple[np.ndarray, np.ndarray] | None:
     """The JWS layer's and the primitive's per-operation times, sample by sample where both have the
-    sample number (taken in the same turn of a rotation); None with fewer than MIN_PAIRS pairs."""
+    sample number (taken in the same turn of a rotation); None with fewer than MIN_PAIRS pairs. `measure`:
+    the table's declared measure (declared_measure(LAYERS_CSV), read once for every operation)."""
     by_layer: dict[str, dict[int, float]] = {"jws": {}, "primitive": {}}
-    measure = declared_measure(LAYERS_CSV)
     for row, operations in zip(rows, iterations_of(rows, measure), strict=True):
         if row["alg"] == alg and row["operation"] == operation and row["layer"] in by_layer:
             by_layer[str(row["layer"])][int(row["sample"])] = float(row[measure.time]) / operations
