@@ -6,13 +6,12 @@ import functools
 import http.server
 import json
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import BrowserContext, ConsoleMessage, Error, Page, Request
 
 from phpcb.experiments import registry
 
@@ -47,19 +46,14 @@ PAGES = ["", *CHART_PAGES, "runs/", "claims/", "methodology/", "contributing/", 
 # The Zensical build is loaded page by page too, where its frame differs from MkDocs' (home, nav, a
 # chart page, tables, admonitions); the charts' own checks run on the MkDocs build only.
 ZENSICAL_PAGES = ["", "experiments/aead/", "experiments/symmetric/", "runs/", "claims/"]
-# The MkDocs pages test_browser.py's later tests read again (the answer tables at 1280 px, the palette toggle,
-# the symmetric, EC and Argon2 checks) are loaded last, so that they are still open then (Profile's shelf);
-# Zensical's AEAD page too.
-REREAD = ["experiments/aead/", "experiments/symmetric/", "experiments/ec_keygen/", "experiments/argon2/", "claims/"]
-LOADED = (
-    [("mkdocs", path) for path in PAGES if path not in REREAD]
-    + [("zensical", path) for path in ZENSICAL_PAGES]
-    + [("mkdocs", path) for path in REREAD]
-)
+LOADED = [("mkdocs", path) for path in PAGES] + [("zensical", path) for path in ZENSICAL_PAGES]
 # How long a page may take to draw what a test waits for: a bound for what never happens, not a speed check.
 # 20 s was too little for the AEAD page's charts at 390 px on a host 2.3 times slower than a family-25
 # model-17 one (scripts/slower-host.py) under `make test`'s load, pytest's two workers and PHPUnit beside them.
 SETTLES_WITHIN_MS = 60_000
+# How often a wait for the charts asks whether they are drawn: every 100 ms, not every frame (Playwright's
+# default), for a frame a wait asks for is one Chromium draws too, charts half drawn (2 % of the checks' CPU).
+POLL_MS = 100
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 # Dark is the reader's system setting (mkdocs.yml's palette follows prefers-color-scheme); the toggle
@@ -74,26 +68,26 @@ SHOWN_RENDERED = (
     "[...document.querySelectorAll('.pcb-chart')]"
     ".every((chart) => chart.dataset.rendered === 'true' || chart.closest('details:not([open])'))"
 )
-# Pages Profile keeps open for the tests that read them (each about 140 MB): the last pages read by the
-# tests of test_browser.py and test_browser_reader.py, in the order pytest runs them, are reread there.
-SHELF_SIZE = 12
 RENDERED = "[...document.querySelectorAll('.pcb-chart')].every((chart) => chart.dataset.rendered === 'true')"
 
 
 class Opens(Protocol):
-    """What opens a page: a Playwright context, or a Reading."""
+    """What open_page opens a page in: a Playwright context, say."""
 
     def new_page(self) -> Page: ...
 
 
 @dataclass
 class Opened:
-    """A page as open_page left it, read as first drawn (its answer block) and then with every collapsed
-    section open (open_sections): what the tests of a reading check on it, each test one part."""
+    """A page as Reading.opened left it: read as first drawn (its answer block, its first collapsed chart as
+    its section opens), then with every collapsed section open (open_sections); its console errors, page
+    errors and requests that leave the site (problems) from its load until it is released. What the tests of
+    a page at a reading check on it, each test one part."""
 
     page: Page
     problems: list[str]
     first_screen: dict[str, Any] | None
+    first_chart: dict[str, Any] | None
 
 
 # Material keeps the palette a page opened with (and a toggled one) in localStorage, and the next page of
@@ -103,6 +97,11 @@ class Opened:
 FORGET_PALETTE = """try {
   Object.keys(localStorage).filter((k) => k.endsWith('__palette')).forEach((k) => localStorage.removeItem(k));
 } catch (noStorage) {}"""
+
+
+# A tab of the profile goes from page to page (Profile.release), where a tab of its own would start without
+# session storage: each page forgets the last one's before its scripts run.
+FORGET_SESSION = "try { sessionStorage.clear(); } catch (noStorage) {}"
 
 
 # Material's search (both generators') fetches the whole site's index (800 kB) on every page load and sends it
@@ -134,38 +133,47 @@ class Profile:
     browser does (an in-memory context compiles it again for every page: most of a chart page's CPU time).
     One profile for every reading, each page emulating its own (a second profile compiled Plotly.js again).
 
-    It also keeps the pages it opened for the tests that only read them (SHELF_SIZE, the most recently
-    read): the same page at the same reading is opened once and checked by each of them."""
+    A page the tests are done with is released: its tab is emptied and opens the next page, as a reader's
+    tab goes from page to page. A tab of its own per page cost Chromium a fifth of a second to open and
+    close, and a tab that goes on keeps what it compiled in memory: the pages these tests open cost a
+    quarter less CPU opened one after the other in one tab than each in a tab of its own."""
 
     def __init__(self, launch: Callable[[], BrowserContext]) -> None:
         self._launch = launch
         self._context: BrowserContext | None = None
-        self._shelf: OrderedDict[tuple[str, str], Opened] = OrderedDict()
+        self._spare: list[Page] = []
+        self._unwatch: dict[Page, Callable[[], None]] = {}
 
     def new_page(self, mode: str) -> Page:
+        page = self._spare.pop() if self._spare else self._new_tab()
+        page.set_viewport_size(MODES[mode]["viewport"])
+        page.emulate_media(color_scheme=MODES[mode]["color_scheme"])
+        return page
+
+    def _new_tab(self) -> Page:
         if self._context is None:
             self._context = self._launch()
         page = self._context.new_page()
         page.set_default_timeout(SETTLES_WITHIN_MS)
         page.add_init_script(FORGET_PALETTE)
+        page.add_init_script(FORGET_SESSION)
         page.add_init_script(ONE_ENTRY_SEARCH_INDEX)
-        page.set_viewport_size(MODES[mode]["viewport"])
-        page.emulate_media(color_scheme=MODES[mode]["color_scheme"])
         return page
 
-    def opened(self, reading: "Reading", url: str) -> Opened:
-        key = (reading.mode, url)
-        if key in self._shelf:
-            self._shelf.move_to_end(key)
-            return self._shelf[key]
-        self._shelf[key] = open_and_read(reading, url)
-        while len(self._shelf) > SHELF_SIZE:
-            self._shelf.popitem(last=False)[1].page.close()
-        return self._shelf[key]
+    def open(self, mode: str, url: str) -> Opened:
+        problems: list[str] = []
+        page = self.new_page(mode)
+        self._unwatch[page] = watch(page, url, problems)
+        load(page, url)
+        first_screen = page.evaluate(ANSWER_BOX)
+        first_chart = open_first_chart(page)
+        open_sections(page)
+        return Opened(page, problems, first_screen, first_chart)
 
-    def taken(self, reading: "Reading", url: str) -> Opened:
-        shelved = self._shelf.pop((reading.mode, url), None)
-        return shelved if shelved is not None else open_and_read(reading, url)
+    def release(self, page: Page) -> None:
+        self._unwatch.pop(page, lambda: None)()
+        page.goto("about:blank")  # the page's document ends here, as a closed tab's would
+        self._spare.append(page)
 
     def close(self) -> None:
         if self._context is not None:
@@ -180,18 +188,20 @@ class Reading:
         self.mode = mode
 
     def new_page(self) -> Page:
-        """A page of its own, at this reading."""
+        """A page of its own, at this reading, until the test releases it."""
         return self._profile.new_page(self.mode)
 
-    def opened(self, url: str) -> Opened:
-        """The page at `url` at this reading (open_and_read), shared with every test that only reads it:
-        the page must be left as it is."""
-        return self._profile.opened(self, url)
+    @contextlib.contextmanager
+    def opened(self, url: str) -> Iterator[Opened]:
+        """The page at `url` at this reading (Opened), released when the test is done with it (a test that
+        fails on it leaves its tab where it failed)."""
+        opened = self._profile.open(self.mode, url)
+        yield opened
+        self._profile.release(opened.page)
 
-    def taken(self, url: str) -> Opened:
-        """The page at `url` at this reading (open_and_read), for a test that changes it and closes it:
-        taken off the shelf, so no later test reads it changed."""
-        return self._profile.taken(self, url)
+    def release(self, page: Page) -> None:
+        """`page`, which the test that opened it (new_page) is done with: its tab opens a later page."""
+        self._profile.release(page)
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -213,27 +223,84 @@ def serving(directory: Path) -> Iterator[str]:
         server.server_close()
 
 
+def watch(page: Page, url: str, problems: list[str]) -> Callable[[], None]:
+    """Console errors, page errors and requests that leave the site of `url`, from now on appended to
+    `problems`; returns what stops it."""
+    origin = "/".join(url.split("/", 3)[:3]) + "/"
+
+    def console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            problems.append(f"console {message.type}: {message.text}")
+
+    def page_error(error: Error) -> None:
+        problems.append(f"page error: {error}")
+
+    def request(sent: Request) -> None:
+        if not sent.url.startswith(origin):
+            problems.append(f"outside request: {sent.url}")
+
+    page.on("console", console)
+    page.on("pageerror", page_error)
+    page.on("request", request)
+
+    def stop() -> None:
+        page.remove_listener("console", console)
+        page.remove_listener("pageerror", page_error)
+        page.remove_listener("request", request)
+
+    return stop
+
+
+def load(page: Page, url: str) -> None:
+    """`page` at `url`, with every chart outside a collapsed section drawn."""
+    response = page.goto(url, wait_until="load")
+    assert response is not None
+    assert response.status == 200
+    page.wait_for_function(SHOWN_RENDERED, timeout=SETTLES_WITHIN_MS, polling=POLL_MS)
+
+
 def open_page(context: Opens, url: str, problems: list[str] | None = None) -> Page:
     """The page at `url` with every chart outside a collapsed section drawn; console errors, page errors
     and requests that leave the site are appended to `problems`."""
     page = context.new_page()
     if problems is not None:
-        site = url.split("/", 3)[:3]
-        origin = "/".join(site) + "/"
-        page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
-        page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-        page.on("request", lambda r: None if r.url.startswith(origin) else problems.append(f"outside request: {r.url}"))
-    response = page.goto(url, wait_until="load")
-    assert response is not None
-    assert response.status == 200
-    page.wait_for_function(SHOWN_RENDERED, timeout=SETTLES_WITHIN_MS)
+        watch(page, url, problems)
+    load(page, url)
     return page
+
+
+# The first chart of the page, where it starts in a collapsed section of its own (its nearest <details>, closed,
+# in no other closed one).
+FIRST_CHART_COLLAPSED = """() => {
+  const section = document.querySelector('.pcb-chart')?.closest('details');
+  return Boolean(section) && !section.open && !section.parentElement.closest('details:not([open])');
+}"""
+
+
+def open_first_chart(page: Page) -> dict[str, Any] | None:
+    """The page's first chart, where it starts in a collapsed section: whether it is drawn while hidden (with
+    Plotly.js loaded), then its section opened as a reader would, by a click on its summary, and the width it
+    is drawn to with its box's. None where the first chart is not collapsed, or the page has none."""
+    if not page.evaluate(FIRST_CHART_COLLAPSED):
+        return None
+    chart = page.locator(".pcb-chart").first
+    page.wait_for_function("typeof window.Plotly === 'object'", timeout=SETTLES_WITHIN_MS)
+    drawn_while_hidden = chart.get_attribute("data-rendered") is not None
+    chart.locator("xpath=ancestor::details[1]/summary").click()
+    page.wait_for_function(
+        "document.querySelector('.pcb-chart').dataset.rendered === 'true'", timeout=SETTLES_WITHIN_MS
+    )
+    widths = chart.evaluate(
+        "(el) => [el.querySelector('.main-svg').getBoundingClientRect().width, el.getBoundingClientRect().width]"
+    )
+    page.evaluate("window.scrollTo(0, 0)")  # back where the click scrolled from
+    return {"drawn_while_hidden": drawn_while_hidden, "widths": widths}
 
 
 def open_sections(page: Page) -> None:
     """Every collapsed section opened, as a reader would, and every chart in them drawn."""
     page.evaluate("document.querySelectorAll('details:not([open])').forEach((d) => { d.open = true; })")
-    page.wait_for_function(RENDERED, timeout=SETTLES_WITHIN_MS)
+    page.wait_for_function(RENDERED, timeout=SETTLES_WITHIN_MS, polling=POLL_MS)
 
 
 # Per chart, as drawn: its caption (title, permalink, data link) above it and inside the page; tick
@@ -334,16 +401,6 @@ ANSWER_BOX = """() => {
     clipped: clipped,
   };
 }"""
-
-
-def open_and_read(opens: Opens, url: str) -> Opened:
-    """The page at `url` (open_page), its answer block read as first drawn, then every collapsed section
-    opened (open_sections)."""
-    problems: list[str] = []
-    page = open_page(opens, url, problems)
-    first_screen = page.evaluate(ANSWER_BOX)
-    open_sections(page)
-    return Opened(page, problems, first_screen)
 
 
 def assert_answer_fits(found: dict[str, Any] | None, viewport: dict[str, int], mode: str) -> None:

@@ -1,20 +1,26 @@
-"""Every page in headless Chromium (Debian's, never a downloaded one): charts render, no console
-errors, no request leaves the site, and the charts follow the light/dark palette toggle.
+"""Every page of both builds in headless Chromium (Debian's, never a downloaded one), light at 1280 × 900:
+charts render, no console errors, no request leaves the site, the charts follow the light/dark palette toggle,
+and search finds "P-384" as one word. (The phone, dark, is test_browser_reader.py's.)
 
-One Chromium profile per test process, each page emulating its way of reading (light at 1280 × 900; dark
-on a phone, 390 × 844), so Plotly.js is compiled once; each page is opened once per reading and every test
-that only reads it checks it there (browser_support.Profile), with the other browser test files."""
+One Chromium profile per test process, each page emulating its way of reading, so Plotly.js is compiled
+once (browser_support.Profile). Each page is opened once (at_1280) and every test of this module that reads
+it checks it there: pytest runs them one after the other, those that change the page (the palette, a
+legend, a menu, the search box) last, and then the page's tab opens the next page."""
+
+import contextlib
+from collections.abc import Iterator
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .browser_support import (
     ANSWER_TABLES,
     ANSWERED_PAGES,
-    CHART_PAGES,
     DESKTOP,
     LOADED,
-    PHONE,
     SETTLES_WITHIN_MS,
+    Opened,
+    Reading,
     assert_answer_fits,
     assert_answers_shown,
     assert_reads_well,
@@ -24,10 +30,27 @@ from .conftest import GENERATORS
 
 pytestmark = pytest.mark.browser
 
+# A page of a build: (generator, path).
+BuildPage = tuple[str, str]
 
-@pytest.mark.parametrize(("generator", "path"), LOADED)
-def test_page_loads_and_draws_its_charts_without_console_errors_or_outside_requests(contexts, served, generator, path):
-    opened = contexts["light"].opened(served[generator] + path)
+
+def reading(*build_pages: BuildPage) -> pytest.MarkDecorator:
+    """The test reads each of `build_pages` at 1280 × 900 (at_1280), with the other tests that read it."""
+    return pytest.mark.parametrize("build_page", build_pages, ids="-".join, scope="module")
+
+
+@pytest.fixture(scope="module")
+def at_1280(contexts: dict[str, Reading], served: dict[str, str], build_page: BuildPage) -> Iterator[Opened]:
+    """`build_page` in the light at 1280 × 900 (Reading.opened), for the tests of this module that read it."""
+    generator, path = build_page
+    with contexts["light"].opened(served[generator] + path) as opened:
+        yield opened
+
+
+@reading(*LOADED)
+def test_page_loads_and_draws_its_charts_without_console_errors_or_outside_requests(at_1280, build_page):
+    path = build_page[1]
+    opened = at_1280
     page = opened.page
     assert page.locator("h1").count() == 1
     if path in ANSWERED_PAGES:
@@ -40,16 +63,16 @@ def test_page_loads_and_draws_its_charts_without_console_errors_or_outside_reque
     assert opened.problems == []
 
 
-# test_browser_tables.py's check of the repository's answer tables at 1280 × 900, here: the pages are still
-# open from the check above (REREAD), and the Argon2 check below changes its page.
-@pytest.mark.parametrize("path", [path for path in ANSWER_TABLES if path != "compare/"])
-def test_a_table_that_carries_an_answer_keeps_it_on_the_screen_at_1280_px(contexts, base_url, path):
-    assert_answers_shown(contexts["light"].opened(base_url + path), path, "light")
+# test_browser_tables.py's check of the repository's answer tables, at 1280 × 900 here, where at_1280 has the
+# pages (on a phone, test_browser_reader.py's).
+@reading(*[("mkdocs", path) for path in ANSWER_TABLES if path != "compare/"])
+def test_a_table_that_carries_an_answer_keeps_it_on_the_screen_at_1280_px(at_1280, build_page):
+    assert_answers_shown(at_1280, build_page[1], "light")
 
 
-@pytest.mark.parametrize("generator", GENERATORS)
-def test_aead_charts_render_and_follow_the_palette(contexts, served, generator):
-    opened = contexts["light"].taken(served[generator] + "experiments/aead/")  # its palette is toggled
+@reading(*[(generator, "experiments/aead/") for generator in GENERATORS])
+def test_aead_charts_render_and_follow_the_palette(at_1280):
+    opened = at_1280  # its palette is toggled
     page = opened.page
     open_sections(page)
     page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=2', timeout=SETTLES_WITHIN_MS)
@@ -66,13 +89,13 @@ def test_aead_charts_render_and_follow_the_palette(contexts, served, generator):
     error_bars = "() => document.querySelector('.pcb-chart').data[0].error_y.color"
     page.wait_for_function(f"({error_bars})() === {dark!r}")
     assert [problem for problem in opened.problems if problem.startswith("page error")] == []
-    page.close()
 
 
-def test_symmetric_charts_render_and_rank_no_cipher_the_page_says_not_to_use(contexts, base_url):
+@reading(("mkdocs", "experiments/symmetric/"))
+def test_symmetric_charts_render_and_rank_no_cipher_the_page_says_not_to_use(at_1280):
     """Issue 37: the race's 116 ciphers, none recommended, were a 2,056 px ranking topped by aes-128-ecb;
     only recommended ciphers are charted, the rest are in the inventory table."""
-    page = contexts["light"].opened(base_url + "experiments/symmetric/").page
+    page = at_1280.page
     open_sections(page)
     page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=1', timeout=SETTLES_WITHIN_MS)
     assert page.locator(".pcb-chart").count() == 2
@@ -82,8 +105,9 @@ def test_symmetric_charts_render_and_rank_no_cipher_the_page_says_not_to_use(con
     assert rows.count() >= 116, "every cipher raced stays in the inventory, with its verdict"
 
 
-def test_ec_keygen_charts_render_and_hover_names_the_curve(contexts, base_url):
-    page = contexts["light"].taken(base_url + "experiments/ec_keygen/").page  # its legend is clicked
+@reading(("mkdocs", "experiments/ec_keygen/"))
+def test_ec_keygen_charts_render_and_hover_names_the_curve(at_1280):
+    page = at_1280.page  # its legend is clicked
     open_sections(page)
     page.wait_for_selector('.pcb-chart[data-rendered="true"] >> nth=3', timeout=SETTLES_WITHIN_MS)
     scatter = page.locator(".pcb-chart").first
@@ -99,12 +123,12 @@ def test_ec_keygen_charts_render_and_hover_names_the_curve(contexts, base_url):
     page.wait_for_function(
         f"document.querySelector('.pcb-chart').querySelectorAll('.scatterlayer .point').length < {before}"
     )
-    page.close()
 
 
-def test_the_argon2_heatmap_opens_on_the_answer_with_its_values_and_budget_line(contexts, base_url):
+@reading(("mkdocs", "experiments/argon2/"))
+def test_the_argon2_heatmap_opens_on_the_answer_with_its_values_and_budget_line(at_1280):
     """Issue 37: the heatmap showed no values, no budget line, and opened on a view the answer does not use."""
-    page = contexts["light"].taken(base_url + "experiments/argon2/").page  # its menu is used
+    page = at_1280.page  # its menu is used
     open_sections(page)
     page.wait_for_selector('#chart-argon2-heatmap[data-rendered="true"]', timeout=SETTLES_WITHIN_MS)
     chart = page.locator("#chart-argon2-heatmap")
@@ -126,16 +150,23 @@ def test_the_argon2_heatmap_opens_on_the_answer_with_its_values_and_budget_line(
     chart.evaluate(f"(el) => {{ {pick} }}")
     assert chart.evaluate(f"(el) => el.data[{other}].visible") is True
     assert chart.evaluate(visible) != before, "each view shows its own marks"
-    page.close()
 
 
-# Last: test_browser_reader.py reads these pages again, at the same reading, while they are still open.
-@pytest.mark.parametrize("path", CHART_PAGES)
-def test_every_chart_reads_in_the_dark_on_a_phone(contexts, base_url, path):
-    opened = contexts["phone-dark"].opened(base_url + path)
-    page = opened.page
-    assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"
-    if path in ANSWERED_PAGES:
-        assert_answer_fits(opened.first_screen, PHONE, "phone")
-    assert_reads_well(page, PHONE)
-    assert opened.problems == []
+@reading(("mkdocs", ""))
+def test_search_finds_p384_as_one_word_on_the_curves_page(at_1280):
+    """Material's search split "P-384" into "p" and "384", and found every page with a "p" on it."""
+    page = at_1280.page  # its search box is typed in
+    page.locator(".md-search__input").click()
+    ready = "!document.querySelector('.md-search-result__meta').textContent.includes('Initializing')"
+    page.wait_for_function(ready, timeout=SETTLES_WITHIN_MS)  # the index is built in a worker
+    page.locator(".md-search__input").press_sequentially("P-384", delay=30)  # as typed: the theme reads keys
+    page.locator(".md-search-result__item").first.wait_for(timeout=SETTLES_WITHIN_MS)
+    whole = page.locator(".md-search-result mark", has_text="P-384")
+    # Each key searches: the results of "P-38" may be listed before those of "P-384", with the word whole.
+    with contextlib.suppress(PlaywrightTimeoutError):
+        whole.first.wait_for(timeout=SETTLES_WITHIN_MS)
+    titles = [title.strip() for title in page.locator(".md-search-result__item > a h1").all_inner_texts()]
+    assert titles[:1] == ["Elliptic-curve key generation, per curve"], titles
+    assert page.locator(".md-search-result__item", has_text="Missing").count() == 0, "no half of it left over"
+    assert whole.count() > 0, "the word found whole"
+    assert len(titles) < 10, "not every page with a 'p' on it"

@@ -1,17 +1,72 @@
-"""Issue 46.7, the reader path, in headless Chromium on the repository's site (the one shared build): at
-390 px no table hides a column without saying so (a table that carries an answer shows every cell, as cards
-where it must; any other that scrolls says so above it and fades the edge with more), the Argon2 heatmap
-reads on a phone, and search finds "P-384" as one word. (The Machines page's labels on a phone:
-test_browser.py's phone check of every chart.)"""
+"""The site on a phone (390 × 844, dark) in headless Chromium: every chart reads in the dark on a phone and a
+chart in a collapsed section is drawn to its width when the section opens; and issue 46.7, the reader path, on
+the repository's site (the one shared build): at 390 px no table hides a column without saying so (a table that
+carries an answer shows every cell, as cards where it must; any other that scrolls says so above it and fades
+the edge with more), and the Argon2 heatmap reads on a phone. (Search: test_browser.py.)
+
+Each page is opened once (on_a_phone) and every test of this module that reads it checks it there, one after
+the other; none changes it."""
 
 import contextlib
+from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from .browser_support import PAGES, PHONE, SETTLES_WITHIN_MS, open_sections
+from .browser_support import (
+    ANSWER_TABLES,
+    ANSWERED_PAGES,
+    CHART_PAGES,
+    PAGES,
+    PHONE,
+    SETTLES_WITHIN_MS,
+    Opened,
+    Reading,
+    assert_answer_fits,
+    assert_answers_shown,
+    assert_reads_well,
+    open_sections,
+)
 
 pytestmark = pytest.mark.browser
+
+
+def reading(*paths: str) -> pytest.MarkDecorator:
+    """The test reads each of `paths` on a phone (on_a_phone), with the other tests that read it."""
+    return pytest.mark.parametrize("path", paths, scope="module")
+
+
+@pytest.fixture(scope="module")
+def on_a_phone(contexts: dict[str, Reading], base_url: str, path: str) -> Iterator[Opened]:
+    """The MkDocs build's page at `path` in the dark at 390 × 844 (Reading.opened), for the tests of this module
+    that read it."""
+    with contexts["phone-dark"].opened(base_url + path) as opened:
+        yield opened
+
+
+@reading(*CHART_PAGES)
+def test_every_chart_reads_in_the_dark_on_a_phone(on_a_phone, path):
+    opened = on_a_phone
+    page = opened.page
+    assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"
+    if path in ANSWERED_PAGES:
+        assert_answer_fits(opened.first_screen, PHONE, "phone")
+    assert_reads_well(page, PHONE)
+    assert opened.problems == []
+
+
+@reading("experiments/aead/")
+def test_a_chart_in_a_collapsed_section_is_drawn_to_its_width_when_the_section_opens(on_a_phone):
+    """Its first chart, as Reading.opened opened its section before the others (browser_support.open_first_chart),
+    read in the dark: the colours do not change a width."""
+    found = on_a_phone.first_chart
+    assert found is not None, "the charts start collapsed"
+    assert found["drawn_while_hidden"] is False, "not drawn while hidden"
+    drawn, box = found["widths"]
+    assert drawn == pytest.approx(box, abs=1), "drawn to its container's width, not Plotly's default"
+    assert box <= PHONE["width"]
+    assert_reads_well(on_a_phone.page, PHONE)
+
 
 # Every table of the page as drawn, its collapsed sections open: a table that carries an answer
 # (.pcb-key-table) keeps every cell inside the viewport and does not scroll; any other either fits its
@@ -47,13 +102,12 @@ TABLES_SHOWN = """() => {
 }"""
 
 
-# Before the check of every page: these read pages test_browser.py's phone check opened last, still open
-# then (browser_support.Profile's shelf).
-def test_the_aead_pages_pick_and_pair_tables_show_every_column_on_a_phone(contexts, base_url):
+@reading("experiments/aead/")
+def test_the_aead_pages_pick_and_pair_tables_show_every_column_on_a_phone(on_a_phone):
     """The table whose last column ("vs the runner-up") was cut at 390 px, and the new AES-256-GCM against
     XChaCha20-Poly1305 table: laid out to the screen's width (as cards where a table does not fit), every
     cell of every column on the screen."""
-    page = contexts["phone-dark"].opened(base_url + "experiments/aead/").page
+    page = on_a_phone.page
     cells = """(t) => [...t.querySelectorAll('tbody td')].map((c) => {
       const r = c.getBoundingClientRect();
       return r.width > 0 && r.left >= -1 && r.right <= document.documentElement.clientWidth + 1;
@@ -95,8 +149,9 @@ HEATMAP = """(el) => {
 }"""
 
 
-def test_the_argon2_heatmap_reads_on_a_phone(contexts, base_url):
-    page = contexts["phone-dark"].opened(base_url + "experiments/argon2/").page
+@reading("experiments/argon2/")
+def test_the_argon2_heatmap_reads_on_a_phone(on_a_phone):
+    page = on_a_phone.page
     open_sections(page)
     page.wait_for_selector('#chart-argon2-heatmap[data-rendered="true"]', timeout=SETTLES_WITHIN_MS)
     found = page.locator("#chart-argon2-heatmap").evaluate(HEATMAP)
@@ -110,26 +165,17 @@ def test_the_argon2_heatmap_reads_on_a_phone(contexts, base_url):
     assert len(found["inPick"]) == 1, "the pick's box follows its cell"
 
 
-@pytest.mark.parametrize("path", [*PAGES, "versions/"])
-def test_at_390_px_no_table_hides_a_column_without_saying_so(contexts, base_url, path):
-    page = contexts["phone-dark"].opened(base_url + path).page
+@reading(*PAGES, "versions/")
+def test_at_390_px_no_table_hides_a_column_without_saying_so(on_a_phone, path):
+    page = on_a_phone.page
     open_sections(page)
     with contextlib.suppress(PlaywrightTimeoutError):  # tables.js measures a table when its section opens
         page.wait_for_function(f"({TABLES_SHOWN})().length === 0", timeout=SETTLES_WITHIN_MS)
     assert page.evaluate(TABLES_SHOWN) == [], f"{path or 'home'} at {PHONE['width']} px"
 
 
-def test_search_finds_p384_as_one_word_on_the_curves_page(contexts, base_url):
-    """Material's search split "P-384" into "p" and "384", and found every page with a "p" on it."""
-    page = contexts["light"].taken(base_url).page  # its search box is typed in
-    page.locator(".md-search__input").click()
-    ready = "!document.querySelector('.md-search-result__meta').textContent.includes('Initializing')"
-    page.wait_for_function(ready, timeout=SETTLES_WITHIN_MS)  # the index is built in a worker
-    page.locator(".md-search__input").press_sequentially("P-384", delay=30)  # as typed: the theme reads keys
-    page.locator(".md-search-result__item").first.wait_for(timeout=SETTLES_WITHIN_MS)
-    titles = [title.strip() for title in page.locator(".md-search-result__item > a h1").all_inner_texts()]
-    assert titles[:1] == ["Elliptic-curve key generation, per curve"], titles
-    assert page.locator(".md-search-result__item", has_text="Missing").count() == 0, "no half of it left over"
-    assert page.locator(".md-search-result mark", has_text="P-384").count() > 0, "the word found whole"
-    assert len(titles) < 10, "not every page with a 'p' on it"
-    page.close()
+# test_browser_tables.py's check of the repository's answer tables, on a phone here, where on_a_phone has the
+# pages (at 1280 px, test_browser.py's).
+@reading(*[path for path in ANSWER_TABLES if path != "compare/"])
+def test_a_table_that_carries_an_answer_keeps_it_on_the_screen_at_390_px(on_a_phone, path):
+    assert_answers_shown(on_a_phone, path, "phone-dark")
