@@ -88,4 +88,26 @@ final class ExperimentBudget
         $among = $counted ? max($toCome, $cases) : $toCome + $cases;
         return (int) min($ceiling, floor($this->unreservedNs($nowNs) * ($cases / $among)));
     }
+
+    /**
+     * What a group whose cases have all taken their least samples may spend from $nowNs on its $open cases
+     * still going, when $openAfter cases of groups measured already go on after it (Sampler::measureGrouped
+     * takes every group's floor first): its share of what is left among those and the cases still to come
+     * (the experiment's case count, less the $countedSoFar measured, these groups' included).
+     */
+    public function forOpenCases(int $nowNs, int $open, int $openAfter, int $countedSoFar): int
+    {
+        $ceiling = $open * $this->caseCeilingNs;
+        if ($this->budgetNs === null) {
+            return $ceiling;
+        }
+        $among = max($open + $openAfter + max(0, $this->expectedCases - $countedSoFar), 1);
+        return (int) min($ceiling, floor($this->unreservedNs($nowNs) * ($open / $among)));
+    }
+
+    /** Whether the experiment has a budget to share (a Sampler outside a run has none). */
+    public function isLimited(): bool
+    {
+        return $this->budgetNs !== null;
+    }
 }

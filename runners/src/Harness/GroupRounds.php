@@ -141,6 +141,38 @@ final class GroupRounds
         return $stopped;
     }
 
+    /** Whether a case still going has fewer samples than it takes whatever its CI (its floor). */
+    public function belowLeast(): bool
+    {
+        foreach ($this->open as $i => $going) {
+            if ($going && count($this->samples[$i]) < $this->leastSamples[$i]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** What the cases still going would take to reach the target, together (see projectedCostNs()). */
+    public function openCostNs(float $target, int $mostSamples): float
+    {
+        $cost = 0.0;
+        foreach (array_keys(array_filter($this->open)) as $i) {
+            $cost += $this->projectedCostNs($i, $target, $mostSamples);
+        }
+        return $cost;
+    }
+
+    public function openCount(): int
+    {
+        return count(array_filter($this->open));
+    }
+
+    /** What the group's cases have spent, warm-up and calibration included. */
+    public function spentNs(): int
+    {
+        return array_sum($this->spentNs);
+    }
+
     /** @return list<int> the cases still going (when the rounds end at the profile's maximum) */
     public function stillOpen(): array
     {

@@ -112,6 +112,13 @@ final class Sampler
      * Measures every case, in groups of the cases that share their values of the interleaving's
      * columns (CaseGroups), each group in rotation. For cases that are cheap to hold all at once.
      *
+     * Within an experiment's budget, every group first takes its floor (its cases' least samples), and
+     * then the rest of its rounds, the group whose cases still going cost least to bring within target
+     * first: what a quiet group leaves goes to the noisy ones after it, wherever CaseGroups put them (a
+     * group that came first had only its share of the cases' count, and stopped its noisy cases short
+     * while the quiet groups after it left time unspent). Each group's rounds stay its own, numbered
+     * on: sample r of its cases is still round r, the later rounds after a pause.
+     *
      * @param list<BenchCase> $cases
      * @param (callable(BenchCase): void)|null $measured called for each case once its group is done (progress)
      * @param list<int> $minimumOperations per case (see measure()); 0 where not given
@@ -121,16 +128,58 @@ final class Sampler
      */
     public function measureGrouped(array $cases, Interleaving $interleaving, ?callable $measured = null, array $minimumOperations = [], int $minimumSamples = 0): array
     {
-        $samples = [];
-        foreach (CaseGroups::of($cases, $interleaving->by) as $indices) {
+        $indexed = CaseGroups::of($cases, $interleaving->by);
+        $groups = [];
+        $counted = $this->tally->cases();
+        foreach ($indexed as $indices) {
             $group = array_map(static fn (int $i): BenchCase => $cases[$i], $indices);
             $minimum = array_map(static fn (int $i): int => $minimumOperations[$i] ?? 0, $indices);
-            foreach ($this->measureInterleaved($group, $interleaving, $minimum, $minimumSamples, $measured) as $position => $caseSamples) {
-                $samples[$indices[$position]] = $caseSamples;
+            $budget = $this->budget->forGroup($this->timer->now(), count($group), $counted, $this->counting);
+            $sampled = $this->begun($group, $interleaving, $minimum, $minimumSamples, $measured);
+            if ($this->budget->isLimited() && count($indexed) > 1) {
+                $this->sampleFloor($sampled, $budget);
+            } else {
+                $this->sampleRest($sampled, $budget);
+            }
+            $groups[] = $sampled;
+            $counted += $this->counting ? count($group) : 0;
+        }
+        if ($this->budget->isLimited() && count($indexed) > 1) {
+            $this->sampleRestCheapestFirst($groups, $counted);
+        }
+        $samples = [];
+        foreach ($groups as $g => $sampled) {
+            foreach ($this->finished($sampled) as $position => $caseSamples) {
+                $samples[$indexed[$g][$position]] = $caseSamples;
             }
         }
         ksort($samples);
         return array_values($samples);
+    }
+
+    /**
+     * After every group's floor: each group's further rounds, those whose cases still going cost least
+     * first, each with its share of what is left among the cases still going and those still to come.
+     *
+     * @param list<SampledGroup> $groups
+     * @param int $counted the experiment's cases measured so far, these groups' included
+     */
+    private function sampleRestCheapestFirst(array $groups, int $counted): void
+    {
+        $target = $this->profile->targetHalfWidth;
+        $costs = array_map(fn (SampledGroup $g): float => $g->rounds->openCostNs($target, $this->profile->maxSamples), $groups);
+        asort($costs);
+        $open = array_sum(array_map(static fn (SampledGroup $g): int => $g->rounds->openCount(), $groups));
+        foreach (array_keys($costs) as $g) {
+            $sampled = $groups[$g];
+            $going = $sampled->rounds->openCount();
+            $open -= $going;
+            if ($going === 0) {
+                continue;
+            }
+            $share = $this->budget->forOpenCases($this->timer->now(), $going, $open, $counted);
+            $this->sampleRest($sampled, $sampled->rounds->spentNs() + $share);
+        }
     }
 
     /**
@@ -172,35 +221,101 @@ final class Sampler
      */
     public function measureInterleaved(array $cases, ?Interleaving $interleaving, int|array $minimumOperations = 0, int $minimumSamples = 0, ?callable $measured = null): array
     {
-        $by = $interleaving?->by ?? [];
-        $this->checkGroup($cases, $by);
+        $budget = $this->budget->forGroup($this->timer->now(), count($cases), $this->tally->cases(), $this->counting);
+        $sampled = $this->begun($cases, $interleaving, $minimumOperations, $minimumSamples, $measured);
+        $this->sampleRest($sampled, $budget);
+        return $this->finished($sampled);
+    }
+
+    /**
+     * A group checked, warmed up and calibrated, before its first round.
+     *
+     * @param list<BenchCase> $cases
+     * @param int|list<int> $minimumOperations
+     * @param (callable(BenchCase): void)|null $measured
+     */
+    private function begun(array $cases, ?Interleaving $interleaving, int|array $minimumOperations, int $minimumSamples, ?callable $measured): SampledGroup
+    {
+        $this->checkGroup($cases, $interleaving?->by ?? []);
         $started = $this->timer->now();
-        $budget = $this->budget->forGroup($started, count($cases), $this->tally->cases(), $this->counting);
-        $group = $this->prepared($cases, $minimumOperations, $minimumSamples);
-        $time = function (BenchCase $case, int $iterations): array {
+        $sampled = new SampledGroup($cases, $interleaving, $this->prepared($cases, $minimumOperations, $minimumSamples), $measured === null ? null : \Closure::fromCallable($measured));
+        $sampled->tookNs += $this->timer->now() - $started;
+        return $sampled;
+    }
+
+    /**
+     * The group's rounds until each case still going has its least samples (a case past its own, of
+     * long samples, is judged against $budgetNs meanwhile, as sampleRest() judges it); then the cases
+     * within target, or at their ceiling, stop, and those short of it wait for their share.
+     */
+    private function sampleFloor(SampledGroup $sampled, int $budgetNs): void
+    {
+        $started = $this->timer->now();
+        while ($sampled->nextRound < $this->profile->maxSamples && $sampled->rounds->belowLeast()) {
+            $this->sampleRound($sampled);
+            $this->stopThoseDone($sampled, $sampled->rounds->belowLeast() ? $budgetNs : PHP_INT_MAX);
+        }
+        $sampled->tookNs += $this->timer->now() - $started;
+    }
+
+    /**
+     * The group's rounds until every case has stopped (GroupRounds::stopThoseDone, within $budgetNs of
+     * what its cases spent from their warm-up on) or the profile's most samples; a group that took
+     * rounds before is judged first.
+     */
+    private function sampleRest(SampledGroup $sampled, int $budgetNs): void
+    {
+        $started = $this->timer->now();
+        if ($sampled->nextRound > 0) {
+            $this->stopThoseDone($sampled, $budgetNs);
+        }
+        while ($sampled->nextRound < $this->profile->maxSamples && $sampled->rounds->anyOpen()) {
+            $this->sampleRound($sampled);
+            $this->stopThoseDone($sampled, $budgetNs);
+        }
+        $sampled->tookNs += $this->timer->now() - $started;
+    }
+
+    private function sampleRound(SampledGroup $sampled): void
+    {
+        $sampled->rounds->round($sampled->nextRound++, function (BenchCase $case, int $iterations): array {
             $before = $this->timer->now();
             $faultsBefore = $this->timer->minorFaults();
             $elapsed = $this->timer->time($case, $iterations);
             $faults = $this->timer->minorFaults() - $faultsBefore;
             $case->verifyLastRun();
             return [$elapsed, $this->timer->now() - $before, $faults];
-        };
+        });
+    }
+
+    private function stopThoseDone(SampledGroup $sampled, int $budgetNs): void
+    {
         $halfWidth = static fn (array $values): float => MedianInterval::of($values)->relativeHalfWidth();
-        for ($round = 0; $round < $this->profile->maxSamples && $group->anyOpen(); $round++) {
-            $group->round($round, $time);
-            self::announce($measured, $cases, $group->stopThoseDone($budget, $this->profile->caseCeilingNs, $this->profile->targetHalfWidth, $this->profile->maxSamples, $halfWidth, $this->profile->caseSliceNs));
-            $this->progress?->stillSampling(count($group->stillOpen()), count($cases), $round + 1);
-        }
-        self::announce($measured, $cases, $group->stillOpen());
-        $this->tally->spent($this->timer->now() - $started, $group->beyondLeastNs());
+        $profile = $this->profile;
+        self::announce($sampled->measured, $sampled->cases, $sampled->rounds->stopThoseDone($budgetNs, $profile->caseCeilingNs, $profile->targetHalfWidth, $profile->maxSamples, $halfWidth, $profile->caseSliceNs));
+        $this->progress?->stillSampling($sampled->rounds->openCount(), count($sampled->cases), $sampled->nextRound);
+    }
+
+    /**
+     * The group's samples, its cases still going at the profile's most samples announced, and what it
+     * achieved counted (unless it is a later round of cases counted before).
+     *
+     * @return list<list<Sample>> each case's samples, in the order of its cases
+     */
+    private function finished(SampledGroup $sampled): array
+    {
+        $group = $sampled->rounds;
+        self::announce($sampled->measured, $sampled->cases, $group->stillOpen());
+        $this->tally->spent($sampled->tookNs, $group->beyondLeastNs());
         if (!$this->counting) {
             return $group->samples;
         }
         foreach ($group->perOperation as $i => $values) {
             $this->tally->caseMeasured($this->withinTarget($values), $group->ranOutOfTime($i));
         }
-        if ($interleaving !== null) {
-            $this->tally->groupInterleaved($interleaving, array_intersect_key($cases[0]->key(), array_flip($by)));
+        if ($sampled->interleaving !== null) {
+            $by = $sampled->interleaving->by;
+            $this->tally->groupInterleaved($sampled->interleaving, array_intersect_key($sampled->cases[0]->key(), array_flip($by)));
         }
         return $group->samples;
     }
@@ -208,11 +323,11 @@ final class Sampler
     /**
      * Progress as it happens: a large group (every cipher OpenSSL offers) takes minutes.
      *
-     * @param (callable(BenchCase): void)|null $measured
+     * @param (\Closure(BenchCase): void)|null $measured
      * @param list<BenchCase> $cases
      * @param list<int> $done
      */
-    private static function announce(?callable $measured, array $cases, array $done): void
+    private static function announce(?\Closure $measured, array $cases, array $done): void
     {
         foreach ($measured === null ? [] : $done as $i) {
             $measured($cases[$i]);

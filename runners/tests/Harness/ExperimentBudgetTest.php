@@ -34,6 +34,20 @@ final class ExperimentBudgetTest extends TestCase
         self::assertSame(300, ExperimentBudget::of(300, 0, 5, 1_000)->forGroup(0, 3, 5));
     }
 
+    public function testAGroupPastItsFloorSharesAmongTheCasesStillGoingAndThoseToCome(): void
+    {
+        // 1,000 ns from t = 0 for 10 cases, six of them measured to their floors (measureGrouped), 3 still going.
+        $budget = ExperimentBudget::of(1_000, 0, 10, 1_000);
+        self::assertSame(71, $budget->forOpenCases(500, 1, 2, 6), 'at t = 500, one of the 3 still going, beside the other 2 and the 4 to come: a seventh of 500');
+        self::assertSame(500, $budget->forOpenCases(500, 3, 0, 10), 'the last: all that is left, the ten measured');
+        self::assertSame(300, ExperimentBudget::of(10_000, 0, 10, 100)->forOpenCases(0, 3, 0, 10), 'no more than their ceilings');
+        $budget->reserve(250);
+        self::assertSame(250, $budget->forOpenCases(500, 3, 0, 10), 'what is reserved is not shared');
+        self::assertSame(4_000, ExperimentBudget::unlimited(0, 2_000)->forOpenCases(10, 2, 5, 0), 'without a budget: their ceilings');
+        self::assertFalse(ExperimentBudget::unlimited(0, 2_000)->isLimited());
+        self::assertTrue($budget->isLimited());
+    }
+
     public function testWithoutABudgetEachCaseHasItsCeiling(): void
     {
         $budget = ExperimentBudget::unlimited(0, 2_000);

@@ -319,6 +319,49 @@ final class SamplerTest extends TestCase
         self::assertLessThanOrEqual(300_000_000, $timer->now(), 'and no more than there was');
     }
 
+    public function testWhatAQuietGroupLeavesGoesToANoisyGroupMeasuredBeforeIt(): void
+    {
+        $quiet = ['q1', 'q2', 'q3', 'q4'];
+        $model = ['noisy' => 2_000_000] + array_fill_keys($quiet, 5_000);
+        $sigma = ['noisy' => 0.08] + array_fill_keys($quiet, 0.001);
+        $case = static fn (int $group): \Closure => static fn (string $algorithm): CountingCase => new CountingCase($group, null, $algorithm);
+        // The noisy case's group comes first, with five of the nine cases: five ninths of 200 ms, which
+        // did not bring it within target when each group took its rounds in turn (with this timer's draws;
+        // over seeds 1-10 of the timer, 3 reached it then, 8 now). The quiet group takes a few
+        // milliseconds of its four ninths, and the noisy case's later rounds come after its floor.
+        $cases = [...array_map($case(0), ['noisy', ...$quiet]), ...array_map($case(1), $quiet)];
+        $timer = new NoisyTimer($model, $sigma);
+        $sampler = new Sampler($timer, Profile::named('quick'));
+        $sampler->beginExperiment(200_000_000, count($cases));
+        $samples = $sampler->measureGrouped($cases, new Interleaving('t.csv', ['payload_bytes']));
+
+        self::assertSame([9, 9, 0], [$sampler->tally()->cases(), $sampler->tally()->withinTarget(), $sampler->tally()->outOfTime()], 'the noisy case used what the quiet group left');
+        self::assertLessThanOrEqual(200_000_000, $timer->now(), 'and no more than there was');
+        foreach ($samples as $caseSamples) {
+            self::assertSame(array_keys($caseSamples), array_map(static fn (Sample $s): int => $s->index, $caseSamples), 'sample r of each case is its group\'s round r');
+        }
+    }
+
+    public function testPastEveryGroupsFloorTheGroupCheapestToFinishGoesOnFirst(): void
+    {
+        // Two groups of one noisy case each: a 2 ms one first in the table, then a 20 µs one. Each takes
+        // its floor in table order; then the cheap one finishes first, and the costly one has what it left.
+        $timer = new NoisyTimer(['costly' => 2_000_000, 'cheap' => 20_000], 0.06);
+        $sampler = new Sampler($timer, Profile::named('quick'));
+        $sampler->beginExperiment(10_000_000_000, 2);
+        CountingCase::$order = [];
+        $sampler->measureGrouped([new CountingCase(0, null, 'costly'), new CountingCase(1, null, 'cheap')], new Interleaving('t.csv', ['payload_bytes']));
+
+        $stretches = [];
+        foreach (CountingCase::$order as $algorithm) {
+            if (end($stretches) !== $algorithm) {
+                $stretches[] = $algorithm;
+            }
+        }
+        self::assertSame(['costly', 'cheap', 'costly'], $stretches, 'the floors in table order, then the cheap group to its end, then the costly one');
+        self::assertSame([2, 2], [$sampler->tally()->cases(), $sampler->tally()->withinTarget()]);
+    }
+
     public function testWhenAGroupCannotAffordEveryCaseTheCheapOnesGoOnAndTheSlowNoisyOneStops(): void
     {
         $profile = Profile::named('quick');

@@ -248,7 +248,8 @@ final class RunnerTest extends TestCase
         self::assertSame([40, 20], [$slow['experiments']['light']['sampling']['cases'], $slow['experiments']['heavy']['sampling']['cases']], 'every case measured');
         self::assertSame(56, $within($fast), 'all but the four key generations within ±3 %');
         self::assertLessThan($within($fast), $within($slow), 'the slow host reaches less');
-        self::assertGreaterThanOrEqual(40, $within($slow));
+        // How many depends on the timer's draws (34-43 of 60 over its seeds 1-12 and 16, this test's): at least half, not a draw's count.
+        self::assertGreaterThanOrEqual(30, $within($slow), 'at least half within ±3 %');
         self::assertMatchesRegularExpression('/^budget 0:05 for the experiments \(--budget-seconds 4\.5\): each takes/m', $slowLines);
         self::assertMatchesRegularExpression('/^\[light\] took 0:0\d of its 0:0\d; \d+ of 40 cases within ±3 %$/m', $slowLines);
         self::assertStringContainsString(sprintf('of the 0:05 budget; %d of 60 cases (%.1f %%) within their target', $within($slow), 100 * $within($slow) / 60), $slowLines);
