@@ -22,6 +22,7 @@ def per_case(table: pa.Table, key: Sequence[str], measure: Measure) -> dict[tupl
     """Each case's per-operation times, cases in the order the table first lists them."""
     if table.num_rows == 0:
         return {}
+    table = table.select(_columns_read(table, key, measure))  # the sort below moves these columns only
     if STATUS_COLUMN in table.column_names:
         table = table.filter(pc.equal(table[STATUS_COLUMN], OK))
     if SAMPLE in table.column_names:
@@ -34,7 +35,14 @@ def per_case(table: pa.Table, key: Sequence[str], measure: Measure) -> dict[tupl
         pa.table({**columns, "__per_op": per_op})
         .group_by(list(key), use_threads=False)
         .aggregate([("__per_op", "list")])
-        .to_pydict()
     )
-    values = grouped["__per_op_list"]
-    return {tuple(grouped[name][i] for name in key): np.asarray(values[i], dtype=float) for i in range(len(values))}
+    # Each case's times sliced out of the lists' values as numbers, never made Python floats on the way.
+    lists = grouped["__per_op_list"].combine_chunks()
+    values, offsets = lists.values.to_numpy(zero_copy_only=False), lists.offsets.to_numpy()
+    keys = [grouped[name].to_pylist() for name in key]
+    return {tuple(column[i] for column in keys): values[offsets[i] : offsets[i + 1]].copy() for i in range(len(lists))}
+
+
+def _columns_read(table: pa.Table, key: Sequence[str], measure: Measure) -> list[str]:
+    read = [*key, measure.time, *([] if measure.iterations is None else [measure.iterations]), STATUS_COLUMN, SAMPLE]
+    return [name for name in dict.fromkeys(read) if name in table.column_names]

@@ -28,6 +28,8 @@ _INTEGER_TEXT = r"^-?[0-9]+$"
 _NUMBER_TEXT = r"^-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"
 _ARROW_TYPES = {"string": pa.string(), "integer": pa.int64(), "number": pa.float64(), "boolean": pa.bool_()}
 _ARROW_ROW = re.compile(r"column #(\d+): Row #(\d+)")
+# A constraint: its violations' mask over some of a column's values, and the message for a row's value.
+_Check = tuple[Callable[[Any], Any], Callable[[int], str]]
 
 
 @dataclass(frozen=True)
@@ -205,35 +207,62 @@ class _Column:
         return self.values[index].as_py()
 
     def _check_constraints(self) -> None:
+        checks = self._constraint_checks()
+        if self.field.type == "string" and checks and not _any_violated(checks, pc.unique(self.values).drop_null()):
+            return
+        for violated, message in checks:
+            self._violation(violated(self.values), message)
+
+    def _constraint_checks(self) -> list[_Check]:
+        """The field's constraints, in the order they are checked."""
         constraints = self.field.constraints
+        checks: list[_Check] = []
         if "enum" in constraints:
             allowed = pa.array(constraints["enum"], type=self.values.type)
-            self._violation(
-                pc.invert(pc.is_in(self.values, value_set=allowed)),
-                lambda i: f"{self._value(i)!r} is not one of {constraints['enum']!r}",
+            checks.append(
+                (
+                    lambda values: pc.invert(pc.is_in(values, value_set=allowed)),
+                    lambda i: f"{self._value(i)!r} is not one of {constraints['enum']!r}",
+                )
             )
-        if self.field.full_pattern is not None:
-            self._violation(
-                pc.invert(pc.match_substring_regex(self.values, self.field.full_pattern)),
-                lambda i: f"{self._value(i)!r} does not match {constraints['pattern']!r}",
+        if (pattern := self.field.full_pattern) is not None:
+            checks.append(
+                (
+                    lambda values: pc.invert(pc.match_substring_regex(values, pattern)),
+                    lambda i: f"{self._value(i)!r} does not match {constraints['pattern']!r}",
+                )
             )
         if "minLength" in constraints:
-            self._violation(
-                pc.less(pc.utf8_length(self.values), constraints["minLength"]),
-                lambda i: f"{self._value(i)!r} is too short",
+            checks.append(
+                (
+                    lambda values: pc.less(pc.utf8_length(values), constraints["minLength"]),
+                    lambda i: f"{self._value(i)!r} is too short",
+                )
             )
         if "maxLength" in constraints:
-            self._violation(
-                pc.greater(pc.utf8_length(self.values), constraints["maxLength"]),
-                lambda i: f"{self._value(i)!r} is too long",
+            checks.append(
+                (
+                    lambda values: pc.greater(pc.utf8_length(values), constraints["maxLength"]),
+                    lambda i: f"{self._value(i)!r} is too long",
+                )
             )
         for name, compare, text in _CHECKS:
             if name in constraints:
                 limit = constraints[name]
-                self._violation(
-                    compare(self.values, limit),
-                    lambda i, limit=limit, text=text: text.format(value=self._value(i), limit=limit),
+                checks.append(
+                    (
+                        lambda values, limit=limit, compare=compare: compare(values, limit),
+                        lambda i, limit=limit, text=text: text.format(value=self._value(i), limit=limit),
+                    )
                 )
+        return checks
+
+
+def _any_violated(checks: list[_Check], distinct: pa.Array) -> bool:
+    """Whether a value among `distinct` (a column's distinct values) breaks a constraint. A string column
+    holds a few names many times over: its distinct values are checked in place of its rows, and the rows
+    only when one breaks a constraint, to find the first. A null breaks none (it is a missing value)."""
+    return any(_first(violated(distinct)) >= 0 for violated, _ in checks)
 
 
 def _first_duplicate(table: pa.Table, key: tuple[str, ...], limit: int) -> int | None:

@@ -30,7 +30,8 @@ def count(run: Run, table: str, case_key: tuple[str, ...], time: str) -> SampleC
     frame = run.frames.get(table)
     if frame is None or frame.num_rows == 0 or pa.types.is_null(frame[time].type):
         return None
-    timed = frame.filter(pc.fill_null(pc.not_equal(frame[time], 0), False))
+    # The key's columns alone are filtered: the count reads no other.
+    timed = frame.select(list(case_key)).filter(pc.fill_null(pc.not_equal(frame[time], 0), False))
     if timed.num_rows == 0:
         return None
     counts = timed.group_by(list(case_key), use_threads=False).aggregate([([], "count_all")])["count_all"].to_pylist()
