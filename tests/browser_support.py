@@ -51,8 +51,9 @@ LOADED = [("mkdocs", path) for path in PAGES] + [("zensical", path) for path in 
 # 20 s was too little for the AEAD page's charts at 390 px on a host 2.3 times slower than a family-25
 # model-17 one (scripts/slower-host.py) under `make test`'s load, pytest's two workers and PHPUnit beside them.
 SETTLES_WITHIN_MS = 60_000
-# How often a wait for the charts asks whether they are drawn: every 100 ms, not every frame (Playwright's
+# How often a wait asks whether what it waits for is there: every 100 ms, not every frame (Playwright's
 # default), for a frame a wait asks for is one Chromium draws too, charts half drawn (2 % of the checks' CPU).
+# Every wait_for_function of the browser checks polls so.
 POLL_MS = 100
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -153,7 +154,10 @@ class Profile:
     def _new_tab(self) -> Page:
         if self._context is None:
             self._context = self._launch()
-        page = self._context.new_page()
+            # The tab the launch opened is the first page's: opened beside it, it stayed on about:blank.
+            page = self._context.pages[0]
+        else:
+            page = self._context.new_page()
         page.set_default_timeout(SETTLES_WITHIN_MS)
         page.add_init_script(FORGET_PALETTE)
         page.add_init_script(FORGET_SESSION)
@@ -284,11 +288,11 @@ def open_first_chart(page: Page) -> dict[str, Any] | None:
     if not page.evaluate(FIRST_CHART_COLLAPSED):
         return None
     chart = page.locator(".pcb-chart").first
-    page.wait_for_function("typeof window.Plotly === 'object'", timeout=SETTLES_WITHIN_MS)
+    page.wait_for_function("typeof window.Plotly === 'object'", timeout=SETTLES_WITHIN_MS, polling=POLL_MS)
     drawn_while_hidden = chart.get_attribute("data-rendered") is not None
     chart.locator("xpath=ancestor::details[1]/summary").click()
     page.wait_for_function(
-        "document.querySelector('.pcb-chart').dataset.rendered === 'true'", timeout=SETTLES_WITHIN_MS
+        "document.querySelector('.pcb-chart').dataset.rendered === 'true'", timeout=SETTLES_WITHIN_MS, polling=POLL_MS
     )
     widths = chart.evaluate(
         "(el) => [el.querySelector('.main-svg').getBoundingClientRect().width, el.getBoundingClientRect().width]"
@@ -464,7 +468,8 @@ def assert_answers_shown(opened: Opened, path: str, mode: str) -> None:
     page = opened.page
     page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
     laid_out = "[...document.querySelectorAll('.pcb-key-table')].every((a) => a.dataset.layout)"
-    page.wait_for_function(laid_out, timeout=SETTLES_WITHIN_MS)  # tables.js measures a table when its section opens
+    # tables.js measures a table when its section opens
+    page.wait_for_function(laid_out, timeout=SETTLES_WITHIN_MS, polling=POLL_MS)
     for marker, columns in ANSWER_TABLES[path].items():
         tables, problems = page.evaluate(ANSWERS_SHOWN, [marker, columns])
         assert tables >= 1, f"{path} has a table with a {marker!r} column"

@@ -18,6 +18,7 @@ from .browser_support import (
     ANSWERED_PAGES,
     DESKTOP,
     LOADED,
+    POLL_MS,
     SETTLES_WITHIN_MS,
     Opened,
     Reading,
@@ -82,12 +83,12 @@ def test_aead_charts_render_and_follow_the_palette(at_1280):
     font_color = "() => document.querySelector('.pcb-chart')._fullLayout.font.color"
     light = page.evaluate(font_color)
     page.locator("label.md-header__button[for='__palette_1']").click()
-    page.wait_for_function("document.body.getAttribute('data-md-color-scheme') === 'slate'")
-    page.wait_for_function(f"({font_color})() !== {light!r}")
+    page.wait_for_function("document.body.getAttribute('data-md-color-scheme') === 'slate'", polling=POLL_MS)
+    page.wait_for_function(f"({font_color})() !== {light!r}", polling=POLL_MS)
     dark = page.evaluate(font_color)
     assert light != dark
     error_bars = "() => document.querySelector('.pcb-chart').data[0].error_y.color"
-    page.wait_for_function(f"({error_bars})() === {dark!r}")
+    page.wait_for_function(f"({error_bars})() === {dark!r}", polling=POLL_MS)
     assert [problem for problem in opened.problems if problem.startswith("page error")] == []
 
 
@@ -121,7 +122,8 @@ def test_ec_keygen_charts_render_and_hover_names_the_curve(at_1280):
     assert "secp112r1" not in labels, "the others only on hover"
     scatter.locator(".legendtoggle").first.click()
     page.wait_for_function(
-        f"document.querySelector('.pcb-chart').querySelectorAll('.scatterlayer .point').length < {before}"
+        f"document.querySelector('.pcb-chart').querySelectorAll('.scatterlayer .point').length < {before}",
+        polling=POLL_MS,
     )
 
 
@@ -158,7 +160,7 @@ def test_search_finds_p384_as_one_word_on_the_curves_page(at_1280):
     page = at_1280.page  # its search box is typed in
     page.locator(".md-search__input").click()
     ready = "!document.querySelector('.md-search-result__meta').textContent.includes('Initializing')"
-    page.wait_for_function(ready, timeout=SETTLES_WITHIN_MS)  # the index is built in a worker
+    page.wait_for_function(ready, timeout=SETTLES_WITHIN_MS, polling=POLL_MS)  # the index is built in a worker
     page.locator(".md-search__input").press_sequentially("P-384", delay=30)  # as typed: the theme reads keys
     page.locator(".md-search-result__item").first.wait_for(timeout=SETTLES_WITHIN_MS)
     whole = page.locator(".md-search-result mark", has_text="P-384")
