@@ -53,10 +53,17 @@ LOADED = [("mkdocs", path) for path in PAGES] + [("zensical", path) for path in 
 SETTLES_WITHIN_MS = 60_000
 # How often a wait asks whether what it waits for is there: every 100 ms, not every frame (Playwright's
 # default), for a frame a wait asks for is one Chromium draws too, charts half drawn (2 % of the checks' CPU).
-# Every wait_for_function of the browser checks polls so.
+# Every wait of the browser checks polls so (wait_until).
 POLL_MS = 100
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
+
+
+def wait_until(page: Page, expression: str) -> None:
+    """Waits until `expression` (JavaScript) is true on `page`, asking every POLL_MS, for SETTLES_WITHIN_MS."""
+    page.wait_for_function(expression, timeout=SETTLES_WITHIN_MS, polling=POLL_MS)
+
+
 # Dark is the reader's system setting (mkdocs.yml's palette follows prefers-color-scheme); the toggle
 # itself is test_aead_charts_render_and_follow_the_palette's. Colours do not depend on the width, nor
 # layout on the colours: the phone is read in the dark.
@@ -260,7 +267,7 @@ def load(page: Page, url: str) -> None:
     response = page.goto(url, wait_until="load")
     assert response is not None
     assert response.status == 200
-    page.wait_for_function(SHOWN_RENDERED, timeout=SETTLES_WITHIN_MS, polling=POLL_MS)
+    wait_until(page, SHOWN_RENDERED)
 
 
 def open_page(context: Opens, url: str, problems: list[str] | None = None) -> Page:
@@ -288,12 +295,10 @@ def open_first_chart(page: Page) -> dict[str, Any] | None:
     if not page.evaluate(FIRST_CHART_COLLAPSED):
         return None
     chart = page.locator(".pcb-chart").first
-    page.wait_for_function("typeof window.Plotly === 'object'", timeout=SETTLES_WITHIN_MS, polling=POLL_MS)
+    wait_until(page, "typeof window.Plotly === 'object'")
     drawn_while_hidden = chart.get_attribute("data-rendered") is not None
     chart.locator("xpath=ancestor::details[1]/summary").click()
-    page.wait_for_function(
-        "document.querySelector('.pcb-chart').dataset.rendered === 'true'", timeout=SETTLES_WITHIN_MS, polling=POLL_MS
-    )
+    wait_until(page, "document.querySelector('.pcb-chart').dataset.rendered === 'true'")
     widths = chart.evaluate(
         "(el) => [el.querySelector('.main-svg').getBoundingClientRect().width, el.getBoundingClientRect().width]"
     )
@@ -304,7 +309,7 @@ def open_first_chart(page: Page) -> dict[str, Any] | None:
 def open_sections(page: Page) -> None:
     """Every collapsed section opened, as a reader would, and every chart in them drawn."""
     page.evaluate("document.querySelectorAll('details:not([open])').forEach((d) => { d.open = true; })")
-    page.wait_for_function(RENDERED, timeout=SETTLES_WITHIN_MS, polling=POLL_MS)
+    wait_until(page, RENDERED)
 
 
 # Per chart, as drawn: its caption (title, permalink, data link) above it and inside the page; tick
@@ -469,7 +474,7 @@ def assert_answers_shown(opened: Opened, path: str, mode: str) -> None:
     page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
     laid_out = "[...document.querySelectorAll('.pcb-key-table')].every((a) => a.dataset.layout)"
     # tables.js measures a table when its section opens
-    page.wait_for_function(laid_out, timeout=SETTLES_WITHIN_MS, polling=POLL_MS)
+    wait_until(page, laid_out)
     for marker, columns in ANSWER_TABLES[path].items():
         tables, problems = page.evaluate(ANSWERS_SHOWN, [marker, columns])
         assert tables >= 1, f"{path} has a table with a {marker!r} column"

@@ -18,7 +18,6 @@ from .browser_support import (
     ANSWERED_PAGES,
     DESKTOP,
     LOADED,
-    POLL_MS,
     SETTLES_WITHIN_MS,
     Opened,
     Reading,
@@ -26,6 +25,7 @@ from .browser_support import (
     assert_answers_shown,
     assert_reads_well,
     open_sections,
+    wait_until,
 )
 from .conftest import GENERATORS
 
@@ -83,12 +83,12 @@ def test_aead_charts_render_and_follow_the_palette(at_1280):
     font_color = "() => document.querySelector('.pcb-chart')._fullLayout.font.color"
     light = page.evaluate(font_color)
     page.locator("label.md-header__button[for='__palette_1']").click()
-    page.wait_for_function("document.body.getAttribute('data-md-color-scheme') === 'slate'", polling=POLL_MS)
-    page.wait_for_function(f"({font_color})() !== {light!r}", polling=POLL_MS)
+    wait_until(page, "document.body.getAttribute('data-md-color-scheme') === 'slate'")
+    wait_until(page, f"({font_color})() !== {light!r}")
     dark = page.evaluate(font_color)
     assert light != dark
     error_bars = "() => document.querySelector('.pcb-chart').data[0].error_y.color"
-    page.wait_for_function(f"({error_bars})() === {dark!r}", polling=POLL_MS)
+    wait_until(page, f"({error_bars})() === {dark!r}")
     assert [problem for problem in opened.problems if problem.startswith("page error")] == []
 
 
@@ -121,10 +121,7 @@ def test_ec_keygen_charts_render_and_hover_names_the_curve(at_1280):
     assert "prime256v1" in labels, "the recommended curves are named on the chart, by an arrow"
     assert "secp112r1" not in labels, "the others only on hover"
     scatter.locator(".legendtoggle").first.click()
-    page.wait_for_function(
-        f"document.querySelector('.pcb-chart').querySelectorAll('.scatterlayer .point').length < {before}",
-        polling=POLL_MS,
-    )
+    wait_until(page, f"document.querySelector('.pcb-chart').querySelectorAll('.scatterlayer .point').length < {before}")
 
 
 @reading(("mkdocs", "experiments/argon2/"))
@@ -160,7 +157,7 @@ def test_search_finds_p384_as_one_word_on_the_curves_page(at_1280):
     page = at_1280.page  # its search box is typed in
     page.locator(".md-search__input").click()
     ready = "!document.querySelector('.md-search-result__meta').textContent.includes('Initializing')"
-    page.wait_for_function(ready, timeout=SETTLES_WITHIN_MS, polling=POLL_MS)  # the index is built in a worker
+    wait_until(page, ready)  # the index is built in a worker
     page.locator(".md-search__input").press_sequentially("P-384", delay=30)  # as typed: the theme reads keys
     page.locator(".md-search-result__item").first.wait_for(timeout=SETTLES_WITHIN_MS)
     whole = page.locator(".md-search-result mark", has_text="P-384")

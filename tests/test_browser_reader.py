@@ -19,7 +19,6 @@ from .browser_support import (
     CHART_PAGES,
     PAGES,
     PHONE,
-    POLL_MS,
     SETTLES_WITHIN_MS,
     Opened,
     Reading,
@@ -27,6 +26,7 @@ from .browser_support import (
     assert_answers_shown,
     assert_reads_well,
     open_sections,
+    wait_until,
 )
 
 pytestmark = pytest.mark.browser
@@ -171,7 +171,7 @@ def test_at_390_px_no_table_hides_a_column_without_saying_so(on_a_phone, path):
     page = on_a_phone.page
     open_sections(page)
     with contextlib.suppress(PlaywrightTimeoutError):  # tables.js measures a table when its section opens
-        page.wait_for_function(f"({TABLES_SHOWN})().length === 0", timeout=SETTLES_WITHIN_MS, polling=POLL_MS)
+        wait_until(page, f"({TABLES_SHOWN})().length === 0")
     assert page.evaluate(TABLES_SHOWN) == [], f"{path or 'home'} at {PHONE['width']} px"
 
 

@@ -129,6 +129,7 @@ final class Sampler
     public function measureGrouped(array $cases, Interleaving $interleaving, ?callable $measured = null, array $minimumOperations = [], int $minimumSamples = 0): array
     {
         $indexed = CaseGroups::of($cases, $interleaving->by);
+        $floorsFirst = $this->budget->isLimited() && count($indexed) > 1;
         $groups = [];
         $counted = $this->tally->cases();
         foreach ($indexed as $indices) {
@@ -136,7 +137,7 @@ final class Sampler
             $minimum = array_map(static fn (int $i): int => $minimumOperations[$i] ?? 0, $indices);
             $budget = $this->budget->forGroup($this->timer->now(), count($group), $counted, $this->counting);
             $sampled = $this->begun($group, $interleaving, $minimum, $minimumSamples, $measured);
-            if ($this->budget->isLimited() && count($indexed) > 1) {
+            if ($floorsFirst) {
                 $this->sampleFloor($sampled, $budget);
             } else {
                 $this->sampleRest($sampled, $budget);
@@ -144,7 +145,7 @@ final class Sampler
             $groups[] = $sampled;
             $counted += $this->counting ? count($group) : 0;
         }
-        if ($this->budget->isLimited() && count($indexed) > 1) {
+        if ($floorsFirst) {
             $this->sampleRestCheapestFirst($groups, $counted);
         }
         $samples = [];
