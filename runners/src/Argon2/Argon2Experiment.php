@@ -308,7 +308,7 @@ final class Argon2Experiment implements TakesWhatIsLeft, FixedWork
             static fn (Argon2Cell $cell): int => $cost->cellNs($cell, self::shortSamples(InterleavedRounds::forProfile($profile))),
             $this->nativeCells($profile, $provider, $fakeClock ? self::FAKE_CLOCK_NATIVE_MEMORY_KIB : self::NATIVE_CELL['memory_kib']),
         ));
-        return $selfTests + array_sum(self::gridMinimumNs($cells, $cost, $sampling)) + $rounds + array_sum(BcryptCosts::minimumNs($cost, $sampling));
+        return $selfTests + array_sum(self::gridNs($cells, $cost, $sampling->minSamples)) + $rounds + array_sum(BcryptCosts::projectedNs($cost, $sampling->minSamples));
     }
 
     private function hashCost(bool $fakeClock): HashCost
@@ -320,15 +320,15 @@ final class Argon2Experiment implements TakesWhatIsLeft, FixedWork
     }
 
     /**
-     * Each cell's least hashes, as $cost projects them (0 for a cell its interface refuses).
+     * Each cell's $hashes hashes, as $cost projects them (0 for a cell its interface refuses).
      *
      * @param list<Argon2Cell> $cells
      * @return list<int>
      */
-    private static function gridMinimumNs(array $cells, HashCost $cost, CellSampling $sampling): array
+    private static function gridNs(array $cells, HashCost $cost, int $hashes): array
     {
         $provider = Argon2Cell::provider();
-        return array_map(static fn (Argon2Cell $cell): int => $cell->refusal($provider) === null ? $cost->cellNs($cell, $sampling->minSamples) : 0, $cells);
+        return array_map(static fn (Argon2Cell $cell): int => $cell->refusal($provider) === null ? $cost->cellNs($cell, $hashes) : 0, $cells);
     }
 
     public function measure(ExperimentContext $context): MeasurementResult
@@ -349,18 +349,25 @@ final class Argon2Experiment implements TakesWhatIsLeft, FixedWork
         $memoryKib = $context->fakeClock ? self::FAKE_CLOCK_NATIVE_MEMORY_KIB : self::NATIVE_CELL['memory_kib'];
         $interleaved = InterleavedRounds::forProfile($profile);
         $available = $context->sampler->budgetLeftNs();
-        $gridMinimum = self::gridMinimumNs($left, $cost, $sampling);
-        $bcryptMinimum = BcryptCosts::minimumNs($cost, $sampling);
+        $gridMinimum = self::gridNs($left, $cost, $sampling->minSamples);
+        $bcryptMinimum = BcryptCosts::projectedNs($cost, $sampling->minSamples);
         $perRound = $this->roundSamples($profile, $interleaved, $cost, $provider, $memoryKib, $available - array_sum($gridMinimum) - array_sum($bcryptMinimum));
         $steps = $this->nativeSteps($profile, $runner, $rounds, $provider, $memoryKib, $cost, $perRound);
         $roundsNs = $interleaved->fixedNs($steps);
-        // The grid, the rounds, then bcrypt: each item sure of its least hashes; the rounds take what they take.
+        // The grid, the rounds, then bcrypt: each item sure of its least hashes; the rounds take what they take;
+        // no cell is given more time than its most hashes take or its ceiling allows, nor a bcrypt cost more
+        // than its most hashes take: what an item cannot use goes to the others.
         $shares = CellShares::of(
             $available,
             [...$gridMinimum, $roundsNs, ...$bcryptMinimum],
             array_map('floatval', [...$gridMinimum, 0, ...$bcryptMinimum]),
             // On the real clock, what is left is read from it; the fake clock counts the cells' modelled times.
             $context->fakeClock ? null : static fn (): int => $context->sampler->budgetLeftNs(),
+            [
+                ...array_map($sampling->ceiled(...), self::gridNs($left, $cost, $sampling->maxSamples)),
+                $roundsNs,
+                ...BcryptCosts::projectedNs($cost, $sampling->maxSamples),
+            ],
         );
         $context->progress->begin($this->name(), count($left), $shares->minimumToComeNs() / 1e9, false);
         $cells = new SharedCells($shares, $cost, $sampling);

@@ -105,13 +105,14 @@ final class BcryptCosts
     }
 
     /**
-     * The bcrypt items of CellShares, in the order measureInto() takes them: each cost's least hashes.
+     * The bcrypt items of CellShares, in the order measureInto() takes them: each cost's $hashes hashes
+     * (its least, or its most).
      *
      * @return list<int>
      */
-    public static function minimumNs(HashCost $cost, CellSampling $sampling): array
+    public static function projectedNs(HashCost $cost, int $hashes): array
     {
-        return array_map(static fn (int $bcryptCost): int => $cost->bcryptNs($bcryptCost, $sampling->minSamples), self::COSTS);
+        return array_map(static fn (int $bcryptCost): int => $cost->bcryptNs($bcryptCost, $hashes), self::COSTS);
     }
 
     /**

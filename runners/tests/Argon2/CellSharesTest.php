@@ -41,6 +41,34 @@ final class CellSharesTest extends TestCase
         self::assertSame(200, $shares->forNext(), 'the rounds: what they take');
     }
 
+    public function testWhatAnItemCannotUseGoesToTheOthersByTheirWeights(): void
+    {
+        // 10,000 for items of least 100, 1,000 and 1,000 (a cheap cell, two dear ones): by weight alone the
+        // cheap one had 100 + 7,900 / 21 = 476 while the dear ones could use 1,000 past their least each.
+        $shares = CellShares::of(10_000, [100, 1_000, 1_000], null, null, [3_000, 2_000, 2_000]);
+        self::assertSame(3_000, $shares->forNext(), 'what the dear items cannot use brings the cheap one to its most');
+
+        // 4,000: the dear items' room (500 each) fills first; the 900 they leave is the cheap item's.
+        $shares = CellShares::of(4_000, [100, 1_000, 1_000], null, null, [3_000, 1_500, 1_500]);
+        self::assertSame(100 + 900, $shares->forNext());
+        $shares->spent(1_000, 1_000);
+        self::assertSame(1_500, $shares->forNext(), 'its most, though 3,000 is left for two items');
+    }
+
+    public function testAnItemWithoutAMostTakesWhatTheBoundedOnesLeave(): void
+    {
+        $shares = CellShares::of(1_000, [100, 100], null, null, [150, null]);
+        self::assertSame(150, $shares->forNext());
+        $shares->spent(150, 150);
+        self::assertSame(850, $shares->forNext());
+    }
+
+    public function testAMostForEveryItemOrNone(): void
+    {
+        $this->expectExceptionMessage('CellShares: 2 items have a minimum, 1 a most');
+        CellShares::of(1_000, [100, 100], null, null, [150]);
+    }
+
     public function testOnTheRunsClockWhatIsLeftIsReadBeforeEachItem(): void
     {
         $left = 1_000;
