@@ -356,7 +356,9 @@ final class Argon2Experiment implements TakesWhatIsLeft, FixedWork
         $roundsNs = $interleaved->fixedNs($steps);
         // The grid, the rounds, then bcrypt: each item sure of its least hashes; the rounds take what they take;
         // no cell is given more time than its most hashes take or its ceiling allows, nor a bcrypt cost more
-        // than its most hashes take: what an item cannot use goes to the others.
+        // than its most hashes take: what an item cannot use goes to the others. (The ceiling is corrected as the
+        // projections are: on a host slower than projected a cell's room looks larger than the ceiling lets it
+        // use, and what it leaves reaches the items after it as what is left on the clock.)
         $shares = CellShares::of(
             $available,
             [...$gridMinimum, $roundsNs, ...$bcryptMinimum],
