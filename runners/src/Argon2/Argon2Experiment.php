@@ -23,8 +23,8 @@ use PhpCryptoBench\Native\InterleavedRounds;
  * bcrypt at costs 10 to 13 is timed beside it (BcryptCosts), for the page's latency budgets.
  *
  * Its work is hashes whose cost the host sets, so it is planned in the experiment's share of the run
- * (CellShares), from a probe of this host (HashCost): every cell, the rounds against the CLI and every
- * bcrypt cost are sure of their least hashes (each verified) before any takes more, and what is left
+ * (CellShares), from a probe of this host (HashCost): every bcrypt cost, every cell and the rounds
+ * against the CLI (in that order: shares()) are sure of their least hashes (each verified) before any takes more, and what is left
  * past those goes to each in proportion to its cost. Where even the least would not fit, the rounds
  * take fewer hashes a round, never fewer than 6 in all (still a CI of their median: shortSamples).
  */
@@ -331,6 +331,34 @@ final class Argon2Experiment implements TakesWhatIsLeft, FixedWork
         return array_map(static fn (Argon2Cell $cell): int => $cell->refusal($provider) === null ? $cost->cellNs($cell, $hashes) : 0, $cells);
     }
 
+    /**
+     * The experiment's items as they share its share, in the order they run: bcrypt's costs, the grid's
+     * cells, then the rounds against the CLI. Each is sure of its least hashes; the rounds take what they
+     * take; no cell is given more than its most hashes take or its ceiling allows, nor a bcrypt cost more
+     * than its most hashes take, and what an item cannot use goes to the others (CellShares). bcrypt comes
+     * first: its hashes are CPU alone and reach their target in 6 to 9 of their 30, and what its weight held
+     * for it reaches the cells as what is left on the clock; measured last, what it held went unspent at
+     * the end, while cells had stopped wide of their target for want of it. (A cell's ceiling is
+     * corrected as the projections are: on a host slower than projected its room looks larger than the
+     * ceiling lets it use, and what it leaves reaches the items after it as what is left on the clock.)
+     *
+     * @param list<int> $bcryptLeastNs each cost's least hashes, as projected
+     * @param list<int> $bcryptMostNs each cost's most hashes
+     * @param list<int> $gridLeastNs each cell's least hashes (0: a cell its interface refuses)
+     * @param list<int> $gridMostNs each cell's most hashes, ceiled
+     * @param (\Closure(): int)|null $leftNow what is left on the run's clock (null: the modelled times count)
+     */
+    public static function shares(int $availableNs, array $bcryptLeastNs, array $bcryptMostNs, array $gridLeastNs, array $gridMostNs, int $roundsNs, ?\Closure $leftNow = null): CellShares
+    {
+        return CellShares::of(
+            $availableNs,
+            [...$bcryptLeastNs, ...$gridLeastNs, $roundsNs],
+            array_map('floatval', [...$bcryptLeastNs, ...$gridLeastNs, 0]),
+            $leftNow,
+            [...$bcryptMostNs, ...$gridMostNs, $roundsNs],
+        );
+    }
+
     public function measure(ExperimentContext $context): MeasurementResult
     {
         $profile = $context->profile;
@@ -354,23 +382,19 @@ final class Argon2Experiment implements TakesWhatIsLeft, FixedWork
         $perRound = $this->roundSamples($profile, $interleaved, $cost, $provider, $memoryKib, $available - array_sum($gridMinimum) - array_sum($bcryptMinimum));
         $steps = $this->nativeSteps($profile, $runner, $rounds, $provider, $memoryKib, $cost, $perRound);
         $roundsNs = $interleaved->fixedNs($steps);
-        // The grid, the rounds, then bcrypt: each item sure of its least hashes; the rounds take what they take;
-        // no cell is given more time than its most hashes take or its ceiling allows, nor a bcrypt cost more
-        // than its most hashes take: what an item cannot use goes to the others. (The ceiling is corrected as the
-        // projections are: on a host slower than projected a cell's room looks larger than the ceiling lets it
-        // use, and what it leaves reaches the items after it as what is left on the clock.)
-        $shares = CellShares::of(
+        $shares = self::shares(
             $available,
-            [...$gridMinimum, $roundsNs, ...$bcryptMinimum],
-            array_map('floatval', [...$gridMinimum, 0, ...$bcryptMinimum]),
+            $bcryptMinimum,
+            BcryptCosts::projectedNs($cost, $sampling->maxSamples),
+            $gridMinimum,
+            array_map($sampling->ceiled(...), self::gridNs($left, $cost, $sampling->maxSamples)),
+            $roundsNs,
             // On the real clock, what is left is read from it; the fake clock counts the cells' modelled times.
             $context->fakeClock ? null : static fn (): int => $context->sampler->budgetLeftNs(),
-            [
-                ...array_map($sampling->ceiled(...), self::gridNs($left, $cost, $sampling->maxSamples)),
-                $roundsNs,
-                ...BcryptCosts::projectedNs($cost, $sampling->maxSamples),
-            ],
         );
+        $bcrypt = $tables->get(BcryptCosts::CSV);
+        $context->progress->message(sprintf('[%s] bcrypt (password_hash) at costs %s, beside the grid', $this->name(), implode(', ', BcryptCosts::COSTS)));
+        BcryptCosts::forRun($context->fakeClock, getenv(BcryptCosts::TEST_MAX_COST_VARIABLE))->measureInto($bcrypt, $sampling, $shares, $cost);
         $context->progress->begin($this->name(), count($left), $shares->minimumToComeNs() / 1e9, false);
         $cells = new SharedCells($shares, $cost, $sampling);
         $inChild = static fn (Argon2Cell $cell, int $least, int $budgetNs, int $most, float $target): array => $runner->measure($cell, $least, max(1, intdiv($budgetNs, 1_000_000)), $most, $target);
@@ -390,9 +414,6 @@ final class Argon2Experiment implements TakesWhatIsLeft, FixedWork
         $started = hrtime(true);
         $gaps = $profile->native ? $interleaved->run($this->name(), $steps, $context->progress) : [InterleavedRounds::NATIVE_LEFT_OUT];
         $shares->spent($context->fakeClock ? 0 : hrtime(true) - $started, $roundsNs);
-        $bcrypt = $tables->get(BcryptCosts::CSV);
-        $context->progress->message(sprintf('[%s] bcrypt (password_hash) at costs %s, beside the grid', $this->name(), implode(', ', BcryptCosts::COSTS)));
-        BcryptCosts::forRun($context->fakeClock, getenv(BcryptCosts::TEST_MAX_COST_VARIABLE))->measureInto($bcrypt, $sampling, $shares, $cost);
         // Without the native tools there are no rounds (nativeCells), and no table of them.
         $written = $interleaved->written($tables, self::ROUNDS_CSV)->writeTo($context->outputDirectory);
         $tally = $sampling->tally($checkpoint->records(), $rounds->records(), $bcrypt->records());
