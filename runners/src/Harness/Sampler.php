@@ -19,6 +19,9 @@ use PhpCryptoBench\Exception\InvalidInterleaving;
  */
 final class Sampler
 {
+    /** The operations of each sample of a case whose operation takes a random time by design (RandomTime). */
+    public const RANDOM_TIME_OPERATIONS = 16;
+
     private SamplingTally $tally;
     private ExperimentBudget $budget;
     /** false while measuring a later round of cases already counted */
@@ -350,13 +353,23 @@ final class Sampler
             $before = $this->timer->now();
             $warmUpNs = $this->timedAndVerified($case, 1); // warm-up: caches, lazy initialisation, first allocation
             $minimum = is_int($minimumOperations) ? $minimumOperations : ($minimumOperations[$i] ?? 0);
-            [$calibrated, $calibratedNs] = $this->profile->calibrates($warmUpNs) ? $this->calibration($case) : [1, $warmUpNs];
-            $iterations[$i] = max($calibrated, (int) ceil($minimum / $this->profile->minSamples));
+            if (self::takesRandomTime($case)) {
+                [$calibrated, $calibratedNs] = [1, $warmUpNs];
+                $iterations[$i] = self::RANDOM_TIME_OPERATIONS;
+            } else {
+                [$calibrated, $calibratedNs] = $this->profile->calibrates($warmUpNs) ? $this->calibration($case) : [1, $warmUpNs];
+                $iterations[$i] = max($calibrated, (int) ceil($minimum / $this->profile->minSamples));
+            }
             $sampleNs = intdiv($calibratedNs * $iterations[$i], $calibrated);
             $least[$i] = max($this->leastSamples($sampleNs, $minimumSamples), (int) ceil($minimum / $iterations[$i]));
             $spent[$i] = $this->timer->now() - $before;
         }
         return new GroupRounds($cases, $iterations, $least, $spent);
+    }
+
+    private static function takesRandomTime(BenchCase $case): bool
+    {
+        return $case instanceof RandomTime && $case->takesRandomTime();
     }
 
     /**
@@ -382,10 +395,13 @@ final class Sampler
         return MedianInterval::of($perOperation)->relativeHalfWidth() <= $this->profile->targetHalfWidth;
     }
 
-    /** The smallest iteration count (within the cap) whose run lasts at least the profile's minimum. */
+    /**
+     * The smallest iteration count (within the cap) whose run lasts at least the profile's minimum;
+     * RANDOM_TIME_OPERATIONS for a case whose operation takes a random time by design (RandomTime).
+     */
     public function calibrate(BenchCase $case): int
     {
-        return $this->calibration($case)[0];
+        return self::takesRandomTime($case) ? self::RANDOM_TIME_OPERATIONS : $this->calibration($case)[0];
     }
 
     /**

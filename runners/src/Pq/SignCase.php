@@ -6,15 +6,17 @@ namespace PhpCryptoBench\Pq;
 
 use PhpCryptoBench\Exception\VerificationFailed;
 use PhpCryptoBench\Harness\BenchCase;
+use PhpCryptoBench\Harness\RandomTime;
 use PhpCryptoBench\Jwt\JwtCase;
 
 /**
  * openssl_sign() or openssl_verify() of one scheme on a token's signing input (header.payload, the
  * JWT experiment's claims of one payload length), with key objects loaded once: what signing or
  * verifying costs PHP, whatever the JWS code around it. Every signature made is checked to verify;
- * every verification must succeed.
+ * every verification must succeed. ML-DSA's signing takes a random time by design (RandomTime): each of
+ * its samples is one signature.
  */
-final class SignCase implements BenchCase
+final class SignCase implements BenchCase, RandomTime
 {
     public const SIGN = 'sign';
     public const VERIFY = 'verify';
@@ -46,6 +48,11 @@ final class SignCase implements BenchCase
     public function label(): string
     {
         return sprintf('%s %s %d chars', $this->keys->scheme->name, $this->operation, $this->payloadChars);
+    }
+
+    public function takesRandomTime(): bool
+    {
+        return $this->operation === self::SIGN && $this->keys->scheme->isPostQuantum();
     }
 
     public function bytesPerIteration(): int

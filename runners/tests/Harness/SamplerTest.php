@@ -6,12 +6,14 @@ namespace PhpCryptoBench\Tests\Harness;
 
 use PhpCryptoBench\Exception\InvalidInterleaving;
 use PhpCryptoBench\Exception\VerificationFailed;
+use PhpCryptoBench\Harness\BenchCase;
 use PhpCryptoBench\Harness\FakeTimer;
 use PhpCryptoBench\Harness\Interleaving;
 use PhpCryptoBench\Harness\JitterCycle;
 use PhpCryptoBench\Harness\MedianInterval;
 use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Harness\Progress;
+use PhpCryptoBench\Harness\RandomTime;
 use PhpCryptoBench\Harness\Sample;
 use PhpCryptoBench\Harness\Sampler;
 use PhpCryptoBench\Tests\Support\CountingCase;
@@ -62,6 +64,75 @@ final class SamplerTest extends TestCase
         self::assertSame(15, $samples[0]->iterations);
         self::assertGreaterThanOrEqual(100, array_sum(array_map(static fn ($s) => $s->iterations, $samples)));
         self::assertSame(1, (new Sampler(new FakeTimer(), $profile))->measure(new CountingCase())[0]->iterations);
+    }
+
+    /** @return BenchCase&RandomTime a counting case that says whether its operation takes a random time */
+    private static function randomTimeCase(bool $random): BenchCase
+    {
+        return new class ($random) implements BenchCase, RandomTime {
+            private readonly CountingCase $counting;
+
+            public function __construct(private readonly bool $random)
+            {
+                $this->counting = new CountingCase();
+            }
+
+            public function takesRandomTime(): bool
+            {
+                return $this->random;
+            }
+
+            public function key(): array
+            {
+                return $this->counting->key();
+            }
+
+            public function label(): string
+            {
+                return 'random-time case';
+            }
+
+            public function bytesPerIteration(): int
+            {
+                return $this->counting->bytesPerIteration();
+            }
+
+            public function run(int $iterations): void
+            {
+                $this->counting->run($iterations);
+            }
+
+            public function verifyLastRun(): void
+            {
+                $this->counting->verifyLastRun();
+            }
+        };
+    }
+
+    public function testACaseOfRandomTimeTakesItsFixedOperationsASampleWhateverTheirLength(): void
+    {
+        // 1 µs an operation: calibrated, a sample would be 500 of them (the quick profile's 0.5 ms); an operation
+        // of random time is measured by its mean over a fixed count, whatever a warm-up drew.
+        $timer = new FakeTimer(1_000, 0, JitterCycle::none());
+        $random = (new Sampler($timer, Profile::named('quick')))->measure(self::randomTimeCase(true));
+        self::assertNotEmpty($random);
+        self::assertSame([16], array_values(array_unique(array_map(static fn (Sample $s): int => $s->iterations, $random))));
+        self::assertSame(16, (new Sampler($timer, Profile::named('quick')))->calibrate(self::randomTimeCase(true)));
+
+        $fixed = (new Sampler($timer, Profile::named('quick')))->measure(self::randomTimeCase(false));
+        self::assertGreaterThanOrEqual(500, $fixed[0]->iterations, 'a case that says its time is not random is calibrated');
+    }
+
+    public function testARandomTimeCaseOfLongOperationsKeepsItsCountAndAMinimumCountTakesMoreSamples(): void
+    {
+        // 10 ms an operation, past the quick profile's sample length: calibrated, one a sample; here still 16.
+        $long = (new Sampler(new FakeTimer(10_000_000, 0, JitterCycle::none()), Profile::named('quick')))->measure(self::randomTimeCase(true));
+        self::assertSame(16, $long[0]->iterations);
+
+        $profile = Profile::named('quick')->forFakeClock();
+        $samples = (new Sampler(new FakeTimer(), $profile))->measure(self::randomTimeCase(true), 200);
+        self::assertCount(13, $samples, '200 operations at 16 a sample');
+        self::assertSame(16, max(array_map(static fn (Sample $s): int => $s->iterations, $samples)));
     }
 
     public function testEachSampleRecordsThePageFaultsOfItsTimedRunNotOfItsVerification(): void
