@@ -17,6 +17,7 @@ use PhpCryptoBench\Harness\SlowCases;
 use PhpCryptoBench\Io\CsvTable;
 use PhpCryptoBench\Io\TableSchema;
 use PhpCryptoBench\Io\TableSet;
+use PhpCryptoBench\Native\FixedNativeSpeed;
 use PhpCryptoBench\Native\InterleavedRounds;
 use PhpCryptoBench\Native\NativePrimitive;
 use PhpCryptoBench\Native\NativeStep;
@@ -116,7 +117,7 @@ final class EcKeygenExperiment implements Experiment, FixedWork
                 }
             }
         }
-        $native = InterleavedRounds::forProfile($profile)->nativeNs(array_values($primitives));
+        $native = InterleavedRounds::forProfile($profile)->nativeNs(array_values($primitives), $fakeClock ? FixedNativeSpeed::TOOL_VERSION : null);
         if ($fakeClock) {
             return $native;
         }

@@ -21,6 +21,7 @@ use PhpCryptoBench\Jws\Algorithms;
 use PhpCryptoBench\Jws\AttackChecks;
 use PhpCryptoBench\Jws\KnownAnswers;
 use PhpCryptoBench\Jws\WycheproofSignatureSuite;
+use PhpCryptoBench\Native\FixedNativeSpeed;
 use PhpCryptoBench\Native\InterleavedRounds;
 use PhpCryptoBench\Native\NativeStep;
 use PhpCryptoBench\Native\RoundStep;
@@ -193,7 +194,7 @@ final class JwtExperiment implements FollowsEarlierExperiments, FixedWork
                 $primitives[$primitive->name] = $primitive;
             }
         }
-        $native = InterleavedRounds::forProfile($profile)->nativeNs(array_values($primitives));
+        $native = InterleavedRounds::forProfile($profile)->nativeNs(array_values($primitives), $fakeClock ? FixedNativeSpeed::TOOL_VERSION : null);
         if ($fakeClock || $rsa === 0) {
             return $native;
         }

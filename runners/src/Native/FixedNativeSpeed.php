@@ -16,6 +16,9 @@ use PhpCryptoBench\Harness\JitterCycle;
  */
 final class FixedNativeSpeed implements NativeSpeed
 {
+    /** What it says its tool is: the fake clock's runs project their rounds by it, the same on every stack. */
+    public const TOOL_VERSION = 'fake';
+
     /** Operations per fake measurement. */
     public const OPERATIONS = 1000;
     private const BASE_PUBLIC_KEY_NS = 200;
@@ -60,6 +63,6 @@ final class FixedNativeSpeed implements NativeSpeed
 
     public function toolVersion(): string
     {
-        return 'fake';
+        return self::TOOL_VERSION;
     }
 }

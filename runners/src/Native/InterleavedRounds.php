@@ -65,13 +65,15 @@ final class InterleavedRounds
      * on any host): an experiment's fixed work before it has built its steps (FixedWork).
      *
      * @param list<NativePrimitive> $primitives
+     * @param string|null $toolVersion what `openssl version` prints; null: asks the `openssl` on PATH
      */
-    public function nativeNs(array $primitives): int
+    public function nativeNs(array $primitives, ?string $toolVersion = null): int
     {
         if (!$this->native) {
             return 0;
         }
-        $operations = array_sum(array_map(static fn (NativePrimitive $primitive): int => count($primitive->operations), $primitives));
+        $version = $toolVersion ?? (new OpensslSpeedCommand(OpensslSpeedCommand::ROUND_SECONDS))->toolVersion();
+        $operations = array_sum(array_map(static fn (NativePrimitive $primitive): int => $primitive->speedOperations($version), $primitives));
         return $this->rounds * $operations * OpensslSpeedCommand::ROUND_SECONDS * 1_000_000_000;
     }
 

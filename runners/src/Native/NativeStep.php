@@ -29,7 +29,7 @@ final class NativeStep implements UnsampledStep
 
     public function estimatedSeconds(): float
     {
-        return count($this->primitive->operations) * OpensslSpeedCommand::ROUND_SECONDS;
+        return $this->primitive->speedOperations($this->native->toolVersion()) * OpensslSpeedCommand::ROUND_SECONDS;
     }
 
     /** `openssl speed` runs each operation for its seconds, however fast the host: the same everywhere. */

@@ -13,6 +13,7 @@ use PhpCryptoBench\Harness\FixedWork;
 use PhpCryptoBench\Harness\Profile;
 use PhpCryptoBench\Io\TableSchema;
 use PhpCryptoBench\Io\TableSet;
+use PhpCryptoBench\Native\FixedNativeSpeed;
 use PhpCryptoBench\Native\InterleavedRounds;
 use PhpCryptoBench\Native\NativePrimitive;
 use PhpCryptoBench\Native\NativeStep;
@@ -101,7 +102,7 @@ final class PitfallsExperiment implements Experiment, FixedWork
     public function fixedWorkNs(Profile $profile, bool $fakeClock): int
     {
         $primitives = array_values(array_filter(array_map(static fn (Pitfall $pitfall): ?NativePrimitive => $pitfall->native(), $this->pitfalls())));
-        return InterleavedRounds::forProfile($profile)->nativeNs($primitives);
+        return InterleavedRounds::forProfile($profile)->nativeNs($primitives, $fakeClock ? FixedNativeSpeed::TOOL_VERSION : null);
     }
 
     public function measure(ExperimentContext $context): MeasurementResult

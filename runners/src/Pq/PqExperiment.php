@@ -22,6 +22,7 @@ use PhpCryptoBench\Io\TableSet;
 use PhpCryptoBench\Jws\Base64Url;
 use PhpCryptoBench\Jwt\JwtCase;
 use PhpCryptoBench\Jwt\JwtExperiment;
+use PhpCryptoBench\Native\FixedNativeSpeed;
 use PhpCryptoBench\Native\InterleavedRounds;
 use PhpCryptoBench\Native\NativePrimitive;
 use PhpCryptoBench\Native\NativeStep;
@@ -221,7 +222,7 @@ final class PqExperiment implements Experiment, FixedWork
     public function fixedWorkNs(Profile $profile, bool $fakeClock): int
     {
         $names = [...PqScheme::ML_DSA, ...(self::ML_KEM[$profile->name] ?? self::ML_KEM['quick'])];
-        return InterleavedRounds::forProfile($profile)->nativeNs(array_map(static fn (string $name): NativePrimitive => NativePrimitive::publicKey($name), $names));
+        return InterleavedRounds::forProfile($profile)->nativeNs(array_map(static fn (string $name): NativePrimitive => NativePrimitive::publicKey($name), $names), $fakeClock ? FixedNativeSpeed::TOOL_VERSION : null);
     }
 
     /** The key's sizes and public JWK, and one token per payload, for the page and as evidence. */

@@ -136,6 +136,23 @@ final class InterleavedRoundsTest extends TestCase
         self::assertSame(array_values(array_diff($tables->names(), ['jwt_native.csv'])), $without->written($tables, 'jwt_native.csv')->names());
     }
 
+    public function testOpensslSpeedIsProjectedByWhatItTimesNotByWhatTheRunRecords(): void
+    {
+        $v30 = 'OpenSSL 3.0.17 1 Jul 2025 (Library: OpenSSL 3.0.17 1 Jul 2025)';
+        $v35 = 'OpenSSL 3.5.9 30 Sep 2025 (Library: OpenSSL 3.5.9 30 Sep 2025)';
+        $rsa = NativePrimitive::publicKey('rsa2048');
+        self::assertSame(2, $rsa->speedOperations($v30), 'sign and verify');
+        self::assertSame(10, $rsa->speedOperations($v35), 'and encrypt, decrypt, its KEM and its signature key generation, sign and verify');
+        self::assertSame(2, $rsa->speedOperations(FixedNativeSpeed::TOOL_VERSION), 'the fake clock projects the same on every stack');
+        self::assertSame(2, NativePrimitive::publicKey('ecdsap256')->speedOperations($v35));
+        self::assertSame(3, NativePrimitive::publicKey('ML-DSA-65')->speedOperations($v35), 'key generation besides the sign and verify it records');
+        self::assertSame(3, NativePrimitive::publicKey('ML-KEM-768')->speedOperations($v35));
+        self::assertSame(1, NativePrimitive::cipher('aes-128-gcm', 16384)->speedOperations($v35));
+        // Two rounds of rsa2048 and ML-DSA-44 under OpenSSL 3.5: 26 seconds, where counting what is recorded said 8.
+        $rounds = InterleavedRounds::forProfile(Profile::named('quick'));
+        self::assertSame(2 * (10 + 3) * 1_000_000_000, $rounds->nativeNs([$rsa, NativePrimitive::publicKey('ML-DSA-44')], $v35));
+    }
+
     public function testTheFakeNativeLimitIsDeterministicAndSpreadByTheJitterCycle(): void
     {
         $primitive = NativePrimitive::publicKey('ecdsap256');
