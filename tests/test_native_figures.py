@@ -6,6 +6,7 @@ the repository's committed runs build."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import shutil
@@ -154,6 +155,24 @@ def test_a_skewed_time_is_explained_by_the_means_the_page_measured():
     found = native.sides_of(comparison)
     assert found.kind == native.OTHER_WORK
     assert found.why.endswith("PHP's mean per signature here is 441 µs, `openssl speed`'s 440 µs")
+
+
+@pytest.mark.parametrize(
+    ("operations", "said"),
+    [
+        ((16,), "PHP's figure is the median of means of 16 signatures, within about 1.5 % of their mean; "),
+        ((1, 2, 3), "PHP's figure is the median of batches of 1 to 3 signatures, `openssl speed`'s a count over a "),
+        ((2,), "PHP's figure is the median of batches of 2 signatures"),
+        ((1,), "PHP's figure is the median of single signatures, `openssl speed`'s a count"),
+        ((), "PHP's figure is the median of batches of a few signatures"),
+    ],
+)
+def test_a_skewed_time_says_how_many_signatures_a_sample_took(operations, said):
+    """From the runner's 16 signatures a sample (Sampler::RANDOM_TIME_OPERATIONS) PHP's median is a mean's; the
+    runs before it took 1 to 3, which a calibration drew."""
+    comparison = versus([416_000.0] * 5, [440_000.0] * 5, "ML-DSA-44", "ML-DSA-44 sign")
+    comparison = dataclasses.replace(comparison, php=dataclasses.replace(comparison.php, operations=operations))
+    assert said in native.sides_of(comparison).why
 
 
 def test_an_argon2_provider_in_the_manifest_decides_what_password_hash_runs():

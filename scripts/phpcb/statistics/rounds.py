@@ -27,6 +27,8 @@ class Series:
 
     per_op_ns: np.ndarray
     by_round: dict[int, float]
+    # How many operations a sample took, each count once, smallest first (() where not recorded).
+    operations: tuple[int, ...] = ()
 
     @property
     def summary(self) -> Summary:
@@ -55,6 +57,7 @@ def series_by_case(
         found[case] = Series(
             per_op_ns=np.concatenate(list(per_round.values())),
             by_round={r: float(median_of(values)) for r, values in per_round.items()},
+            operations=tuple(sorted({int(n) for _, counts in by_round.values() for n in counts})),
         )
     return found
 
