@@ -87,9 +87,7 @@ final class CompactTokenTest extends TestCase
 
     public function testEveryTamperingOfAnMlDsaTokenIsRefusedWhereMlDsaWorks(): void
     {
-        $missing = MlDsaStack::missing();
-        if ($missing !== null) {
-            self::assertStringStartsWith('ML-DSA needs OpenSSL 3.5 or later', $missing, 'no ML-DSA here: the experiment says why');
+        if (!MlDsaStack::present()) {
             return;
         }
         $scheme = PqScheme::named('ML-DSA-65');

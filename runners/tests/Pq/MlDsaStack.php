@@ -6,6 +6,7 @@ namespace PhpCryptoBench\Tests\Pq;
 
 use PhpCryptoBench\Experiment\ExperimentSetup;
 use PhpCryptoBench\Pq\PqExperiment;
+use PHPUnit\Framework\Assert;
 
 /**
  * Whether this PHP and its `openssl` command have ML-DSA (OpenSSL 3.5+: Debian 13's stack, `make test-php
@@ -25,5 +26,15 @@ final class MlDsaStack
             self::$reason = PqExperiment::create(ExperimentSetup::forRepository(REPOSITORY))->unavailableReason();
         }
         return self::$reason;
+    }
+
+    /** Whether ML-DSA works here; where it does not, asserts that the experiment says why (OpenSSL before 3.5). */
+    public static function present(): bool
+    {
+        $missing = self::missing();
+        if ($missing !== null) {
+            Assert::assertStringStartsWith('ML-DSA needs OpenSSL 3.5 or later', $missing, 'no ML-DSA here: the experiment says why');
+        }
+        return $missing === null;
     }
 }

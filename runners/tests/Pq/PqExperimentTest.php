@@ -82,9 +82,7 @@ final class PqExperimentTest extends TestCase
 
     public function testOnAStackWithMlDsaItVerifiesThenMeasuresIntoItsDeclaredTables(): void
     {
-        $missing = MlDsaStack::missing();
-        if ($missing !== null) {
-            self::assertStringStartsWith('ML-DSA needs OpenSSL 3.5 or later', $missing, 'no ML-DSA here: the experiment says why');
+        if (!MlDsaStack::present()) {
             return;
         }
         $experiment = $this->experiment(new CliKeys());

@@ -28,9 +28,7 @@ final class SignCaseTest extends TestCase
 
     public function testMlDsaSigningTakesARandomTimeAndItsVerificationDoesNot(): void
     {
-        $missing = MlDsaStack::missing();
-        if ($missing !== null) {
-            self::assertStringStartsWith('ML-DSA needs OpenSSL 3.5 or later', $missing, 'no ML-DSA here: the experiment says why');
+        if (!MlDsaStack::present()) {
             return;
         }
         $scheme = PqScheme::named('ML-DSA-44');
