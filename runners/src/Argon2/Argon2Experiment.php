@@ -24,9 +24,10 @@ use PhpCryptoBench\Native\InterleavedRounds;
  *
  * Its work is hashes whose cost the host sets, so it is planned in the experiment's share of the run
  * (CellShares), from a probe of this host (HashCost): every bcrypt cost, every cell and the rounds
- * against the CLI (in that order: shares()) are sure of their least hashes (each verified) before any takes more, and what is left
- * past those goes to each in proportion to its cost. Where even the least would not fit, the rounds
- * take fewer hashes a round, never fewer than 6 in all (still a CI of their median: shortSamples).
+ * against the CLI (in that order: shares()) are sure of their least hashes (each verified) before any
+ * takes more, and what is left past those goes to each in proportion to its cost. Where even the least
+ * would not fit, the rounds take fewer hashes a round, never fewer than 6 in all (still a CI of their
+ * median: shortSamples).
  */
 final class Argon2Experiment implements TakesWhatIsLeft, FixedWork
 {

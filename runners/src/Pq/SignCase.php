@@ -14,7 +14,7 @@ use PhpCryptoBench\Jwt\JwtCase;
  * JWT experiment's claims of one payload length), with key objects loaded once: what signing or
  * verifying costs PHP, whatever the JWS code around it. Every signature made is checked to verify;
  * every verification must succeed. ML-DSA's signing takes a random time by design (RandomTime): each of
- * its samples is one signature.
+ * its samples is Sampler::RANDOM_TIME_OPERATIONS signatures, never a calibrated count.
  */
 final class SignCase implements BenchCase, RandomTime
 {
