@@ -148,6 +148,52 @@ def pick(choice: str, value: float = 100e6) -> Headline:
     return Headline("argon2.budget", "Strongest parameters within 250 ms", SECONDS, value, value, value, 7, choice)
 
 
+SIGN = "ML-DSA-65 over ES256, sign, 100-character token (times faster)"
+
+
+def test_a_speedup_below_one_is_worded_as_times_slower_and_keeps_its_range():
+    """The home page printed "ML-DSA-65 over ES256, sign: holds on 2 of 2 ...: 0.02× (zen5 ...; zen4 ...)"
+    beside an answer saying "44× slower than ES256": two decimals of a small fraction made 43.9× and 47.2×
+    slower one value, and the range the line summarises was hidden."""
+    reference = pair("zen5", "3.5", ratio(1 / 43.9, question=SIGN))
+    found = holds.across(reference, [pair("zen4", "3.5", ratio(1 / 47.2, question=SIGN))])
+    text = str(holds.sentence(found))
+    assert text.startswith("ML-DSA-65 over ES256, sign, 100-character token: holds on 2 of 2")
+    assert "47.2× slower (zen4 · PHP 8.4 + OpenSSL 3.5) to 43.9× slower (zen5 · PHP 8.4 + OpenSSL 3.5)." in text
+    assert "0.02×" not in text
+
+
+def test_a_speedup_words_each_end_faster_or_slower_and_a_ratio_of_another_unit_stays_a_ratio():
+    question = "aes-256-gcm over aes-256-ccm, encrypt at 512 KiB (times faster)"
+    reference = pair("zen5", "3.5", ratio(19.0, question=question))
+    others = [pair("xeon", "3.0", ratio(1.51, question=question)), pair("old", "3.0", ratio(0.8, question=question))]
+    text = str(holds.sentence(holds.across(reference, others)))
+    assert "1.25× slower (old · PHP 8.2 + OpenSSL 3.0) to 19.0× faster (zen5 · PHP 8.4 + OpenSSL 3.5)." in text
+    assert "It does not on old · PHP 8.2 + OpenSSL 3.0 (1.25× slower, the other way)." in text
+    pitfall = "PEM string per call: slow way over fast way (times)"
+    assert holds.value_text(ratio(0.8, question=pitfall), 0.8) == "0.80×"
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "words"),
+    [
+        (1.51, 19.0, "1.51–19.0× faster"),
+        (1 / 47.2, 1 / 43.9, "43.9–47.2× slower"),
+        (0.8, 2.0, "1.25× slower to 2.00× faster"),
+    ],
+)
+def test_a_split_level_of_speedups_reads_as_a_range_of_times_faster_or_slower(low, high, words):
+    assert holds.range_text(ratio(1.0, question=SIGN), low, high) == words
+
+
+def test_speedups_that_split_by_openssl_say_each_levels_range_in_times_slower():
+    reference = pair("zen5", "3.5", ratio(1 / 10, question=SIGN))
+    others = [pair(m, "3.0", ratio(1 / v, question=SIGN)) for m, v in (("zen5", 40), ("epyc", 45), ("xeon", 42))]
+    assert str(holds.sentence(holds.across(reference, others))).endswith(
+        " Its values split by the OpenSSL version: 10.0× slower with OpenSSL 3.5; 40.0–45.0× slower with OpenSSL 3.0."
+    )
+
+
 def test_a_pick_holds_where_it_is_the_same_and_names_the_others():
     reference = pair("zen5", "3.5", pick("m=128 MiB, t=3, p=2"))
     others = [

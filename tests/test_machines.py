@@ -11,7 +11,7 @@ from phpcb.data.selection import View
 from phpcb.data.upgrade import legacy_host
 from phpcb.pages import build as site
 from phpcb.pages import machines_page
-from phpcb.presentation.headlines import SECONDS, Headline
+from phpcb.presentation.headlines import SECONDS, TIMES, Headline
 
 from .conftest import FIXTURE_RUN, ROOT, on_another_machine, write_manifest
 
@@ -120,3 +120,18 @@ def test_a_machines_chart_keeps_each_pick_clear_of_its_error_bar_and_says_which_
     assert bars["error_x"]["arrayminus"] == [10.0, 26.0]
     assert machines_page.MEDIAN_IN_ITS_RUN.text in figure["layout"]["title"]["text"]
     assert all(machines_page.MEDIAN_IN_ITS_RUN.text in hover for hover in bars["customdata"])
+
+
+def test_a_speedup_row_says_how_many_times_slower_with_its_interval_and_a_cost_ratio_stays_a_ratio():
+    """The rows of "ML-DSA-65 over ES256, sign (times faster)" printed 0.02× (95% CI 0.02× – 0.03×) for 40× and
+    44× slower: two decimals of a small fraction, where the answers say "40.3× slower than ES256"."""
+    group = machines_page.Group("zen4", "PHP 8.4 + OpenSSL 3.5")
+    sign = Headline("pq.sign", "ML-DSA-65 over ES256, sign (times faster)", TIMES, 1 / 40.3, 1 / 47.0, 1 / 34.1)
+    row = machines_page.Row(group, None, sign)
+    assert (row.value_text, row.ci_text) == ("40.3× slower", "34.1–47.0× slower")
+    same = Headline("jwt.margin", "ES256 over ES256 verification (times faster)", TIMES, 1.0, 0.999, 1.001)
+    row = machines_page.Row(group, None, same)
+    assert (row.value_text, row.ci_text) == ("1.00×", "1.00× – 1.00×"), "no way faster or slower to name"
+    pitfall = Headline("pitfalls.pem", "PEM over object: slow way over fast way (times)", TIMES, 2.38, 2.34, 2.42)
+    row = machines_page.Row(group, None, pitfall)
+    assert (row.value_text, row.ci_text) == ("2.38×", "2.34× – 2.42×")

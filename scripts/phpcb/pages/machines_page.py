@@ -23,10 +23,9 @@ from phpcb.data.machines import Machine, machine_name
 from phpcb.data.selection import SiteConfig, reference
 from phpcb.data.stacks import stack_of
 from phpcb.experiments.experiment import Experiment
-from phpcb.presentation.formatting import duration
+from phpcb.presentation import holds
 from phpcb.presentation.headlines import SECONDS, Headline
 from phpcb.presentation.plotting import INTERVAL_HOVER, Point, Spread, figure_data, interval_points, label, ms
-from phpcb.presentation.wording import times
 
 
 @dataclass(frozen=True)
@@ -61,6 +60,8 @@ class Row:
         h = self.headline
         if not (math.isfinite(h.low) and math.isfinite(h.high)):
             return f"n = {h.n}, too few samples for a CI" if h.n is not None else "no CI"
+        if h.is_speedup and _format(h, h.low) != _format(h, h.high):  # '34.1–47.0× slower', not '0.02× – 0.03×'
+            return holds.range_text(h, h.low, h.high)
         return f"{_format(h, h.low)} – {_format(h, h.high)}"
 
 
@@ -93,7 +94,7 @@ class MachineSummary:
 
 
 def _format(headline: Headline, value: float) -> str:
-    return duration(value) if headline.unit == SECONDS else times(value)
+    return holds.value_text(headline, value)
 
 
 def groups(runs: list[Run]) -> dict[Group, list[Run]]:

@@ -9,6 +9,9 @@ from phpcb.statistics.stats import Ratio, Summary
 
 TIMES = "times"  # a ratio: how many times faster
 SECONDS = "ns"  # a time per operation, in nanoseconds
+# What a ratio's question ends with when it is how many times faster its subject is than its baseline (one
+# below 1: slower), which is how a sentence may word it; another ratio (a pitfall's cost) says its own unit.
+TIMES_FASTER = "(times faster)"
 
 
 @dataclass(frozen=True)
@@ -31,3 +34,8 @@ class Headline:
     @classmethod
     def of_ratio(cls, key: str, question: str, ratio: Ratio) -> Headline:
         return cls(key, question, TIMES, ratio.value, ratio.low, ratio.high)
+
+    @property
+    def is_speedup(self) -> bool:
+        """A ratio of how many times faster the question's subject is than its baseline (TIMES_FASTER)."""
+        return self.unit == TIMES and self.question.endswith(TIMES_FASTER)

@@ -240,16 +240,32 @@ def subject(question: str) -> str:
 
 
 def value_text(headline: Headline, value: float) -> str:
-    return times(value) if headline.unit == TIMES else duration(value)
+    """A pair's value as the sentence prints it. A speedup below 1 is the times slower it is ('43.9× slower',
+    not '0.02×'): the answer beside it words it so, and two decimals of a small fraction would print one
+    value for pairs 10 % apart."""
+    if headline.unit != TIMES:
+        return duration(value)
+    if not headline.is_speedup:
+        return times(value)
+    text = times(value) if value >= 1 else times(1 / value)
+    if text == times(1.0):  # neither faster nor slower at the precision printed
+        return text
+    return f"{text} faster" if value >= 1 else f"{text} slower"
 
 
-def _range(headline: Headline, low: float, high: float) -> str:
+def range_text(headline: Headline, low: float, high: float) -> str:
     first, last = value_text(headline, low), value_text(headline, high)
     if first == last:
         return first
-    if headline.unit == TIMES:
+    if headline.unit != TIMES:
+        return f"{first} – {last}"
+    if not headline.is_speedup:
         return f"{first.removesuffix('×')}–{last}"
-    return f"{first} – {last}"
+    if low >= 1:  # '1.51–19.0× faster'
+        return f"{times(low).removesuffix('×')}–{last}"
+    if high < 1:  # '43.9–47.2× slower': a range of times slower, from the fewest
+        return f"{times(1 / high).removesuffix('×')}–{times(1 / low)} slower"
+    return f"{first} to {last}"
 
 
 def _ends(pairs: Sequence[Pair]) -> Markup:
@@ -293,7 +309,7 @@ def _split_words(kind: str, split: Split) -> Markup:
         if kind == PICK:
             return Markup("“{}” {}").format(markdown_text(next(iter(entry.choices))), markdown_text(entry.words))
         headline = entry.pairs[0].headline
-        return Markup("{} {}").format(_range(headline, *entry.values), markdown_text(entry.words))
+        return Markup("{} {}").format(range_text(headline, *entry.values), markdown_text(entry.words))
 
     what = "The pick splits" if kind == PICK else "Its values split"
     return Markup("{} by {}: {}.").format(what, split.by, Markup("; ").join(level(e) for e in split.levels))

@@ -11,7 +11,7 @@ from phpcb.experiments.experiment import Finding
 from phpcb.presentation.advice import Advice
 from phpcb.presentation.answer import Evidence
 from phpcb.presentation.formatting import size
-from phpcb.presentation.headlines import Headline
+from phpcb.presentation.headlines import TIMES_FASTER, Headline
 from phpcb.presentation.render import markdown_text
 from phpcb.presentation.wording import span, speedup
 
@@ -128,5 +128,5 @@ def headlines(context: dict[str, Any]) -> list[Headline]:
     h = context["analysis"].headline
     if h is None:
         return []
-    question = f"{h.subject} over {h.baseline}, {h.operation} at {size(h.payload_bytes)} (times faster)"
+    question = f"{h.subject} over {h.baseline}, {h.operation} at {size(h.payload_bytes)} {TIMES_FASTER}"
     return [Headline.of_ratio("aead.headline", question, h.ratio)]

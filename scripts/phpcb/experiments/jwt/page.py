@@ -22,7 +22,7 @@ from phpcb.experiments.jwt.analysis import (
 from phpcb.experiments.jwt.layers import GOAL_NS, GOAL_RATIO, goal_tally
 from phpcb.presentation.advice import Advice
 from phpcb.presentation.answer import Evidence, time_with_ci
-from phpcb.presentation.headlines import Headline
+from phpcb.presentation.headlines import TIMES_FASTER, Headline
 from phpcb.presentation.render import markdown_text
 from phpcb.presentation.wording import margin
 from phpcb.statistics.contest import TIE_WORDS
@@ -215,7 +215,7 @@ def headlines(context: dict[str, Any]) -> list[Headline]:
             found.append(Headline.of_time(_verify_key(alg), question, case.summary))
     for (first, second), ratio in analysis.verify_margins.items():
         question = f"{specified(first)} over {specified(second)} verification, {payload}-character payload"
-        found.append(Headline.of_ratio(_margin_key(first, second), f"{question} (times faster)", ratio))
+        found.append(Headline.of_ratio(_margin_key(first, second), f"{question} {TIMES_FASTER}", ratio))
     for c in analysis.choices:
         timed = c.best.case(c.operation, 0 if c.operation == "keygen" else payload) if c.best is not None else None
         if c.best is not None and timed is not None:

@@ -14,7 +14,7 @@ from phpcb.experiments.pq.analysis import Algorithm, PqAnalysis, Versus
 from phpcb.experiments.pq.policy import Limitation, PqPolicy
 from phpcb.presentation.advice import Advice
 from phpcb.presentation.answer import Evidence, time_with_ci
-from phpcb.presentation.headlines import Headline
+from phpcb.presentation.headlines import TIMES_FASTER, Headline
 from phpcb.presentation.render import markdown_text
 from phpcb.presentation.wording import margin
 
@@ -193,5 +193,5 @@ def headlines(context: dict[str, Any]) -> list[Headline]:
             for versus in context["reader_comparisons"].get(f"{chosen.name}/{operation}", []):
                 key = f"pq.{operation}.{versus.subject}.over.{versus.baseline}"
                 question = f"{versus.subject} over {baseline_name(versus)}, {operation}, {payload}-character token"
-                found.append(Headline.of_ratio(key, f"{question} (times faster)", versus.ratio))
+                found.append(Headline.of_ratio(key, f"{question} {TIMES_FASTER}", versus.ratio))
     return found

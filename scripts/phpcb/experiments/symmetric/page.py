@@ -22,7 +22,7 @@ from phpcb.experiments.symmetric.analysis import (
 from phpcb.presentation.advice import Advice
 from phpcb.presentation.answer import Evidence
 from phpcb.presentation.formatting import duration, size
-from phpcb.presentation.headlines import Headline
+from phpcb.presentation.headlines import TIMES_FASTER, Headline
 from phpcb.presentation.render import markdown_text
 from phpcb.presentation.wording import span, speedup
 
@@ -233,5 +233,5 @@ def headlines(context: dict[str, Any]) -> list[Headline]:
     if h is None:
         return []
     key = h.subject.key
-    question = f"OpenSSL over mcrypt, {key.cipher} {key.operation} at {size(key.payload_bytes)} (times faster)"
+    question = f"OpenSSL over mcrypt, {key.cipher} {key.operation} at {size(key.payload_bytes)} {TIMES_FASTER}"
     return [Headline.of_ratio("symmetric.headline", question, h.ratio)]
