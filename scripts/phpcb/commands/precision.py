@@ -2,7 +2,9 @@
 cases, how many reached the profile's target (the runner's record, and the build's count from the
 samples), the median and 90th percentile of the cases' CI half-widths, outliers, CPU steal, and the
 time it took; then the experiments' total time and the precision reached over all of them (what `make
-report` prints at its end), and the AEAD harness overhead. A few lines for a terminal or an issue comment."""
+report` prints at its end), the AEAD harness overhead, and how fast the machine ran against its other runs
+of the same stack under data/runs/ (statistics/machine_speed.py). A few lines for a terminal or an issue
+comment."""
 
 from __future__ import annotations
 
@@ -11,13 +13,16 @@ from pathlib import Path
 
 import numpy as np
 
-from phpcb.data.loader import load_run
+from phpcb.data.loader import Run, load_run, read_manifest, run_directories
+from phpcb.data.machines import machine_name
 from phpcb.data.sampling import measured_tables
-from phpcb.data.schema import load_schemas
+from phpcb.data.schema import Schemas, load_schemas
+from phpcb.data.stacks import stack_of
 from phpcb.experiments.aead.per_call import harness_overhead
 from phpcb.presentation.precision import precision
 from phpcb.presentation.wording import CI
 from phpcb.statistics import stats
+from phpcb.statistics.machine_speed import Figure, machine_speed, native_times
 
 
 def _share(value: float) -> str:
@@ -66,7 +71,41 @@ def report(root: Path, run_dir: Path) -> str:
             f"harness overhead, {overhead.algorithm} {overhead.payload_bytes} B: harness/bare {r.value:.3f}"
             f" ({CI} {r.low:.3f}-{r.high:.3f}){' paired' if overhead.paired else ''}"
         )
+    lines.append(speed_line(root, run, schemas))
     return "\n".join(lines)
+
+
+def _peers(root: Path, run: Run, schemas: Schemas) -> list[Run]:
+    """The other runs under `root`'s data/runs/ of the run's machine, stack and timer (a fake clock's figures
+    are set, not measured), only those loaded."""
+    same = (machine_name(run.manifest), stack_of(run.manifest).name, run.manifest.get("timer"))
+    found = []
+    for directory in run_directories(root / "data" / "runs"):
+        if directory.name == run.run_id:
+            continue
+        manifest = read_manifest(directory, schemas)
+        if (machine_name(manifest), stack_of(manifest).name, manifest.get("timer")) == same:
+            found.append(load_run(directory, schemas))
+    return found
+
+
+def _native_times(run: Run, schemas: Schemas) -> dict[Figure, float]:
+    return native_times(run.tables, {name: schemas.table(name, run.directory / name).columns for name in run.tables})
+
+
+def speed_line(root: Path, run: Run, schemas: Schemas) -> str:
+    own = _native_times(run, schemas)
+    if not own:
+        return "machine speed: this run measured no native figures to compare (make report leaves them out)"
+    peers = _peers(root, run, schemas)
+    speed = machine_speed(own, [_native_times(peer, schemas) for peer in peers])
+    where = f"{machine_name(run.manifest)} · stack {stack_of(run.manifest).name}"
+    if speed is None:
+        return f"machine speed: no other run of {where} measured its native figures to compare with"
+    return (
+        f"machine speed: native figures at {speed.index:.2f}× the median of {speed.peers} other run(s) of {where}"
+        f" ({speed.figures} figures): {speed.words}"
+    )
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:

@@ -155,6 +155,17 @@ def read_run(directory: Path, schemas: Schemas) -> RawRun:
     return RawRun(directory, manifest, tables, steps, source_version)
 
 
+def read_manifest(directory: Path, schemas: Schemas) -> dict[str, Any]:
+    """A run's manifest upgraded to the current schema version, neither validated nor checked against its
+    files (load_run does both): enough to choose which runs to load, by machine or stack, without the
+    tables of those it leaves."""
+    path = directory / MANIFEST
+    manifest = parse_json(path, read_bytes(path))
+    for step in upgrade_path(path, manifest, schemas.version):
+        manifest = step.manifest(manifest)
+    return manifest
+
+
 def check_measured(raw: RawRun, frames: Mapping[str, pa.Table], schemas: Schemas) -> None:
     """An experiment marked ok or partial has samples: its measurements table holds at least one row."""
     for name, entry in raw.manifest["experiments"].items():

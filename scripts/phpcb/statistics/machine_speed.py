@@ -1,0 +1,79 @@
+"""How fast the machine ran during one run, against its other runs on the same stack: from the native
+figures every run measures beside PHP (`openssl speed`, statistics/rounds.py), which no change of this
+project's code moves.
+
+A virtual machine's host can slow every core at once, through a neighbour on the same physical cores or
+memory, without any CPU steal showing in the guest (/proc/stat). Of the 55 quick runs of the development
+pool's Zen 4 and Zen 5 machines (2026-11-29/30), the 8 whose native figures ran more than 5 % below their
+machine × stack's median run reached ±3 % in 43-87 % of their cases; of the other 47, 42 reached 89 % or
+more. This says so per run, so that a run's low precision or slow numbers can be read as the machine's
+phase, not the code's; it changes no figure.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from phpcb.statistics.rounds import NATIVE_TIMING, NativeKey, native_series
+
+# What a native rounds table has (data/schema/shared/native-rounds.json): a run's other tables have not.
+NATIVE_COLUMNS = frozenset(
+    {"primitive", "operation", "block_bytes", "round", NATIVE_TIMING.time, NATIVE_TIMING.iterations}
+)
+# Beyond this share from its median run, the machine is said to have run slower (or faster) than usual:
+# no run above that reached ±3 % in 89 % of its cases or more was beyond it.
+USUAL = 0.05
+
+Figure = tuple[str, NativeKey]  # a native table's name and what it measured
+
+
+@dataclass(frozen=True)
+class MachineSpeed:
+    """The geometric mean, over the native figures this run shares with its peers, of the peers' median
+    time over this run's time: 1.0 as fast as its median run, 0.84 took 1/0.84 of its usual time."""
+
+    index: float
+    figures: int
+    peers: int
+
+    @property
+    def words(self) -> str:
+        if self.index < 1 - USUAL:
+            return (
+                f"it ran at {self.index:.0%} of its usual speed (something else on the host? CPU steal may not show it)"
+            )
+        if self.index > 1 + USUAL:
+            return f"it ran at {self.index:.0%} of its usual speed (were its other runs slowed?)"
+        return f"its usual speed (within {USUAL:.0%})"
+
+
+def native_times(
+    tables: Mapping[str, Sequence[Mapping[str, Any]]], columns: Mapping[str, Iterable[str]]
+) -> dict[Figure, float]:
+    """Each native figure of a run's tables (those whose `columns` are a native rounds table's): its
+    median time per operation over its rounds, in ns."""
+    found: dict[Figure, float] = {}
+    for name, rows in tables.items():
+        if not set(columns[name]) >= NATIVE_COLUMNS or not rows:
+            continue
+        for key, series in native_series(rows).items():
+            found[(name, key)] = series.summary.median_ns
+    return found
+
+
+def machine_speed(run: Mapping[Figure, float], peers: Sequence[Mapping[Figure, float]]) -> MachineSpeed | None:
+    """`run`'s speed against the median of `peers` (the same machine's other runs, same stack) per figure;
+    None where no figure of the run was measured by a peer."""
+    logs = []
+    for figure, time_ns in run.items():
+        others = [peer[figure] for peer in peers if figure in peer]
+        if others and time_ns > 0:
+            logs.append(math.log(float(np.median(others)) / time_ns))
+    if not logs:
+        return None
+    return MachineSpeed(math.exp(float(np.mean(logs))), len(logs), len(peers))
