@@ -16,6 +16,7 @@ import pytest
 from phpcb.commands import precision as precision_command
 from phpcb.data.loader import load_run
 from phpcb.data.schema import load_schemas
+from phpcb.pages import build as site
 from phpcb.statistics.machine_speed import USUAL, MachineSpeed, machine_speed, native_times
 from phpcb.statistics.rounds import NativeKey
 
@@ -57,7 +58,7 @@ def test_only_a_speed_beyond_the_usual_spread_is_called_slower_or_faster(index, 
 
 def test_only_the_native_rounds_tables_give_figures_each_its_median_time_per_operation():
     run = load_run(FIXTURE_RUN, SCHEMAS)
-    found = native_times(run.tables, {name: SCHEMAS.table(name, run.directory / name).columns for name in run.tables})
+    found = native_times(run.tables, lambda name: SCHEMAS.tables[name].columns)
     tables = {name for name, _ in found}
     assert tables == {name for name in run.tables if name.endswith("_native.csv")}, "not native.csv: no rounds"
     assert found[SIGN] == pytest.approx(202.4), "200,000 and 204,800 ns for 1,000 signatures in its two rounds"
@@ -111,3 +112,18 @@ def test_a_run_of_another_timer_is_no_peer_and_a_run_without_native_figures_says
     assert precision_command.speed_line(root, without, SCHEMAS) == (
         "machine speed: this run measured no native figures to compare (make report leaves them out)"
     )
+
+
+def test_the_runs_page_gives_each_runs_machine_speed_where_it_has_peers(tmp_path: Path, fixture_run_site):
+    root = project_with(tmp_path, FIXTURE_RUN)
+    runs = root / "data" / "runs"
+    copy_of_the_fixture(runs, "20260102T0000Z-fixture-php8.2")
+    copy_of_the_fixture(runs, "20260103T0000Z-fixture-php8.2")
+    copy_of_the_fixture(runs, "20260104T0000Z-fixture-php8.2", native_factor=1.25)
+    page = site.build(root).pages["runs.md"]
+    sections = {part.split("`", 1)[0]: part for part in page.split("\n## `")[1:]}
+    says = "native figures (`openssl speed`) against the median of this machine's 3 other runs of the stack: "
+    assert says + "it ran at 80% of its usual speed" in sections["20260104T0000Z-fixture-php8.2"]
+    assert says + "its usual speed (within 5%)" in sections[FIXTURE_RUN.name]
+    alone = fixture_run_site.pages["runs.md"]
+    assert "Machine speed" not in alone, "no other run of the machine: nothing to set it against"

@@ -22,7 +22,7 @@ from phpcb.experiments.aead.per_call import harness_overhead
 from phpcb.presentation.precision import precision
 from phpcb.presentation.wording import CI
 from phpcb.statistics import stats
-from phpcb.statistics.machine_speed import Figure, machine_speed, native_times
+from phpcb.statistics.machine_speed import native_times, of_runs, peer_key
 
 
 def _share(value: float) -> str:
@@ -76,29 +76,22 @@ def report(root: Path, run_dir: Path) -> str:
 
 
 def _peers(root: Path, run: Run, schemas: Schemas) -> list[Run]:
-    """The other runs under `root`'s data/runs/ of the run's machine, stack and timer (a fake clock's figures
-    are set, not measured), only those loaded."""
-    same = (machine_name(run.manifest), stack_of(run.manifest).name, run.manifest.get("timer"))
+    """The other runs under `root`'s data/runs/ that share the run's peer_key, only those loaded."""
+    same = peer_key(run.manifest)
     found = []
     for directory in run_directories(root / "data" / "runs"):
-        if directory.name == run.run_id:
-            continue
-        manifest = read_manifest(directory, schemas)
-        if (machine_name(manifest), stack_of(manifest).name, manifest.get("timer")) == same:
+        if directory.name != run.run_id and peer_key(read_manifest(directory, schemas)) == same:
             found.append(load_run(directory, schemas))
     return found
 
 
-def _native_times(run: Run, schemas: Schemas) -> dict[Figure, float]:
-    return native_times(run.tables, {name: schemas.table(name, run.directory / name).columns for name in run.tables})
-
-
 def speed_line(root: Path, run: Run, schemas: Schemas) -> str:
-    own = _native_times(run, schemas)
-    if not own:
+    def columns(name: str) -> tuple[str, ...]:
+        return schemas.tables[name].columns
+
+    if not native_times(run.tables, columns):
         return "machine speed: this run measured no native figures to compare (make report leaves them out)"
-    peers = _peers(root, run, schemas)
-    speed = machine_speed(own, [_native_times(peer, schemas) for peer in peers])
+    speed = of_runs([run, *_peers(root, run, schemas)], columns)[run.run_id]
     where = f"{machine_name(run.manifest)} · stack {stack_of(run.manifest).name}"
     if speed is None:
         return f"machine speed: no other run of {where} measured its native figures to compare with"

@@ -34,6 +34,7 @@ from phpcb.presentation.answer import Answer
 from phpcb.presentation.downloads import Compressed, RunFiles, published_name
 from phpcb.presentation.plotting import figure_attribute
 from phpcb.presentation.render import environment, markdown_text, render
+from phpcb.statistics import machine_speed
 
 COMPARISON_PAGE = compare_page.PAGE
 RUNS_PAGE = "runs.md"
@@ -306,6 +307,7 @@ def build(
         shown_on=shown_on(site.experiments),
         reached=lambda run, name: precision.reached(run, name, schemas),
         load=sampling.Load.of,
+        speeds=machine_speed.of_runs(runs, lambda name: schemas.tables[name].columns),
     )
     publish_runs(site, runs, schemas)
     return site

@@ -13,12 +13,15 @@ phase, not the code's; it changes no figure.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from phpcb.data.loader import Run
+from phpcb.data.machines import machine_name
+from phpcb.data.stacks import stack_of
 from phpcb.statistics.rounds import NATIVE_TIMING, NativeKey, native_series
 
 # What a native rounds table has (data/schema/shared/native-rounds.json): a run's other tables have not.
@@ -52,18 +55,39 @@ class MachineSpeed:
         return f"its usual speed (within {USUAL:.0%})"
 
 
+def peer_key(manifest: Mapping[str, Any]) -> tuple[str, str, Any]:
+    """What runs compared with one another share: the machine, the stack (its OpenSSL gives the native
+    figures) and the timer (a fake clock's figures are set, not measured)."""
+    return machine_name(manifest), stack_of(dict(manifest)).name, manifest.get("timer")
+
+
 def native_times(
-    tables: Mapping[str, Sequence[Mapping[str, Any]]], columns: Mapping[str, Iterable[str]]
+    tables: Mapping[str, Sequence[Mapping[str, Any]]], columns: Callable[[str], Iterable[str]]
 ) -> dict[Figure, float]:
-    """Each native figure of a run's tables (those whose `columns` are a native rounds table's): its
+    """Each native figure of a run's tables (those whose `columns(name)` are a native rounds table's): its
     median time per operation over its rounds, in ns."""
     found: dict[Figure, float] = {}
-    for name, rows in tables.items():
-        if not set(columns[name]) >= NATIVE_COLUMNS or not rows:
-            continue
-        for key, series in native_series(rows).items():
+    for name in tables:
+        if not set(columns(name)) >= NATIVE_COLUMNS:
+            continue  # before its rows are asked for: a run's sample tables are most of its rows
+        for key, series in native_series(tables[name]).items():
             found[(name, key)] = series.summary.median_ns
     return found
+
+
+def of_runs(runs: Sequence[Run], columns: Callable[[str], Iterable[str]]) -> dict[str, MachineSpeed | None]:
+    """Each run's speed against the other runs among `runs` that share its peer_key; None for a run with
+    no native figure or no peer that measured one."""
+    times = {run.run_id: native_times(run.tables, columns) for run in runs}
+    groups: dict[tuple[str, str, Any], list[str]] = {}
+    for run in runs:
+        groups.setdefault(peer_key(run.manifest), []).append(run.run_id)
+    return {
+        run.run_id: machine_speed(
+            times[run.run_id], [times[peer] for peer in groups[peer_key(run.manifest)] if peer != run.run_id]
+        )
+        for run in runs
+    }
 
 
 def machine_speed(run: Mapping[Figure, float], peers: Sequence[Mapping[Figure, float]]) -> MachineSpeed | None:
