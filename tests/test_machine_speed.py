@@ -17,6 +17,7 @@ from phpcb.commands import precision as precision_command
 from phpcb.data.loader import load_run
 from phpcb.data.schema import load_schemas
 from phpcb.pages import build as site
+from phpcb.presentation import wording
 from phpcb.statistics.machine_speed import USUAL, MachineSpeed, machine_speed, native_times
 from phpcb.statistics.rounds import NativeKey
 
@@ -33,13 +34,13 @@ def test_a_run_whose_figures_took_a_quarter_longer_ran_at_80_percent_of_its_usua
     assert found is not None
     assert math.isclose(found.index, 0.8), "against each figure's median of the peers (110 and 55), not its mean"
     assert (found.figures, found.peers) == (2, 3)
-    assert found.words.startswith("it ran at 80% of its usual speed")
+    assert wording.machine_speed(found).startswith("it ran at 80% of its usual speed")
 
 
 def test_figures_no_peer_measured_are_left_out_and_none_shared_is_no_speed():
-    found = machine_speed({SIGN: 100.0, VERIFY: 1.0}, [{SIGN: 100.0}])
+    found = machine_speed({SIGN: 100.0, VERIFY: 1.0}, [{SIGN: 100.0}, {}])
     assert found is not None
-    assert (found.index, found.figures) == (1.0, 1)
+    assert (found.index, found.figures, found.peers) == (1.0, 1, 1), "a peer without native figures (--no-native)"
     assert machine_speed({VERIFY: 1.0}, [{SIGN: 100.0}]) is None
     assert machine_speed({SIGN: 1.0}, []) is None
 
@@ -53,7 +54,7 @@ def test_figures_no_peer_measured_are_left_out_and_none_shared_is_no_speed():
     ],
 )
 def test_only_a_speed_beyond_the_usual_spread_is_called_slower_or_faster(index, says):
-    assert MachineSpeed(index, 3, 3).words.startswith(says)
+    assert wording.machine_speed(MachineSpeed(index, 3, 3)).startswith(says)
 
 
 def test_only_the_native_rounds_tables_give_figures_each_its_median_time_per_operation():

@@ -19,6 +19,7 @@ from phpcb.data.sampling import measured_tables
 from phpcb.data.schema import Schemas, load_schemas
 from phpcb.data.stacks import stack_of
 from phpcb.experiments.aead.per_call import harness_overhead
+from phpcb.presentation import wording
 from phpcb.presentation.precision import precision
 from phpcb.presentation.wording import CI
 from phpcb.statistics import stats
@@ -97,7 +98,7 @@ def speed_line(root: Path, run: Run, schemas: Schemas) -> str:
         return f"machine speed: no other run of {where} measured its native figures to compare with"
     return (
         f"machine speed: native figures at {speed.index:.2f}× the median of {speed.peers} other run(s) of {where}"
-        f" ({speed.figures} figures): {speed.words}"
+        f" ({speed.figures} figures): {wording.machine_speed(speed)}"
     )
 
 

@@ -28,7 +28,7 @@ from phpcb.experiments.contexts import DATAPACKAGE, IN_SITE, Contexts, Project, 
 from phpcb.experiments.experiment import Experiment, Figures
 from phpcb.pages import across_machines, claims_page, compare_page, versions_page
 from phpcb.pages import machines_page as machines
-from phpcb.presentation import chart_data, precision
+from phpcb.presentation import chart_data, precision, wording
 from phpcb.presentation import environment as env_rows
 from phpcb.presentation.answer import Answer
 from phpcb.presentation.downloads import Compressed, RunFiles, published_name
@@ -308,6 +308,7 @@ def build(
         reached=lambda run, name: precision.reached(run, name, schemas),
         load=sampling.Load.of,
         speeds=machine_speed.of_runs(runs, lambda name: schemas.tables[name].columns),
+        speed_words=wording.machine_speed,
     )
     publish_runs(site, runs, schemas)
     return site

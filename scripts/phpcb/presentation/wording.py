@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from phpcb.statistics.machine_speed import USUAL, MachineSpeed
 from phpcb.statistics.stats import CONFIDENCE, Ratio
 
 # How a page names an interval: the confidence level stats.CONFIDENCE holds, "95% CI".
@@ -147,3 +148,11 @@ def overhead(ratio: Ratio) -> str:
 def overhead_bound(ratio: float) -> str:
     """One end of an overhead's interval, a ratio, as the change it is: 1.023 is '+2.3 %'."""
     return f"{_signed((ratio - 1) * 100, 1)} %"
+
+
+def machine_speed(speed: MachineSpeed) -> str:
+    """A run's machine speed (statistics/machine_speed.py) in words: its usual speed, or how far from it."""
+    if speed.usual:
+        return f"its usual speed (within {USUAL:.0%})"
+    why = "something else on the host? CPU steal may not show it" if speed.index < 1 else "were its other runs slowed?"
+    return f"it ran at {speed.index:.0%} of its usual speed ({why})"

@@ -41,18 +41,12 @@ class MachineSpeed:
     time over this run's time: 1.0 as fast as its median run, 0.84 took 1/0.84 of its usual time."""
 
     index: float
-    figures: int
-    peers: int
+    figures: int  # the run's native figures some peer measured too
+    peers: int  # the peers that measured at least one of them
 
     @property
-    def words(self) -> str:
-        if self.index < 1 - USUAL:
-            return (
-                f"it ran at {self.index:.0%} of its usual speed (something else on the host? CPU steal may not show it)"
-            )
-        if self.index > 1 + USUAL:
-            return f"it ran at {self.index:.0%} of its usual speed (were its other runs slowed?)"
-        return f"its usual speed (within {USUAL:.0%})"
+    def usual(self) -> bool:
+        return abs(self.index - 1) <= USUAL
 
 
 def peer_key(manifest: Mapping[str, Any]) -> tuple[str, str, Any]:
@@ -100,4 +94,5 @@ def machine_speed(run: Mapping[Figure, float], peers: Sequence[Mapping[Figure, f
             logs.append(math.log(float(np.median(others)) / time_ns))
     if not logs:
         return None
-    return MachineSpeed(math.exp(float(np.mean(logs))), len(logs), len(peers))
+    sharing = sum(1 for peer in peers if any(figure in peer for figure in run))
+    return MachineSpeed(math.exp(float(np.mean(logs))), len(logs), sharing)
