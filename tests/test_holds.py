@@ -170,6 +170,7 @@ def test_a_speedup_words_each_end_faster_or_slower_and_a_ratio_of_another_unit_s
     text = str(holds.sentence(holds.across(reference, others)))
     assert "1.25× slower (old · PHP 8.2 + OpenSSL 3.0) to 19.0× faster (zen5 · PHP 8.4 + OpenSSL 3.5)." in text
     assert "It does not on old · PHP 8.2 + OpenSSL 3.0 (1.25× slower, the other way)." in text
+    assert holds.value_text(ratio(0.5, question=question), 0.0) == "0.00×", "no times slower to say of 0"
     pitfall = "PEM string per call: slow way over fast way (times)"
     assert holds.value_text(ratio(0.8, question=pitfall), 0.8) == "0.80×"
 
@@ -180,6 +181,7 @@ def test_a_speedup_words_each_end_faster_or_slower_and_a_ratio_of_another_unit_s
         (1.51, 19.0, "1.51–19.0× faster"),
         (1 / 47.2, 1 / 43.9, "43.9–47.2× slower"),
         (0.8, 2.0, "1.25× slower to 2.00× faster"),
+        (0.0, 0.5, "0.00× to 2.00× slower"),
     ],
 )
 def test_a_split_level_of_speedups_reads_as_a_range_of_times_faster_or_slower(low, high, words):

@@ -245,7 +245,7 @@ def value_text(headline: Headline, value: float) -> str:
     value for pairs 10 % apart."""
     if headline.unit != TIMES:
         return duration(value)
-    if not headline.is_speedup:
+    if not headline.is_speedup or not 0 < value < math.inf:  # no times slower to say of 0 or of no bound
         return times(value)
     text = times(value) if value >= 1 else times(1 / value)
     if text == times(1.0):  # neither faster nor slower at the precision printed
@@ -261,6 +261,8 @@ def range_text(headline: Headline, low: float, high: float) -> str:
         return f"{first} – {last}"
     if not headline.is_speedup:
         return f"{first.removesuffix('×')}–{last}"
+    if not 0 < low <= high < math.inf:
+        return f"{first} to {last}"
     if low >= 1:  # '1.51–19.0× faster'
         return f"{times(low).removesuffix('×')}–{last}"
     if high < 1:  # '43.9–47.2× slower': a range of times slower, from the fewest
