@@ -127,11 +127,7 @@ def read_run(directory: Path, schemas: Schemas) -> RawRun:
     run_files.check_directory(directory)  # regular files only, before anything is read (run_files.py)
     path = directory / MANIFEST
     manifest_bytes = read_bytes(path)
-    manifest = parse_json(path, manifest_bytes)
-    steps = upgrade_path(path, manifest, schemas.version)
-    source_version = int(manifest["schema_version"])
-    for step in steps:
-        manifest = step.manifest(manifest)
+    manifest, steps, source_version = _upgraded(path, parse_json(path, manifest_bytes), schemas.version)
     schemas.validate_manifest(path, manifest)
     if manifest["finished_utc"] is None:
         raise IncompleteRunError(
@@ -160,10 +156,17 @@ def read_manifest(directory: Path, schemas: Schemas) -> dict[str, Any]:
     files (load_run does both): enough to choose which runs to load, by machine or stack, without the
     tables of those it leaves."""
     path = directory / MANIFEST
-    manifest = parse_json(path, read_bytes(path))
-    for step in upgrade_path(path, manifest, schemas.version):
+    return _upgraded(path, parse_json(path, read_bytes(path)), schemas.version)[0]
+
+
+def _upgraded(path: Path, manifest: Any, current: int) -> tuple[dict[str, Any], list[upgrade.Upgrader], int]:
+    """The manifest upgraded to `current`, the steps that did it (its tables need them too), and the
+    schema version it was written under."""
+    steps = upgrade_path(path, manifest, current)
+    source_version = int(manifest["schema_version"])
+    for step in steps:
         manifest = step.manifest(manifest)
-    return manifest
+    return manifest, steps, source_version
 
 
 def check_measured(raw: RawRun, frames: Mapping[str, pa.Table], schemas: Schemas) -> None:
