@@ -122,6 +122,48 @@ def test_a_machines_chart_keeps_each_pick_clear_of_its_error_bar_and_says_which_
     assert all(machines_page.MEDIAN_IN_ITS_RUN.text in hover for hover in bars["customdata"])
 
 
+def test_a_speedup_chart_is_dots_on_a_log_axis_around_no_difference_in_the_rows_words():
+    """ML-DSA-65 over ES256 was two bars of 0.02 and 0.03 on a 'times faster' axis from 0 to 0.03: nothing
+    said they were 40× slower, or that 1 was far off to the right."""
+    stack = "PHP 8.4 + OpenSSL 3.5"
+    question = "ML-DSA-65 over ES256, sign (times faster)"
+    rows = [
+        machines_page.Row(
+            machines_page.Group("zen4", stack), None, Headline("pq", question, TIMES, 1 / 40.3, 1 / 47.0, 1 / 34.1)
+        ),
+        machines_page.Row(
+            machines_page.Group("zen5", stack), None, Headline("pq", question, TIMES, 1 / 43.7, 1 / 45.0, 1 / 42.0)
+        ),
+    ]
+    figure = machines_page.figure(question, rows)
+    (dots,) = figure["data"]
+    assert (dots["type"], dots["mode"]) == ("scatter", "markers"), "a bar's length means nothing on a log axis"
+    assert dots["customdata"][0].startswith("40.3× slower (34.1–47.0× slower)<br>")
+    axis = figure["layout"]["xaxis"]
+    assert axis["type"] == "log"
+    assert axis["tickvals"] == [0.01, 0.1, 1.0], "1, no difference, is in range"
+    assert axis["ticktext"] == ["100×<br>slower", "10×<br>slower", "same"]
+    (line,) = figure["layout"]["shapes"]
+    assert (line["x0"], line["x1"]) == (1.0, 1.0)
+
+    faster = [
+        machines_page.Row(machines_page.Group("zen5", stack), None, Headline("aead", question, TIMES, 19.0, 17.0, 21.0))
+    ]
+    axis = machines_page.figure(question, faster)["layout"]["xaxis"]
+    assert axis["ticktext"] == ["same", "10×<br>faster", "100×<br>faster"]
+
+    cost = [
+        machines_page.Row(
+            machines_page.Group("zen5", stack),
+            None,
+            Headline("pitfalls", "PEM over object (times)", TIMES, 2.4, 2.3, 2.5),
+        )
+    ]
+    layout = machines_page.figure("PEM over object (times)", cost)["layout"]
+    assert layout["xaxis"]["title"]["text"] == "times faster"
+    assert "type" not in layout["xaxis"], "not a speedup: a linear axis, as before"
+
+
 def test_a_speedup_row_says_how_many_times_slower_with_its_interval_and_a_cost_ratio_stays_a_ratio():
     """The rows of "ML-DSA-65 over ES256, sign (times faster)" printed 0.02× (95% CI 0.02× – 0.03×) for 40× and
     44× slower: two decimals of a small fraction, where the answers say "40.3× slower than ES256"."""

@@ -25,7 +25,17 @@ from phpcb.data.stacks import stack_of
 from phpcb.experiments.experiment import Experiment
 from phpcb.presentation import holds
 from phpcb.presentation.headlines import SECONDS, Headline
-from phpcb.presentation.plotting import INTERVAL_HOVER, Point, Spread, figure_data, interval_points, label, ms
+from phpcb.presentation.plotting import (
+    INTERVAL_HOVER,
+    Point,
+    Spread,
+    figure_data,
+    interval_points,
+    label,
+    ms,
+    speedup_ticks,
+    vertical_line,
+)
 
 
 @dataclass(frozen=True)
@@ -118,28 +128,38 @@ def row_label(row: Row) -> str:
 
 def figure(question: str, rows: list[Row]) -> dict[str, Any]:
     seconds = rows[0].headline.unit == SECONDS
+    speedup = rows[0].headline.is_speedup
     if seconds:
         points = [Point(ms(r.headline.value), ms(r.headline.low), ms(r.headline.high)) for r in rows]
     else:
         points = [Point(r.headline.value, r.headline.low, r.headline.high) for r in rows]
     spread = MEDIAN_IN_ITS_RUN if seconds else RATIO_IN_ITS_RUN
+    values = interval_points("x", points, spread, " ms" if seconds else "×")
+    layout: dict[str, Any] = {
+        "title": f"{question} (error bars: {spread.text})",
+        "xaxis": {"title": "ms per operation" if seconds else "times faster", "rangemode": "tozero"},
+        "yaxis": {"type": "category", "automargin": True},
+        "height": max(260, 120 + (64 if any(r.headline.choice for r in rows) else 48) * len(rows)),
+        "showlegend": False,
+    }
+    if speedup:
+        # The hover in the rows' words ('40.3× slower (34.1–47.0× slower)'), on a log axis around 1 (no
+        # difference), where the bars become dots: 40× slower and 40× faster are as far from 1.
+        values["customdata"] = [f"{row.value_text} ({row.ci_text})<br>{spread.text}" for row in rows]
+        ends = [end for p in points for end in (p.value, p.low, p.high)]
+        layout["xaxis"] = {"title": "times faster or slower (log scale)", **speedup_ticks(ends)}
+        layout["shapes"] = [vertical_line(1.0, "dot")]
     return figure_data(
         [
             go.Bar(
                 y=[row_label(r) for r in rows],
-                **interval_points("x", points, spread, " ms" if seconds else "×"),
+                **values,
                 orientation="h",
                 name=label(question),
                 hovertemplate=f"%{{y}}: {INTERVAL_HOVER}<extra></extra>",
             )
         ],
-        {
-            "title": f"{question} (error bars: {spread.text})",
-            "xaxis": {"title": "ms per operation" if seconds else "times faster", "rangemode": "tozero"},
-            "yaxis": {"type": "category", "automargin": True},
-            "height": max(260, 120 + (64 if any(r.headline.choice for r in rows) else 48) * len(rows)),
-            "showlegend": False,
-        },
+        layout,
         legend_below=False,
     )
 
