@@ -24,7 +24,7 @@ help:
 	@echo "make report [BUDGET=seconds]   install what is missing, run the quick benchmark in its time budget, build the site showing your run, print the precision reached"
 	@echo "make test            every check: php -l, ruff, PHPUnit (PHP 8.2, and 8.4 in Debian 13's stack), pytest (incl. mkdocs --strict, browser)"
 	@echo "make test-fast       the edit loop: lint and every test but the runner end to end and the browser"
-	@echo "make rehearse [SLOWER=2.7] [APT_SECONDS=70]   the README's two commands from a fresh clone of HEAD, timed against their goals, as on a host SLOWER times slower (root)"
+	@echo "make rehearse [SLOWER=2] [APT_SECONDS=70]   the README's two commands from a fresh clone of HEAD, timed against their goals, as on a host SLOWER times slower (root)"
 	@echo "make site [GENERATOR=zensical]    pages into build/, then site/ from it (no benchmarking)"
 	@echo "make serve [GENERATOR=zensical]   serve the site; pages regenerate when data/, templates/, scripts/ or docs/ change"
 	@echo "make bench PROFILE=full [ONLY=aead] [STACK=debian13]   measure this machine into data/runs/<run-id>/"
@@ -215,9 +215,10 @@ test-python: venv-dev
 	$(PY) -m pytest
 
 # The newcomer's path timed against its goals (issue 48: make report 6 min, make test 5 min after its setup):
-# a fresh clone of HEAD, then the README's two commands in its order (scripts/rehearse.sh). SLOWER=2.7 runs
-# them as on a host whose every core is 2.7 times slower (scripts/slower-host.py: a real-time process per
-# CPU takes the rest of each 10 ms; root), the pool's slowest host measured against its fastest. The Debian
+# a fresh clone of HEAD, then the README's two commands in its order (scripts/rehearse.sh). SLOWER=2 runs
+# them as on a host whose every core is 2 times slower (scripts/slower-host.py: a real-time process per
+# CPU takes the rest of each 10 ms; root): the pool's slowest host (Zen 3) ran a quick run 1.56-1.9 times
+# slower than its fastest (Zen 5), 1.26-1.5 times slower than Zen 4 (README). The Debian
 # packages are not installed again: APT_SECONDS (70) of a fresh machine's apt-get count towards make report's goal.
 rehearse:
 	@scripts/rehearse.sh $(SLOWER)
