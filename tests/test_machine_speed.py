@@ -85,18 +85,24 @@ def copy_of_the_fixture(runs: Path, run_id: str, native_factor: float = 1.0) -> 
     return target
 
 
+def speed_of(root: Path, run: Path) -> str:
+    """The machine speed line of `python -m phpcb precision RUN`."""
+    (line,) = [line for line in precision_command.report(root, run).splitlines() if line.startswith("machine speed: ")]
+    return line
+
+
 def test_precision_says_how_fast_the_machine_ran_against_its_other_runs_of_the_stack(tmp_path: Path):
     root = project_with(tmp_path, FIXTURE_RUN)
     runs = root / "data" / "runs"
-    alone = precision_command.report(root, runs / FIXTURE_RUN.name).splitlines()[-1]
+    alone = speed_of(root, runs / FIXTURE_RUN.name)
     assert alone.startswith("machine speed: no other run of ")
     copy_of_the_fixture(runs, "20260102T0000Z-fixture-php8.2")
     copy_of_the_fixture(runs, "20260103T0000Z-fixture-php8.2")
     slowed = copy_of_the_fixture(runs, "20260104T0000Z-fixture-php8.2", native_factor=1.25)
-    line = precision_command.report(root, slowed).splitlines()[-1]
+    line = speed_of(root, slowed)
     assert line.startswith("machine speed: native figures at 0.80× the median of 3 other run(s) of ")
     assert line.endswith("it ran at 80% of its usual speed (something else on the host? CPU steal may not show it)")
-    line = precision_command.report(root, runs / FIXTURE_RUN.name).splitlines()[-1]
+    line = speed_of(root, runs / FIXTURE_RUN.name)
     assert "at 1.00× the median of 3 other run(s)" in line, "the slowed run is one of three: not their median"
     assert line.endswith("its usual speed (within 5%)")
 
@@ -107,10 +113,10 @@ def test_a_run_of_another_timer_is_no_peer_and_a_run_without_native_figures_says
     manifest = json.loads((measured / "manifest.json").read_text(encoding="utf-8"))
     write_manifest(measured, {**manifest, "timer": "hrtime"})
     fixture = load_run(root / "data" / "runs" / FIXTURE_RUN.name, SCHEMAS)
-    line = precision_command.report(root, fixture.directory).splitlines()[-1]
+    line = speed_of(root, fixture.directory)
     assert line.startswith("machine speed: no other run of "), "a fake clock's figures are set, not measured"
     without = replace(fixture, frames={k: v for k, v in fixture.frames.items() if not k.endswith("_native.csv")})
-    assert precision_command.speed_line(root, without, SCHEMAS) == (
+    assert precision_command.speed_line(without, [], SCHEMAS) == (
         "machine speed: this run measured no native figures to compare (make report leaves them out)"
     )
 

@@ -24,6 +24,7 @@ from phpcb.presentation.precision import precision
 from phpcb.presentation.wording import CI
 from phpcb.statistics import stats
 from phpcb.statistics.machine_speed import native_times, of_runs, peer_key
+from phpcb.statistics.sample_spread import Case, case_spreads, sample_spread, spread_key
 
 
 def _share(value: float) -> str:
@@ -72,7 +73,9 @@ def report(root: Path, run_dir: Path) -> str:
             f"harness overhead, {overhead.algorithm} {overhead.payload_bytes} B: harness/bare {r.value:.3f}"
             f" ({CI} {r.low:.3f}-{r.high:.3f}){' paired' if overhead.paired else ''}"
         )
-    lines.append(speed_line(root, run, schemas))
+    peers = _peers(root, run, schemas)
+    lines.append(speed_line(run, peers, schemas))
+    lines.append(spread_line(run, peers, schemas))
     return "\n".join(lines)
 
 
@@ -86,19 +89,36 @@ def _peers(root: Path, run: Run, schemas: Schemas) -> list[Run]:
     return found
 
 
-def speed_line(root: Path, run: Run, schemas: Schemas) -> str:
+def speed_line(run: Run, peers: list[Run], schemas: Schemas) -> str:
     def columns(name: str) -> tuple[str, ...]:
         return schemas.tables[name].columns
 
     if not native_times(run.tables, columns):
         return "machine speed: this run measured no native figures to compare (make report leaves them out)"
-    speed = of_runs([run, *_peers(root, run, schemas)], columns)[run.run_id]
+    speed = of_runs([run, *peers], columns)[run.run_id]
     where = f"{machine_name(run.manifest)} · stack {stack_of(run.manifest).name}"
     if speed is None:
         return f"machine speed: no other run of {where} measured its native figures to compare with"
     return (
         f"machine speed: native figures at {speed.index:.2f}× the median of {speed.peers} other run(s) of {where}"
         f" ({speed.figures} figures): {wording.machine_speed(speed)}"
+    )
+
+
+def _spreads(run: Run, schemas: Schemas) -> dict[Case, float]:
+    return case_spreads(table for name in run.manifest["experiments"] for table in measured_tables(run, name, schemas))
+
+
+def spread_line(run: Run, peers: list[Run], schemas: Schemas) -> str:
+    same = spread_key(run.manifest)
+    alike = [peer for peer in peers if spread_key(peer.manifest) == same]
+    spread = sample_spread(_spreads(run, schemas), [_spreads(peer, schemas) for peer in alike])
+    where = f"{machine_name(run.manifest)} · stack {stack_of(run.manifest).name} · {run.manifest['profile']} profile"
+    if spread is None:
+        return f"sample spread: no other run of {where} to compare with"
+    return (
+        f"sample spread: cases' interquartile range at {spread.index:.2f}× the median of {spread.peers} other"
+        f" run(s) of {where} ({spread.cases:,} cases): {wording.sample_spread(spread)}"
     )
 
 

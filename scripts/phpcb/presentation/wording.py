@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 
 from phpcb.statistics.machine_speed import USUAL, MachineSpeed
+from phpcb.statistics.sample_spread import USUAL as SPREAD_USUAL
+from phpcb.statistics.sample_spread import SampleSpread
 from phpcb.statistics.stats import CONFIDENCE, Ratio
 
 # How a page names an interval: the confidence level stats.CONFIDENCE holds, "95% CI".
@@ -156,3 +158,15 @@ def machine_speed(speed: MachineSpeed) -> str:
         return f"its usual speed (within {USUAL:.0%})"
     why = "something else on the host? CPU steal may not show it" if speed.index < 1 else "were its other runs slowed?"
     return f"it ran at {speed.index:.0%} of its usual speed ({why})"
+
+
+def sample_spread(spread: SampleSpread) -> str:
+    """A run's sample spread (statistics/sample_spread.py) in words: as usual, or which way and what that costs."""
+    if spread.usual:
+        return f"as usual (within {SPREAD_USUAL:g}× either way)"
+    if spread.index < 1:
+        return "narrower than usual: the host was quieter than in its other runs"
+    return (
+        "wider than usual: the host was noisier while it ran (a neighbour?), so fewer cases reached their"
+        " target in their time; the medians need not have moved"
+    )

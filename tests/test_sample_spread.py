@@ -1,0 +1,110 @@
+"""How widely a run's samples spread against its machine's other runs of the stack and profile
+(statistics/sample_spread.py), and the line `python -m phpcb precision` prints of it."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from phpcb.commands import precision as precision_command
+from phpcb.presentation import wording
+from phpcb.statistics.sample_spread import USUAL, SampleSpread, case_spreads, sample_spread
+
+from .conftest import FIXTURE_RUN, project_with, reseal, write_manifest
+from .test_machine_speed import copy_of_the_fixture
+
+GCM = ("aead.csv", ("openssl", "aes-128-gcm"))
+CCM = ("aead.csv", ("openssl", "aes-128-ccm"))
+
+
+def test_a_case_spread_is_its_interquartile_range_over_its_median_whatever_its_number_of_samples():
+    nine = [110.0, 90.0, 94.0, 96.0, 98.0, 100.0, 102.0, 104.0, 106.0]
+    found = case_spreads([("aead.csv", {"nine": nine, "eighteen": nine * 2, "six": nine[:6]})])
+    assert found[("aead.csv", "nine")] == pytest.approx((104 - 96) / 100), "quartiles 96 and 104, median 100"
+    assert found[("aead.csv", "eighteen")] == pytest.approx(found[("aead.csv", "nine")]), "more samples, same spread"
+    assert ("aead.csv", "six") not in found, "fewer than the quick profile's least: no quartiles to compare"
+
+
+def test_a_run_twice_as_spread_as_its_peers_median_run_is_named_so_and_said_to_be_noisier():
+    peers = [{GCM: 0.02, CCM: 0.04}, {GCM: 0.03, CCM: 0.06}, {GCM: 0.30, CCM: 0.60}]
+    found = sample_spread({GCM: 0.06, CCM: 0.12}, peers)
+    assert found is not None
+    assert math.isclose(found.index, 2.0), "against each case's median of the peers (0.03 and 0.06), not its mean"
+    assert (found.cases, found.peers) == (2, 3)
+    assert not found.usual
+    assert wording.sample_spread(found).startswith("wider than usual: the host was noisier")
+
+
+def test_cases_no_peer_measured_or_without_spread_are_left_out_and_none_shared_is_no_index():
+    found = sample_spread({GCM: 0.05, CCM: 0.0}, [{GCM: 0.05, CCM: 0.04}, {}])
+    assert found is not None
+    assert (found.index, found.cases, found.peers) == (1.0, 1, 1), "a zero spread has no log ratio"
+    assert sample_spread({CCM: 0.05}, [{GCM: 0.05}]) is None
+    assert sample_spread({GCM: 0.05}, []) is None
+
+
+@pytest.mark.parametrize(
+    ("index", "says"),
+    [
+        (1 / USUAL - 0.01, "narrower than usual: the host was quieter"),
+        (1 / USUAL, "as usual (within 1.5× either way)"),
+        (USUAL, "as usual (within 1.5× either way)"),
+        (USUAL + 0.01, "wider than usual: the host was noisier"),
+    ],
+)
+def test_only_a_spread_beyond_the_usual_either_way_is_called_noisier_or_quieter(index: float, says: str):
+    assert wording.sample_spread(SampleSpread(index, 10, 3)).startswith(says)
+
+
+def widened(run: Path, factor: float) -> None:
+    """Every other sample of every timing table but the native ones `factor` times slower: the same
+    median's neighbourhood, quartiles further apart. Re-sealed."""
+    for table in run.glob("*.csv"):
+        rows = list(csv.DictReader(io.StringIO(table.read_text(encoding="utf-8"))))
+        if not rows or "sample" not in rows[0] or "elapsed_ns" not in rows[0] or table.name.endswith("_native.csv"):
+            continue
+        for row in rows:
+            if int(row["sample"]) % 2:
+                row["elapsed_ns"] = str(round(int(row["elapsed_ns"]) * factor))
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        table.write_text(out.getvalue(), encoding="utf-8")
+    reseal(run)
+
+
+def spread_of(root: Path, run: Path) -> str:
+    (line,) = [line for line in precision_command.report(root, run).splitlines() if line.startswith("sample spread: ")]
+    return line
+
+
+def test_precision_says_how_widely_the_samples_spread_against_the_machines_other_runs_of_its_profile(tmp_path: Path):
+    root = project_with(tmp_path, FIXTURE_RUN)
+    runs = root / "data" / "runs"
+    assert spread_of(root, runs / FIXTURE_RUN.name).startswith("sample spread: no other run of ")
+    copy_of_the_fixture(runs, "20260102T0000Z-fixture-php8.2")
+    copy_of_the_fixture(runs, "20260103T0000Z-fixture-php8.2")
+    noisy = copy_of_the_fixture(runs, "20260104T0000Z-fixture-php8.2")
+    widened(noisy, 1.3)
+    line = spread_of(root, noisy)
+    assert line.startswith("sample spread: cases' interquartile range at ")
+    index = float(line.split(" at ", 1)[1].split("×", 1)[0])
+    assert index > USUAL, line
+    assert "× the median of 3 other run(s) of " in line
+    assert " · quick profile (" in line
+    assert line.endswith("the medians need not have moved")
+    usual = spread_of(root, runs / FIXTURE_RUN.name)
+    assert "at 1.00× the median of 3 other run(s)" in usual, "the noisy run is one of three: not their median"
+    assert usual.endswith(": as usual (within 1.5× either way)")
+
+    # A run of another profile samples more operations at a time: no peer.
+    manifest = json.loads((noisy / "manifest.json").read_text(encoding="utf-8"))
+    write_manifest(noisy, {**manifest, "profile": "full"})
+    reseal(noisy)
+    assert spread_of(root, noisy).startswith("sample spread: no other run of ")
