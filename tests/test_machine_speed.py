@@ -8,6 +8,7 @@ import io
 import json
 import math
 import shutil
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -65,19 +66,24 @@ def test_only_the_native_rounds_tables_give_figures_each_its_median_time_per_ope
     assert found[SIGN] == pytest.approx(202.4), "200,000 and 204,800 ns for 1,000 signatures in its two rounds"
 
 
+def scale_times(table: Path, factor: Callable[[dict[str, str]], float]) -> None:
+    """Each row's elapsed_ns of a run's CSV multiplied by `factor(row)`, in place (the run needs re-sealing)."""
+    rows = list(csv.DictReader(io.StringIO(table.read_text(encoding="utf-8"))))
+    for row in rows:
+        row["elapsed_ns"] = str(round(int(row["elapsed_ns"]) * factor(row)))
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    table.write_text(out.getvalue(), encoding="utf-8")
+
+
 def copy_of_the_fixture(runs: Path, run_id: str, native_factor: float = 1.0) -> Path:
     """FIXTURE_RUN under another id, every native figure's time multiplied by `native_factor`, re-sealed."""
     target = runs / run_id
     shutil.copytree(FIXTURE_RUN, target)
     for table in target.glob("*_native.csv"):
-        rows = list(csv.DictReader(io.StringIO(table.read_text(encoding="utf-8"))))
-        for row in rows:
-            row["elapsed_ns"] = str(round(int(row["elapsed_ns"]) * native_factor))
-        out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-        table.write_text(out.getvalue(), encoding="utf-8")
+        scale_times(table, lambda _: native_factor)
     manifest = json.loads((target / "manifest.json").read_text(encoding="utf-8"))
     manifest.update(run_id=run_id, started_utc=f"{run_id[:4]}-{run_id[4:6]}-{run_id[6:8]}T00:00:00Z")
     write_manifest(target, manifest)

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 from pathlib import Path
@@ -16,7 +14,7 @@ from phpcb.presentation import wording
 from phpcb.statistics.sample_spread import USUAL, SampleSpread, case_spreads, sample_spread
 
 from .conftest import FIXTURE_RUN, project_with, reseal, write_manifest
-from .test_machine_speed import copy_of_the_fixture
+from .test_machine_speed import copy_of_the_fixture, scale_times
 
 GCM = ("aead.csv", ("openssl", "aes-128-gcm"))
 CCM = ("aead.csv", ("openssl", "aes-128-ccm"))
@@ -65,17 +63,9 @@ def widened(run: Path, factor: float) -> None:
     """Every other sample of every timing table but the native ones `factor` times slower: the same
     median's neighbourhood, quartiles further apart. Re-sealed."""
     for table in run.glob("*.csv"):
-        rows = list(csv.DictReader(io.StringIO(table.read_text(encoding="utf-8"))))
-        if not rows or "sample" not in rows[0] or "elapsed_ns" not in rows[0] or table.name.endswith("_native.csv"):
-            continue
-        for row in rows:
-            if int(row["sample"]) % 2:
-                row["elapsed_ns"] = str(round(int(row["elapsed_ns"]) * factor))
-        out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-        table.write_text(out.getvalue(), encoding="utf-8")
+        header = table.read_text(encoding="utf-8").split("\n", 1)[0].split(",")
+        if {"sample", "elapsed_ns"} <= set(header) and not table.name.endswith("_native.csv"):
+            scale_times(table, lambda row: factor if int(row["sample"]) % 2 else 1.0)
     reseal(run)
 
 
