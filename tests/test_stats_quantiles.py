@@ -71,6 +71,14 @@ def test_percentiles_are_numpys_to_the_bit():
     assert checked > 6000
 
 
+def test_quartiles_are_numpys_25th_50th_and_75th_percentiles_to_the_bit():
+    for values in samples():
+        if np.ndim(values) != 1 or values.size == 0:
+            continue  # a case's samples: one dimension, at least one
+        expected = np.percentile(np.asarray(values, dtype=float), [25, 50, 75])
+        assert [bits(np.float64(v)) for v in stats.quartiles(values)] == [bits(v) for v in expected], values
+
+
 def test_median_is_numpys_to_the_bit():
     for values in samples():
         assert bits(stats.median_of(values)) == bits(np.median(values)), values

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from phpcb.statistics.machine_speed import peer_key
+from phpcb.statistics.stats import quartiles
 
 # A case with fewer samples has no quartiles worth comparing (the quick profile's least is 7).
 MINIMUM_SAMPLES = 7
@@ -58,7 +59,7 @@ def case_spreads(tables: Iterable[tuple[str, Mapping[Any, Sequence[float]]]]) ->
             times = np.asarray(values, dtype=float)
             if times.size < MINIMUM_SAMPLES:
                 continue
-            low, median, high = np.percentile(times, [25, 50, 75])
+            low, median, high = quartiles(times)
             if median > 0:
                 found[(table, key)] = float((high - low) / median)
     return found

@@ -214,6 +214,13 @@ def _percentiles(values: np.ndarray, percents: tuple[float, ...], ordered: np.nd
     return tuple(np.float64(_linear_quantile(ordered, p / 100)) for p in percents)
 
 
+def quartiles(values: np.ndarray) -> tuple[float, float, float]:
+    """np.percentile(values, [25, 50, 75]) of a one-dimensional sample, at a tenth of its cost for the
+    small samples of one case (a sort, then three reads)."""
+    low, median, high = _percentiles(np.asarray(values, dtype=float), (25, 50, 75))
+    return float(low), float(median), float(high)
+
+
 def _median_of_sorted(ordered: np.ndarray) -> Any:
     """np.median of a sorted one-dimensional sample: numpy averages the middle value (or two) as
     np.mean does, a sum from +0.0 over the count."""
