@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from phpcb.commands import precision as precision_command
+from phpcb.pages import build as site
 from phpcb.presentation import wording
 from phpcb.statistics.sample_spread import USUAL, SampleSpread, case_spreads, sample_spread
 
@@ -98,3 +99,23 @@ def test_precision_says_how_widely_the_samples_spread_against_the_machines_other
     write_manifest(noisy, {**manifest, "profile": "full"})
     reseal(noisy)
     assert spread_of(root, noisy).startswith("sample spread: no other run of ")
+
+
+def test_the_runs_page_gives_each_runs_sample_spread_where_it_has_peers(tmp_path: Path, fixture_run_site):
+    root = project_with(tmp_path, FIXTURE_RUN)
+    runs = root / "data" / "runs"
+    copy_of_the_fixture(runs, "20260102T0000Z-fixture-php8.2")
+    copy_of_the_fixture(runs, "20260103T0000Z-fixture-php8.2")
+    widened(copy_of_the_fixture(runs, "20260104T0000Z-fixture-php8.2"), 1.3)
+    page = site.build(root).pages["runs.md"]
+    sections = {part.split("`", 1)[0]: part for part in page.split("\n## `")[1:]}
+    says = (
+        "each case's interquartile range over its median against this machine's 3 other runs of the stack and profile"
+    )
+    noisy = sections["20260104T0000Z-fixture-php8.2"]
+    assert says in noisy
+    assert "× their median, wider than usual: the host was noisier" in noisy
+    assert "1.00× their median, as usual (within 1.5× either way)" in sections[FIXTURE_RUN.name]
+    assert "Sample spread" not in fixture_run_site.pages["runs.md"], (
+        "no other run of the machine: nothing to set it against"
+    )

@@ -24,7 +24,8 @@ from phpcb.presentation.precision import precision
 from phpcb.presentation.wording import CI
 from phpcb.statistics import stats
 from phpcb.statistics.machine_speed import native_times, of_runs, peer_key
-from phpcb.statistics.sample_spread import Case, case_spreads, sample_spread, spread_key
+from phpcb.statistics.sample_spread import of_runs as of_spreads
+from phpcb.statistics.sample_spread import spread_key
 
 
 def _share(value: float) -> str:
@@ -105,14 +106,10 @@ def speed_line(run: Run, peers: list[Run], schemas: Schemas) -> str:
     )
 
 
-def _spreads(run: Run, schemas: Schemas) -> dict[Case, float]:
-    return case_spreads(table for name in run.manifest["experiments"] for table in measured_tables(run, name, schemas))
-
-
 def spread_line(run: Run, peers: list[Run], schemas: Schemas) -> str:
     same = spread_key(run.manifest)
     alike = [peer for peer in peers if spread_key(peer.manifest) == same]
-    spread = sample_spread(_spreads(run, schemas), [_spreads(peer, schemas) for peer in alike])
+    spread = of_spreads([run, *alike], schemas)[run.run_id]
     where = f"{machine_name(run.manifest)} · stack {stack_of(run.manifest).name} · {run.manifest['profile']} profile"
     if spread is None:
         return f"sample spread: no other run of {where} to compare with"

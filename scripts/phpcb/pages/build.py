@@ -34,7 +34,7 @@ from phpcb.presentation.answer import Answer
 from phpcb.presentation.downloads import Compressed, RunFiles, published_name
 from phpcb.presentation.plotting import figure_attribute
 from phpcb.presentation.render import environment, markdown_text, render
-from phpcb.statistics import machine_speed
+from phpcb.statistics import machine_speed, sample_spread
 
 COMPARISON_PAGE = compare_page.PAGE
 RUNS_PAGE = "runs.md"
@@ -309,6 +309,8 @@ def build(
         load=sampling.Load.of,
         speeds=machine_speed.of_runs(runs, lambda name: schemas.tables[name].columns),
         speed_words=wording.machine_speed,
+        spreads=sample_spread.of_runs(runs, schemas),
+        spread_words=wording.sample_spread,
     )
     publish_runs(site, runs, schemas)
     return site
