@@ -249,6 +249,22 @@ def test_the_debian_default_installs_what_is_missing(machine: Machine) -> None:
     assert result.apt() == ["apt-get update -qq", "apt-get install -y -qq php8.2-mcrypt chromium"]
 
 
+@pytest.mark.parametrize("openssl_installed", [True, False], ids=["openssl installed", "openssl missing"])
+def test_php_to_be_installed_comes_with_debians_current_libssl(machine: Machine, openssl_installed: bool) -> None:
+    """A fresh machine: no PHP to ask which library it loads, so the image's older libssl3 stayed for the first
+    run, and the next install (which found PHP) upgraded it under the boot's later runs."""
+    absent = {"php8.2-cli", "php8.2-mcrypt", *(() if openssl_installed else ("openssl",))}
+    machine.dpkg(installed=[package for package in DEFAULT_PACKAGES if package not in absent])
+    result = machine.run(PHPCB_INSTALL="report")
+    assert result.returncode == 0, result.stderr
+    wanted = "php8.2-cli php8.2-mcrypt" + ("" if openssl_installed else " openssl") + " libssl3"
+    assert result.apt() == [
+        "apt-get update -qq",
+        f"apt-get install -y -qq {wanted}{' openssl' if openssl_installed else ''}",
+    ]
+    assert not any(call.startswith("php ") for call in result.calls), "no PHP yet to ask"
+
+
 def test_without_dpkg_the_commands_are_looked_for_on_path(machine: Machine) -> None:
     machine.php(80314, "8.3.14", ["openssl", "sodium"])
     machine.commands("git", "make", "openssl")
