@@ -90,6 +90,11 @@ def _peers(root: Path, run: Run, schemas: Schemas) -> list[Run]:
     return found
 
 
+def _machine_and_stack(run: Run) -> str:
+    """What the peers of both lines share, named: 'amd-epyc-zen4-2c-1fdf65 · stack host'."""
+    return f"{machine_name(run.manifest)} · stack {stack_of(run.manifest).name}"
+
+
 def speed_line(run: Run, peers: list[Run], schemas: Schemas) -> str:
     def columns(name: str) -> tuple[str, ...]:
         return schemas.tables[name].columns
@@ -97,7 +102,7 @@ def speed_line(run: Run, peers: list[Run], schemas: Schemas) -> str:
     if not native_times(run.tables, columns):
         return "machine speed: this run measured no native figures to compare (make report leaves them out)"
     speed = of_runs([run, *peers], columns)[run.run_id]
-    where = f"{machine_name(run.manifest)} · stack {stack_of(run.manifest).name}"
+    where = _machine_and_stack(run)
     if speed is None:
         return f"machine speed: no other run of {where} measured its native figures to compare with"
     return (
@@ -110,7 +115,7 @@ def spread_line(run: Run, peers: list[Run], schemas: Schemas) -> str:
     same = spread_key(run.manifest)
     alike = [peer for peer in peers if spread_key(peer.manifest) == same]
     spread = of_spreads([run, *alike], schemas)[run.run_id]
-    where = f"{machine_name(run.manifest)} · stack {stack_of(run.manifest).name} · {run.manifest['profile']} profile"
+    where = f"{_machine_and_stack(run)} · {run.manifest['profile']} profile"
     if spread is None:
         return f"sample spread: no other run of {where} to compare with"
     return (
