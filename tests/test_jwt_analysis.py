@@ -315,6 +315,25 @@ def test_the_page_says_who_padded_ps_signatures_in_the_run_it_shows(tmp_path, fi
     assert "`openssl_public_decrypt` without padding) on the PSS encoding" in pages["older"]
 
 
+def test_the_page_mentions_the_header_cache_only_for_runs_whose_code_had_it(tmp_path, fixture_run_site):
+    """CompactJws keeps decoded headers since runs that record `header_cache`; an older run's page must not
+    describe a cache its code did not have."""
+    from phpcb.pages import build as site
+
+    from .conftest import project_with
+
+    older = tmp_path / "older" / FIXTURE_RUN.name
+    shutil.copytree(FIXTURE_RUN, older)
+    manifest = json.loads((older / "manifest.json").read_text())
+    assert manifest["experiments"]["jwt"]["verification"].pop("header_cache") == 16
+    write_manifest(older, manifest)
+
+    current = next(p.text for p in fixture_run_site.experiments if p.experiment.name == "jwt")
+    old = next(p.text for p in site.build(project_with(tmp_path, older)).experiments if p.experiment.name == "jwt")
+    assert "cache of the last 16 (every token of one issuer" in current
+    assert "cache of the last" not in old
+
+
 def test_the_answer_names_ed25519_as_rfc_9864_does():
     """Issue 37: "Use EdDSA", an identifier RFC 9864 deprecates for the fully specified "Ed25519"."""
     from phpcb.experiments import registry

@@ -20,6 +20,17 @@ use PhpCryptoBench\Harness\WallClock;
 final class CompactJws
 {
     /**
+     * How many decoded headers verified() keeps. Every token of one issuer and key carries the same
+     * header (its `alg`, `typ`, `kid`), so a verifier decodes the same few strings again and again;
+     * kept by their exact encoded form, a header that differs in one character is decoded anew. Full,
+     * the cache is emptied: a stream of distinct headers costs their decoding, as without a cache.
+     */
+    public const DECODED_HEADERS = 16;
+
+    /** @var array<string, array<string, mixed>> decoded headers, keyed by their base64url text */
+    private static array $headers = [];
+
+    /**
      * @param array<string, mixed> $header extra header members; `alg` is always the key's
      * @throws WeakKey for a verification key
      * @throws AlgorithmNotAllowed for a header `alg` other than the key's (`none` included)
@@ -103,7 +114,7 @@ final class CompactJws
             throw MalformedToken::partCount(count($parts));
         }
         [$encodedHeader, $encodedPayload, $encodedSignature] = $parts;
-        $header = self::object(Base64Url::decode($encodedHeader, 'header'), true);
+        $header = self::header($encodedHeader);
         $alg = $header['alg'] ?? null;
         if (!is_string($alg)) {
             throw AlgorithmNotAllowed::notAString(array_key_exists('alg', $header) ? get_debug_type($alg) : 'no alg member');
@@ -124,6 +135,26 @@ final class CompactJws
             throw SignatureRejected::mismatch($alg);
         }
         return [$header, $payload];
+    }
+
+    /**
+     * The header as a JSON object, from the cache when this exact text was decoded before. Only what
+     * decoded to an object is kept; the checks of its members run on every token, since they depend on
+     * the key it is verified with.
+     *
+     * @return array<string, mixed>
+     * @throws MalformedToken
+     */
+    private static function header(string $encoded): array
+    {
+        if (isset(self::$headers[$encoded])) {
+            return self::$headers[$encoded];
+        }
+        $header = self::object(Base64Url::decode($encoded, 'header'), true);
+        if (count(self::$headers) >= self::DECODED_HEADERS) {
+            self::$headers = [];
+        }
+        return self::$headers[$encoded] = $header;
     }
 
     /**

@@ -19,6 +19,7 @@ use PhpCryptoBench\Io\TableSchema;
 use PhpCryptoBench\Io\TableSet;
 use PhpCryptoBench\Jws\Algorithms;
 use PhpCryptoBench\Jws\AttackChecks;
+use PhpCryptoBench\Jws\CompactJws;
 use PhpCryptoBench\Jws\KnownAnswers;
 use PhpCryptoBench\Jws\WycheproofSignatureSuite;
 use PhpCryptoBench\Native\FixedNativeSpeed;
@@ -106,6 +107,8 @@ final class JwtExperiment implements FollowsEarlierExperiments, FixedWork
             // Who pads PS256/384/512: OpenSSL, given the key's RSASSA-PSS form (runs without this
             // field encoded PSS in PHP and timed the raw RSA operation as PS's primitive).
             'pss_padding' => 'openssl',
+            // How many decoded headers CompactJws keeps (runs without this field decoded every header).
+            'header_cache' => CompactJws::DECODED_HEADERS,
             'vectors' => $vectors,
             'vectors_passed' => array_sum(array_column($vectors, 'passed')),
             'vectors_skipped' => array_sum(array_column($vectors, 'skipped')),

@@ -134,6 +134,66 @@ final class CompactJwsTest extends TestCase
         CompactJws::verify(Base64Url::encode($header) . ".$payload.$signature", $verifier);
     }
 
+    /** A header decoded before is taken from the cache, and still checked against the key of each call. */
+    public function testARefusedHeaderIsRefusedAgainWhenItsTextWasSeenBefore(): void
+    {
+        foreach (self::refusals() as $name => [$exception, $header, $message]) {
+            [$signer, $verifier] = self::es256();
+            [, $payload, $signature] = explode('.', CompactJws::sign($signer, 'x'));
+            $token = Base64Url::encode($header) . ".$payload.$signature";
+            foreach (['first', 'second'] as $time) {
+                try {
+                    CompactJws::verify($token, $verifier);
+                    self::fail("$name: accepted the $time time");
+                } catch (AlgorithmNotAllowed | MalformedToken $e) {
+                    self::assertInstanceOf($exception, $e, "$name, the $time time");
+                    self::assertStringContainsString($message, $e->getMessage(), "$name, the $time time");
+                }
+            }
+        }
+    }
+
+    public function testAHeaderVerifiedWithOneKeyIsRefusedWithAKeyOfAnotherAlgorithm(): void
+    {
+        [$signer, $verifier] = self::es256();
+        $token = CompactJws::sign($signer, 'x');
+        self::assertSame(['alg' => 'ES256'], CompactJws::verify($token, $verifier)->header);
+        $other = Key::forVerification(Algorithms::named('ES384'), Jwk::import(Jwk::publicOf(openssl_pkey_new(['private_key_type' => OPENSSL_KEYTYPE_EC, 'curve_name' => 'secp384r1']))));
+        $this->expectException(AlgorithmNotAllowed::class);
+        $this->expectExceptionMessage('header alg: expected "ES384", the algorithm bound to this key, got "ES256"');
+        CompactJws::verify($token, $other);
+    }
+
+    /** The cache is keyed by the exact text: another encoding of a cached header is still refused. */
+    public function testANonCanonicalEncodingOfACachedHeaderIsRefused(): void
+    {
+        $signer = Key::forSigning(Algorithms::named('HS256'), str_repeat('k', 32));
+        $token = CompactJws::sign($signer, 'x', ['typ' => 'J']);
+        [$header, $payload] = explode('.', $token);
+        CompactJws::verify($token, $signer);
+        self::assertSame(2, strlen($header) % 4, 'a header whose last character has 4 unused bits');
+        $other = substr($header, 0, -1) . chr(ord($header[strlen($header) - 1]) + 1);
+        self::assertSame(Base64Url::decode($header), (string) base64_decode(strtr($other, '-_', '+/')), 'the same bytes, another text');
+        $input = "$other.$payload";
+        $this->expectException(MalformedToken::class);
+        CompactJws::verify($input . '.' . Base64Url::encode(hash_hmac('sha256', $input, str_repeat('k', 32), true)), $signer);
+    }
+
+    /** Distinct headers, more than the cache keeps: each token's own header, and the cache bounded. */
+    public function testTheHeaderCacheKeepsAtMostSixteenAndNeverAnotherTokensHeader(): void
+    {
+        $signer = Key::forSigning(Algorithms::named('HS256'), str_repeat('k', 32));
+        for ($i = 0; $i < 40; $i++) {
+            $token = CompactJws::sign($signer, 'x', ['kid' => "key-$i"]);
+            self::assertSame(['alg' => 'HS256', 'kid' => "key-$i"], CompactJws::verify($token, $signer)->header);
+            self::assertSame(['alg' => 'HS256', 'kid' => "key-$i"], CompactJws::verify($token, $signer)->header, 'from the cache');
+        }
+        $cached = (new \ReflectionClass(CompactJws::class))->getProperty('headers')->getValue();
+        self::assertIsArray($cached);
+        self::assertLessThanOrEqual(16, count($cached));
+        self::assertGreaterThan(0, count($cached));
+    }
+
     public function testAHeaderObjectAfterWhiteSpaceIsAnObject(): void
     {
         $signer = Key::forSigning(Algorithms::named('HS256'), str_repeat('k', 32));

@@ -54,6 +54,14 @@ def pss_by_openssl(run: Run) -> bool:
     return verification.get("pss_padding") == "openssl"
 
 
+def header_cache(run: Run) -> int | None:
+    """How many decoded headers the run's CompactJws kept (a token's header text seen before is not
+    decoded again); None for older runs, which decoded every header."""
+    verification = run.manifest.get("experiments", {}).get("jwt", {}).get("verification") or {}
+    found = verification.get("header_cache")
+    return found if isinstance(found, int) and not isinstance(found, bool) else None
+
+
 # RFC 9864 (2025) names Ed25519 signatures "Ed25519", fully specified, and deprecates the polymorphic
 # "EdDSA" this run's tokens carry: advice names an algorithm as a reader should send it.
 SPECIFIED = {"EdDSA": "Ed25519"}
@@ -91,6 +99,7 @@ def context(analysis: JwtAnalysis, reference: ReferenceData, policy: JwtPolicy) 
         > (_sign_ns(analysis, "ES512", headline) or 0)
         > 0,
         "pss_by_openssl": pss_by_openssl(analysis.run),
+        "header_cache": header_cache(analysis.run),
         "layer_goal": goal_tally(analysis.layers),
         "layer_goal_percent": round((GOAL_RATIO - 1) * 100),
         "layer_goal_ns": GOAL_NS,
