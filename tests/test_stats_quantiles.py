@@ -79,6 +79,14 @@ def test_quartiles_are_numpys_25th_50th_and_75th_percentiles_to_the_bit():
         assert [bits(np.float64(v)) for v in stats.quartiles(values)] == [bits(v) for v in expected], values
 
 
+def test_public_percentiles_are_numpys_10th_and_90th_to_the_bit():
+    for values in samples():
+        if np.ndim(values) != 1 or values.size == 0:
+            continue  # one group's round factors: one dimension, at least one
+        expected = np.percentile(np.asarray(values, dtype=float), [10, 90])
+        assert [bits(np.float64(v)) for v in stats.percentiles(values, (10, 90))] == [bits(v) for v in expected], values
+
+
 def test_median_is_numpys_to_the_bit():
     for values in samples():
         assert bits(stats.median_of(values)) == bits(np.median(values)), values

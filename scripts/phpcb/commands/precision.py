@@ -2,8 +2,10 @@
 cases, how many reached the profile's target (the runner's record, and the build's count from the
 samples), the median and 90th percentile of the cases' CI half-widths, outliers, CPU steal, and the
 time it took; then the experiments' total time and the precision reached over all of them (what `make
-report` prints at its end), the AEAD harness overhead, and how fast the machine ran against its other runs
-of the same stack under data/runs/ (statistics/machine_speed.py). A few lines for a terminal or an issue
+report` prints at its end), the AEAD harness overhead, how fast the machine ran against its other runs
+of the same stack under data/runs/ (statistics/machine_speed.py), how widely its samples spread against
+theirs (statistics/sample_spread.py), and whether its speed shifted while it ran (statistics/speed_shifts.py,
+from the run alone). A few lines for a terminal or an issue
 comment."""
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from phpcb.statistics import stats
 from phpcb.statistics.machine_speed import native_times, of_runs, peer_key
 from phpcb.statistics.sample_spread import of_runs as of_spreads
 from phpcb.statistics.sample_spread import spread_key
+from phpcb.statistics.speed_shifts import of_run as speed_shifts_of
 
 
 def _share(value: float) -> str:
@@ -77,6 +80,7 @@ def report(root: Path, run_dir: Path) -> str:
     peers = _peers(root, run, schemas)
     lines.append(speed_line(run, peers, schemas))
     lines.append(spread_line(run, peers, schemas))
+    lines.append(shifts_line(run, schemas))
     return "\n".join(lines)
 
 
@@ -122,6 +126,13 @@ def spread_line(run: Run, peers: list[Run], schemas: Schemas) -> str:
         f"sample spread: cases' interquartile range at {spread.index:.2f}× the median of {spread.peers} other"
         f" run(s) of {where} ({spread.cases:,} cases): {wording.sample_spread(spread)}"
     )
+
+
+def shifts_line(run: Run, schemas: Schemas) -> str:
+    shifts = speed_shifts_of(run, schemas)
+    if shifts is None:
+        return "speed shifts: no group of cases sampled in rotation long enough to tell"
+    return f"speed shifts: {wording.speed_shifts(shifts)}"
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:

@@ -34,7 +34,7 @@ from phpcb.presentation.answer import Answer
 from phpcb.presentation.downloads import Compressed, RunFiles, published_name
 from phpcb.presentation.plotting import figure_attribute
 from phpcb.presentation.render import environment, markdown_text, render
-from phpcb.statistics import machine_speed, sample_spread
+from phpcb.statistics import machine_speed, sample_spread, speed_shifts
 
 COMPARISON_PAGE = compare_page.PAGE
 RUNS_PAGE = "runs.md"
@@ -311,6 +311,8 @@ def build(
         speed_words=wording.machine_speed,
         spreads=sample_spread.of_runs(runs, schemas),
         spread_words=wording.sample_spread,
+        shifts=speed_shifts.of_runs(runs, schemas),
+        shift_words=wording.speed_shifts,
     )
     publish_runs(site, runs, schemas)
     return site

@@ -7,6 +7,7 @@ import math
 from phpcb.statistics.machine_speed import USUAL, MachineSpeed
 from phpcb.statistics.sample_spread import USUAL as SPREAD_USUAL
 from phpcb.statistics.sample_spread import SampleSpread
+from phpcb.statistics.speed_shifts import SHIFTED, SpeedShifts
 from phpcb.statistics.stats import CONFIDENCE, Ratio
 
 # How a page names an interval: the confidence level stats.CONFIDENCE holds, "95% CI".
@@ -169,4 +170,16 @@ def sample_spread(spread: SampleSpread) -> str:
     return (
         "wider than usual: the host was noisier while it ran (a neighbour?), so fewer cases reached their"
         " target in their time; the medians need not have moved"
+    )
+
+
+def speed_shifts(shifts: SpeedShifts) -> str:
+    """A run's speed shifts (statistics/speed_shifts.py) in words: steady, or what the shifts cost and spare."""
+    tally = f"{shifts.shifted} of {shifts.groups} groups of cases sampled in rotation"
+    if shifts.steady:
+        return f"steady ({tally} ran at two speeds {SHIFTED:g}× or more apart)"
+    return (
+        f"shifting: in {tally}, whole rounds ran at speeds up to {shifts.widest:.2f}× apart (the host changed"
+        " speed while it measured: a neighbour taking the core and giving it back?), so those cases' samples mix"
+        " two speeds and fewer reached their target; ratios paired round by round are not moved"
     )

@@ -214,6 +214,12 @@ def _percentiles(values: np.ndarray, percents: tuple[float, ...], ordered: np.nd
     return tuple(np.float64(_linear_quantile(ordered, p / 100)) for p in percents)
 
 
+def percentiles(values: np.ndarray, percents: tuple[float, ...]) -> tuple[float, ...]:
+    """np.percentile(values, percents) of a one-dimensional sample, as floats, without numpy's overhead per
+    call (a sort, then a read per percent)."""
+    return tuple(float(x) for x in _percentiles(np.asarray(values, dtype=float), percents))
+
+
 def quartiles(values: np.ndarray) -> tuple[float, float, float]:
     """np.percentile(values, [25, 50, 75]) of a one-dimensional sample, at a tenth of its cost for the
     small samples of one case (a sort, then three reads)."""

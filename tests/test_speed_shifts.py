@@ -1,0 +1,133 @@
+"""Whether a run's speed shifted while it measured, from its own rounds (statistics/speed_shifts.py), and the
+lines `python -m phpcb precision` and the Runs page print of it."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from phpcb.commands import precision as precision_command
+from phpcb.pages import build as site
+from phpcb.presentation import wording
+from phpcb.statistics import speed_shifts
+from phpcb.statistics.speed_shifts import GroupMove, SpeedShifts, group_move, round_factors
+
+from .conftest import FIXTURE_RUN, project_with, reseal
+from .test_machine_speed import copy_of_the_fixture, scale_times
+
+COSTS = (1.0, 3.0, 7.0, 11.0, 20.0)  # what the cases of one group cost apart: a factor is relative to each
+
+
+def _noisy(rng: np.random.Generator, size: int, sigma: float = 0.02) -> np.ndarray:
+    return rng.normal(1.0, sigma, size)
+
+
+def test_a_speed_step_every_case_of_the_rounds_shares_is_a_shift_even_half_and_half():
+    rng = np.random.default_rng(1)
+    step = np.r_[np.ones(10), np.full(10, 1.6)]
+    cases = [cost * step * _noisy(rng, 20) for cost in COSTS]
+    factors = round_factors(np.vstack(cases))
+    assert factors[:10] == pytest.approx(np.full(10, 0.79), abs=0.03), "each case's median sits between the two speeds"
+    assert factors[10:] == pytest.approx(np.full(10, 1.26), abs=0.04)
+    found = group_move(cases)
+    assert found is not None
+    assert found.move == pytest.approx(1.6, abs=0.05)
+    assert found.floor < 1.1, "with each round's factor taken out, the cases' own noise is 2 %"
+    assert found.shifted
+
+
+def test_cases_noisy_each_on_its_own_move_their_rounds_medians_without_a_shift():
+    """ML-DSA signing takes a random time by design: eight such cases' round medians move by chance."""
+    rng = np.random.default_rng(2)
+    cases = [cost * np.exp(rng.normal(0.0, 0.35, 20)) for cost in (*COSTS, 30.0, 40.0, 50.0)]
+    found = group_move(cases)
+    assert found is not None
+    assert found.move > speed_shifts.SHIFTED, "the rounds' medians do move as far as a shift's"
+    assert not found.shifted, found
+
+
+def test_a_quiet_group_is_steady():
+    rng = np.random.default_rng(3)
+    found = group_move([cost * _noisy(rng, 12) for cost in COSTS])
+    assert found is not None
+    assert found.move < speed_shifts.SHIFTED
+    assert not found.shifted
+
+
+def test_groups_too_small_to_say_and_rounds_too_few_cases_reached_are_left_out():
+    rng = np.random.default_rng(4)
+    step = np.r_[np.ones(10), np.full(10, 1.6)]
+    assert group_move([cost * step * _noisy(rng, 20) for cost in COSTS[:3]]) is None, "three cases"
+    assert group_move([cost * _noisy(rng, 6) for cost in COSTS]) is None, "six rounds"
+    # Two cases stop after 8 rounds; three go on, at two speeds: rounds fewer than four cases reached are no
+    # group's (a median of three random times moves as if the host had).
+    short = [cost * _noisy(rng, 8) for cost in COSTS[:2]]
+    going = [cost * np.r_[_noisy(rng, 8), np.full(30, 2.0)] for cost in COSTS[2:]]
+    found = group_move([*short, *going])
+    assert found is not None
+    assert found.move < 1.1, found
+
+
+def test_the_median_without_nanmedian_is_nanmedians():
+    rng = np.random.default_rng(5)
+    for _ in range(100):
+        values = rng.random((int(rng.integers(1, 9)), int(rng.integers(1, 12))))
+        values[rng.random(values.shape) < 0.3] = np.nan
+        for axis in (0, 1):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)  # numpy's all-NaN slice: NaN, as ours
+                expected = np.nanmedian(values, axis=axis)
+            assert np.array_equal(speed_shifts._nan_median(values, axis), expected, equal_nan=True)
+
+
+@pytest.mark.parametrize(
+    ("shifted", "groups", "steady"),
+    [(0, 40, True), (1, 40, True), (2, 40, False), (3, 51, False), (2, 51, True)],
+)
+def test_a_run_shifts_from_one_group_in_twenty(shifted: int, groups: int, steady: bool):
+    moves = [GroupMove(1.8, 1.0)] * shifted + [GroupMove(1.05, 1.0)] * (groups - shifted) + [None]
+    found = speed_shifts.speed_shifts(moves)
+    assert found == SpeedShifts(groups, shifted, 1.8 if shifted else 1.0)
+    assert found.steady is steady
+    assert wording.speed_shifts(found).startswith("steady (" if steady else "shifting: in ")
+
+
+def test_a_shift_is_both_wide_and_beyond_the_cases_own_noise():
+    assert GroupMove(1.3, 1.0).shifted
+    assert not GroupMove(1.29, 1.0).shifted, "narrower than SHIFTED"
+    assert not GroupMove(1.8, 1.6).shifted, "within TOGETHER of what the cases' own noise gives"
+    assert speed_shifts.speed_shifts([None]) is None
+
+
+def stepped(run: Path, factor: float) -> None:
+    """Rounds 4-6 of every table sampled in rotation `factor` times slower (the fake clock's cases take 7
+    samples each): the host's speed changing while it measured. Re-sealed."""
+    for name in ("aead.csv", "ec_keygen.csv", "jwt.csv", "symmetric.csv"):
+        scale_times(run / name, lambda row: factor if int(row["sample"]) >= 4 else 1.0)
+    reseal(run)
+
+
+def shifts_of(root: Path, run: Path) -> str:
+    (line,) = [line for line in precision_command.report(root, run).splitlines() if line.startswith("speed shifts: ")]
+    return line
+
+
+def test_precision_and_the_runs_page_say_a_run_shifted_speed_from_the_run_alone(tmp_path: Path):
+    root = project_with(tmp_path, FIXTURE_RUN)
+    runs = root / "data" / "runs"
+    steady = shifts_of(root, runs / FIXTURE_RUN.name)
+    assert steady.startswith("speed shifts: steady (0 of "), steady
+    shifted = copy_of_the_fixture(runs, "20260102T0000Z-fixture-php8.2")
+    stepped(shifted, 1.6)
+    line = shifts_of(root, shifted)
+    assert line.startswith("speed shifts: shifting: in "), line
+    assert "whole rounds ran at speeds up to 1.6" in line
+    assert line.endswith("ratios paired round by round are not moved")
+
+    page = site.build(root).pages["runs.md"]
+    sections = {part.split("`", 1)[0]: part for part in page.split("\n## `")[1:]}
+    assert "Speed within the run, from its own rounds: shifting: in " in sections["20260102T0000Z-fixture-php8.2"]
+    assert "Speed within the run, from its own rounds: steady (0 of " in sections[FIXTURE_RUN.name]
