@@ -91,10 +91,14 @@ def copy_of_the_fixture(runs: Path, run_id: str, native_factor: float = 1.0) -> 
     return target
 
 
-def speed_of(root: Path, run: Path) -> str:
-    """The machine speed line of `python -m phpcb precision RUN`."""
-    (line,) = [line for line in precision_command.report(root, run).splitlines() if line.startswith("machine speed: ")]
+def precision_line(root: Path, run: Path, topic: str) -> str:
+    """The one line of `python -m phpcb precision RUN` on `topic` ("machine speed", "sample spread", ...)."""
+    (line,) = [line for line in precision_command.report(root, run).splitlines() if line.startswith(f"{topic}: ")]
     return line
+
+
+def speed_of(root: Path, run: Path) -> str:
+    return precision_line(root, run, "machine speed")
 
 
 def test_precision_says_how_fast_the_machine_ran_against_its_other_runs_of_the_stack(tmp_path: Path):

@@ -9,13 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from phpcb.commands import precision as precision_command
 from phpcb.pages import build as site
 from phpcb.presentation import wording
 from phpcb.statistics.sample_spread import USUAL, SampleSpread, case_spreads, sample_spread
 
 from .conftest import FIXTURE_RUN, project_with, reseal, write_manifest
-from .test_machine_speed import copy_of_the_fixture, scale_times
+from .test_machine_speed import copy_of_the_fixture, precision_line, scale_times
 
 GCM = ("aead.csv", ("openssl", "aes-128-gcm"))
 CCM = ("aead.csv", ("openssl", "aes-128-ccm"))
@@ -71,8 +70,7 @@ def widened(run: Path, factor: float) -> None:
 
 
 def spread_of(root: Path, run: Path) -> str:
-    (line,) = [line for line in precision_command.report(root, run).splitlines() if line.startswith("sample spread: ")]
-    return line
+    return precision_line(root, run, "sample spread")
 
 
 def test_precision_says_how_widely_the_samples_spread_against_the_machines_other_runs_of_its_profile(tmp_path: Path):

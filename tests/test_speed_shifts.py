@@ -9,14 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from phpcb.commands import precision as precision_command
 from phpcb.pages import build as site
 from phpcb.presentation import wording
 from phpcb.statistics import speed_shifts
 from phpcb.statistics.speed_shifts import GroupMove, SpeedShifts, group_move, round_factors
 
 from .conftest import FIXTURE_RUN, project_with, reseal
-from .test_machine_speed import copy_of_the_fixture, scale_times
+from .test_machine_speed import copy_of_the_fixture, precision_line, scale_times
 
 COSTS = (1.0, 3.0, 7.0, 11.0, 20.0)  # what the cases of one group cost apart: a factor is relative to each
 
@@ -111,8 +110,7 @@ def stepped(run: Path, factor: float) -> None:
 
 
 def shifts_of(root: Path, run: Path) -> str:
-    (line,) = [line for line in precision_command.report(root, run).splitlines() if line.startswith("speed shifts: ")]
-    return line
+    return precision_line(root, run, "speed shifts")
 
 
 def test_precision_and_the_runs_page_say_a_run_shifted_speed_from_the_run_alone(tmp_path: Path):
