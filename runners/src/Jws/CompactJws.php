@@ -27,6 +27,9 @@ final class CompactJws
      */
     public const DECODED_HEADERS = 16;
 
+    /** The longest header text kept (an issuer's `alg`, `typ` and `kid` take 36-120): a token's header is the sender's to size. */
+    public const CACHED_HEADER_CHARS = 512;
+
     /** @var array<string, array<string, mixed>> decoded headers, keyed by their base64url text */
     private static array $headers = [];
 
@@ -151,6 +154,9 @@ final class CompactJws
             return self::$headers[$encoded];
         }
         $header = self::object(Base64Url::decode($encoded, 'header'), true);
+        if (strlen($encoded) > self::CACHED_HEADER_CHARS) {
+            return $header;
+        }
         if (count(self::$headers) >= self::DECODED_HEADERS) {
             self::$headers = [];
         }

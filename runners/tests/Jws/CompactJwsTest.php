@@ -194,6 +194,20 @@ final class CompactJwsTest extends TestCase
         self::assertGreaterThan(0, count($cached));
     }
 
+    /** A sender sizes its header: a long one is decoded every time, never kept. */
+    public function testALongHeaderIsNotKept(): void
+    {
+        $signer = Key::forSigning(Algorithms::named('HS256'), str_repeat('k', 32));
+        $cache = (new \ReflectionClass(CompactJws::class))->getProperty('headers');
+        $long = CompactJws::sign($signer, 'x', ['kid' => str_repeat('a', CompactJws::CACHED_HEADER_CHARS)]);
+        $before = $cache->getValue();
+        self::assertSame(str_repeat('a', CompactJws::CACHED_HEADER_CHARS), CompactJws::verify($long, $signer)->header['kid']);
+        self::assertSame($before, $cache->getValue());
+        $short = CompactJws::sign($signer, 'x', ['kid' => 'short']);
+        CompactJws::verify($short, $signer);
+        self::assertArrayHasKey(explode('.', $short)[0], $cache->getValue());
+    }
+
     public function testAHeaderObjectAfterWhiteSpaceIsAnObject(): void
     {
         $signer = Key::forSigning(Algorithms::named('HS256'), str_repeat('k', 32));
