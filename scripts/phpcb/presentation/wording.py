@@ -181,5 +181,6 @@ def speed_shifts(shifts: SpeedShifts) -> str:
     return (
         f"shifting: in {tally}, whole rounds ran at speeds up to {shifts.widest:.2f}× apart (the host changed"
         " speed while it measured: a neighbour taking the core and giving it back?), so those cases' samples mix"
-        " two speeds and fewer reached their target; ratios paired round by round are not moved"
+        " two speeds and fewer reached their target; ratios paired round by round are largely spared (both sides"
+        " share the round)"
     )

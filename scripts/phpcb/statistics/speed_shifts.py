@@ -6,7 +6,8 @@ case's median: 1.0 in every round on a steady machine, whatever the cases cost. 
 takes the core and gives it back, whole rounds move together: on the pool's Zen 3 machine, 2026-12-01, the
 EC signing group's rounds ran at about 1.2× their median for 33 rounds and then at 0.62×. A case's samples then
 mix two speeds, its CI stays wide however many it takes, and fewer cases reach their target; ratios the
-pages pair round by round are not moved, since both sides of a pair share the round.
+pages pair round by round are largely spared, since both sides of a pair share the round (a round of many
+cases can straddle a change).
 
 Unlike the sample spread (statistics/sample_spread.py), this needs no other run of the machine: every run of
 that Zen 3 machine was taken in such a phase, so each was as noisy as its peers. It changes no figure.
