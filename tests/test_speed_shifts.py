@@ -125,7 +125,11 @@ def test_precision_and_the_runs_page_say_a_run_shifted_speed_from_the_run_alone(
     assert "whole rounds ran at speeds up to 1.6" in line
     assert line.endswith("ratios paired round by round are largely spared (both sides share the round)")
 
-    page = site.build(root).pages["runs.md"]
+    built = site.build(root)
+    (row,) = [line for line in built.pages["machines.md"].splitlines() if line.startswith("| `intel-xeon")]
+    assert "| 2 (1 shifting) |" in row, "the Machines page counts each machine's runs taken while it shifted"
+    assert "**shifting**, of them, those taken while the host's speed shifted" in built.pages["machines.md"]
+    page = built.pages["runs.md"]
     sections = {part.split("`", 1)[0]: part for part in page.split("\n## `")[1:]}
     assert "Speed within the run, from its own rounds: shifting: in " in sections["20260102T0000Z-fixture-php8.2"]
     assert "Speed within the run, from its own rounds: steady (0 of " in sections[FIXTURE_RUN.name]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -176,6 +177,7 @@ def machines_page(
     contexts: Contexts,
     focus: str | None = None,
     questions: list[machines.Question] | None = None,
+    shifts: Mapping[str, speed_shifts.SpeedShifts | None] | None = None,
 ) -> tuple[str, dict[str, dict[str, Any]]]:
     if questions is None:
         questions = machines.questions(experiments, runs, config, contexts.context, focus)
@@ -186,7 +188,7 @@ def machines_page(
         questions=questions,
         figures={key: figure_attribute(figure) for key, figure in figures.items()},
         anchors={run.run_id: run_anchor(run.run_id) for run in runs},
-        machines=machines.summaries(runs),
+        machines=machines.summaries(runs, shifts),
     ), figures
 
 
@@ -289,8 +291,9 @@ def build(
         site.experiments.append(page)
         site.pages[experiment.page] = page.text
         site.contents.update(chart_data.chart_files(experiment.page, page.figures))
+    shifts = speed_shifts.of_runs(runs, schemas)
     site.pages["machines.md"], machine_figures = machines_page(
-        experiments, runs, templates, config, contexts, choice.focus, questions
+        experiments, runs, templates, config, contexts, choice.focus, questions, shifts
     )
     site.contents.update(chart_data.chart_files("machines.md", machine_figures))
     site.pages[versions_page.PAGE] = versions_page.render_page(templates, stack_sets, stack_comparison, config)
@@ -311,7 +314,7 @@ def build(
         speed_words=wording.machine_speed,
         spreads=sample_spread.of_runs(runs, schemas),
         spread_words=wording.sample_spread,
-        shifts=speed_shifts.of_runs(runs, schemas),
+        shifts=shifts,
         shift_words=wording.speed_shifts,
     )
     publish_runs(site, runs, schemas)

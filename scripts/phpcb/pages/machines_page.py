@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +36,7 @@ from phpcb.presentation.plotting import (
     speedup_ticks,
     vertical_line,
 )
+from phpcb.statistics.speed_shifts import SpeedShifts
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,7 @@ class MachineSummary:
     os: str
     stacks: list[str]  # each stack's short label (data/stacks.py)
     runs: list[str]
+    shifting: int = 0  # of its runs, those taken while the host's speed shifted (statistics/speed_shifts.py)
 
 
 def _format(headline: Headline, value: float) -> str:
@@ -197,7 +199,13 @@ def questions(
     return [Question(q.key, q.text, q.experiment, q.rows, figure(q.text, q.rows)) for q in found.values()]
 
 
-def summaries(runs: list[Run]) -> list[MachineSummary]:
+def _shifting(found: SpeedShifts | None) -> bool:
+    return found is not None and not found.steady
+
+
+def summaries(runs: list[Run], shifts: Mapping[str, SpeedShifts | None] | None = None) -> list[MachineSummary]:
+    """Each machine under its name, with how many of its runs were taken while the host's speed shifted
+    (`shifts`, by run id: statistics/speed_shifts.of_runs; none counted without it)."""
     by_machine: dict[str, list[Run]] = defaultdict(list)
     for run in runs:
         by_machine[machine_name(run.manifest)].append(run)
@@ -217,6 +225,7 @@ def summaries(runs: list[Run]) -> list[MachineSummary]:
                 os=str(newest["stack"]["host_os"]),
                 stacks=sorted({stack_of(r.manifest).short_label for r in members}),
                 runs=[r.run_id for r in members],
+                shifting=sum(1 for r in members if _shifting((shifts or {}).get(r.run_id))),
             )
         )
     return result
