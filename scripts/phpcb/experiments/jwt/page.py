@@ -47,19 +47,21 @@ def _sign_ns(analysis: JwtAnalysis, alg: str, payload: int) -> float | None:
     return case.summary.median_ns if case else None
 
 
+def _verification(run: Run) -> dict[str, Any]:
+    """What the jwt experiment checked and how its code ran (manifest: experiments.jwt.verification)."""
+    return run.manifest.get("experiments", {}).get("jwt", {}).get("verification") or {}
+
+
 def pss_by_openssl(run: Run) -> bool:
     """Whether the run's PS signatures were padded by OpenSSL (the key's RSASSA-PSS form); older runs
     encoded PSS in PHP and record nothing."""
-    verification = run.manifest.get("experiments", {}).get("jwt", {}).get("verification") or {}
-    return verification.get("pss_padding") == "openssl"
+    return _verification(run).get("pss_padding") == "openssl"
 
 
 def header_cache(run: Run) -> int | None:
     """How many decoded headers the run's CompactJws kept (a token's header text seen before is not
-    decoded again); None for older runs, which decoded every header."""
-    verification = run.manifest.get("experiments", {}).get("jwt", {}).get("verification") or {}
-    found = verification.get("header_cache")
-    return found if isinstance(found, int) and not isinstance(found, bool) else None
+    decoded again; the schema makes it a positive integer); None for older runs, which decoded every header."""
+    return _verification(run).get("header_cache")
 
 
 # RFC 9864 (2025) names Ed25519 signatures "Ed25519", fully specified, and deprecates the polymorphic
