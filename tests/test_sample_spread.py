@@ -14,7 +14,7 @@ from phpcb.presentation import wording
 from phpcb.statistics.sample_spread import USUAL, SampleSpread, case_spreads, sample_spread
 
 from .conftest import FIXTURE_RUN, project_with, reseal, write_manifest
-from .test_machine_speed import copy_of_the_fixture, precision_line, scale_times
+from .test_machine_speed import copy_of_the_fixture, precision_line, rescaled
 
 GCM = ("aead.csv", ("openssl", "aes-128-gcm"))
 CCM = ("aead.csv", ("openssl", "aes-128-ccm"))
@@ -62,11 +62,13 @@ def test_only_a_spread_beyond_the_usual_either_way_is_called_noisier_or_quieter(
 def widened(run: Path, factor: float) -> None:
     """Every other sample of every timing table but the native ones `factor` times slower: the same
     median's neighbourhood, quartiles further apart. Re-sealed."""
-    for table in run.glob("*.csv"):
-        header = table.read_text(encoding="utf-8").split("\n", 1)[0].split(",")
-        if {"sample", "elapsed_ns"} <= set(header) and not table.name.endswith("_native.csv"):
-            scale_times(table, lambda row: factor if int(row["sample"]) % 2 else 1.0)
-    reseal(run)
+    timed = [
+        table
+        for table in run.glob("*.csv")
+        if {"sample", "elapsed_ns"} <= set(table.read_text(encoding="utf-8").split("\n", 1)[0].split(","))
+        and not table.name.endswith("_native.csv")
+    ]
+    rescaled(run, timed, lambda row: factor if int(row["sample"]) % 2 else 1.0)
 
 
 def spread_of(root: Path, run: Path) -> str:

@@ -14,8 +14,8 @@ from phpcb.presentation import wording
 from phpcb.statistics import speed_shifts
 from phpcb.statistics.speed_shifts import GroupMove, SpeedShifts, group_move, round_factors
 
-from .conftest import FIXTURE_RUN, project_with, reseal
-from .test_machine_speed import copy_of_the_fixture, precision_line, scale_times
+from .conftest import FIXTURE_RUN, project_with
+from .test_machine_speed import copy_of_the_fixture, precision_line, rescaled
 
 COSTS = (1.0, 3.0, 7.0, 11.0, 20.0)  # what the cases of one group cost apart: a factor is relative to each
 
@@ -104,23 +104,18 @@ def test_a_shift_is_both_wide_and_beyond_the_cases_own_noise():
 def stepped(run: Path, factor: float) -> None:
     """Rounds 4-6 of every table sampled in rotation `factor` times slower (the fake clock's cases take 7
     samples each): the host's speed changing while it measured. Re-sealed."""
-    for name in ("aead.csv", "ec_keygen.csv", "jwt.csv", "symmetric.csv"):
-        scale_times(run / name, lambda row: factor if int(row["sample"]) >= 4 else 1.0)
-    reseal(run)
-
-
-def shifts_of(root: Path, run: Path) -> str:
-    return precision_line(root, run, "speed shifts")
+    rotated = [run / name for name in ("aead.csv", "ec_keygen.csv", "jwt.csv", "symmetric.csv")]
+    rescaled(run, rotated, lambda row: factor if int(row["sample"]) >= 4 else 1.0)
 
 
 def test_precision_and_the_runs_page_say_a_run_shifted_speed_from_the_run_alone(tmp_path: Path):
     root = project_with(tmp_path, FIXTURE_RUN)
     runs = root / "data" / "runs"
-    steady = shifts_of(root, runs / FIXTURE_RUN.name)
+    steady = precision_line(root, runs / FIXTURE_RUN.name, "speed shifts")
     assert steady.startswith("speed shifts: steady (0 of "), steady
     shifted = copy_of_the_fixture(runs, "20260102T0000Z-fixture-php8.2")
     stepped(shifted, 1.6)
-    line = shifts_of(root, shifted)
+    line = precision_line(root, shifted, "speed shifts")
     assert line.startswith("speed shifts: shifting: in "), line
     assert "whole rounds ran at speeds up to 1.6" in line
     assert line.endswith("ratios paired round by round are largely spared (both sides share the round)")
