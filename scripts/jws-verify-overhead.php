@@ -10,7 +10,7 @@ declare(strict_types=1);
  * the median of the per-round differences (and ratios) with its order-statistic 95 % CI
  * (MedianInterval).
  *
- *   php scripts/jws-verify-overhead.php [--rounds 30] [--batch-ms 4] [--before GIT-REF]
+ *   php scripts/jws-verify-overhead.php [--rounds 400] [--batch-ms 1] [--before GIT-REF]
  *
  * Every batch is timed by two clocks: the wall clock (hrtime) and this process's CPU time (getrusage,
  * user + system). The overhead is the CPU time's. On a shared machine (2 cores, other people's
@@ -29,12 +29,18 @@ declare(strict_types=1);
  * (figures by host: docs/methodology.md, "Three layers of a JWS operation"). "CompactJws::verify over by
  * hand" is what this project's code adds beyond that.
  *
+ * The host's speed is a level of its own: on this pool's VMs a neighbour slows every call up to 1.5x
+ * for seconds at a time, PHP's parsing more than curve arithmetic. So each round starts with a probe,
+ * one more batch of the raw call that is in no pair, and the pairs are also reported over the rounds
+ * whose probe ran at full speed (FullSpeedRounds says which, and why the probe and not a side).
+ *
  * --before also loads runners/src/Jws/ as it is at GIT-REF, renamed into its own namespace, and
  * times its verify in the same rounds: a change measured before/after in one process.
  */
 
 require dirname(__DIR__) . '/runners/bootstrap.php';
 
+use PhpCryptoBench\Harness\FullSpeedRounds;
 use PhpCryptoBench\Harness\MedianInterval;
 use PhpCryptoBench\Jws\Algorithms;
 use PhpCryptoBench\Jws\Base64Url;
@@ -44,8 +50,8 @@ use PhpCryptoBench\Jws\Jwk;
 use PhpCryptoBench\Jws\Key;
 
 $options = getopt('', ['rounds:', 'batch-ms:', 'before:']);
-$rounds = (int) ($options['rounds'] ?? 30);
-$batchNs = (int) (1e6 * (float) ($options['batch-ms'] ?? 4));
+$rounds = (int) ($options['rounds'] ?? 400);
+$batchNs = (int) (1e6 * (float) ($options['batch-ms'] ?? 1));
 $before = $options['before'] ?? null;
 if ($rounds < 6) {
     fwrite(STDERR, "--rounds: expected at least 6 (a median's 95 % CI needs them), got $rounds\n");
@@ -158,8 +164,10 @@ foreach (['RS256', 'ES256'] as $alg) {
     $perOp = batch($sides[$names[0]], 200)['cpu'];
     $iterations = max(10, (int) ($batchNs / max($perOp, 1.0)));
     $times = ['cpu' => array_fill_keys($names, []), 'wall' => array_fill_keys($names, [])];
+    $probes = [];
     $preempted = 0;
     for ($round = 0; $round < $rounds; $round++) {
+        $probes[] = batch($sides[$names[0]], $iterations)['cpu'];
         // Rotate the order: each side runs first, second, ... equally often.
         $order = array_merge(array_slice($names, $round % count($names)), array_slice($names, 0, $round % count($names)));
         foreach ($order as $name) {
@@ -169,7 +177,9 @@ foreach (['RS256', 'ES256'] as $alg) {
             $preempted += (int) $batch['preempted'];
         }
     }
+    $fullSpeed = FullSpeedRounds::of($probes);
     printf("%s: %d rounds of %d verifications a side; %d of %d batches preempted by other processes\n", $alg, $rounds, $iterations, $preempted, $rounds * count($names));
+    printf("  host speed: the probe took %s µs a call (fastest tenth %.2f); %d of %d rounds at full speed (within %.2fx of it)\n", implode('-', array_map(static fn (float $ns): string => sprintf('%.2f', $ns / 1000), [min($probes), max($probes)])), FullSpeedRounds::fastestTenth($probes) / 1000, count($fullSpeed), $rounds, FullSpeedRounds::FACTOR);
     foreach ($names as $name) {
         printf("  %-34s %s CPU, %s wall\n", $name, interval(micro($times['cpu'][$name]), '%.2f µs'), sprintf('%.2f µs', MedianInterval::of(micro($times['wall'][$name]))->median));
     }
@@ -181,11 +191,26 @@ foreach (['RS256', 'ES256'] as $alg) {
     }
     foreach ($pairs as [$name, $against]) {
         foreach (['cpu' => 'CPU time', 'wall' => 'wall clock'] as $clock => $label) {
-            $differences = array_map(static fn (float $a, float $b): float => ($a - $b) / 1000, $times[$clock][$name], $times[$clock][$against]);
-            $ratios = array_map(static fn (float $a, float $b): float => 100 * ($a / $b - 1), $times[$clock][$name], $times[$clock][$against]);
-            printf("  %s over %s, %s: %s, %s\n", $name, $against, $label, interval($differences, '%+.2f µs'), interval($ratios, '%+.1f %%'));
+            printf("  %s over %s, %s: %s\n", $name, $against, $label, overhead($times[$clock][$name], $times[$clock][$against]));
         }
+        printf("  %s over %s, CPU time at full speed: %s\n", $name, $against, count($fullSpeed) < 6
+            ? sprintf('too few rounds at full speed (%d of %d; a 95 %% CI needs 6)', count($fullSpeed), $rounds)
+            : overhead(pick($times['cpu'][$name], $fullSpeed), pick($times['cpu'][$against], $fullSpeed)));
     }
+}
+
+/** @param list<float> $side @param list<float> $against per-round ns, paired */
+function overhead(array $side, array $against): string
+{
+    $differences = array_map(static fn (float $a, float $b): float => ($a - $b) / 1000, $side, $against);
+    $ratios = array_map(static fn (float $a, float $b): float => 100 * ($a / $b - 1), $side, $against);
+    return interval($differences, '%+.2f µs') . ', ' . interval($ratios, '%+.1f %%');
+}
+
+/** @param list<float> $values @param list<int> $rounds @return list<float> */
+function pick(array $values, array $rounds): array
+{
+    return array_map(static fn (int $round): float => $values[$round], $rounds);
 }
 
 /** @param list<float> $ns @return list<float> */

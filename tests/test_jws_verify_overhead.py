@@ -1,6 +1,7 @@
 """scripts/jws-verify-overhead.php (issue 48): what a caller of CompactJws::verify pays over the raw
-openssl_verify, and over a careful verifier written by hand, paired round by round. Its figures are the
-machine's; what is checked here is that each side verifies the same token and that every pair is printed."""
+openssl_verify, and over a careful verifier written by hand, paired round by round, over all rounds and over
+those a probe found at full speed. Its figures are the machine's; what is checked here is that each side
+verifies the same token and that every pair is printed (the rounds' choice: FullSpeedRoundsTest)."""
 
 import re
 import subprocess
@@ -33,6 +34,19 @@ def test_the_script_prints_each_side_and_each_pair_for_rs256_and_es256():
         for pair in PAIRS:
             for clock in ("CPU time", "wall clock"):
                 assert re.search(rf"^  {re.escape(pair)}, {clock}: [+-]\d+\.\d+ µs", text, re.MULTILINE), (alg, pair)
+        speed = re.search(r"^  host speed: .* (\d+) of 6 rounds at full speed \(within 1\.05x of it\)$", text, re.M)
+        assert speed, alg
+        full_speed = int(speed.group(1))
+        # The fastest tenth is one of the rounds: at least that one is at full speed.
+        assert 1 <= full_speed <= 6, alg
+        for pair in PAIRS:
+            line = re.search(rf"^  {re.escape(pair)}, CPU time at full speed: (.*)$", text, re.MULTILINE)
+            assert line, (alg, pair)
+            if full_speed == 6:
+                assert re.match(r"[+-]\d+\.\d+ µs \(95 % CI", line.group(1)), (alg, pair)
+            else:
+                too_few = f"too few rounds at full speed ({full_speed} of 6; a 95 % CI needs 6)"
+                assert line.group(1) == too_few, (alg, pair)
 
 
 def test_too_few_rounds_is_refused_with_what_was_expected():
