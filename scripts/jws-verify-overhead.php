@@ -32,7 +32,9 @@ declare(strict_types=1);
  * The host's speed is a level of its own: on this pool's VMs a neighbour slows every call up to 1.5x
  * for seconds at a time, PHP's parsing more than curve arithmetic. So each round starts with a probe,
  * one more batch of the raw call that is in no pair, and the pairs are also reported over the rounds
- * whose probe ran at full speed (FullSpeedRounds says which, and why the probe and not a side).
+ * whose probe ran at the run's fastest (FastestRounds says which, and why the probe and not a side).
+ * Last, where the overhead goes (breakdown()): the JWS code's own work, its signature check a known
+ * answer, and what it and the raw call each cost the other when one runs right after the other.
  *
  * --before also loads runners/src/Jws/ as it is at GIT-REF, renamed into its own namespace, and
  * times its verify in the same rounds: a change measured before/after in one process.
@@ -40,14 +42,19 @@ declare(strict_types=1);
 
 require dirname(__DIR__) . '/runners/bootstrap.php';
 
-use PhpCryptoBench\Harness\FullSpeedRounds;
+use PhpCryptoBench\Exception\SignatureRejected;
+use PhpCryptoBench\Harness\FastestRounds;
 use PhpCryptoBench\Harness\MedianInterval;
+use PhpCryptoBench\Jws\Algorithm;
 use PhpCryptoBench\Jws\Algorithms;
 use PhpCryptoBench\Jws\Base64Url;
 use PhpCryptoBench\Jws\CompactJws;
+use PhpCryptoBench\Jws\Ecdsa;
 use PhpCryptoBench\Jws\EcdsaSignature;
 use PhpCryptoBench\Jws\Jwk;
 use PhpCryptoBench\Jws\Key;
+use PhpCryptoBench\Jws\KeyDetails;
+use PhpCryptoBench\Jws\KeyFacts;
 
 $options = getopt('', ['rounds:', 'batch-ms:', 'before:']);
 $rounds = (int) ($options['rounds'] ?? 400);
@@ -77,7 +84,11 @@ if (is_string($before)) {
     register_shutdown_function(static fn () => exec('rm -rf ' . escapeshellarg($directory)));
 }
 
-/** @return array<string, Closure(): bool> each side's one verification, all of the same token and key object */
+/**
+ * @return array{0: array<string, Closure(): bool>, 1: Closure(): bool} each side's one verification, all of the
+ * same token and key object; and CompactJws::verify of that token with its signature check a known answer
+ * (KnownSignature), to time the JWS code's own work
+ */
 function sides(string $alg, ?string $before): array
 {
     $private = $alg === 'RS256'
@@ -101,12 +112,101 @@ function sides(string $alg, ?string $before): array
         $old = Before\Jws\Key::forVerification(Before\Jws\Algorithms::named($alg), $public);
         $sides["CompactJws::verify at $before"] = static fn (): bool => Before\Jws\CompactJws::verify($token, $old)->payload !== '';
     }
-    foreach ($sides as $name => $side) {
+    $ownKey = Key::forVerification(new KnownSignature($alg, $raw), $public);
+    $ownWork = static fn (): bool => CompactJws::verify($token, $ownKey)->payload !== '';
+    foreach ($sides + ['own work' => $ownWork] as $name => $side) {
         if (!$side()) {
             throw new RuntimeException("$alg $name: the token does not verify");
         }
     }
-    return $sides;
+    try {
+        CompactJws::verify("$input." . Base64Url::encode(strrev($raw)), $ownKey);
+        throw new RuntimeException("$alg own work: KnownSignature accepted another signature");
+    } catch (SignatureRejected) {
+        // As it should: the own work's check is a known answer, not a pass.
+    }
+    return [$sides, $ownWork];
+}
+
+/**
+ * The JWS code's own work, without the signature check: its verify() makes the DER as Ecdsa's does, then
+ * accepts exactly the one signature it was given and refuses any other. Timing only: it knows no key.
+ */
+final class KnownSignature implements Algorithm
+{
+    private readonly Algorithm $real;
+
+    public function __construct(private readonly string $name, private readonly string $signature)
+    {
+        $this->real = Algorithms::named($name);
+    }
+
+    public function name(): string
+    {
+        return $this->name;
+    }
+
+    public function facts(mixed $material, bool $forSigning, KeyDetails $details): KeyFacts
+    {
+        return $this->real->facts($material, $forSigning, $details);
+    }
+
+    public function sign(Key $key, string $input): string
+    {
+        throw new LogicException('KnownSignature only verifies');
+    }
+
+    public function verify(Key $key, string $input, string $signature): bool
+    {
+        $der = $this->real instanceof Ecdsa ? EcdsaSignature::rawToDer($signature, $this->real->coordinateBytes, $this->name) : $signature;
+        return $der !== '' && $input !== '' && hash_equals($this->signature, $signature);
+    }
+}
+
+/**
+ * Where a JWS verification's overhead over the raw call goes beyond the JWS code's own instructions: each
+ * evicts the other's code and data from the caches. In each round, a probe (ten raw calls), then ten of
+ * each of: the own work alone and right after a raw call (timing only the own work), the raw call alone
+ * and right after a CompactJws::verify (timing only the raw call); per round the mean, over the rounds
+ * at the run's fastest the median of the paired differences.
+ *
+ * @return array{own: MedianInterval, ownAfterRaw: MedianInterval, rawAfterJws: MedianInterval, fastest: int, rounds: int}
+ */
+function breakdown(Closure $raw, Closure $jws, Closure $ownWork, int $rounds): array
+{
+    $timed = static function (?Closure $before, Closure $timed): float {
+        // Alone means after its own kind: one untimed call first, or the first would follow the last series' other kind.
+        ($before ?? $timed)();
+        $ns = 0;
+        for ($i = 0; $i < 10; $i++) {
+            if ($before !== null) {
+                $before();
+            }
+            $start = hrtime(true);
+            $timed();
+            $ns += hrtime(true) - $start;
+        }
+        return $ns / 10;
+    };
+    $probes = $own = $ownAfterRaw = $alone = $rawAfterJws = [];
+    for ($round = 0; $round < $rounds; $round++) {
+        $probes[] = $timed(null, $raw);
+        $own[] = $timed(null, $ownWork);
+        $ownAfterRaw[] = $timed($raw, $ownWork);
+        $alone[] = $timed(null, $raw);
+        $rawAfterJws[] = $timed($jws, $raw);
+    }
+    $fastest = FastestRounds::of($probes);
+    $paired = static fn (array $after, array $before): MedianInterval => MedianInterval::of(
+        array_map(static fn (int $round): float => ($after[$round] - $before[$round]) / 1000, $fastest)
+    );
+    return [
+        'own' => MedianInterval::of(micro(pick($own, $fastest))),
+        'ownAfterRaw' => $paired($ownAfterRaw, $own),
+        'rawAfterJws' => $paired($rawAfterJws, $alone),
+        'fastest' => count($fastest),
+        'rounds' => $rounds,
+    ];
 }
 
 /** A verification as its user would write it without a JWS library: the header's alg checked, the payload decoded. */
@@ -152,13 +252,12 @@ function batch(Closure $side, int $iterations): array
 
 function interval(array $values, string $format): string
 {
-    $m = MedianInterval::of($values);
-    return sprintf($format, $m->median) . ' (95 % CI ' . sprintf($format, $m->low) . ' to ' . sprintf($format, $m->high) . ')';
+    return describe(MedianInterval::of($values), $format);
 }
 
 printf("host: %s, PHP %s, %s; load average %s\n", cpuModel(), PHP_VERSION, OPENSSL_VERSION_TEXT, implode(' ', array_map(static fn (float $l): string => sprintf('%.2f', $l), sys_getloadavg() ?: [])));
 foreach (['RS256', 'ES256'] as $alg) {
-    $sides = sides($alg, is_string($before) ? $before : null);
+    [$sides, $ownWork] = sides($alg, is_string($before) ? $before : null);
     $names = array_keys($sides);
     // Calibrate on the raw side: a batch lasts about --batch-ms.
     $perOp = batch($sides[$names[0]], 200)['cpu'];
@@ -177,9 +276,9 @@ foreach (['RS256', 'ES256'] as $alg) {
             $preempted += (int) $batch['preempted'];
         }
     }
-    $fullSpeed = FullSpeedRounds::of($probes);
+    $fastest = FastestRounds::of($probes);
     printf("%s: %d rounds of %d verifications a side; %d of %d batches preempted by other processes\n", $alg, $rounds, $iterations, $preempted, $rounds * count($names));
-    printf("  host speed: the probe took %s µs a call (fastest tenth %.2f); %d of %d rounds at full speed (within %.2fx of it)\n", implode('-', array_map(static fn (float $ns): string => sprintf('%.2f', $ns / 1000), [min($probes), max($probes)])), FullSpeedRounds::fastestTenth($probes) / 1000, count($fullSpeed), $rounds, FullSpeedRounds::FACTOR);
+    printf("  host speed: the probe took %s µs a call (fastest tenth %.2f); %d of %d rounds at its fastest (within %.2fx of it)\n", implode('-', array_map(static fn (float $ns): string => sprintf('%.2f', $ns / 1000), [min($probes), max($probes)])), FastestRounds::fastestTenth($probes) / 1000, count($fastest), $rounds, FastestRounds::FACTOR);
     foreach ($names as $name) {
         printf("  %-34s %s CPU, %s wall\n", $name, interval(micro($times['cpu'][$name]), '%.2f µs'), sprintf('%.2f µs', MedianInterval::of(micro($times['wall'][$name]))->median));
     }
@@ -193,10 +292,24 @@ foreach (['RS256', 'ES256'] as $alg) {
         foreach (['cpu' => 'CPU time', 'wall' => 'wall clock'] as $clock => $label) {
             printf("  %s over %s, %s: %s\n", $name, $against, $label, overhead($times[$clock][$name], $times[$clock][$against]));
         }
-        printf("  %s over %s, CPU time at full speed: %s\n", $name, $against, count($fullSpeed) < 6
-            ? sprintf('too few rounds at full speed (%d of %d; a 95 %% CI needs 6)', count($fullSpeed), $rounds)
-            : overhead(pick($times['cpu'][$name], $fullSpeed), pick($times['cpu'][$against], $fullSpeed)));
+        printf("  %s over %s, CPU time in the fastest rounds: %s\n", $name, $against, count($fastest) < 6
+            ? sprintf('too few fastest rounds (%d of %d; a 95 %% CI needs 6)', count($fastest), $rounds)
+            : overhead(pick($times['cpu'][$name], $fastest), pick($times['cpu'][$against], $fastest)));
     }
+    $parts = breakdown($sides[$names[0]], $sides[$names[1]], $ownWork, $rounds);
+    if ($parts['fastest'] < 6) {
+        printf("  where it goes: too few fastest rounds (%d of %d; a 95 %% CI needs 6)\n", $parts['fastest'], $parts['rounds']);
+        continue;
+    }
+    printf("  where it goes, wall clock in the fastest rounds (%d of %d, of 10 calls each):\n", $parts['fastest'], $parts['rounds']);
+    printf("    CompactJws::verify's own work (its signature check a known answer): %s\n", describe($parts['own'], '%.2f µs'));
+    printf("    that work right after a raw openssl_verify: %s\n", describe($parts['ownAfterRaw'], '%+.2f µs'));
+    printf("    a raw openssl_verify right after a CompactJws::verify: %s\n", describe($parts['rawAfterJws'], '%+.2f µs'));
+}
+
+function describe(MedianInterval $m, string $format): string
+{
+    return sprintf($format, $m->median) . ' (95 % CI ' . sprintf($format, $m->low) . ' to ' . sprintf($format, $m->high) . ')';
 }
 
 /** @param list<float> $side @param list<float> $against per-round ns, paired */
