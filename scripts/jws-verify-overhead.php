@@ -29,7 +29,7 @@ declare(strict_types=1);
  * (figures by host: docs/methodology.md, "Three layers of a JWS operation"). "CompactJws::verify over by
  * hand" is what this project's code adds beyond that.
  *
- * The host's speed is a level of its own: on this pool's VMs a neighbour slows every call up to 1.5x
+ * The host's speed is a level of its own: on this pool's VMs a neighbour slows every call 1.5-2x
  * for seconds at a time, PHP's parsing more than curve arithmetic. So each round starts with a probe,
  * one more batch of the raw call that is in no pair, and the pairs are also reported over the rounds
  * whose probe ran at the run's fastest (FastestRounds says which, and why the probe and not a side).
