@@ -36,7 +36,10 @@ declare -A TESTS=(
   [data/seal.py]="tests/test_seal.py --deselect=tests/test_seal.py::test_every_committed_run_loads_with_its_seal_checked --deselect=tests/test_seal.py::test_the_repository_keeps_run_files_byte_exact_in_any_checkout"
   [data/machines.py]="tests/test_machine_identity.py tests/test_machines.py"
   [publish/merge_effect.py]="tests/test_merge_effect.py"
+  [compare/coverage.py]="tests/test_coverage.py"
+  [statistics/speed_shifts.py]="tests/test_speed_shifts.py"
   [Harness/MedianInterval.php]="runners/tests/Harness/MedianIntervalTest.php"
+  [Harness/FastestRounds.php]="runners/tests/Harness/FastestRoundsTest.php"
   [jws.php]="runners/tests/Jws"
 )
 # Every file of the JWS code is judged by all of its tests.
@@ -55,8 +58,8 @@ for file in runners/snippets/*.php; do
 done
 modules=("$@")
 [ ${#modules[@]} -gt 0 ] || modules=(statistics/stats.py statistics/distributions.py compare/comparison.py compare/noise.py compare/load.py claims/rules.py publish/pr_runs.py \
-  data/seal.py data/machines.py publish/merge_effect.py \
-  "${jws_modules[@]}" jws.php Harness/MedianInterval.php "${snippet_modules[@]}")
+  data/seal.py data/machines.py publish/merge_effect.py compare/coverage.py statistics/speed_shifts.py \
+  "${jws_modules[@]}" jws.php Harness/MedianInterval.php Harness/FastestRounds.php "${snippet_modules[@]}")
 
 python_module() {
   local module=$1 work

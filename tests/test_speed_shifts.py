@@ -3,19 +3,26 @@ lines `python -m phpcb precision` and the Runs page print of it."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import math
 import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from phpcb.data.loader import load_run
+from phpcb.data.schema import load_schemas
 from phpcb.pages import build as site
 from phpcb.presentation import wording
 from phpcb.statistics import speed_shifts
 from phpcb.statistics.speed_shifts import GroupMove, SpeedShifts, group_move, round_factors
 
-from .conftest import FIXTURE_RUN, project_with
+from .conftest import FIXTURE_RUN, ROOT, project_with
 from .test_machine_speed import copy_of_the_fixture, precision_line, rescaled
+
+SCHEMAS = load_schemas(ROOT / "data" / "schema")
 
 COSTS = (1.0, 3.0, 7.0, 11.0, 20.0)  # what the cases of one group cost apart: a factor is relative to each
 
@@ -128,3 +135,78 @@ def test_precision_and_the_runs_page_say_a_run_shifted_speed_from_the_run_alone(
     sections = {part.split("`", 1)[0]: part for part in page.split("\n## `")[1:]}
     assert "Speed within the run, from its own rounds: shifting: in " in sections["20260102T0000Z-fixture-php8.2"]
     assert "Speed within the run, from its own rounds: steady (0 of " in sections[FIXTURE_RUN.name]
+
+
+def test_a_case_timed_at_zero_leaves_the_rounds_to_the_others_without_a_warning():
+    """A case whose median is 0 ns (all of it, or most) has no speed to relate its samples to: its row is left
+    out of every round, silently (warnings are errors here), and the other cases decide."""
+    rng = np.random.default_rng(6)
+    step = np.r_[np.ones(10), np.full(10, 1.6)]
+    cases = [cost * step * _noisy(rng, 20) for cost in COSTS]
+    zero, mostly_zero = np.zeros(20), np.r_[np.zeros(15), np.ones(5)]
+    with_zeros, without = group_move([*cases, zero, mostly_zero]), group_move(cases)
+    assert with_zeros is not None
+    assert without is not None
+    assert with_zeros.move == without.move
+    assert with_zeros.shifted
+
+
+def test_four_cases_make_a_group_and_a_round_four_of_them_reached_counts():
+    rng = np.random.default_rng(7)
+    step = np.r_[np.ones(10), np.full(10, 1.6)]
+    four = group_move([cost * step * _noisy(rng, 20) for cost in COSTS[:4]])
+    assert four is not None
+    assert four.shifted
+    # One case stops after 8 rounds; four go on at twice its speed's time: the rounds past 8 count, and the
+    # step between them is the group's move.
+    short = [COSTS[0] * _noisy(rng, 8)]
+    going = [cost * np.r_[_noisy(rng, 8), 2.0 * _noisy(rng, 30)] for cost in COSTS[1:]]
+    found = group_move([*short, *going])
+    assert found is not None
+    assert found.move == pytest.approx(2.0, abs=0.1)
+    assert found.shifted
+
+
+def test_a_move_is_the_90th_percentile_over_the_10th_and_infinite_from_a_zero():
+    assert speed_shifts._move(np.arange(1.0, 12.0)) == pytest.approx(10.0 / 2.0, rel=1e-12)
+    assert speed_shifts._move(np.r_[np.zeros(5), np.ones(5)]) == math.inf
+
+
+def test_a_shuffle_reorders_each_case_within_itself_and_keeps_its_padding_last():
+    rng = np.random.default_rng(8)
+    relative = rng.random((4, 9))
+    relative[1, 6:] = relative[3, 2:] = np.nan
+    shuffled = speed_shifts._shuffled(relative, np.random.default_rng(9))
+    assert np.array_equal(np.isnan(shuffled), np.isnan(relative))
+    for before, after in zip(relative, shuffled, strict=True):
+        assert sorted(before[~np.isnan(before)]) == sorted(after[~np.isnan(after)])
+    assert not np.array_equal(shuffled, relative, equal_nan=True)
+
+
+def test_the_same_samples_give_the_same_move_every_time():
+    """The cases' own noise is measured on shuffles from a fixed seed: a page built twice says the same."""
+    rng = np.random.default_rng(10)
+    cases = [cost * _noisy(rng, 20, sigma=0.1) for cost in COSTS]
+    assert group_move(cases) == group_move(cases)
+
+
+def test_cases_are_grouped_by_the_columns_they_were_rotated_by():
+    times = np.ones(7)
+    samples = {("gcm", 16): times, ("gcm", 1024): 2 * times, ("ccm", 16): 3 * times}
+    groups = speed_shifts.rotation_groups(samples, ("cipher", "bytes"), ("cipher",))
+    assert sorted([float(case[0]) for case in group] for group in groups) == [[1.0, 2.0], [3.0]]
+
+
+def test_every_experiment_sampled_in_rotation_is_read_past_one_that_was_not(tmp_path: Path):
+    """Only the JWT tables, after Argon2's (not rotated) in the manifest, stepped; and a run whose Argon2
+    entry has no sampling record at all (as before schema version 5) reads the same."""
+    shifted = copy_of_the_fixture(tmp_path, "20260102T0000Z-fixture-php8.2")
+    rescaled(shifted, [shifted / "jwt.csv"], lambda row: 1.6 if int(row["sample"]) >= 4 else 1.0)
+    run = load_run(shifted, SCHEMAS)
+    assert list(run.manifest["experiments"]).index("argon2") < list(run.manifest["experiments"]).index("jwt")
+    found = speed_shifts.of_run(run, SCHEMAS)
+    assert found is not None
+    assert found.shifted > 0
+    manifest = copy.deepcopy(run.manifest)
+    del manifest["experiments"]["argon2"]["sampling"]
+    assert speed_shifts.of_run(dataclasses.replace(run, manifest=manifest), SCHEMAS) == found

@@ -15,6 +15,7 @@ that Zen 3 machine was taken in such a phase, so each was as noisy as its peers.
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -71,8 +72,9 @@ class SpeedShifts:
 
 
 def _grid(cases: Sequence[np.ndarray]) -> np.ndarray:
-    """The group's per-operation times, one row per case in sample order, NaN past a case's last sample."""
-    rounds = max((len(times) for times in cases), default=0)
+    """The group's per-operation times, one row per case in sample order, NaN past a case's last sample (a
+    group has cases: group_move asks for MINIMUM_CASES first)."""
+    rounds = max(len(times) for times in cases)
     grid = np.full((len(cases), rounds), np.nan)
     for row, times in enumerate(cases):
         grid[row, : len(times)] = times
@@ -80,13 +82,13 @@ def _grid(cases: Sequence[np.ndarray]) -> np.ndarray:
 
 
 def _nan_median(values: np.ndarray, axis: int) -> np.ndarray:
-    """np.nanmedian's result, from one sort (NaN sorts last): np.nanmedian took most of a build's time here."""
+    """np.nanmedian's result, from one sort (NaN sorts last): np.nanmedian took most of a build's time here.
+    An all-NaN slice counts 0 values and takes its first, a NaN: its median is NaN, as np.nanmedian's."""
     ordered = np.sort(values, axis=axis)
     counts = np.count_nonzero(~np.isnan(ordered), axis=axis, keepdims=True)
     low = np.take_along_axis(ordered, np.maximum((counts - 1) // 2, 0), axis=axis)
     high = np.take_along_axis(ordered, np.maximum(counts // 2, 0), axis=axis)
-    middle = np.where(counts > 0, (low + high) / 2, np.nan)
-    return np.squeeze(middle, axis=axis)
+    return np.squeeze((low + high) / 2, axis=axis)
 
 
 def _relative(grid: np.ndarray) -> np.ndarray:
@@ -101,13 +103,12 @@ def _relative(grid: np.ndarray) -> np.ndarray:
 def round_factors(grid: np.ndarray) -> np.ndarray:
     """Each round's common speed factor: the median over the cases (the rows of `grid`, one per case in
     sample order, NaN past its last sample) of their sample r over their median."""
-    relative = _relative(grid)
-    return _nan_median(relative, axis=0) if relative.shape[1] else np.empty(0)
+    return _nan_median(_relative(grid), axis=0)
 
 
 def _move(factors: np.ndarray) -> float:
     low, high = percentiles(factors, (10, 90))
-    return high / low if low > 0 else float("inf")
+    return high / low if low > 0 else math.inf
 
 
 def _shuffled(relative: np.ndarray, rng: np.random.Generator) -> np.ndarray:
