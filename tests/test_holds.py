@@ -342,3 +342,65 @@ def test_every_ratio_an_answer_prints_is_a_headline_set_against_the_other_machin
         ratios = [key for key in answer.headlines if key in own and holds.kind_of(own[key]) == holds.RATIO]
         said = len(RATIO_WORDS.findall(str(answer.number)))
         assert said <= len(ratios), f"{answer.experiment}: {said} ratios printed, {len(ratios)} set against others"
+
+
+def test_more_than_three_pairs_where_a_ratio_does_not_hold_are_counted_not_named():
+    reference = pair("ref", "3.0", ratio(19.0))
+    others = [pair(f"m{i}", "3.0", ratio(0.5)) for i in range(4)]
+    text = str(holds.sentence(holds.across(reference, others)))
+    assert text.endswith(
+        "It does not on m0 · PHP 8.2 + OpenSSL 3.0 (0.50×, the other way), m1 · PHP 8.2 + OpenSSL 3.0 (0.50×, the "
+        "other way), m2 · PHP 8.2 + OpenSSL 3.0 (0.50×, the other way) and 1 more."
+    )
+    three = str(holds.sentence(holds.across(reference, others[:3])))
+    assert three.endswith("m2 · PHP 8.2 + OpenSSL 3.0 (0.50×, the other way).")
+
+
+def test_an_absolute_number_on_two_other_pairs_counts_them():
+    reference = pair("zen5", "3.5", time(11_800))
+    others = [pair("zen5", "3.0", time(12_300)), pair("xeon", "3.0", time(22_300))]
+    assert str(holds.sentence(holds.across(reference, others))).startswith(
+        "Ed25519 key generation: on the other 2 machine × stack pairs, 12.3 µs"
+    )
+
+
+def test_picks_found_on_as_many_pairs_each_are_listed_by_their_name():
+    reference = pair("ref", "3.0", pick("M"))
+    others = [pair("a", "3.0", pick("Z")), pair("z", "3.0", pick("A"))]
+    assert str(holds.sentence(holds.across(reference, others))).endswith(
+        "elsewhere “A” (z · PHP 8.2 + OpenSSL 3.0), “Z” (a · PHP 8.2 + OpenSSL 3.0)."
+    )
+
+
+def test_picks_apart_by_each_factor_and_by_both_are_one_split_by_both():
+    reference = pair("zen5", "3.5", pick("Ed25519"))
+    others = [pair("xeon", "3.0", pick("ES256"), NO_VAES)]
+    (split,) = holds.across(reference, others).splits
+    assert split.by == "the OpenSSL version and AVX-512F/VAES"
+    assert [level.choices for level in split.levels] == [{"ES256"}, {"Ed25519"}], "as many pairs each: by their words"
+
+
+def test_levels_whose_intervals_touch_are_not_apart():
+    reference = pair("zen5", "3.5", ratio(3.0, 2.0, 4.0))
+    others = [pair("xeon", "3.0", ratio(1.5, 1.2, 2.0))]
+    assert holds.across(reference, others).splits == ()
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [(1.5, "1.50× faster"), (1.0, "1.00×"), (0.5, "2.00× slower")],
+)
+def test_a_speedup_between_one_and_two_is_faster_and_one_is_neither(value, words):
+    assert holds.value_text(ratio(1.0, question=SIGN), value) == words
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "words"),
+    [
+        (1.0, 2.0, "1.00–2.00× faster"),
+        (0.5, 1.0, "2.00× slower to 1.00×"),
+        (0.8, 1.5, "1.25× slower to 1.50× faster"),
+    ],
+)
+def test_a_range_of_speedups_that_starts_or_ends_at_one(low, high, words):
+    assert holds.range_text(ratio(1.0, question=SIGN), low, high) == words
