@@ -89,3 +89,28 @@ def test_no_statement_of_the_pages_prints_a_raw_token(tmp_path: Path):
             if comment_words.is_page_markdown(change.key):
                 for markup in ("**", "&#", "<code", "<span"):
                     assert markup not in text, (change.key, text)
+
+
+def test_every_side_of_a_change_reads_in_words_the_projects_unless_others_are_given():
+    """The label, both sides and the detail: a status that changed reads as the page prints it on each side."""
+    change = Change(
+        "experiments/symmetric.md",
+        "symmetric.status.aes-128-gcm",
+        "aes-128-gcm: aead_needs_tag",
+        "not_recommended",
+        "ok",
+        CHANGED,
+        "was not_evaluated",
+    )
+    (shown,) = comment_words.readable(MergeEffect((), (change,), (), (), ())).changes
+    assert shown == Change(
+        change.page,
+        change.key,
+        f"aes-128-gcm: {STATUS_WORDS['aead_needs_tag']}",
+        "not recommended",
+        "round-trips",
+        CHANGED,
+        "was not evaluated here",
+    )
+    (own,) = comment_words.readable(MergeEffect((), (change,), (), (), ()), {"ok": "fine"}).changes
+    assert (own.label, own.base, own.new, own.detail) == (change.label, "not_recommended", "fine", "was not_evaluated")
