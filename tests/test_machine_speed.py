@@ -19,7 +19,7 @@ from phpcb.data.loader import load_run
 from phpcb.data.schema import load_schemas
 from phpcb.pages import build as site
 from phpcb.presentation import wording
-from phpcb.statistics.machine_speed import USUAL, MachineSpeed, machine_speed, native_times
+from phpcb.statistics.machine_speed import NATIVE_COLUMNS, USUAL, MachineSpeed, machine_speed, native_times
 from phpcb.statistics.rounds import NativeKey
 
 from .conftest import FIXTURE_RUN, ROOT, project_with, reseal, write_manifest
@@ -151,3 +151,12 @@ def test_the_runs_page_gives_each_runs_machine_speed_where_it_has_peers(tmp_path
     assert says + "its usual speed (within 5%)" in sections[FIXTURE_RUN.name]
     alone = fixture_run_site.pages["runs.md"]
     assert "Machine speed" not in alone, "no other run of the machine: nothing to set it against"
+
+
+def test_a_table_of_exactly_the_native_columns_gives_figures_and_a_time_of_zero_none():
+    run = load_run(FIXTURE_RUN, SCHEMAS)
+    exact = native_times(run.tables, lambda name: NATIVE_COLUMNS if name.endswith("_native.csv") else ())
+    assert exact == native_times(run.tables, lambda name: SCHEMAS.tables[name].columns)
+    found = machine_speed({SIGN: 0.0, VERIFY: 0.5}, [{SIGN: 100.0, VERIFY: 1.0}])
+    assert found is not None
+    assert (found.index, found.figures) == (2.0, 1), "a figure under a nanosecond counts; one of 0 has no ratio"

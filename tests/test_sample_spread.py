@@ -9,15 +9,18 @@ from pathlib import Path
 
 import pytest
 
+from phpcb.data.loader import load_run
+from phpcb.data.schema import load_schemas
 from phpcb.pages import build as site
 from phpcb.presentation import wording
-from phpcb.statistics.sample_spread import USUAL, SampleSpread, case_spreads, sample_spread
+from phpcb.statistics.sample_spread import USUAL, SampleSpread, case_spreads, of_runs, sample_spread
 
-from .conftest import FIXTURE_RUN, project_with, reseal, write_manifest
+from .conftest import FIXTURE_RUN, ROOT, project_with, reseal, write_manifest
 from .test_machine_speed import copy_of_the_fixture, precision_line, rescaled
 
 GCM = ("aead.csv", ("openssl", "aes-128-gcm"))
 CCM = ("aead.csv", ("openssl", "aes-128-ccm"))
+SCHEMAS = load_schemas(ROOT / "data" / "schema")
 
 
 def test_a_case_spread_is_its_interquartile_range_over_its_median_whatever_its_number_of_samples():
@@ -119,3 +122,39 @@ def test_the_runs_page_gives_each_runs_sample_spread_where_it_has_peers(tmp_path
     assert "Sample spread" not in fixture_run_site.pages["runs.md"], (
         "no other run of the machine: nothing to set it against"
     )
+
+
+def test_a_case_counts_from_seven_samples_and_a_positive_median_whatever_comes_before_it():
+    seven = [90, 94, 96, 100, 104, 106, 110]  # whole nanoseconds, as a table may hold them
+    found = case_spreads(
+        [
+            (
+                "aead.csv",
+                {
+                    "six": seven[:6],
+                    "seven": seven,
+                    "zero": [0.0] * 7,
+                    "tiny": [t / 1000 for t in seven],
+                },
+            )
+        ]
+    )
+    assert found == pytest.approx({("aead.csv", "seven"): (105 - 95) / 100, ("aead.csv", "tiny"): (105 - 95) / 100})
+
+
+def test_runs_are_peers_only_of_runs_of_their_machine_stack_timer_and_profile(tmp_path: Path):
+    """A full run alone first, then two quick runs of the fixture: the full one has no peer; each quick one
+    has the other, as spread as itself."""
+    full = copy_of_the_fixture(tmp_path, "20260101T0100Z-fixture-php8.2")
+    manifest = json.loads((full / "manifest.json").read_text(encoding="utf-8"))
+    manifest["profile"] = "full"
+    write_manifest(full, manifest)
+    reseal(full)
+    quick = [copy_of_the_fixture(tmp_path, f"2026010{day}T0000Z-fixture-php8.2") for day in (2, 3)]
+    runs = [load_run(path, SCHEMAS) for path in (full, *quick)]
+    found = of_runs(runs, SCHEMAS)
+    assert found[runs[0].run_id] is None
+    for run in runs[1:]:
+        spread = found[run.run_id]
+        assert spread is not None
+        assert (spread.index, spread.peers) == (1.0, 1)
