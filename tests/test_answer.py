@@ -152,8 +152,9 @@ def test_the_spread_and_the_caveats_are_said_from_the_run():
     assert spread_words(UNKNOWN) == "95% CIs within this one run (no repeated runs of this machine and stack)"
     across = RunSpread(0.05, runs=("a", "b", "c"), profile="quick", stand_in=True, ratio_log_sd=0.02)
     assert spread_words(across) == (
-        "95% CIs across runs of this machine on one boot (3 quick-profile runs), widened by a stated allowance "
-        "of ±10% for another boot, not yet measured"
+        "95% CIs across runs of this machine on one boot (3 quick-profile runs), times widened by a stated "
+        "allowance of ±10% for another boot, not yet measured; ratios of two cases by their spread within the boot "
+        "(a shift common to the boot cancels in them)"
     )
     of_php = RunSpread(0.05, runs=("20260101T0000Z-m-php8.2", "20260102T0000Z-m-php8.2"), profile="quick", boots=2)
     assert spread_words(of_php) == "95% CIs across runs and boots of this machine (2 runs of PHP 8.2 from 2 boots)"

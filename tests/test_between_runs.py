@@ -115,8 +115,9 @@ def test_with_a_noise_model_the_site_states_close_picks_as_ties(make_project):
     assert "Ratios of two cases and the picks they decide: 95 % across runs" in page
     assert "no measurable difference" in page.split("## Recommendation", 1)[1].split("**Recommendation.**", 1)[0]
     assert (
-        "95% CIs across runs of this machine on one boot (3 runs), widened by a stated allowance of ±10% "
-        "for another boot, not yet measured" in page.split("!!! question", 1)[0]
+        "95% CIs across runs of this machine on one boot (3 runs), times widened by a stated allowance of ±10% "
+        "for another boot, not yet measured; ratios of two cases by their spread within the boot"
+        in page.split("!!! question", 1)[0]
     ), "the answer says which spread its numbers carry"
 
 

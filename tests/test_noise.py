@@ -285,8 +285,12 @@ def test_pages_widen_absolute_times_by_the_spread_between_runs_where_it_is_known
     classes = {"jwt": {"all": noise_model.ClassNoise(39, 0.2, 0.05)}}
     noise_model.save(root, MACHINE, noise_model.ProfileNoise("quick", ("r1", "r2", "r3"), classes))
     after = site.build(root).pages["experiments/jwt.md"]
-    label = "across runs of this machine on one boot (3 runs), widened by a stated allowance of ±10% for another boot"
-    assert f"95 % **{label}, not yet measured**" in after
+    label = (
+        "across runs of this machine on one boot (3 runs), times widened by a stated allowance of ±10% for another "
+        "boot, not yet measured; ratios of two cases by their spread within the boot (a shift common to the boot "
+        "cancels in them)"
+    )
+    assert f"95 % **{label}**" in after
     assert "by a factor of up to ×/÷ 1.52" in after, "e^(1.96·√(0.2² + 0.05² + 0.05²)): the run's, and the allowance"
     assert "±50 %" not in after, "a widened interval is ×/÷, asymmetric: never written as ±"
     assert after != before

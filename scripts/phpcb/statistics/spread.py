@@ -54,9 +54,11 @@ class RunSpread:
             runs += " of PHP " + " and ".join(versions)
         if self.one_boot:
             allowance = f"±{math.expm1(Z_95 * ONE_BOOT_ALLOWANCE_LOG_SD):.0%}"
+            # The allowance is for a boot's common shift, which cancels in a ratio of two cases of one run.
             return (
-                f"across runs of this machine on one boot ({runs}), widened by a stated allowance of {allowance} "
-                "for another boot, not yet measured"
+                f"across runs of this machine on one boot ({runs}), times widened by a stated allowance of "
+                f"{allowance} for another boot, not yet measured; ratios of two cases by their spread within "
+                "the boot (a shift common to the boot cancels in them)"
             )
         return f"across runs and boots of this machine ({runs} from {self.boots} boots)"
 
