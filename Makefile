@@ -193,13 +193,13 @@ lint: venv-dev
 # (scripts/mutation.sh): mutmut on statistics/stats.py, statistics/distributions.py, compare/comparison.py,
 # compare/noise.py, compare/load.py, claims/rules.py, publish/pr_runs.py, publish/merge_effect.py, data/seal.py,
 # data/machines.py, compare/coverage.py, statistics/speed_shifts.py, statistics/sample_spread.py,
-# statistics/machine_speed.py, statistics/spread.py, statistics/between_runs.py, presentation/holds.py and
-# publish/comment_words.py; a PHP pass with Infection's kinds of mutants (scripts/php-mutation.php) on every
-# file of runners/src/Jws/, runners/jws.php, Harness/MedianInterval.php, Harness/FastestRounds.php and every
-# recipe of runners/snippets/. Fails under 95 % of the non-equivalent mutants killed in a security-critical
-# module (mutation.sh's STRICT list), 90 % elsewhere (scripts/mutation-equivalent.txt lists the equivalent
-# ones, with why). MODULES=... runs some of them; JOBS=2 runs two PHP mutants at a time. Outside make test:
-# it runs the tests once per mutant.
+# statistics/machine_speed.py, statistics/spread.py, statistics/between_runs.py, presentation/holds.py,
+# presentation/precision.py and publish/comment_words.py; a PHP pass with Infection's kinds of mutants
+# (scripts/php-mutation.php) on every file of runners/src/Jws/, runners/jws.php, Harness/MedianInterval.php,
+# Harness/FastestRounds.php and every recipe of runners/snippets/. Fails under 95 % of the non-equivalent
+# mutants killed in a security-critical module (mutation.sh's STRICT list), 90 % elsewhere
+# (scripts/mutation-equivalent.txt lists the equivalent ones, with why). MODULES=... runs some of them; JOBS=2
+# runs two PHP mutants at a time. Outside make test: it runs the tests once per mutant.
 mutation: venv-dev
 	VENV=$(VENV) JOBS=$(or $(JOBS),1) scripts/mutation.sh $(MODULES)
 

@@ -40,6 +40,7 @@ declare -A TESTS=(
   [statistics/speed_shifts.py]="tests/test_speed_shifts.py"
   [presentation/holds.py]="tests/test_holds.py"
   [publish/comment_words.py]="tests/test_comment_words.py"
+  [presentation/precision.py]="tests/test_precision.py"
   [statistics/sample_spread.py]="tests/test_sample_spread.py tests/test_machine_speed.py"
   [statistics/machine_speed.py]="tests/test_machine_speed.py tests/test_sample_spread.py"
   [statistics/spread.py]="tests/test_spread.py tests/test_between_runs.py tests/test_noise.py"
@@ -66,7 +67,7 @@ modules=("$@")
 [ ${#modules[@]} -gt 0 ] || modules=(statistics/stats.py statistics/distributions.py compare/comparison.py compare/noise.py compare/load.py claims/rules.py publish/pr_runs.py \
   data/seal.py data/machines.py publish/merge_effect.py compare/coverage.py statistics/speed_shifts.py \
   presentation/holds.py statistics/spread.py statistics/between_runs.py publish/comment_words.py \
-  statistics/sample_spread.py statistics/machine_speed.py \
+  statistics/sample_spread.py statistics/machine_speed.py presentation/precision.py \
   "${jws_modules[@]}" jws.php Harness/MedianInterval.php Harness/FastestRounds.php "${snippet_modules[@]}")
 
 python_module() {

@@ -24,6 +24,7 @@ from phpcb.presentation.precision import (
     Precision,
     Reached,
     precision,
+    reached,
     short_of_target,
     short_of_target_rate,
 )
@@ -278,3 +279,40 @@ def test_a_page_prints_the_note_beside_the_case_that_ran_out_of_time(make_projec
         '| short of the target | 1 case: where the page prints one, the number says "not within ±3 % in its time"'
         in page
     )
+
+
+def test_a_throughput_interval_is_judged_as_the_times_it_stands_for():
+    """The synthetic spreads above give order-statistic CIs of one value; these intervals are given."""
+    found = quiet(Sampling(0.03, 7, 100, 95, {}))
+    # 100 MB/s within 96-104: the times 1/104 to 1/96 around 1/100, ±4.0 %; 99-101: ±1.0 %.
+    assert short_of_target_rate(found, 100.0, (96.0, 104.0)) == ", not within ±3 % in its time"
+    assert short_of_target_rate(found, 100.0, (99.0, 101.0)) == ""
+    assert short_of_target_rate(found, 0.5, (0.25, 0.75)) == ", not within ±3 % in its time", "under 1 MB/s too"
+    for rate, interval in ((0.0, (1.0, 2.0)), (100.0, (0.0, 200.0)), (100.0, (50.0, math.inf)), (math.nan, (1.0, 2.0))):
+        assert short_of_target_rate(found, rate, interval) == "", (rate, interval)
+    assert short_of_target(found, 0.0, 0.0, 1.0) == "", "a median of 0 has no half-width to judge"
+
+
+def test_reached_counts_what_precision_counts_whether_or_not_it_was_asked_before():
+    run = load_run(FIXTURE_RUN, SCHEMAS)
+    first = reached(run, "aead", SCHEMAS)
+    assert first is not None
+    assert first == precision(run, "aead", SCHEMAS).reached
+    assert reached(run, "aead", SCHEMAS) == first, "from the answer precision() kept"
+    manifest = json.loads(json.dumps(run.manifest))
+    del manifest["experiments"]["aead"]["sampling"]  # as a run before schema version 5 recorded it
+    older = replace(run, manifest=manifest)
+    assert reached(older, "aead", SCHEMAS) is None
+    assert precision(older, "aead", SCHEMAS).reached is None
+
+
+def test_precision_counts_each_outlier_once_mild_and_severe_alike():
+    values = [1000] * 29 + [5000]
+    rows = [{"case": "spiky", "sample": s, "iterations": 1, "elapsed_ns": v} for s, v in enumerate(values)]
+    manifest = {"run_id": "20260101T0000Z-t-php8.2", "experiments": {"x": {"status": "ok", "files": ["x.csv"]}}}
+    run = Run.from_rows(manifest["run_id"], manifest, {"x.csv": rows})
+    schemas = replace(SCHEMAS, tables={"x.csv": replace(SCHEMAS.tables["aead.csv"], primary_key=("case", "sample"))})
+    expected = stats.tukey_outliers(np.array(values, dtype=float))
+    assert expected.mild >= 1
+    assert expected.severe >= 1
+    assert precision(run, "x", schemas).outliers == expected
