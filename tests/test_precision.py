@@ -14,7 +14,7 @@ import pytest
 
 from phpcb.data.loader import Run, load_run
 from phpcb.data.sampling import UNPAIRED, Load, Pairing, Sampling, measured_tables
-from phpcb.data.schema import load_schemas
+from phpcb.data.schema import Schemas, load_schemas
 from phpcb.pages import build as site
 from phpcb.presentation import render
 from phpcb.presentation.precision import (
@@ -102,6 +102,16 @@ def test_a_quiet_precise_run_has_no_warning():
     assert quiet(Sampling(0.03, 7, 100, 95, {})).warnings == []
 
 
+def one_table_run(rows: list[dict], entry: dict | None = None) -> tuple[Run, str, Schemas]:
+    """A run in memory of one experiment "x" whose one table holds `rows` (case, sample, iterations,
+    elapsed_ns), its manifest entry extended by `entry`: the arguments of precision()."""
+    experiment = {"status": "ok", "files": ["x.csv"], **(entry or {})}
+    manifest = {"run_id": "20260101T0000Z-t-php8.2", "experiments": {"x": experiment}}
+    run = Run.from_rows(manifest["run_id"], manifest, {"x.csv": rows})
+    schemas = replace(SCHEMAS, tables={"x.csv": replace(SCHEMAS.tables["aead.csv"], primary_key=("case", "sample"))})
+    return run, "x", schemas
+
+
 def test_cases_within_target_are_counted_from_the_samples_the_pages_print():
     """The runner judged each case when it stopped sampling it; later rounds add samples (and the
     machine's drift between rounds). The pages count what their CIs show, whatever the runner said."""
@@ -114,13 +124,7 @@ def test_cases_within_target_are_counted_from_the_samples_the_pages_print():
         {"case": "wide", "sample": s, "iterations": 1, "elapsed_ns": int(1000 * (1 + 0.5 * (s % 2)))} for s in range(30)
     ]
     sampling = {"target": 0.03, "minimum_samples": 7, "cases": 2, "within_target": 2, "interleaved_by": {}}
-    manifest = {
-        "run_id": "20260101T0000Z-t-php8.2",
-        "experiments": {"x": {"status": "ok", "files": ["x.csv"], "sampling": sampling}},
-    }
-    run = Run.from_rows(manifest["run_id"], manifest, {"x.csv": narrow + wide})
-    schemas = replace(SCHEMAS, tables={"x.csv": replace(SCHEMAS.tables["aead.csv"], primary_key=("case", "sample"))})
-    found = precision(run, "x", schemas)
+    found = precision(*one_table_run(narrow + wide, {"sampling": sampling}))
     assert found.sampling is not None
     assert found.sampling.within_target == 2, "the runner's tally said both"
     assert found.reached == Reached(2, 1, 0.03)
@@ -309,10 +313,7 @@ def test_reached_counts_what_precision_counts_whether_or_not_it_was_asked_before
 def test_precision_counts_each_outlier_once_mild_and_severe_alike():
     values = [1000] * 29 + [5000]
     rows = [{"case": "spiky", "sample": s, "iterations": 1, "elapsed_ns": v} for s, v in enumerate(values)]
-    manifest = {"run_id": "20260101T0000Z-t-php8.2", "experiments": {"x": {"status": "ok", "files": ["x.csv"]}}}
-    run = Run.from_rows(manifest["run_id"], manifest, {"x.csv": rows})
-    schemas = replace(SCHEMAS, tables={"x.csv": replace(SCHEMAS.tables["aead.csv"], primary_key=("case", "sample"))})
     expected = stats.tukey_outliers(np.array(values, dtype=float))
     assert expected.mild >= 1
     assert expected.severe >= 1
-    assert precision(run, "x", schemas).outliers == expected
+    assert precision(*one_table_run(rows)).outliers == expected
