@@ -384,7 +384,7 @@ READS_WELL = f"""() => ({{
 def assert_reads_well(page: Page, viewport: dict[str, int]) -> None:
     open_sections(page)
     found = page.evaluate(READS_WELL)
-    assert found["charts"] == []
+    assert found["charts"] == [], found["charts"]
     assert found["crowded"] == [], "at most 8 series on one axis"
     assert found["width"] <= viewport["width"], "no sideways scrolling"
 

@@ -8,10 +8,14 @@ Each page is opened once (on_a_phone) and every test of this module that reads i
 the other; none changes it."""
 
 import contextlib
+import re
 from collections.abc import Iterator
 
 import pytest
+from playwright.sync_api import Route
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from phpcb.data import machines
 
 from .browser_support import (
     ANSWER_TABLES,
@@ -25,6 +29,7 @@ from .browser_support import (
     assert_answer_fits,
     assert_answers_shown,
     assert_reads_well,
+    load,
     open_sections,
     wait_until,
 )
@@ -54,6 +59,62 @@ def test_every_chart_reads_in_the_dark_on_a_phone(on_a_phone, path):
         assert_answer_fits(opened.first_screen, PHONE, "phone")
     assert_reads_well(page, PHONE)
     assert opened.problems == []
+
+
+# A machine's name as the runner makes it (machines.Identity.name): amd-epyc-zen5-2c-5330ed.
+MACHINE_NAME = re.compile(r"\b(?:amd|intel)-[a-z0-9]+-[a-z0-9-]+?-[0-9]+c-[0-9a-f]{6}\b")
+SERVER_LINES = {"amd": "epyc", "intel": "xeon"}  # the lines this pool's CPUs report
+
+
+def longest_machine_name() -> str:
+    """The longest name the identity table gives a server CPU of a vendor it knows, with 192 cores."""
+    names = [
+        machines.Identity(
+            vendor=entry["vendor"],
+            line=SERVER_LINES[entry["vendor"]],
+            family=entry["family"],
+            model=entry["models"][0][0],
+            stepping=None,
+            microarchitecture=entry["name"],
+            cores=192,
+            features=(),
+            virtual=True,
+        ).name()
+        for entry in machines.table()["microarchitectures"]
+        if entry["vendor"] in SERVER_LINES
+    ]
+    return max(names, key=len)
+
+
+def test_the_machines_charts_read_on_a_phone_whatever_the_machines_are_called(contexts, base_url):
+    """The Machines page's rows are named by machine: a new machine's name (a user's run, a PR's) must not
+    push an axis title or label off a phone's chart. intel-xeon-emerald-rapids-2c-5a0de4 did, on a fresh
+    clone's `make test` after `make report`. Here every machine the page names is renamed to the longest
+    name the identity table makes (each keeps a hash of its own: the rows stay apart)."""
+    longest = longest_machine_name()
+    assert len(longest) >= len("intel-xeon-emerald-rapids-2c-5a0de4")
+    url = base_url + "machines/"
+    renamed: dict[str, str] = {}
+
+    def rename(found: re.Match[str]) -> str:
+        return renamed.setdefault(found.group(0), f"{longest[:-6]}{len(renamed):06x}")
+
+    def longer_names(route: Route) -> None:
+        response = route.fetch()
+        route.fulfill(response=response, body=MACHINE_NAME.sub(rename, response.text()))
+
+    reading = contexts["phone-dark"]
+    page = reading.new_page()
+    page.route(url, longer_names)
+    try:
+        load(page, url)
+        open_sections(page)
+        assert len(renamed) >= 2, "the page names its machines"
+        assert longest[:-6] in page.content()
+        assert_reads_well(page, PHONE)
+    finally:
+        page.unroute(url)
+        reading.release(page)
 
 
 @reading("experiments/aead/")

@@ -258,18 +258,35 @@
   }
 
   // A category label wider than its chart leaves (the Machines page's "machine · stack" rows on a phone)
-  // is broken into lines: at each " · " and line break it has, then at spaces to LINE characters. The
-  // chart grows where its rows no longer have the height for their lines.
+  // is broken into lines: at each " · " and line break it has, then at spaces to LINE characters, and a
+  // word longer than LINE after a hyphen (a machine's name: intel-xeon-emerald-rapids-2c-5a0de4 took half
+  // a phone's chart and pushed the axis title off it). The chart grows where its rows no longer have the
+  // height for their lines.
   var LINE = 24;
   var LINE_PX = 15;
+
+  function pieces(word) {
+    if (word.length <= LINE) { return [word]; }
+    var out = [];
+    var piece = "";
+    word.split(/(?<=-)/).forEach(function (part) {
+      if (piece && (piece + part).length > LINE) { out.push(piece); piece = part; }
+      else { piece += part; }
+    });
+    out.push(piece);
+    return out;
+  }
 
   function lines(label) {
     var out = [];
     String(label).split(/<br>| · /).forEach(function (part) {
       var line = "";
       part.split(" ").forEach(function (word) {
-        if (line && (line + " " + word).length > LINE) { out.push(line); line = word; }
-        else { line = line ? line + " " + word : word; }
+        pieces(word).forEach(function (piece, index) {
+          if (index) { out.push(line); line = piece; }
+          else if (line && (line + " " + piece).length > LINE) { out.push(line); line = piece; }
+          else { line = line ? line + " " + piece : piece; }
+        });
       });
       out.push(line);
     });
