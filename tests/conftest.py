@@ -241,20 +241,38 @@ def copy_repository(
     """The repository at `target` (no tests, caches or builds) with only `runs` under data/runs/, and a
     data/site.yaml naming their machine as the reference; with `runner=False`, without what only the runner
     reads (only_the_runner_reads): for a copy that builds, previews or publishes and runs no benchmark."""
+    _copy_tree(target, runs, runner=runner)
+    (target / "data" / "site.yaml").write_text(f"reference_machine: {machine}\npinned: {{}}\n", encoding="utf-8")
+    return target
+
+
+def committed_view(target: Path, root: Path = ROOT) -> Path:
+    """The checkout at `root` copied to `target` as its tests build its site: every file as it is in the
+    working tree (hard links, not copies: uncommitted code and pages are what is tested), but under data/runs/
+    only the runs git tracks. A run `make report` left in the checkout is the user's measurement: it must not
+    fail `make test`, as the README says (a new machine's name reshaped the Machines page on a fresh clone's
+    phone check, issue 48)."""
+    committed = tuple(directory.name for directory in committed_run_dirs(root))
+    return _copy_tree(target, committed, runner=True, link=True, root=root)
+
+
+def _copy_tree(target: Path, runs: tuple[str, ...], *, runner: bool, link: bool = False, root: Path = ROOT) -> Path:
+    """The repository at `root` copied to `target` (no tests, caches or builds) with only `runs` under
+    data/runs/ and the sets of stacks of only those runs; without what only the runner reads where `runner` is
+    false; each file hard linked where `link` is true."""
     skip = shutil.ignore_patterns(*NOT_COPIED)
 
     def ignore(directory: str, names: list[str]) -> set[str]:
         ignored = set(skip(directory, names)) | not_a_plain_file(directory, names)
         if not runner:
             ignored |= only_the_runner_reads(directory, names)
-        if Path(directory) == ROOT / "data" / "runs":
+        if Path(directory) == root / "data" / "runs":
             ignored |= {name for name in names if name not in runs}
-        if Path(directory) == ROOT / "data" / "stacks":  # a set of stacks is of runs: only with all of them
+        if Path(directory) == root / "data" / "stacks":  # a set of stacks is of runs: only with all of them
             ignored |= {name for name in names if not set(runs_of_stack_set(Path(directory) / name)) <= set(runs)}
         return ignored
 
-    shutil.copytree(ROOT, target, ignore=ignore)
-    (target / "data" / "site.yaml").write_text(f"reference_machine: {machine}\npinned: {{}}\n", encoding="utf-8")
+    shutil.copytree(root, target, ignore=ignore, copy_function=os.link if link else shutil.copy2)
     return target
 
 
@@ -405,11 +423,23 @@ def built_once(factory: pytest.TempPathFactory, name: str, make: Callable[[Path]
     return directory
 
 
+def generated_repository(shared: Path) -> Path:
+    """The repository's build directory (`python -m phpcb pages` of its committed_view), generated once in the
+    session's directory `shared`."""
+    build, view = shared / "repository-build", shared / "repository-view"
+
+    def generate() -> subprocess.CompletedProcess[str]:
+        shutil.rmtree(view, ignore_errors=True)  # what a worker that failed here left
+        return generate_pages(build, committed_view(view))
+
+    _once(shared, "repository-build", generate)
+    return build
+
+
 def shared_site(factory: pytest.TempPathFactory, generator: str) -> Path:
     """The repository's site built by `generator` from one build directory generated once per session."""
     shared = _session_directory(factory)
-    build, out = shared / "repository-build", shared / f"repository-site-{generator}"
-    _once(shared, "repository-build", lambda: generate_pages(build))
+    build, out = generated_repository(shared), shared / f"repository-site-{generator}"
     _once(shared, f"repository-site-{generator}", lambda: build_html(build, out, generator))
     return out
 
@@ -417,10 +447,7 @@ def shared_site(factory: pytest.TempPathFactory, generator: str) -> Path:
 @pytest.fixture(scope="session")
 def repository_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The repository's build directory (`python -m phpcb pages`), generated once per session."""
-    shared = _session_directory(tmp_path_factory)
-    build = shared / "repository-build"
-    _once(shared, "repository-build", lambda: generate_pages(build))
-    return build
+    return generated_repository(_session_directory(tmp_path_factory))
 
 
 @pytest.fixture(scope="session")

@@ -22,7 +22,7 @@ from phpcb.data.rewrite import upgrade_on_disk
 from phpcb.data.schema import load_schemas
 from phpcb.errors import DataError
 
-from .conftest import FIXTURE_RUN, ROOT, SLIM_RUNS, V4_RUN, committed_run_dirs, committed_runs, reseal
+from .conftest import FIXTURE_RUN, ROOT, SLIM_RUNS, V4_RUN, committed_run_dirs, committed_runs, committed_view, reseal
 
 SCHEMAS = load_schemas(ROOT / "data" / "schema")
 EPYC_ID = "20260101T0000Z-amd-epyc-fb7fc6-php8.2"
@@ -105,6 +105,10 @@ def test_a_run_git_does_not_track_is_no_committed_run(tmp_path: Path):
         strict(mine)
     assert committed_run_dirs(clone) == (clone / "data" / "runs" / committed,)
     check_committed_runs(clone)
+    # Nor does the repository's site, which the page and browser tests build, show it.
+    view = committed_view(tmp_path / "view", clone)
+    assert [run.name for run in (view / "data" / "runs").iterdir()] == [committed]
+    assert (view / "Makefile").samefile(clone / "Makefile"), "the working tree as it is, linked"
 
 
 def test_an_intel_quick_run_cannot_claim_another_machine(tmp_path: Path):
