@@ -5,7 +5,8 @@ carries an answer shows every cell, as cards where it must; any other that scrol
 the edge with more), and the Argon2 heatmap reads on a phone. (Search: test_browser.py.)
 
 Each page is opened once (on_a_phone) and every test of this module that reads it checks it there, one after
-the other; none changes it."""
+the other; none changes it. The one test that serves a page changed (the Machines page with longer machine
+names) opens it in a tab of its own."""
 
 import contextlib
 import re
